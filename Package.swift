@@ -1,0 +1,91 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+// MARK: - Dependencies
+
+let argumentParser = Package.Dependency.package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+let swiftLog = Package.Dependency.package(url: "https://github.com/apple/swift-log", from: "1.16.2")
+let swiftCollections = Package.Dependency.package(url: "https://github.com/apple/swift-collections", from: "1.6.0")
+
+let package = Package(
+    name: "minerva-server",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "minerva-server", targets: ["minerva-server"]),
+        .library(name: "MinervaCoordinator", targets: ["MinervaCoordinator"]),
+        .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
+        .library(name: "MinervaServer", targets: ["MinervaServer"]),
+    ],
+    dependencies: [argumentParser, swiftLog, swiftCollections],
+    targets: [
+        // MARK: - Targets
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .target(
+            name: "MicroHTTP",
+            dependencies: ["CMicroHTTPD"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "MinervaJSON",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "MinervaCoordinator",
+            dependencies: ["MinervaJSON"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "MinervaServer",
+            dependencies: [
+                "MicroHTTP",
+                "MinervaJSON",
+                "MinervaCoordinator",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "minerva-server",
+            dependencies: [
+                "MinervaServer",
+                "MicroHTTP",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: - Tests
+        .testTarget(
+            name: "MinervaJSONTests",
+            dependencies: ["MinervaJSON"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MinervaCoordinatorTests",
+            dependencies: ["MinervaCoordinator", "MinervaJSON"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MicroHTTPTests",
+            dependencies: ["MicroHTTP"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MinervaServerTests",
+            dependencies: ["MinervaServer", "MinervaCoordinator", "MinervaJSON", "MicroHTTP"],
+            swiftSettings: swiftSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,103 @@
+import CMicroHTTPD
+
+// libmicrohttpd calls these on its worker threads. They are global functions (never closures
+// from main.swift, which would be inferred @MainActor) and reach Swift through one context pointer.
+
+/// `MHD_AccessHandlerCallback`: called first with the headers, then once per body chunk, then
+/// with no data; the request is answered only on a later call so that keep-alive survives.
+func accessHandler(
+    _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ url: UnsafePointer<CChar>?,
+    _ method: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
+    _ uploadDataSize: UnsafeMutablePointer<Int>?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) -> MHD_Result {
+    guard let cls, let connection, let conCls else { return .NO }
+    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+
+    guard let stored = conCls.pointee else {
+        let declaredLength = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length")
+            .flatMap { Int(String(cString: $0)) } ?? 0
+        let state = RequestState(
+            method: method.map { String(cString: $0) } ?? "GET",
+            path: url.map { String(cString: $0) } ?? "/",
+            bodyExceedsLimit: declaredLength > context.maxBodySize)
+        context.inFlight.add(1, ordering: .relaxed)
+        conCls.pointee = Unmanaged.passRetained(state).toOpaque()
+        if state.bodyExceedsLimit {
+            // Refuse before reading the body; answering now also closes the connection.
+            return answer(connection, state, context)
+        }
+        return .YES
+    }
+    let state = Unmanaged<RequestState>.fromOpaque(stored).takeUnretainedValue()
+
+    if let uploadDataSize, uploadDataSize.pointee > 0 {
+        let size = uploadDataSize.pointee
+        if !state.bodyExceedsLimit, let uploadData {
+            if state.body.count + size > context.maxBodySize {
+                state.bodyExceedsLimit = true
+                state.body = []
+            } else {
+                uploadData.withMemoryRebound(to: UInt8.self, capacity: size) { bytes in
+                    state.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: size))
+                }
+            }
+        }
+        uploadDataSize.pointee = 0
+        return .YES
+    }
+    return answer(connection, state, context)
+}
+
+/// `MHD_RequestCompletedCallback`: releases the request's state.
+func requestCompleted(
+    _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ reason: MHD_RequestTerminationCode
+) {
+    guard let cls, let conCls, let stored = conCls.pointee else { return }
+    Unmanaged<RequestState>.fromOpaque(stored).release()
+    conCls.pointee = nil
+    Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().inFlight.subtract(1, ordering: .relaxed)
+}
+
+/// Builds the request, asks the responder, and queues its answer.
+private func answer(_ connection: OpaquePointer, _ state: RequestState, _ context: ServerContext) -> MHD_Result {
+    let request = HTTPRequest(
+        method: state.method, path: state.path,
+        query: values(of: connection, kind: .GET_ARGUMENT_KIND),
+        headers: values(of: connection, kind: .HEADER_KIND),
+        body: state.body, bodyExceedsLimit: state.bodyExceedsLimit)
+    state.body = []
+    let response = context.responder.respond(to: request)
+    return queue(response, on: connection)
+}
+
+private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+    var body = response.body
+    let created = body.withUnsafeMutableBytes { buffer in
+        MHD_create_response_from_buffer(buffer.count, buffer.baseAddress, .RESPMEM_MUST_COPY)
+    }
+    guard let created else { return .NO }
+    defer { MHD_destroy_response(created) }
+    for header in response.headers {
+        _ = MHD_add_response_header(created, header.name, header.value)
+    }
+    return MHD_queue_response(connection, UInt32(response.status), created)
+}
+
+/// Collects the header fields or query arguments of the current request.
+private func values(of connection: OpaquePointer, kind: MHD_ValueKind) -> [(name: String, value: String)] {
+    final class Collector {
+        var pairs: [(name: String, value: String)] = []
+    }
+    let collector = Collector()
+    let unmanaged = Unmanaged.passUnretained(collector)
+    _ = MHD_get_connection_values(
+        connection, kind,
+        { cls, _, key, value in
+            guard let cls, let key else { return .YES }
+            let collector = Unmanaged<Collector>.fromOpaque(cls).takeUnretainedValue()
+            collector.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+            return .YES
+        }, unmanaged.toOpaque())
+    return withExtendedLifetime(collector) { collector.pairs }
+}

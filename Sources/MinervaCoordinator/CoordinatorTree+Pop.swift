@@ -1,0 +1,48 @@
+extension CoordinatorTree {
+    /// What `pop` removes from a stack.
+    public enum PopTarget: Hashable, Sendable {
+        /// The top node.
+        case top
+        /// Everything above this node (a wire id).
+        case to(String)
+        /// Everything above the stack's root.
+        case root
+    }
+
+    /// Pops nodes off a navigation stack; they leave the tree with their subtrees.
+    /// - Parameters:
+    ///   - navigator: the stack's navigator; default the focus's (or, with `.to`, that node's).
+    ///   - target: how far to pop.
+    /// - Returns: the `removed` events, reason `pop`, top-most first.
+    /// - Throws: `notFound` for an unknown navigator or node, `invalid` when `.to` names a node
+    ///   of another navigator, `conflict` when nothing would be removed or a root would be.
+    @discardableResult
+    public mutating func pop(navigator: String? = nil, target: PopTarget = .top) throws(NavigationError) -> [NavigationEvent] {
+        var navigatorID = try navigator.map { text throws(NavigationError) in try self.navigator(named: text).id }
+        var keep: Int
+        if case .to(let text) = target {
+            let node = try self.node(named: text)
+            guard let own = node.navigator else {
+                throw .conflict("cannot pop to the app coordinator '\(text)'; it is on no stack")
+            }
+            if let navigatorID, navigatorID != own {
+                throw .invalid("node '\(text)' is on navigator '\(own)', not '\(navigatorID)'")
+            }
+            navigatorID = own
+            keep = navigators[own]!.stack.firstIndex(of: node.id)! + 1
+        } else {
+            keep = target == .root ? 1 : 0
+        }
+        let id = navigatorID ?? nodes[focus]!.navigator!
+        let stack = navigators[id]!.stack
+        if target == .top { keep = stack.count - 1 }
+        guard !stack.isEmpty else { throw .conflict("navigator '\(id)' is empty; there is nothing to pop") }
+        guard keep >= 1 else {
+            throw .conflict(
+                "'\(stack[0])' is the root of navigator '\(id)' and cannot be popped"
+                    + (navigators[id]!.isBase ? "" : "; dismiss it instead"))
+        }
+        guard keep < stack.count else { throw .conflict("nothing to pop: '\(stack[keep - 1])' is already the top of '\(id)'") }
+        return remove(Set(stack[keep...]), reason: .pop)
+    }
+}

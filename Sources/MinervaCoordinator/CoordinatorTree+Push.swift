@@ -1,0 +1,35 @@
+public import MinervaJSON
+
+extension CoordinatorTree {
+    /// Pushes a new coordinator for `screen` as a child of `from`, on `from`'s navigator.
+    ///
+    /// In a split layout, a push from `primary` replaces the `detail` stack instead (its old
+    /// nodes are removed with `setRoot`); from `detail` it pushes on `detail`.
+    /// - Parameters:
+    ///   - screen: a screen of the app description.
+    ///   - params: the screen's params; those it declares are required.
+    ///   - from: the node it is pushed from; default the focus. Below the top, it still goes on top.
+    /// - Returns: the events caused (removals in split replacement) and the new node's id.
+    /// - Throws: `notFound` for an unknown `from`, `invalid` for an unknown screen or missing
+    ///   params, `conflict` from the app coordinator or onto a presented navigator that is not embedded.
+    @discardableResult
+    public mutating func push(screen: String, params: [String: JSONValue] = [:], from: String? = nil) throws(NavigationError)
+        -> (events: [NavigationEvent], node: NodeID)
+    {
+        let origin = try origin(from, action: "push")
+        _ = try screenEntry(screen, params: params)
+        let navigatorID = origin.navigator!
+        let navigator = navigators[navigatorID]!
+        if layout == .split, navigatorID == .primary {
+            let replaced = replaceStack(of: .detail, with: [(screen, params)], parent: origin.id, reason: .setRoot)
+            return (replaced.events, replaced.nodes[0])
+        }
+        guard navigator.embedded else {
+            throw .conflict(
+                "navigator '\(navigatorID)' was presented without a navigation stack (embedInNavigation false) and cannot push; present instead")
+        }
+        let id = makeNode(screen: screen, params: params, presentation: Presentation(.push), navigator: navigatorID, parent: origin.id)
+        navigators[navigatorID]!.stack.append(id)
+        return ([], id)
+    }
+}

@@ -1,0 +1,46 @@
+extension CoordinatorTree {
+    /// Takes `targets` and every node of their subtrees off the screen and out of the tree.
+    ///
+    /// Nodes in `targets` get `reason`; their descendants get `ancestorRemoved`. Events come
+    /// top-most first. Presented navigators left empty go with their nodes, except `refilling`,
+    /// whose stack the caller fills again at once.
+    /// - Complexity: O(n) in the number of nodes.
+    mutating func remove(
+        _ targets: Set<NodeID>, reason: NavigationEvent.RemovalReason, refilling: NavigatorID? = nil
+    ) -> [NavigationEvent] {
+        guard !targets.isEmpty else { return [] }
+        var removed = targets
+        var pending = Array(targets)
+        while let next = pending.popLast() {
+            for child in nodes[next]!.children where removed.insert(child).inserted {
+                pending.append(child)
+            }
+        }
+        var events: [NavigationEvent] = []
+        events.reserveCapacity(removed.count)
+        for id in nodesInScreenOrder.reversed() where removed.contains(id) {
+            let node = nodes[id]!
+            events.append(nextEvent(.removed(targets.contains(id) ? reason : .ancestorRemoved), node: id, screen: node.screen))
+        }
+        for navigatorID in navigatorOrder {
+            navigators[navigatorID]!.stack.removeAll { removed.contains($0) }
+        }
+        let emptied = navigatorOrder.filter { navigators[$0]!.stack.isEmpty && !navigators[$0]!.isBase && $0 != refilling }
+        for navigatorID in emptied {
+            if let parent = navigators[navigatorID]!.parent {
+                navigators[parent]?.presentedNavigator = nil
+            }
+            navigators[navigatorID] = nil
+        }
+        if !emptied.isEmpty {
+            navigatorOrder.removeAll { navigators[$0] == nil }
+        }
+        for id in removed {
+            let node = nodes.removeValue(forKey: id)!
+            if let parent = node.parent, !removed.contains(parent) {
+                nodes[parent]!.children.removeAll { $0 == id }
+            }
+        }
+        return events
+    }
+}

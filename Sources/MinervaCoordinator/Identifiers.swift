@@ -1,0 +1,47 @@
+/// The id of a coordinator node: `n` followed by a number unique in its session (`n0` is the app).
+public struct NodeID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The number after `n`.
+    public let number: Int
+
+    /// Creates the id `n<number>`.
+    public init(_ number: Int) {
+        self.number = number
+    }
+
+    /// Parses `n<number>`; `nil` for anything else.
+    public init?(_ text: String) {
+        let utf8 = text.utf8
+        guard utf8.count > 1, utf8.count <= 19, utf8.first == UInt8(ascii: "n"),
+            let number = Int(text.dropFirst()), number >= 0, String(number) == text.dropFirst()
+        else { return nil }
+        self.number = number
+    }
+
+    public var description: String { "n\(number)" }
+
+    public static func < (lhs: NodeID, rhs: NodeID) -> Bool { lhs.number < rhs.number }
+}
+
+/// The id of a navigator: `v0`, `v1`, … or a layout's named base navigators (`primary`, `detail`).
+public struct NavigatorID: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+    /// The id as it appears on the wire.
+    public let rawValue: String
+
+    /// Wraps a wire id.
+    public init(_ rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public init(stringLiteral value: String) {
+        self.rawValue = value
+    }
+
+    public var description: String { rawValue }
+
+    /// The base navigator of a `stack` layout.
+    public static let main: NavigatorID = "v0"
+    /// The list side of a `split` layout.
+    public static let primary: NavigatorID = "primary"
+    /// The detail side of a `split` layout.
+    public static let detail: NavigatorID = "detail"
+}

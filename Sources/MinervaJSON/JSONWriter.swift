@@ -1,0 +1,158 @@
+/// Writes compact JSON text straight into a byte buffer.
+///
+/// State documents and diffs are written on every request; composing them here avoids
+/// building intermediate values and is tested against Foundation's own parser.
+public struct JSONWriter: Sendable {
+    /// The UTF-8 text written so far.
+    public private(set) var bytes: [UInt8]
+    private var needsComma = false
+
+    /// Creates an empty writer.
+    /// - Parameter capacity: bytes to reserve up front.
+    public init(capacity: Int = 512) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Opens an object (`{`).
+    public mutating func beginObject() {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma = false
+    }
+
+    /// Closes an object (`}`).
+    public mutating func endObject() {
+        bytes.append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
+    /// Opens an array (`[`).
+    public mutating func beginArray() {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        needsComma = false
+    }
+
+    /// Closes an array (`]`).
+    public mutating func endArray() {
+        bytes.append(UInt8(ascii: "]"))
+        needsComma = true
+    }
+
+    /// Writes an object key; the next write is its value.
+    /// - Parameter key: the key, escaped as needed.
+    public mutating func key(_ key: String) {
+        separate()
+        writeString(key)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    /// Writes a string value.
+    public mutating func string(_ value: String) {
+        separate()
+        writeString(value)
+        needsComma = true
+    }
+
+    /// Writes a string value, or `null` when absent.
+    public mutating func string(_ value: String?) {
+        if let value { string(value) } else { null() }
+    }
+
+    /// Writes an integer value.
+    public mutating func int(_ value: Int) {
+        separate()
+        bytes.append(contentsOf: String(value).utf8)
+        needsComma = true
+    }
+
+    /// Writes a boolean value.
+    public mutating func bool(_ value: Bool) {
+        separate()
+        bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
+        needsComma = true
+    }
+
+    /// Writes `null`.
+    public mutating func null() {
+        separate()
+        bytes.append(contentsOf: "null".utf8)
+        needsComma = true
+    }
+
+    /// Writes any ``JSONValue``; object keys come out sorted so the text is deterministic.
+    public mutating func value(_ value: JSONValue) {
+        switch value {
+        case .null: null()
+        case .bool(let flag): bool(flag)
+        case .int(let number): int(number)
+        case .double(let number):
+            separate()
+            bytes.append(contentsOf: number.description.utf8)
+            needsComma = true
+        case .string(let text): string(text)
+        case .array(let elements):
+            beginArray()
+            for element in elements { self.value(element) }
+            endArray()
+        case .object(let members):
+            beginObject()
+            for memberKey in members.keys.sorted() {
+                key(memberKey)
+                self.value(members[memberKey]!)
+            }
+            endObject()
+        }
+    }
+
+    /// Writes a key and its string value.
+    public mutating func field(_ name: String, _ value: String?) {
+        key(name)
+        string(value)
+    }
+
+    /// Writes a key and its integer value.
+    public mutating func field(_ name: String, _ value: Int) {
+        key(name)
+        int(value)
+    }
+
+    /// Writes a key and its boolean value.
+    public mutating func field(_ name: String, _ value: Bool) {
+        key(name)
+        bool(value)
+    }
+
+    private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    private mutating func writeString(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""):
+                bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"):
+                bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "\\"))
+            case 0x0A:
+                bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
+            case 0x0D:
+                bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
+            case 0x09:
+                bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+            case 0..<0x20:
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                bytes.append(Self.hexDigits[Int(byte >> 4)])
+                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+            default:
+                bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

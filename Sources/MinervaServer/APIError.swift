@@ -1,0 +1,82 @@
+import MinervaJSON
+
+/// An error answer of the API: a status, a stable code and a message a person can act on.
+public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The HTTP status.
+    public let status: Int
+    /// The stable code in the body (`not_found`, `conflict`, …).
+    public let code: String
+    /// What is wrong and what to do about it.
+    public let message: String
+    /// Extra header fields (`Allow` for 405).
+    public let headers: [Header]
+
+    /// A header field of an error answer.
+    public struct Header: Sendable, Equatable {
+        let name: String
+        let value: String
+    }
+
+    init(status: Int, code: String, message: String, headers: [Header] = []) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = headers
+    }
+
+    public var description: String { "\(status) \(code): \(message)" }
+
+    static func invalidRequest(_ message: String) -> APIError { APIError(status: 400, code: "invalid_request", message: message) }
+    static let unauthorized = APIError(
+        status: 401, code: "unauthorized",
+        message: "missing or invalid bearer token for this session; send 'Authorization: Bearer <token>' with the token returned when the session was created")
+    static func notFound(_ message: String) -> APIError { APIError(status: 404, code: "not_found", message: message) }
+    static func methodNotAllowed(_ method: String, allowed: [String]) -> APIError {
+        APIError(
+            status: 405, code: "method_not_allowed",
+            message: "\(Excerpt(method)) is not allowed here; use \(allowed.joined(separator: " or "))",
+            headers: [Header(name: "Allow", value: allowed.joined(separator: ", "))])
+    }
+    static func payloadTooLarge(limit: Int) -> APIError {
+        APIError(status: 413, code: "payload_too_large", message: "the request body is larger than the limit of \(limit) bytes")
+    }
+    static func preconditionFailed(current: Int) -> APIError {
+        APIError(
+            status: 412, code: "precondition_failed",
+            message: "If-Match does not name the current version \"\(current)\"; fetch the session again and retry")
+    }
+    static func unprocessable(_ message: String) -> APIError { APIError(status: 422, code: "unprocessable", message: message) }
+    static func conflict(_ message: String) -> APIError { APIError(status: 409, code: "conflict", message: message) }
+    static func unavailable(_ message: String) -> APIError { APIError(status: 503, code: "unavailable", message: message) }
+
+    /// The JSON body: `{"error": {"code", "message"}}`.
+    var body: [UInt8] {
+        var writer = JSONWriter(capacity: 128 + message.utf8.count)
+        writer.beginObject()
+        writer.key("error")
+        writer.beginObject()
+        writer.field("code", code)
+        writer.field("message", message)
+        writer.endObject()
+        writer.endObject()
+        return writer.bytes
+    }
+}
+
+/// A short, quoted excerpt of client input for error messages: never more than 64
+/// characters, control characters escaped.
+struct Excerpt: CustomStringConvertible {
+    let text: String
+
+    init(_ text: String) {
+        self.text = text
+    }
+
+    var description: String {
+        var result = ""
+        for scalar in text.unicodeScalars.prefix(64) {
+            result += scalar.value < 0x20 || scalar.value == 0x7F ? scalar.escaped(asASCII: true) : String(scalar)
+        }
+        return "'" + result + (text.unicodeScalars.count > 64 ? "…'" : "'")
+    }
+}

@@ -1,0 +1,26 @@
+/// The `If-Match` precondition of a mutation: `*`, or a list of entity tags.
+struct IfMatch {
+    private let header: String?
+
+    init(_ header: String?) {
+        self.header = header
+    }
+
+    /// Whether the precondition holds for the session's current version; no header always holds.
+    func matches(version: Int) -> Bool {
+        guard let header else { return true }
+        let current = "\"\(version)\""
+        for tag in header.split(separator: ",") {
+            var candidate = Substring(String(tag).trimmingSpaces)
+            if candidate == "*" { return true }
+            if candidate.hasPrefix("W/") { candidate = candidate.dropFirst(2) }
+            if candidate == current { return true }
+        }
+        return false
+    }
+
+    /// Throws `412` unless the precondition holds.
+    func check(version: Int) throws(APIError) {
+        guard matches(version: version) else { throw .preconditionFailed(current: version) }
+    }
+}

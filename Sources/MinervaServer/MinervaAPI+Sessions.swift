@@ -1,0 +1,58 @@
+import MicroHTTP
+import MinervaCoordinator
+
+extension MinervaAPI {
+    /// `POST /v1/sessions`: a new session on the app's root screen.
+    func createSession(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let body = try RequestBody(request.body, required: false)
+        let layoutText = try body.string("layout")
+        let deepLink = try body.string("deepLink")
+        if let deepLink {
+            throw .notFound("no route matches the deep link \(Excerpt(deepLink)); this app declares no routes")
+        }
+        let layout = try enumValue(layoutText, field: "layout", as: Layout.self) ?? .stack
+        let id = "s_" + Token.random(bytes: 16)
+        let token = Token.random(bytes: 32)
+        let session = Session(id: id, token: token, tree: CoordinatorTree(app: app, layout: layout), eventHistory: configuration.eventHistory)
+        guard store.insert(session) else {
+            throw .unavailable("the server holds its limit of \(configuration.maxSessions) sessions; delete unused sessions or try later")
+        }
+        let document = session.state.withLock { state in
+            StateDocument.encode(sessionID: id, state: state, token: token)
+        }
+        return Self.json(201, document, headers: [Self.etag(1), ("Location", "/v1/sessions/\(id)")])
+    }
+
+    /// `GET /v1/sessions/{id}`: the state document.
+    func getSession(_ session: Session, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let (version, document) = session.state.withLock { state in
+            (state.version, StateDocument.encode(sessionID: session.id, state: state))
+        }
+        return Self.json(200, document, headers: [Self.etag(version)])
+    }
+
+    /// `DELETE /v1/sessions/{id}`: the session and its token are gone.
+    func deleteSession(_ session: Session, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let ifMatch = IfMatch(request.header("if-match"))
+        try session.state.withLock { state throws(APIError) in
+            try ifMatch.check(version: state.version)
+        }
+        store.remove(session.id)
+        return HTTPResponse(status: 204, headers: [("Cache-Control", "no-store")])
+    }
+
+    /// `GET /v1/sessions/{id}/events?after=N`: the events after `N`.
+    func events(_ session: Session, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        var after = 0
+        if let text = request.queryValue("after") {
+            guard let value = Int(text), value >= 0 else {
+                throw .invalidRequest("query parameter 'after' must be a whole number of at least 0, not \(Excerpt(text))")
+            }
+            after = value
+        }
+        let (version, document) = session.state.withLock { state in
+            (state.version, EventsDocument.encode(state.events, after: after, last: state.tree.lastSeq))
+        }
+        return Self.json(200, document, headers: [Self.etag(version)])
+    }
+}

@@ -1,0 +1,115 @@
+public import Logging
+public import MicroHTTP
+public import MinervaCoordinator
+import MinervaJSON
+
+/// The HTTP API of Minerva Server: recognises the route, checks the token, method, body
+/// and version in the contract's order, runs the navigation model and writes JSON.
+public struct MinervaAPI: HTTPResponder {
+    /// The app every session runs.
+    public let app: AppDescription
+    let configuration: ServerConfiguration
+    let store: SessionStore
+    let logger: Logger
+
+    /// Creates the API over an empty session store.
+    /// - Parameters:
+    ///   - app: the validated app description.
+    ///   - configuration: limits.
+    ///   - logger: where request logs go (tokens are never logged).
+    public init(app: AppDescription, configuration: ServerConfiguration = ServerConfiguration(), logger: Logger) {
+        self.app = app
+        self.configuration = configuration
+        store = SessionStore(capacity: configuration.maxSessions)
+        self.logger = logger
+    }
+
+    /// How many sessions are live.
+    public var sessionCount: Int { store.count }
+
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        let response: HTTPResponse
+        do throws(APIError) {
+            response = try route(request)
+        } catch {
+            response = Self.errorResponse(error)
+        }
+        logger.debug("\(request.method) \(request.path) → \(response.status)")
+        return response
+    }
+
+    private func route(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        guard let route = Route(path: request.path) else {
+            throw .notFound("no such path: \(Excerpt(request.path))")
+        }
+        var session: Session?
+        if let id = route.sessionID {
+            session = try authenticate(id, request)
+        }
+        let method = request.method == "HEAD" ? "GET" : request.method
+        guard route.allowedMethods.contains(request.method) || route.allowedMethods.contains(method) else {
+            throw .methodNotAllowed(request.method, allowed: route.allowedMethods)
+        }
+        if request.bodyExceedsLimit {
+            throw .payloadTooLarge(limit: configuration.maxBodySize)
+        }
+        switch (route, method) {
+        case (.health, _):
+            return Self.json(200, Array(#"{"status":"ok"}"#.utf8))
+        case (.app, _):
+            return Self.json(200, AppDocument.encode(app))
+        case (.sessions, _):
+            return try createSession(request)
+        case (.session, "DELETE"):
+            return try deleteSession(session!, request)
+        case (.session, _):
+            return try getSession(session!, request)
+        case (.events, _):
+            return try events(session!, request)
+        case (.operation(_, let operation), _):
+            return try perform(operation, on: session!, request)
+        }
+    }
+
+    /// Finds the session and checks its bearer token; an unknown session answers exactly like a wrong token.
+    private func authenticate(_ id: String, _ request: HTTPRequest) throws(APIError) -> Session {
+        guard let header = request.header("authorization") else { throw .unauthorized }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw .unauthorized }
+        let token = String(parts[1]).trimmingSpaces
+        guard let session = store.session(id) else {
+            _ = Token.constantTimeEqual(token, token)
+            throw .unauthorized
+        }
+        guard session.authorizes(token) else { throw .unauthorized }
+        return session
+    }
+
+    // MARK: - Answers
+
+    static func json(_ status: Int, _ body: [UInt8], headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        var fields: [(name: String, value: String)] = [
+            ("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store"),
+        ]
+        fields.append(contentsOf: headers)
+        return HTTPResponse(status: status, headers: fields, body: body)
+    }
+
+    static func errorResponse(_ error: APIError) -> HTTPResponse {
+        json(error.status, error.body, headers: error.headers.map { ($0.name, $0.value) })
+    }
+
+    static func etag(_ version: Int) -> (name: String, value: String) {
+        ("ETag", "\"\(version)\"")
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs.
+    var trimmingSpaces: String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
+        let last = scalars.lastIndex(where: { $0 != " " && $0 != "\t" })!
+        return String(scalars[first...last])
+    }
+}

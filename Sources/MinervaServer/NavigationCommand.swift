@@ -1,0 +1,96 @@
+import MinervaCoordinator
+import MinervaJSON
+
+/// A navigation request read from its body, ready to run on a session's tree.
+enum NavigationCommand {
+    case push(from: String?, screen: String, params: [String: JSONValue])
+    case present(from: String?, screen: String, params: [String: JSONValue], style: String?, embedInNavigation: Bool?)
+    case dismiss(node: String?)
+    case pop(navigator: String?, to: String?, toRoot: Bool)
+    case setRoot(navigator: String?, stack: [(screen: String, params: [String: JSONValue])])
+
+    /// Reads the body of `operation`; only type errors (`400`) are raised here.
+    init(_ operation: Route.Operation, bytes: [UInt8]) throws(APIError) {
+        switch operation {
+        case .push:
+            let body = try RequestBody(bytes, required: true)
+            self = .push(from: try body.string("from"), screen: try body.requiredString("screen"), params: try body.params())
+        case .present:
+            let body = try RequestBody(bytes, required: true)
+            self = .present(
+                from: try body.string("from"), screen: try body.requiredString("screen"), params: try body.params(),
+                style: try body.string("style"), embedInNavigation: try body.bool("embedInNavigation"))
+        case .dismiss:
+            let body = try RequestBody(bytes, required: false)
+            self = .dismiss(node: try body.string("node"))
+        case .pop:
+            let body = try RequestBody(bytes, required: false)
+            self = .pop(navigator: try body.string("navigator"), to: try body.string("to"), toRoot: try body.bool("toRoot") ?? false)
+        case .setRoot:
+            let body = try RequestBody(bytes, required: true)
+            let navigator = try body.string("navigator")
+            if let entries = try body.objects("stack") {
+                var stack: [(screen: String, params: [String: JSONValue])] = []
+                for entry in entries {
+                    stack.append((try entry.requiredString("screen"), try entry.params()))
+                }
+                self = .setRoot(navigator: navigator, stack: stack)
+            } else {
+                guard let screen = try body.string("screen") else {
+                    throw .invalidRequest("field 'screen' or 'stack' is required")
+                }
+                self = .setRoot(navigator: navigator, stack: [(screen, try body.params())])
+            }
+        }
+    }
+
+    /// Runs the command on `tree`.
+    /// - Returns: the events it caused.
+    /// - Throws: `404`, `422` or `409`, in that order of checks; the tree is unchanged then.
+    func apply(to tree: inout CoordinatorTree) throws(APIError) -> [NavigationEvent] {
+        switch self {
+        case let .push(from, screen, params):
+            return try model { () throws(NavigationError) in try tree.push(screen: screen, params: params, from: from).events }
+        case let .present(from, screen, params, styleText, embed):
+            if let from { try model { () throws(NavigationError) in try tree.requireNode(from) } }
+            let style = try enumValue(styleText, field: "style", as: ModalStyle.self)
+            return try model { () throws(NavigationError) in
+                try tree.present(screen: screen, params: params, from: from, style: style, embedInNavigation: embed).events
+            }
+        case let .dismiss(node):
+            return try model { () throws(NavigationError) in try tree.dismiss(node: node) }
+        case let .pop(navigator, to, toRoot):
+            if let to, toRoot {
+                try model { () throws(NavigationError) in
+                    if let navigator { try tree.requireNavigator(navigator) }
+                    try tree.requireNode(to)
+                }
+                throw .unprocessable("give either 'to' or 'toRoot', not both")
+            }
+            let target: CoordinatorTree.PopTarget = to.map { .to($0) } ?? (toRoot ? .root : .top)
+            return try model { () throws(NavigationError) in try tree.pop(navigator: navigator, target: target) }
+        case let .setRoot(navigator, stack):
+            return try model { () throws(NavigationError) in try tree.setRoot(navigator: navigator, stack: stack).events }
+        }
+    }
+}
+
+/// Runs a model operation, turning its refusal into the API's error.
+private func model<T>(_ operation: () throws(NavigationError) -> T) throws(APIError) -> T {
+    do throws(NavigationError) {
+        return try operation()
+    } catch {
+        throw APIError(error)
+    }
+}
+
+extension APIError {
+    /// The status of a refused navigation: `404` unknown, `422` invalid, `409` not possible now.
+    init(_ error: NavigationError) {
+        switch error.category {
+        case .notFound: self = .notFound(error.description)
+        case .invalid: self = .unprocessable(error.description)
+        case .conflict: self = .conflict(error.description)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+/// The API's paths, recognised before anything else is checked.
+enum Route: Equatable {
+    /// `/healthz`
+    case health
+    /// `/v1/app`
+    case app
+    /// `/v1/sessions`
+    case sessions
+    /// `/v1/sessions/{id}`
+    case session(String)
+    /// `/v1/sessions/{id}/events`
+    case events(String)
+    /// `/v1/sessions/{id}/{operation}`
+    case operation(String, Operation)
+
+    /// The navigation operations, by their path segment.
+    enum Operation: String, CaseIterable {
+        case push, present, dismiss, pop
+        case setRoot = "set-root"
+    }
+
+    /// Recognises a path; `nil` means an unknown path (`404`).
+    init?(path: String) {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.first == "" else { return nil }
+        switch parts.count {
+        case 2 where parts[1] == "healthz": self = .health
+        case 3 where parts[1] == "v1" && parts[2] == "app": self = .app
+        case 3 where parts[1] == "v1" && parts[2] == "sessions": self = .sessions
+        case 4 where parts[1] == "v1" && parts[2] == "sessions" && !parts[3].isEmpty:
+            self = .session(String(parts[3]))
+        case 5 where parts[1] == "v1" && parts[2] == "sessions" && !parts[3].isEmpty:
+            if parts[4] == "events" {
+                self = .events(String(parts[3]))
+            } else if let operation = Operation(rawValue: String(parts[4])) {
+                self = .operation(String(parts[3]), operation)
+            } else {
+                return nil
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// The methods this path answers.
+    var allowedMethods: [String] {
+        switch self {
+        case .health, .app, .events: ["GET", "HEAD"]
+        case .sessions, .operation: ["POST"]
+        case .session: ["GET", "HEAD", "DELETE"]
+        }
+    }
+
+    /// The session the path names, if any.
+    var sessionID: String? {
+        switch self {
+        case .session(let id), .events(let id), .operation(let id, _): id
+        case .health, .app, .sessions: nil
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/// Random secrets for session ids and bearer tokens.
+enum Token {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// `count` bytes from the system's cryptographic generator, base64url-encoded without padding.
+    static func random(bytes count: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count + 2)
+        for _ in 0..<count { bytes.append(generator.next()) }
+        return base64URL(bytes)
+    }
+
+    static func base64URL(_ bytes: [UInt8]) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity((bytes.count * 4 + 2) / 3)
+        var index = 0
+        while index < bytes.count {
+            let b0 = UInt32(bytes[index])
+            let b1 = index + 1 < bytes.count ? UInt32(bytes[index + 1]) : 0
+            let b2 = index + 2 < bytes.count ? UInt32(bytes[index + 2]) : 0
+            let triple = b0 << 16 | b1 << 8 | b2
+            let characters = min(4, (bytes.count - index) * 4 / 3 + 1)
+            for position in 0..<characters {
+                output.append(alphabet[Int(triple >> (18 - 6 * UInt32(position)) & 0x3F)])
+            }
+            index += 3
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Compares two secrets in time that depends only on their lengths.
+    static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
+        let a = Array(lhs.utf8)
+        let b = Array(rhs.utf8)
+        var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
+        for index in 0..<max(a.count, b.count) {
+            let x = index < a.count ? a[index] : 0
+            let y = index < b.count ? b[index] : 0
+            difference |= x ^ y
+        }
+        return difference == 0
+    }
+}

@@ -1,0 +1,108 @@
+public import ArgumentParser
+public import Logging
+import MicroHTTP
+import MinervaCoordinator
+import MinervaServer
+
+/// `minerva-server`: serves the Minerva navigation API over HTTP.
+@main
+struct MinervaServerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "minerva-server",
+        abstract: "Serve Minerva coordinator trees over HTTP: coordinators decide what to show, navigators decide how.",
+        discussion: "Without --app the built-in demo app is served. Stop with SIGTERM or Ctrl-C: requests in flight finish first.")
+
+    @Option(help: "Address to listen on (IPv4 or IPv6 literal, or localhost).")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on; 0 picks a free one.")
+    var port = 8080
+
+    @Option(help: ArgumentHelp("App description file (JSON); default: the built-in demo app.", valueName: "file"))
+    var app: String?
+
+    @Option(help: "Worker threads, each polling its own connections with epoll.")
+    var threads = HTTPServerConfiguration.processorCount
+
+    @Option(help: ArgumentHelp("Largest request body in bytes; larger ones answer 413.", valueName: "bytes"))
+    var maxBody = 1 << 20
+
+    @Option(help: "Open connections at most.")
+    var maxConnections = 4096
+
+    @Option(help: ArgumentHelp("Seconds before an idle connection is closed.", valueName: "seconds"))
+    var connectionTimeout = 60
+
+    @Option(help: "Live sessions at most; more answer 503.")
+    var maxSessions = 100_000
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
+    var logLevel: Logger.Level = .info
+
+    @Flag(help: "Print the built-in demo app's description and exit.")
+    var printDemoApp = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
+        guard maxBody >= 1 else { throw ValidationError("--max-body must be at least 1") }
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
+        guard connectionTimeout >= 0 else { throw ValidationError("--connection-timeout must be 0 or more") }
+        guard maxSessions >= 1 else { throw ValidationError("--max-sessions must be at least 1") }
+    }
+
+    func run() throws {
+        if printDemoApp {
+            print(AppDescription.demoJSON)
+            return
+        }
+        // Before any other thread exists, so that every thread inherits the mask and
+        // only sigwait below receives SIGTERM and SIGINT.
+        let signals = ShutdownSignals.block()
+
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "minerva-server")
+
+        let appDescription = try loadApp()
+        let api = MinervaAPI(
+            app: appDescription,
+            configuration: ServerConfiguration(maxBodySize: maxBody, maxSessions: maxSessions),
+            logger: logger)
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(
+                host: host, port: port, threads: threads, maxBodySize: maxBody, connectionLimit: maxConnections,
+                connectionTimeout: connectionTimeout),
+            responder: api)
+        do {
+            try server.start()
+        } catch {
+            throw ValidationError(error.description)
+        }
+        let shownHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        logger.info("listening on http://\(shownHost):\(server.port)", metadata: ["app": "\(appDescription.name)", "threads": "\(threads)"])
+
+        let signal = signals.wait()
+        logger.info("received signal \(signal); finishing requests in flight")
+        server.shutdown(gracePeriod: 10)
+        logger.info("stopped")
+    }
+
+    private func loadApp() throws -> AppDescription {
+        guard let app else { return .demo }
+        guard let data = readFile(app) else {
+            throw ValidationError("cannot read the app description file '\(app)'")
+        }
+        do {
+            return try AppDescription.parse(data, source: app)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -1,0 +1,44 @@
+import MinervaCoordinator
+import Testing
+
+@Suite struct AppDescriptionTests {
+    func parse(_ text: String) throws(AppDescriptionError) -> AppDescription {
+        try AppDescription.parse(Array(text.utf8), source: "app.json")
+    }
+
+    @Test func theDemoAppIsValid() {
+        let demo = AppDescription.demo
+        #expect(demo.rootScreen == "home")
+        #expect(demo.screens["photo"]?.style == .fullScreen)
+        #expect(demo.screens["onboarding"]?.embedInNavigation == true)
+        #expect(demo.screens["profile"]?.params == ["userId"])
+    }
+
+    @Test(arguments: [
+        ("[]", "app.json: must be an object, not array"),
+        ("{", "app.json: not valid JSON"),
+        (#"{"root": {"screen": "a"}}"#, "app.json: screens: is required"),
+        (#"{"root": {"screen": "a"}, "screens": {}}"#, "app.json: screens: must declare at least one screen"),
+        (#"{"root": {"screen": "b"}, "screens": {"a": {}}}"#, "app.json: root.screen: 'b' is not declared in screens"),
+        (#"{"screens": {"a": {}}}"#, "app.json: root: is required"),
+        (#"{"root": {"screen": "a"}, "screens": {"a": {"style": "big"}}}"#, "app.json: screens.a.style: 'big' is not one of"),
+        (#"{"root": {"screen": "a"}, "screens": {"a": {"presentation": 3}}}"#, "app.json: screens.a.presentation: must be a string"),
+        (#"{"root": {"screen": "a"}, "screens": {"a": {"params": ["x", "x"]}}}"#, "app.json: screens.a.params[1]: 'x' is listed twice"),
+        (#"{"root": {"screen": "a"}, "screens": {"a": {"params": ["x"]}}}"#, "app.json: root.screen: 'a' requires params"),
+        (#"{"root": {"screen": "a"}, "screens": {"a": {"embedInNavigation": "yes"}}}"#, "app.json: screens.a.embedInNavigation: must be a boolean"),
+    ])
+    func invalidDescriptionsNameFileAndKey(text: String, expected: String) {
+        do {
+            _ = try parse(text)
+            Issue.record("accepted \(text)")
+        } catch {
+            #expect(error.description.hasPrefix(expected), "\(error.description)")
+        }
+    }
+
+    @Test func unknownKeysAreIgnored() throws {
+        let app = try parse(#"{"name": "x", "extra": 1, "root": {"screen": "a"}, "screens": {"a": {"title": "A", "color": "red"}}}"#)
+        #expect(app.name == "x")
+        #expect(app.screens["a"]?.title == "A")
+    }
+}

@@ -1,0 +1,75 @@
+import MinervaCoordinator
+import MinervaJSON
+import Testing
+
+/// A small deterministic generator (SplitMix64) so that a failing seed can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite struct RandomOperationTests {
+    static let screens = ["home", "settings", "profile", "photo", "onboarding", "nowhere"]
+
+    static func params(for screen: String, _ random: inout SeededGenerator) -> [String: JSONValue] {
+        switch screen {
+        case "profile": ["userId": .int(Int.random(in: 0..<9, using: &random))]
+        case "photo": ["photoId": "p"]
+        default: [:]
+        }
+    }
+
+    /// Thousands of random operations (valid and invalid) with the invariants checked after each;
+    /// every refusal must leave the tree unchanged, and event numbers must run without gaps.
+    @Test(arguments: [1, 2, 3, 42, 2026] as [UInt64], [Layout.stack, .split])
+    func randomSequencesKeepTheInvariants(seed: UInt64, layout: Layout) {
+        var random = SeededGenerator(state: seed)
+        var tree = CoordinatorTree(app: .demo, layout: layout)
+        var expectedSeq = 0
+        var applied = 0
+        for _ in 0..<3000 {
+            let before = tree
+            let nodeIDs = tree.nodes.keys.map(\.description) + ["n999"]
+            let navigatorIDs = tree.navigatorOrder.map(\.rawValue) + ["v99"]
+            let from = Bool.random(using: &random) ? nil : nodeIDs.randomElement(using: &random)
+            let screen = Self.screens.randomElement(using: &random)!
+            let params = Self.params(for: screen, &random)
+            do throws(NavigationError) {
+                let events: [NavigationEvent]
+                switch Int.random(in: 0..<10, using: &random) {
+                case 0, 1, 2: events = try tree.push(screen: screen, params: params, from: from).events
+                case 3, 4:
+                    events = try tree.present(
+                        screen: screen, params: params, from: from, style: ModalStyle.allCases.randomElement(using: &random),
+                        embedInNavigation: Bool.random(using: &random)).events
+                case 5: events = try tree.dismiss(node: from)
+                case 6, 7:
+                    let target: CoordinatorTree.PopTarget = [.top, .root, .to(nodeIDs.randomElement(using: &random)!)].randomElement(using: &random)!
+                    events = try tree.pop(navigator: Bool.random(using: &random) ? nil : navigatorIDs.randomElement(using: &random), target: target)
+                default:
+                    let count = Int.random(in: 1...3, using: &random)
+                    let stack = (0..<count).map { _ in (screen: "settings", params: [String: JSONValue]()) }
+                    events = try tree.setRoot(navigator: Bool.random(using: &random) ? nil : navigatorIDs.randomElement(using: &random), stack: stack).events
+                }
+                applied += 1
+                for event in events {
+                    expectedSeq += 1
+                    #expect(event.seq == expectedSeq)
+                    #expect(tree.nodes[event.node] == nil, "a removed node is still in the tree")
+                }
+            } catch {
+                #expect(tree == before, "refused operation changed the tree: \(error)")
+            }
+            tree.checkInvariants()
+            #expect(tree.lastSeq == expectedSeq)
+        }
+        #expect(applied > 1000)
+    }
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs what building, running and testing Minerva Server need on a Debian machine.
+# Idempotent: packages already present are not installed again.
+#   scripts/setup.sh          what the server needs to build and run
+#   scripts/setup.sh --test   also the test tools (Python venv in .venv, hadolint)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(libmicrohttpd-dev pkg-config curl)
+if [[ "${1:-}" == "--test" ]]; then
+  packages+=(python3-venv)
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [[ "$(id -u)" == 0 ]] || sudo="sudo"
+  echo "setup: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [[ "${1:-}" == "--test" ]]; then
+  if [[ ! -x .venv/bin/python ]]; then
+    python3 -m venv .venv
+  fi
+  if ! .venv/bin/python -c 'import schemathesis, openapi_spec_validator, pytest, yaml' 2>/dev/null \
+      || [[ ! -x .venv/bin/hadolint ]]; then
+    echo "setup: installing Python test tools into .venv"
+    .venv/bin/pip install --quiet --disable-pip-version-check -r tests/requirements.txt
+  fi
+fi

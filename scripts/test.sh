@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs every test of Minerva Server, installing what is missing first:
+# unit tests (swift test), live HTTP tests against the release binary (pytest + urllib + curl),
+# the README walkthrough, schemathesis against openapi.yaml, the spec validator and hadolint.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/setup.sh --test
+
+echo "== unit tests (swift test)"
+swift test --parallel 2>&1 | tail -n 40
+
+echo "== release build"
+scripts/build.sh >/dev/null
+
+echo "== openapi.yaml is a valid OpenAPI 3.1 document"
+.venv/bin/openapi-spec-validator openapi.yaml
+
+echo "== Dockerfile lint (hadolint)"
+.venv/bin/hadolint Dockerfile
+
+echo "== live HTTP tests, README walkthrough and schemathesis (pytest)"
+.venv/bin/pytest -q -p no:cacheprovider tests/live

@@ -1,0 +1,197 @@
+"""Navigation operations over live HTTP, with the events they cause."""
+
+
+def nodes(state):
+    """Every node of the state document by id."""
+    found, pending = {}, [state["root"]]
+    while pending:
+        node = pending.pop()
+        found[node["id"]] = node
+        pending.extend(node["children"])
+    return found
+
+
+def navigator(state, id):
+    return next(item for item in state["navigators"] if item["id"] == id)
+
+
+def test_push_makes_a_child_of_the_focus_on_its_navigator(session):
+    state = session.op("push", {"screen": "profile", "params": {"userId": "42"}})
+    assert state["focus"] == "n2"
+    profile = nodes(state)["n2"]
+    assert profile["params"] == {"userId": "42"} and profile["presentation"] == {"kind": "push"}
+    assert profile["navigator"] == "v0"
+    assert [child["id"] for child in nodes(state)["n1"]["children"]] == ["n2"]
+    assert navigator(state, "v0")["stack"] == ["n1", "n2"]
+
+
+def test_push_from_below_the_top_goes_on_top(session):
+    session.op("push", {"screen": "settings"})
+    state = session.op("push", {"screen": "followers", "from": "n1", "params": {"userId": 7}})
+    assert navigator(state, "v0")["stack"] == ["n1", "n2", "n3"]
+    assert [child["id"] for child in nodes(state)["n1"]["children"]] == ["n2", "n3"]
+    assert nodes(state)["n3"]["params"] == {"userId": 7}
+
+
+def test_present_makes_a_navigator_and_takes_the_screens_style(session):
+    state = session.op("present", {"screen": "photo", "params": {"photoId": "p1"}})
+    photo = nodes(state)["n2"]
+    assert photo["presentation"] == {"kind": "present", "style": "fullScreen"}
+    assert photo["navigator"] == "v1"
+    assert navigator(state, "v0")["presented"] == "n2"
+    assert navigator(state, "v1") == {"id": "v1", "stack": ["n2"], "presented": None, "parent": "v0", "embedded": False}
+    assert state["focus"] == "n2"
+
+
+def test_present_with_explicit_style_and_embedding_accepts_pushes(session):
+    state = session.op("present", {"screen": "settings", "style": "pageSheet", "embedInNavigation": True})
+    assert nodes(state)["n2"]["presentation"] == {"kind": "present", "style": "pageSheet"}
+    state = session.op("push", {"screen": "profile", "params": {"userId": "1"}})
+    assert navigator(state, "v1")["stack"] == ["n2", "n3"]
+    assert state["focus"] == "n3"
+
+
+def test_present_defaults_to_automatic(session):
+    state = session.op("present", {"screen": "settings"})
+    assert nodes(state)["n2"]["presentation"] == {"kind": "present", "style": "automatic"}
+
+
+def test_push_onto_a_presented_navigator_that_is_not_embedded_is_409(session):
+    session.op("present", {"screen": "photo", "params": {"photoId": "1"}})
+    body = session.op("push", {"screen": "settings"}, expect=409)
+    assert body["error"]["code"] == "conflict"
+    assert session.get()["version"] == 2
+
+
+def test_presenting_twice_from_one_navigator_is_409(session):
+    session.op("present", {"screen": "settings"})
+    session.op("present", {"screen": "settings", "from": "n1"}, expect=409)
+    # but the presented navigator may present in turn
+    state = session.op("present", {"screen": "photo", "params": {"photoId": "9"}})
+    assert navigator(state, "v1")["presented"] == "n3"
+
+
+def test_dismiss_removes_the_modal_and_everything_above_it(session):
+    session.op("present", {"screen": "onboarding"})            # n2 on v1, embedded
+    session.op("push", {"screen": "onboardingStep", "params": {"step": 1}})  # n3
+    session.op("present", {"screen": "photo", "params": {"photoId": "1"}})  # n4 on v2
+    state = session.op("dismiss", {"node": "n2"})
+    assert set(nodes(state)) == {"n0", "n1"}
+    assert [item["id"] for item in state["navigators"]] == ["v0"]
+    assert navigator(state, "v0")["presented"] is None
+    removed = session.events()["events"]
+    assert [(event["node"], event["reason"]) for event in removed] == [
+        ("n4", "dismiss"), ("n3", "dismiss"), ("n2", "dismiss")]
+    assert [event["seq"] for event in removed] == [1, 2, 3]
+
+
+def test_dismiss_defaults_to_the_top_most_presentation(session):
+    session.op("present", {"screen": "settings"})
+    session.op("present", {"screen": "photo", "params": {"photoId": "1"}})
+    state = session.op("dismiss")
+    assert set(nodes(state)) == {"n0", "n1", "n2"} and state["focus"] == "n2"
+
+
+def test_dismiss_errors(session):
+    session.op("dismiss", expect=409)
+    session.op("dismiss", {"node": "n1"}, expect=409)
+    session.op("dismiss", {"node": "n99"}, expect=404)
+    assert session.get()["version"] == 1
+
+
+def test_pop_top_to_and_to_root(session):
+    for index in range(4):
+        session.op("push", {"screen": "followers", "params": {"userId": index}})
+    state = session.op("pop")
+    assert navigator(state, "v0")["stack"] == ["n1", "n2", "n3", "n4"]
+    state = session.op("pop", {"to": "n2"})
+    assert navigator(state, "v0")["stack"] == ["n1", "n2"]
+    session.op("push", {"screen": "settings"})
+    state = session.op("pop", {"toRoot": True})
+    assert navigator(state, "v0")["stack"] == ["n1"]
+    reasons = [(event["node"], event["reason"]) for event in session.events()["events"]]
+    assert reasons == [("n5", "pop"), ("n4", "pop"), ("n3", "pop"), ("n6", "pop"), ("n2", "pop")]
+
+
+def test_pop_removes_whole_subtrees_with_ancestor_removed(session):
+    session.op("push", {"screen": "settings"})                    # n2
+    session.op("present", {"screen": "onboarding"})                # n3 presented from n2
+    session.op("push", {"screen": "onboardingStep", "params": {"step": 1}})  # n4
+    state = session.op("pop", {"navigator": "v0"})
+    assert set(nodes(state)) == {"n0", "n1"}
+    assert [item["id"] for item in state["navigators"]] == ["v0"]
+    reasons = [(event["node"], event["reason"]) for event in session.events()["events"]]
+    assert reasons == [("n4", "ancestorRemoved"), ("n3", "ancestorRemoved"), ("n2", "pop")]
+
+
+def test_pop_errors(session):
+    session.op("pop", expect=409)                              # root
+    session.op("pop", {"toRoot": True}, expect=409)            # nothing to pop
+    session.op("pop", {"to": "n1"}, expect=409)                # already top
+    session.op("pop", {"navigator": "v9"}, expect=404)
+    session.op("pop", {"to": "n9"}, expect=404)
+    session.op("pop", {"to": "n1", "toRoot": True}, expect=422)
+    session.op("pop", {"to": "n0"}, expect=409)
+    session.op("present", {"screen": "settings"})
+    session.op("pop", {"to": "n1", "navigator": "v1"}, expect=422)
+    body = session.op("pop", expect=409)                       # presented root: dismiss instead
+    assert "dismiss" in body["error"]["message"]
+    assert session.get()["version"] == 2
+
+
+def test_set_root_replaces_the_stack(session):
+    session.op("push", {"screen": "settings"})
+    state = session.op("set-root", {"stack": [{"screen": "profile", "params": {"userId": "1"}}, {"screen": "followers", "params": {"userId": "1"}}]})
+    all_nodes = nodes(state)
+    assert navigator(state, "v0")["stack"] == ["n3", "n4"]
+    assert all_nodes["n3"]["presentation"] == {"kind": "root"} and all_nodes["n4"]["presentation"] == {"kind": "push"}
+    assert [child["id"] for child in all_nodes["n0"]["children"]] == ["n3", "n4"]
+    reasons = [(event["node"], event["reason"]) for event in session.events()["events"]]
+    assert reasons == [("n2", "setRoot"), ("n1", "setRoot")]
+
+
+def test_set_root_single_screen_on_a_presented_navigator(session):
+    session.op("present", {"screen": "photo", "params": {"photoId": "1"}})
+    state = session.op("set-root", {"screen": "photo", "params": {"photoId": "2"}})
+    photo = nodes(state)["n3"]
+    assert photo["presentation"] == {"kind": "present", "style": "fullScreen"}
+    assert navigator(state, "v0")["presented"] == "n3"
+    assert [child["id"] for child in nodes(state)["n1"]["children"]] == ["n3"]
+    session.op("set-root", {"stack": [{"screen": "settings"}, {"screen": "settings"}]}, expect=409)
+
+
+def test_set_root_errors(session):
+    session.op("set-root", {}, expect=400)
+    session.op("set-root", {"stack": []}, expect=422)
+    session.op("set-root", {"screen": "nope"}, expect=422)
+    session.op("set-root", {"screen": "profile"}, expect=422)
+    session.op("set-root", {"screen": "home", "navigator": "v5"}, expect=404)
+    session.op("set-root", {"stack": "home"}, expect=400)
+    assert session.get()["version"] == 1
+
+
+def test_events_after_and_last(session):
+    session.op("push", {"screen": "settings"})
+    session.op("push", {"screen": "settings"})
+    session.op("pop", {"toRoot": True})
+    assert session.events(0)["last"] == 2
+    later = session.events(1)
+    assert [event["seq"] for event in later["events"]] == [2] and later["last"] == 2
+    assert session.events(5) == {"events": [], "last": 2}
+    status, _, body = session.call("GET", "/events?after=-1")
+    assert status == 400
+    status, _, body = session.call("GET", "/events?after=abc")
+    assert status == 400
+
+
+def test_events_are_truncated_after_a_thousand(session):
+    for _ in range(260):
+        session.op("push", {"screen": "settings"})
+        session.op("push", {"screen": "settings"})
+        session.op("push", {"screen": "settings"})
+        session.op("push", {"screen": "settings"})
+        session.op("pop", {"toRoot": True})
+    everything = session.events(0)
+    assert everything["last"] == 1040 and everything["truncated"] is True
+    assert len(everything["events"]) == 1000 and everything["events"][0]["seq"] == 41
+    assert "truncated" not in session.events(40)
