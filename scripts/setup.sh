@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Installs what building, running and testing Minerva Server need on a Debian machine.
+# Installs what building, running and testing Minerva Server need on a Debian machine
+# (curl and jq are for the README walkthrough).
 # Idempotent: packages already present are not installed again.
 #   scripts/setup.sh          what the server needs to build and run
 #   scripts/setup.sh --test   also the test tools (Python venv in .venv, hadolint)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libmicrohttpd-dev pkg-config curl)
+packages=(libmicrohttpd-dev pkg-config curl jq)
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(python3-venv)
 fi

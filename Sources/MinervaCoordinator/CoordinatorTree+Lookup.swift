@@ -13,13 +13,17 @@ extension CoordinatorTree {
         return navigator
     }
 
-    /// The node an operation starts from: the named one, else the focus; never the app coordinator.
-    func origin(_ from: String?, action: String) throws(NavigationError) -> Node {
-        let node = try from.map { text throws(NavigationError) in try self.node(named: text) } ?? nodes[focus]!
-        guard node.id != rootID else {
+    /// The node an operation starts from: the named one, else the focus.
+    func origin(_ from: String?) throws(NavigationError) -> Node {
+        try from.map { text throws(NavigationError) in try self.node(named: text) } ?? nodes[focus]!
+    }
+
+    /// Refuses the app coordinator as an origin; checked after the screen, as `409` comes after `422`.
+    func requireOnStack(_ node: Node, action: String) throws(NavigationError) -> NavigatorID {
+        guard let navigator = node.navigator else {
             throw .conflict("cannot \(action) from the app coordinator '\(rootID)'; name a node on a stack")
         }
-        return node
+        return navigator
     }
 
     /// Checks a screen and its params against the app description.

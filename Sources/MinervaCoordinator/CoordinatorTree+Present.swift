@@ -17,9 +17,9 @@ extension CoordinatorTree {
         screen: String, params: [String: JSONValue] = [:], from: String? = nil, style: ModalStyle? = nil,
         embedInNavigation: Bool? = nil
     ) throws(NavigationError) -> (events: [NavigationEvent], node: NodeID) {
-        let origin = try origin(from, action: "present")
+        let origin = try origin(from)
         let entry = try screenEntry(screen, params: params)
-        let presentingID = origin.navigator!
+        let presentingID = try requireOnStack(origin, action: "present")
         if let existing = navigators[presentingID]!.presentedNavigator {
             let presentedNode = navigators[existing]!.stack.first!
             throw .conflict("navigator '\(presentingID)' already presents '\(presentedNode)'; dismiss it first")

@@ -16,9 +16,9 @@ extension CoordinatorTree {
     public mutating func push(screen: String, params: [String: JSONValue] = [:], from: String? = nil) throws(NavigationError)
         -> (events: [NavigationEvent], node: NodeID)
     {
-        let origin = try origin(from, action: "push")
+        let origin = try origin(from)
         _ = try screenEntry(screen, params: params)
-        let navigatorID = origin.navigator!
+        let navigatorID = try requireOnStack(origin, action: "push")
         let navigator = navigators[navigatorID]!
         if layout == .split, navigatorID == .primary {
             let replaced = replaceStack(of: .detail, with: [(screen, params)], parent: origin.id, reason: .setRoot)

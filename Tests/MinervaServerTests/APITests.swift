@@ -1,0 +1,122 @@
+import Logging
+import MicroHTTP
+import MinervaCoordinator
+import MinervaJSON
+@testable import MinervaServer
+import Testing
+
+/// The API called in process, without sockets: the same handlers the live server runs.
+struct InProcessClient {
+    let api = MinervaAPI(app: .demo, configuration: ServerConfiguration(maxSessions: 3), logger: Logger(label: "test"))
+
+    func send(_ method: String, _ path: String, _ body: String = "", headers: [(name: String, value: String)] = [], tooLarge: Bool = false)
+        -> (status: Int, headers: [(name: String, value: String)], json: JSONValue?)
+    {
+        let response = api.respond(
+            to: HTTPRequest(method: method, path: path, headers: headers, body: Array(body.utf8), bodyExceedsLimit: tooLarge))
+        return (response.status, response.headers, response.body.isEmpty ? nil : try? JSONParser.parse(response.body))
+    }
+
+    func createSession() -> (id: String, auth: (name: String, value: String)) {
+        let created = send("POST", "/v1/sessions")
+        let members = created.json!.objectValue!
+        return (members["id"]!.stringValue!, ("Authorization", "Bearer \(members["token"]!.stringValue!)"))
+    }
+}
+
+func errorCode(_ json: JSONValue?) -> String? {
+    json?.objectValue?["error"]?.objectValue?["code"]?.stringValue
+}
+
+@Suite struct APITests {
+    let client = InProcessClient()
+
+    @Test func checksRunInTheContractsOrder() {
+        let (id, auth) = client.createSession()
+        // unknown path first, whatever else is wrong
+        #expect(client.send("PATCH", "/v1/sessions/\(id)/jump", tooLarge: true).status == 404)
+        // 401 before 405 before 413 before 412 before 400 before 404 before 422 before 409
+        #expect(client.send("PATCH", "/v1/sessions/\(id)/push", tooLarge: true).status == 401)
+        #expect(client.send("PATCH", "/v1/sessions/\(id)/push", headers: [auth], tooLarge: true).status == 405)
+        #expect(client.send("POST", "/v1/sessions/\(id)/push", "{", headers: [auth, ("If-Match", "\"9\"")], tooLarge: true).status == 413)
+        #expect(client.send("POST", "/v1/sessions/\(id)/push", "{", headers: [auth, ("If-Match", "\"9\"")]).status == 412)
+        #expect(client.send("POST", "/v1/sessions/\(id)/push", "{", headers: [auth]).status == 400)
+        #expect(client.send("POST", "/v1/sessions/\(id)/push", #"{"screen": "nowhere", "from": "n8"}"#, headers: [auth]).status == 404)
+        #expect(client.send("POST", "/v1/sessions/\(id)/push", #"{"screen": "nowhere", "from": "n0"}"#, headers: [auth]).status == 422)
+        #expect(client.send("POST", "/v1/sessions/\(id)/push", #"{"screen": "home", "from": "n0"}"#, headers: [auth]).status == 409)
+    }
+
+    @Test func errorBodiesCarryCodeAndMessage() {
+        let answer = client.send("GET", "/v1/sessions")
+        #expect(answer.status == 405)
+        #expect(errorCode(answer.json) == "method_not_allowed")
+        #expect(answer.headers.contains { $0.name == "Allow" && $0.value == "POST" })
+        #expect(answer.headers.contains { $0.name == "Content-Type" && $0.value == "application/json; charset=utf-8" })
+    }
+
+    @Test func theSessionLimitAnswers503() {
+        for _ in 0..<3 { _ = client.createSession() }
+        let answer = client.send("POST", "/v1/sessions")
+        #expect(answer.status == 503)
+        #expect(errorCode(answer.json) == "unavailable")
+        #expect(client.api.sessionCount == 3)
+    }
+
+    @Test func aDeepLinkIsUnknownWhileTheAppDeclaresNoRoutes() {
+        let answer = client.send("POST", "/v1/sessions", #"{"deepLink": "/users/1"}"#)
+        #expect(answer.status == 404)
+        #expect(client.api.sessionCount == 0)
+    }
+
+    @Test func mutationsAnswerTheNewStateWithItsETag() {
+        let (id, auth) = client.createSession()
+        let answer = client.send("POST", "/v1/sessions/\(id)/push", #"{"screen": "settings"}"#, headers: [auth])
+        #expect(answer.status == 200)
+        #expect(answer.json?.objectValue?["version"] == 2)
+        #expect(answer.headers.contains { $0.name == "ETag" && $0.value == "\"2\"" })
+    }
+}
+
+@Suite struct HelperTests {
+    @Test(arguments: [
+        ("/healthz", Route.health), ("/v1/app", .app), ("/v1/sessions", .sessions), ("/v1/sessions/abc", .session("abc")),
+        ("/v1/sessions/abc/events", .events("abc")), ("/v1/sessions/abc/set-root", .operation("abc", .setRoot)),
+    ])
+    func routesAreRecognised(path: String, route: Route) {
+        #expect(Route(path: path) == route)
+    }
+
+    @Test(arguments: ["", "/", "/v1", "/v1/sessions/", "/v1/sessions//push", "/v1/sessions/a/b/c", "v1/app", "/healthz/"])
+    func unknownPathsAreNot(path: String) {
+        #expect(Route(path: path) == nil)
+    }
+
+    @Test func ifMatchAcceptsStarListsAndWeakTags() {
+        #expect(IfMatch(nil).matches(version: 3))
+        #expect(IfMatch("*").matches(version: 3))
+        #expect(IfMatch("\"3\"").matches(version: 3))
+        #expect(IfMatch(" \"1\" , W/\"3\"").matches(version: 3))
+        #expect(!IfMatch("\"2\"").matches(version: 3))
+        #expect(!IfMatch("3").matches(version: 3))
+        #expect(!IfMatch("").matches(version: 3))
+    }
+
+    @Test func tokensAreRandomURLSafeAndComparedExactly() {
+        let tokens = Set((0..<100).map { _ in Token.random(bytes: 32) })
+        #expect(tokens.count == 100)
+        for token in tokens {
+            #expect(token.utf8.count == 43)
+            #expect(token.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+        }
+        #expect(Token.base64URL(Array("any carnal pleas".utf8)) == "YW55IGNhcm5hbCBwbGVhcw")
+        #expect(Token.constantTimeEqual("abc", "abc"))
+        #expect(!Token.constantTimeEqual("abc", "abd"))
+        #expect(!Token.constantTimeEqual("abc", "abcd"))
+        #expect(!Token.constantTimeEqual("", "a"))
+    }
+
+    @Test func excerptsAreShortAndEscaped() {
+        #expect(Excerpt("a\nb").description == "'a\\nb'")
+        #expect(Excerpt(String(repeating: "x", count: 500)).description.count == 67)
+    }
+}
