@@ -18,6 +18,7 @@ let package = Package(
     products: [
         .executable(name: "minerva-server", targets: ["minerva-server"]),
         .library(name: "MinervaCoordinator", targets: ["MinervaCoordinator"]),
+        .library(name: "MinervaList", targets: ["MinervaList"]),
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "MinervaServer", targets: ["MinervaServer"]),
     ],
@@ -39,6 +40,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "MinervaList",
+            dependencies: ["MinervaJSON"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "MinervaCoordinator",
             dependencies: ["MinervaJSON"],
             swiftSettings: swiftSettings
@@ -49,6 +55,7 @@ let package = Package(
                 "MicroHTTP",
                 "MinervaJSON",
                 "MinervaCoordinator",
+                "MinervaList",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
@@ -77,13 +84,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "MinervaListTests",
+            dependencies: ["MinervaList", "MinervaJSON"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "MicroHTTPTests",
             dependencies: ["MicroHTTP"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "MinervaServerTests",
-            dependencies: ["MinervaServer", "MinervaCoordinator", "MinervaJSON", "MicroHTTP"],
+            dependencies: ["MinervaServer", "MinervaCoordinator", "MinervaList", "MinervaJSON", "MicroHTTP"],
             swiftSettings: swiftSettings
         ),
     ],

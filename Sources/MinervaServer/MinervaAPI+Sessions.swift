@@ -23,10 +23,11 @@ extension MinervaAPI {
         return Self.json(201, document, headers: [Self.etag(1), ("Location", "/v1/sessions/\(id)")])
     }
 
-    /// `GET /v1/sessions/{id}`: the state document.
+    /// `GET /v1/sessions/{id}?lists=none|summary|full`: the state document.
     func getSession(_ session: Session, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let lists = try enumValue(request.queryValue("lists"), field: "lists", kind: "query parameter", as: StateDocument.ListDetail.self) ?? .full
         let (version, document) = session.state.withLock { state in
-            (state.version, StateDocument.encode(sessionID: session.id, state: state))
+            (state.version, StateDocument.encode(sessionID: session.id, state: state, lists: lists))
         }
         return Self.json(200, document, headers: [Self.etag(version)])
     }

@@ -68,6 +68,10 @@ public struct MinervaAPI: HTTPResponder {
             return try events(session!, request)
         case (.operation(_, let operation), _):
             return try perform(operation, on: session!, request)
+        case (.list(_, let node), "PUT"):
+            return try putList(node, on: session!, request)
+        case (.list(_, let node), _):
+            return try getList(node, on: session!, request)
         }
     }
 

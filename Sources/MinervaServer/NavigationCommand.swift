@@ -31,8 +31,8 @@ enum NavigationCommand {
             let navigator = try body.string("navigator")
             if let entries = try body.objects("stack") {
                 var stack: [(screen: String, params: [String: JSONValue])] = []
-                for entry in entries {
-                    stack.append((try entry.requiredString("screen"), try entry.params()))
+                for (index, entry) in entries.enumerated() {
+                    stack.append((try entry.requiredString("screen", path: "stack[\(index)]"), try entry.params("params", path: "stack[\(index)]")))
                 }
                 self = .setRoot(navigator: navigator, stack: stack)
             } else {

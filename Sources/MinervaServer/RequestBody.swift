@@ -37,16 +37,26 @@ struct RequestBody {
         .invalidRequest("field '\(name)' must be \(expected), not \(value.typeName)")
     }
 
+    private func qualified(_ name: String, _ path: String?) -> String {
+        path.map { "\($0).\(name)" } ?? name
+    }
+
+    /// Any JSON value of a field, `nil` when absent or `null`.
+    func value(_ name: String) -> JSONValue? {
+        present(name)
+    }
+
     /// An optional string field.
-    func string(_ name: String) throws(APIError) -> String? {
+    /// - Parameter path: where this object sits in the body, for error messages.
+    func string(_ name: String, path: String? = nil) throws(APIError) -> String? {
         guard let value = present(name) else { return nil }
-        guard let text = value.stringValue else { throw wrongType(name, "a string", value) }
+        guard let text = value.stringValue else { throw wrongType(qualified(name, path), "a string", value) }
         return text
     }
 
     /// A required string field.
-    func requiredString(_ name: String) throws(APIError) -> String {
-        guard let text = try string(name) else { throw .invalidRequest("field '\(name)' is required") }
+    func requiredString(_ name: String, path: String? = nil) throws(APIError) -> String {
+        guard let text = try string(name, path: path) else { throw .invalidRequest("field '\(qualified(name, path))' is required") }
         return text
     }
 
@@ -58,19 +68,21 @@ struct RequestBody {
     }
 
     /// An optional object field of arbitrary JSON values (screen params); absent is empty.
-    func params(_ name: String = "params") throws(APIError) -> [String: JSONValue] {
+    func params(_ name: String = "params", path: String? = nil) throws(APIError) -> [String: JSONValue] {
         guard let value = present(name) else { return [:] }
-        guard let object = value.objectValue else { throw wrongType(name, "an object", value) }
+        guard let object = value.objectValue else { throw wrongType(qualified(name, path), "an object", value) }
         return object
     }
 
     /// An optional array of objects, each read as a body of its own.
-    func objects(_ name: String) throws(APIError) -> [RequestBody]? {
+    func objects(_ name: String, path: String? = nil) throws(APIError) -> [RequestBody]? {
         guard let value = present(name) else { return nil }
-        guard let elements = value.arrayValue else { throw wrongType(name, "an array", value) }
+        let field = qualified(name, path)
+        guard let elements = value.arrayValue else { throw wrongType(field, "an array", value) }
         var result: [RequestBody] = []
+        result.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
-            guard let object = element.objectValue else { throw wrongType("\(name)[\(index)]", "an object", element) }
+            guard let object = element.objectValue else { throw wrongType("\(field)[\(index)]", "an object", element) }
             result.append(RequestBody(members: object))
         }
         return result
@@ -82,12 +94,15 @@ struct RequestBody {
 }
 
 /// Reads an enum value; an unknown one is `422`, naming the allowed values.
-func enumValue<T: RawRepresentable & CaseIterable>(_ text: String?, field: String, as: T.Type) throws(APIError) -> T?
+/// - Parameters:
+///   - field: the field's name in messages.
+///   - kind: what the name is (`field`, `query parameter`).
+func enumValue<T: RawRepresentable & CaseIterable>(_ text: String?, field: String, kind: String = "field", as: T.Type) throws(APIError) -> T?
 where T.RawValue == String {
     guard let text else { return nil }
     guard let value = T(rawValue: text) else {
         let allowed = T.allCases.map(\.rawValue).joined(separator: ", ")
-        throw .unprocessable("field '\(field)' is \(Excerpt(text)); use one of: \(allowed)")
+        throw .unprocessable("\(kind) '\(field)' is \(Excerpt(text)); use one of: \(allowed)")
     }
     return value
 }

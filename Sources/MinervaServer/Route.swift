@@ -12,6 +12,8 @@ enum Route: Equatable {
     case events(String)
     /// `/v1/sessions/{id}/{operation}`
     case operation(String, Operation)
+    /// `/v1/sessions/{id}/nodes/{node}/list`
+    case list(String, node: String)
 
     /// The navigation operations, by their path segment.
     enum Operation: String, CaseIterable {
@@ -37,6 +39,9 @@ enum Route: Equatable {
             } else {
                 return nil
             }
+        case 7 where parts[1] == "v1" && parts[2] == "sessions" && !parts[3].isEmpty && parts[4] == "nodes" && !parts[5].isEmpty
+            && parts[6] == "list":
+            self = .list(String(parts[3]), node: String(parts[5]))
         default:
             return nil
         }
@@ -48,13 +53,14 @@ enum Route: Equatable {
         case .health, .app, .events: ["GET", "HEAD"]
         case .sessions, .operation: ["POST"]
         case .session: ["GET", "HEAD", "DELETE"]
+        case .list: ["GET", "HEAD", "PUT"]
         }
     }
 
     /// The session the path names, if any.
     var sessionID: String? {
         switch self {
-        case .session(let id), .events(let id), .operation(let id, _): id
+        case .session(let id), .events(let id), .operation(let id, _), .list(let id, _): id
         case .health, .app, .sessions: nil
         }
     }

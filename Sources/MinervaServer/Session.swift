@@ -1,5 +1,6 @@
 import DequeModule
 import MinervaCoordinator
+import MinervaList
 import Synchronization
 
 /// One client's session: its secret and its navigation state behind its own lock.
@@ -31,6 +32,8 @@ struct SessionState: Sendable {
     var version = 1
     /// The newest events, oldest first.
     var events: Deque<NavigationEvent> = []
+    /// Each node's list, for the nodes that have one.
+    var lists: [NodeID: ListHistory] = [:]
     /// How many events are kept.
     let eventHistory: Int
 
@@ -39,9 +42,14 @@ struct SessionState: Sendable {
         self.eventHistory = eventHistory
     }
 
-    /// Records a successful mutation and the events it caused.
+    /// Records a successful mutation and the events it caused; lists of removed nodes go with them.
     mutating func commit(_ newEvents: [NavigationEvent]) {
         version += 1
+        if !lists.isEmpty {
+            for event in newEvents {
+                if case .removed = event.kind { lists[event.node] = nil }
+            }
+        }
         events.append(contentsOf: newEvents)
         if events.count > eventHistory {
             events.removeFirst(events.count - eventHistory)

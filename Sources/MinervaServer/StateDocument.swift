@@ -1,15 +1,27 @@
 import MinervaCoordinator
 import MinervaJSON
+import MinervaList
 
 /// Writes the state document of API.md: the tree as nested nodes, the navigators, the focus.
 enum StateDocument {
+    /// How much of each node's list the document carries (`?lists=`).
+    enum ListDetail: String, CaseIterable {
+        /// No `list` member.
+        case none
+        /// `{"version", "count"}`.
+        case summary
+        /// `{"version", "sections", "diff"}` with the diff from the previous version.
+        case full
+    }
+
     /// The state document's bytes.
     /// - Parameters:
     ///   - sessionID: the session's id.
     ///   - state: the session's state.
     ///   - token: the bearer token, only in the answer that creates the session.
-    /// - Complexity: O(n) in the number of nodes.
-    static func encode(sessionID: String, state: SessionState, token: String? = nil) -> [UInt8] {
+    ///   - lists: how much of each list to include.
+    /// - Complexity: O(n) in the number of nodes (and list cells with `full`).
+    static func encode(sessionID: String, state: SessionState, token: String? = nil, lists: ListDetail = .full) -> [UInt8] {
         let tree = state.tree
         var writer = JSONWriter(capacity: 256 + tree.nodes.count * 160)
         writer.beginObject()
@@ -19,7 +31,7 @@ enum StateDocument {
         writer.field("layout", tree.layout.rawValue)
         writer.field("focus", tree.focus.description)
         writer.key("root")
-        writeNode(tree.rootID, of: tree, into: &writer)
+        writeNode(tree.rootID, of: tree, lists: lists == .none ? [:] : state.lists, detail: lists, into: &writer)
         writer.key("navigators")
         writer.beginArray()
         for id in tree.navigatorOrder {
@@ -35,7 +47,9 @@ enum StateDocument {
         return writer.bytes
     }
 
-    private static func writeNode(_ id: NodeID, of tree: CoordinatorTree, into writer: inout JSONWriter) {
+    private static func writeNode(
+        _ id: NodeID, of tree: CoordinatorTree, lists: [NodeID: ListHistory], detail: ListDetail, into writer: inout JSONWriter
+    ) {
         let node = tree.nodes[id]!
         writer.beginObject()
         writer.field("id", id.description)
@@ -51,9 +65,23 @@ enum StateDocument {
         writer.key("children")
         writer.beginArray()
         for child in node.children {
-            writeNode(child, of: tree, into: &writer)
+            writeNode(child, of: tree, lists: lists, detail: detail, into: &writer)
         }
         writer.endArray()
+        if let history = lists[id] {
+            writer.key("list")
+            writer.beginObject()
+            writer.field("version", history.version)
+            if detail == .summary {
+                writer.field("count", history.current.itemCount)
+            } else {
+                writer.key("sections")
+                history.current.write(into: &writer)
+                writer.key("diff")
+                history.latestDiff.write(into: &writer)
+            }
+            writer.endObject()
+        }
         writer.endObject()
     }
 

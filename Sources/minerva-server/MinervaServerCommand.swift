@@ -36,6 +36,12 @@ struct MinervaServerCommand: ParsableCommand {
     @Option(help: "Live sessions at most; more answer 503.")
     var maxSessions = 100_000
 
+    @Option(help: "List versions kept per node for GET …/list?since= (at least 32).")
+    var listHistory = 32
+
+    @Option(help: "Cells per list at most; more answer 422.")
+    var maxListItems = 10_000
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
@@ -49,6 +55,8 @@ struct MinervaServerCommand: ParsableCommand {
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
         guard connectionTimeout >= 0 else { throw ValidationError("--connection-timeout must be 0 or more") }
         guard maxSessions >= 1 else { throw ValidationError("--max-sessions must be at least 1") }
+        guard listHistory >= 32 else { throw ValidationError("--list-history must be at least 32") }
+        guard maxListItems >= 1 else { throw ValidationError("--max-list-items must be at least 1") }
     }
 
     func run() throws {
@@ -71,7 +79,8 @@ struct MinervaServerCommand: ParsableCommand {
         let appDescription = try loadApp()
         let api = MinervaAPI(
             app: appDescription,
-            configuration: ServerConfiguration(maxBodySize: maxBody, maxSessions: maxSessions),
+            configuration: ServerConfiguration(
+                maxBodySize: maxBody, maxSessions: maxSessions, listHistory: listHistory, maxListItems: maxListItems),
             logger: logger)
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(

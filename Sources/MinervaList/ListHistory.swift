@@ -1,0 +1,59 @@
+/// A node's list over time: the current content, its version, and enough older versions
+/// to diff from any of the last `retainedVersions`.
+public struct ListHistory: Sendable {
+    /// What `diff(since:)` answers.
+    public enum Answer: Hashable, Sendable {
+        /// The changes from the asked version to the current one.
+        case diff(ListDiff)
+        /// The asked version is older than the history kept: reload the whole list.
+        case reload
+    }
+
+    /// The current list version: 1 after the first replacement, +1 with each one.
+    public private(set) var version: Int
+    /// The current content.
+    public private(set) var current: ListContent
+    /// The diff from the previous version to the current one.
+    public private(set) var latestDiff: ListDiff
+    /// How many versions before the current one can be diffed from.
+    public let retainedVersions: Int
+    private var older: [(version: Int, content: ListContent)] = []
+
+    /// Starts a history with its first content (version 1).
+    /// - Parameters:
+    ///   - content: the first content.
+    ///   - retainedVersions: how many earlier versions to keep for `diff(since:)`.
+    public init(content: ListContent, retainedVersions: Int = 32) {
+        version = 1
+        current = content
+        latestDiff = ListDiff(from: .empty, to: content, fromVersion: 0, toVersion: 1)
+        self.retainedVersions = max(1, retainedVersions)
+    }
+
+    /// Replaces the content; an unchanged content still counts as a version with an empty diff.
+    /// - Returns: the diff from the previous version.
+    @discardableResult
+    public mutating func replace(with content: ListContent) -> ListDiff {
+        older.append((version, current))
+        if older.count > retainedVersions { older.removeFirst(older.count - retainedVersions) }
+        latestDiff = ListDiff(from: current, to: content, fromVersion: version, toVersion: version + 1)
+        version += 1
+        current = content
+        return latestDiff
+    }
+
+    /// The diff from version `since` to the current one.
+    /// - Parameter since: 0 (the empty list) up to the current version.
+    /// - Returns: the diff, or `.reload` when `since` is older than the history kept.
+    /// - Throws: ``ListError`` when `since` is newer than the current version or negative.
+    public func diff(since: Int) throws(ListError) -> Answer {
+        guard since >= 0, since <= version else {
+            throw ListError(description: "since=\(since) is not between 0 and the current list version \(version)")
+        }
+        if since == version { return .diff(ListDiff(from: version, to: version)) }
+        if since == version - 1 { return .diff(latestDiff) }
+        if since == 0 { return .diff(ListDiff(from: .empty, to: current, fromVersion: 0, toVersion: version)) }
+        guard let base = older.first(where: { $0.version == since }) else { return .reload }
+        return .diff(ListDiff(from: base.content, to: current, fromVersion: since, toVersion: version))
+    }
+}
