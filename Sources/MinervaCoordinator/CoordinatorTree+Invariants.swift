@@ -47,19 +47,28 @@ extension CoordinatorTree {
         precondition(placed.count == nodes.count - 1, "\(nodes.count - 1 - placed.count) nodes stand on no stack")
 
         var reached = 0
-        var pending = [rootID]
-        while let id = pending.popLast() {
+        var queue = [rootID]
+        while let id = queue.popLast() {
             reached += 1
             let node = nodes[id]!
             for child in node.children {
                 precondition(nodes[child]?.parent == id, "\(child) does not name \(id) as parent")
-                pending.append(child)
+                queue.append(child)
             }
         }
         precondition(reached == nodes.count, "the tree has \(nodes.count) nodes but \(reached) are reachable")
         for node in nodes.values where node.id != rootID {
             precondition(nodes[node.parent!]?.children.contains(node.id) == true, "\(node.id)'s parent does not list it")
             precondition(node.id.number < nextNodeNumber, "\(node.id) is beyond the id counter")
+        }
+        if let tabs = app.tabs {
+            precondition(tabs.contains { $0.id == selectedTab }, "the selected tab is not a tab of the app")
+        } else {
+            precondition(selectedTab == nil, "a tab is selected in an app without tabs")
+        }
+        if let pending {
+            precondition(nodes[pending.guardNode] != nil, "the pending target's guard flow is gone")
+            precondition(!pending.steps.isEmpty, "a pending target without steps")
         }
         let focused = nodes[focus]
         precondition(focused != nil && focused!.id != rootID, "the focus is not a node on a stack")

@@ -30,11 +30,11 @@ extension CoordinatorTree {
     /// - Returns: the screen's entry.
     func screenEntry(_ screen: String, params: [String: JSONValue]) throws(NavigationError) -> AppDescription.Screen {
         guard let entry = app.screens[screen] else {
-            throw .invalid("unknown screen '\(screen)'; the app declares: \(app.screenOrder.joined(separator: ", "))")
+            throw .invalid("unknown screen \(quoted(screen)); the app declares: \(app.screenOrder.joined(separator: ", "))")
         }
         let missing = entry.params.filter { params[$0] == nil || params[$0] == .null }
         guard missing.isEmpty else {
-            throw .invalid("screen '\(screen)' requires params: \(missing.joined(separator: ", "))")
+            throw .invalid("screen \(quoted(screen)) requires params: \(missing.joined(separator: ", "))")
         }
         return entry
     }

@@ -10,10 +10,10 @@ extension CoordinatorTree {
     ) -> [NavigationEvent] {
         guard !targets.isEmpty else { return [] }
         var removed = targets
-        var pending = Array(targets)
-        while let next = pending.popLast() {
+        var queue = Array(targets)
+        while let next = queue.popLast() {
             for child in nodes[next]!.children where removed.insert(child).inserted {
-                pending.append(child)
+                queue.append(child)
             }
         }
         var events: [NavigationEvent] = []
@@ -34,6 +34,9 @@ extension CoordinatorTree {
         }
         if !emptied.isEmpty {
             navigatorOrder.removeAll { navigators[$0] == nil }
+        }
+        if let guardNode = pending?.guardNode, removed.contains(guardNode) {
+            pending = nil
         }
         for id in removed {
             let node = nodes.removeValue(forKey: id)!

@@ -20,14 +20,31 @@ public struct CoordinatorTree: Sendable {
     public internal(set) var navigatorOrder: [NavigatorID]
     /// The `seq` of the newest event (0 when none).
     public internal(set) var lastSeq: Int = 0
+    /// The selected tab's id, in a tabs app.
+    public internal(set) var selectedTab: String?
+    /// The session's flags, which guards read (e.g. `signedIn`).
+    public internal(set) var flags: Set<String> = []
+    /// A guarded target waiting for its `otherwise` flow to finish.
+    public internal(set) var pending: PendingNavigation?
     var nextNodeNumber = 0
     var nextNavigatorNumber = 1
 
-    /// Starts a session's tree: the app coordinator and the app's root screen on the base navigator.
+    /// Checks that an app can run in a layout: a tabs app cannot be split.
+    /// - Throws: `invalid` for a tabs app with `split`.
+    public static func check(layout: Layout, for app: AppDescription) throws(NavigationError) {
+        if layout == .split, app.tabs != nil {
+            throw .invalid("this app has tabs, which cannot be combined with layout 'split'")
+        }
+    }
+
+    /// Starts a session's tree: the app coordinator and the app's root screen (or one root per
+    /// tab) on the base navigators.
     /// - Parameters:
     ///   - app: the app description (already validated).
-    ///   - layout: `stack` (one base navigator `v0`) or `split` (`primary` and an empty `detail`).
+    ///   - layout: `stack` (one base navigator `v0`, or one per tab) or `split` (`primary` and an
+    ///     empty `detail`); see ``check(layout:for:)``.
     public init(app: AppDescription, layout: Layout = .stack) {
+        precondition((try? Self.check(layout: layout, for: app)) != nil, "a tabs app cannot be split")
         self.app = app
         self.layout = layout
         rootID = NodeID(0)
@@ -35,18 +52,33 @@ public struct CoordinatorTree: Sendable {
         nodes = [rootID: Node(id: rootID, screen: app.name, params: [:], presentation: Presentation(.app), navigator: nil, parent: nil, children: [])]
         navigators = [:]
         navigatorOrder = []
-        let baseID: NavigatorID = layout == .stack ? .main : .primary
-        addNavigator(Navigator(id: baseID, stack: [], presentedNavigator: nil, parent: nil, embedded: true, role: .base(rootKind: .root)))
-        if layout == .split {
+        switch (app.root, layout) {
+        case (.tabs(let tabs), _):
+            for tab in tabs {
+                let id = Self.navigatorID(forTab: tab.id)
+                addNavigator(Navigator(id: id, stack: [], presentedNavigator: nil, parent: nil, embedded: true, role: .base(rootKind: .tab)))
+                navigators[id]!.stack = [makeNode(screen: tab.screen, params: [:], presentation: Presentation(.tab), navigator: id, parent: rootID)]
+            }
+            selectedTab = tabs[0].id
+        case (.screen(let screen), .stack):
+            addNavigator(Navigator(id: .main, stack: [], presentedNavigator: nil, parent: nil, embedded: true, role: .base(rootKind: .root)))
+            navigators[.main]!.stack = [makeNode(screen: screen, params: [:], presentation: Presentation(.root), navigator: .main, parent: rootID)]
+        case (.screen(let screen), .split):
+            addNavigator(Navigator(id: .primary, stack: [], presentedNavigator: nil, parent: nil, embedded: true, role: .base(rootKind: .root)))
             addNavigator(Navigator(id: .detail, stack: [], presentedNavigator: nil, parent: nil, embedded: true, role: .base(rootKind: .detail)))
+            navigators[.primary]!.stack = [makeNode(screen: screen, params: [:], presentation: Presentation(.root), navigator: .primary, parent: rootID)]
         }
-        let first = makeNode(screen: app.rootScreen, params: [:], presentation: Presentation(.root), navigator: baseID, parent: rootID)
-        navigators[baseID]!.stack.append(first)
     }
 
-    /// The base navigators, in layout order.
+    /// The navigator id of a tab (`tab:home`).
+    public static func navigatorID(forTab tab: String) -> NavigatorID {
+        NavigatorID("tab:\(tab)")
+    }
+
+    /// The base navigators, in layout order: `v0`; `primary` and `detail`; or one per tab.
     public var baseNavigators: [NavigatorID] {
-        layout == .stack ? [.main] : [.primary, .detail]
+        if let tabs = app.tabs { return tabs.map { Self.navigatorID(forTab: $0.id) } }
+        return layout == .stack ? [.main] : [.primary, .detail]
     }
 
     /// The top-most visible node: from the visible base navigator follow the presented
@@ -61,6 +93,7 @@ public struct CoordinatorTree: Sendable {
 
     /// The base navigator on screen: in split, `detail` when it holds anything, else `primary`.
     var visibleBaseNavigator: NavigatorID {
+        if let selectedTab { return Self.navigatorID(forTab: selectedTab) }
         switch layout {
         case .stack:
             return .main
@@ -73,12 +106,13 @@ public struct CoordinatorTree: Sendable {
     }
 
     /// Every node in on-screen order, bottom-most first: each navigator's stack from the
-    /// bottom, then what it presents.
+    /// bottom, then what it presents; the visible base navigator comes last (it is on top).
     /// - Complexity: O(n) in the number of nodes.
     public var nodesInScreenOrder: [NodeID] {
         var order: [NodeID] = []
         order.reserveCapacity(nodes.count)
-        for base in baseNavigators {
+        let visible = visibleBaseNavigator
+        for base in baseNavigators.filter({ $0 != visible }) + [visible] {
             var navigatorID: NavigatorID? = base
             while let current = navigatorID, let navigator = navigators[current] {
                 order.append(contentsOf: navigator.stack)
@@ -123,5 +157,6 @@ extension CoordinatorTree: Equatable {
         lhs.layout == rhs.layout && lhs.nodes == rhs.nodes && lhs.navigators == rhs.navigators
             && lhs.navigatorOrder == rhs.navigatorOrder && lhs.lastSeq == rhs.lastSeq
             && lhs.nextNodeNumber == rhs.nextNodeNumber && lhs.nextNavigatorNumber == rhs.nextNavigatorNumber
+            && lhs.selectedTab == rhs.selectedTab && lhs.flags == rhs.flags && lhs.pending == rhs.pending
     }
 }

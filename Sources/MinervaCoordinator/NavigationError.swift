@@ -15,24 +15,34 @@ public struct NavigationError: Error, Hashable, Sendable, CustomStringConvertibl
     /// What is wrong, in words a person can act on.
     public let description: String
 
-    private init(_ category: Category, _ description: String) {
+    init(category: Category, description: String) {
         self.category = category
         self.description = description
     }
 
     static func unknownNode(_ id: String) -> NavigationError {
-        NavigationError(.notFound, "no node '\(id)' in this session")
+        NavigationError(category: .notFound, description: "no node \(quoted(id)) in this session")
     }
 
     static func unknownNavigator(_ id: String) -> NavigationError {
-        NavigationError(.notFound, "no navigator '\(id)' in this session")
+        NavigationError(category: .notFound, description: "no navigator \(quoted(id)) in this session")
     }
 
     static func invalid(_ message: String) -> NavigationError {
-        NavigationError(.invalid, message)
+        NavigationError(category: .invalid, description: message)
     }
 
     static func conflict(_ message: String) -> NavigationError {
-        NavigationError(.conflict, message)
+        NavigationError(category: .conflict, description: message)
     }
+}
+
+/// A short, quoted excerpt of client input for messages: at most 64 characters, control
+/// characters escaped.
+func quoted(_ text: String) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars.prefix(64) {
+        result += scalar.value < 0x20 || scalar.value == 0x7F ? scalar.escaped(asASCII: true) : String(scalar)
+    }
+    return "'" + result + (text.unicodeScalars.count > 64 ? "…'" : "'")
 }

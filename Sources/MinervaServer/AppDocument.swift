@@ -1,38 +1,85 @@
 import MinervaCoordinator
 import MinervaJSON
 
-/// Writes the app description in use, for `GET /v1/app`.
+/// Writes the app description in use, for `GET /v1/app`: screens with titles, root or tabs, routes.
 enum AppDocument {
     static func encode(_ app: AppDescription) -> [UInt8] {
-        var writer = JSONWriter(capacity: 256 + app.screens.count * 128)
+        var writer = JSONWriter(capacity: 512 + app.screens.count * 160 + app.routes.count * 160)
         writer.beginObject()
         writer.field("name", app.name)
         writer.field("scheme", app.scheme)
         writer.key("root")
         writer.beginObject()
-        writer.field("screen", app.rootScreen)
+        switch app.root {
+        case .screen(let screen):
+            writer.field("screen", screen)
+        case .tabs(let tabs):
+            writer.key("tabs")
+            writer.beginArray()
+            for tab in tabs {
+                writer.beginObject()
+                writer.field("id", tab.id)
+                writer.field("screen", tab.screen)
+                writer.endObject()
+            }
+            writer.endArray()
+        }
         writer.endObject()
         writer.key("screens")
         writer.beginObject()
         for name in app.screenOrder {
-            let screen = app.screens[name]!
             writer.key(name)
-            writer.beginObject()
-            writer.field("presentation", screen.presentation.rawValue)
-            if let style = screen.style { writer.field("style", style.rawValue) }
-            if let embed = screen.embedInNavigation { writer.field("embedInNavigation", embed) }
-            writer.key("params")
-            writer.beginArray()
-            for param in screen.params { writer.string(param) }
-            writer.endArray()
-            if let title = screen.title { writer.field("title", title) }
-            writer.endObject()
+            writeScreen(app.screens[name]!, into: &writer)
         }
         writer.endObject()
         writer.key("routes")
         writer.beginArray()
+        for route in app.routes {
+            writer.beginObject()
+            writer.field("path", route.path)
+            if let tab = route.tab { writer.field("tab", tab) }
+            writer.key("steps")
+            writer.beginArray()
+            for step in route.steps { writeStep(step, into: &writer) }
+            writer.endArray()
+            writer.endObject()
+        }
         writer.endArray()
         writer.endObject()
         return writer.bytes
+    }
+
+    private static func writeScreen(_ screen: AppDescription.Screen, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("presentation", screen.presentation.rawValue)
+        if let style = screen.style { writer.field("style", style.rawValue) }
+        if let embed = screen.embedInNavigation { writer.field("embedInNavigation", embed) }
+        writer.key("params")
+        writer.beginArray()
+        for param in screen.params { writer.string(param) }
+        writer.endArray()
+        if let title = screen.title { writer.field("title", title) }
+        if let guarded = screen.guarded {
+            writer.field("requires", guarded.flag)
+            writer.key("otherwise")
+            writer.beginObject()
+            writer.field("screen", guarded.otherwise)
+            writer.key("params")
+            writer.value(.object(guarded.otherwiseParams))
+            writer.endObject()
+        }
+        writer.endObject()
+    }
+
+    /// Writes a route step or a pending step: `{"screen", "params", overrides…}`.
+    static func writeStep(_ step: AppDescription.Step, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("screen", step.screen)
+        writer.key("params")
+        writer.value(.object(step.params))
+        if let presentation = step.presentation { writer.field("presentation", presentation.rawValue) }
+        if let style = step.style { writer.field("style", style.rawValue) }
+        if let embed = step.embedInNavigation { writer.field("embedInNavigation", embed) }
+        writer.endObject()
     }
 }

@@ -1,5 +1,6 @@
 import MicroHTTP
 import MinervaCoordinator
+import MinervaJSON
 
 extension MinervaAPI {
     /// `POST /v1/sessions`: a new session on the app's root screen.
@@ -7,13 +8,23 @@ extension MinervaAPI {
         let body = try RequestBody(request.body, required: false)
         let layoutText = try body.string("layout")
         let deepLink = try body.string("deepLink")
-        if let deepLink {
-            throw .notFound("no route matches the deep link \(Excerpt(deepLink)); this app declares no routes")
-        }
         let layout = try enumValue(layoutText, field: "layout", as: Layout.self) ?? .stack
+        do throws(NavigationError) {
+            try CoordinatorTree.check(layout: layout, for: app)
+        } catch {
+            throw APIError(error)
+        }
+        var tree = CoordinatorTree(app: app, layout: layout)
+        if let deepLink {
+            do throws(NavigationError) {
+                try tree.deepLink(deepLink)
+            } catch {
+                throw APIError(error)
+            }
+        }
         let id = "s_" + Token.random(bytes: 16)
         let token = Token.random(bytes: 32)
-        let session = Session(id: id, token: token, tree: CoordinatorTree(app: app, layout: layout), eventHistory: configuration.eventHistory)
+        let session = Session(id: id, token: token, tree: tree, eventHistory: configuration.eventHistory)
         guard store.insert(session) else {
             throw .unavailable("the server holds its limit of \(configuration.maxSessions) sessions; delete unused sessions or try later")
         }
@@ -55,5 +66,16 @@ extension MinervaAPI {
             (state.version, EventsDocument.encode(state.events, after: after, last: state.tree.lastSeq))
         }
         return Self.json(200, document, headers: [Self.etag(version)])
+    }
+
+    /// `GET /v1/sessions/{id}/link`: the deep link that rebuilds the current state.
+    func link(_ session: Session) throws(APIError) -> HTTPResponse {
+        let (version, path) = session.state.withLock { state in (state.version, state.tree.link()) }
+        guard let path else { throw .notFound("no route describes the current state") }
+        var writer = JSONWriter(capacity: 32 + path.utf8.count)
+        writer.beginObject()
+        writer.field("url", path)
+        writer.endObject()
+        return Self.json(200, writer.bytes, headers: [Self.etag(version)])
     }
 }

@@ -72,6 +72,8 @@ public struct MinervaAPI: HTTPResponder {
             return try putList(node, on: session!, request)
         case (.list(_, let node), _):
             return try getList(node, on: session!, request)
+        case (.link, _):
+            return try link(session!)
         }
     }
 

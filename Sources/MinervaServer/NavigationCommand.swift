@@ -8,6 +8,11 @@ enum NavigationCommand {
     case dismiss(node: String?)
     case pop(navigator: String?, to: String?, toRoot: Bool)
     case setRoot(navigator: String?, stack: [(screen: String, params: [String: JSONValue])])
+    case navigate(from: String?, screen: String, params: [String: JSONValue])
+    case deepLink(url: String)
+    case finish(node: String, status: String, value: JSONValue?)
+    case selectTab(String)
+    case flags(set: [String], clear: [String])
 
     /// Reads the body of `operation`; only type errors (`400`) are raised here.
     init(_ operation: Route.Operation, bytes: [UInt8]) throws(APIError) {
@@ -41,6 +46,23 @@ enum NavigationCommand {
                 }
                 self = .setRoot(navigator: navigator, stack: [(screen, try body.params())])
             }
+        case .navigate:
+            let body = try RequestBody(bytes, required: true)
+            self = .navigate(from: try body.string("from"), screen: try body.requiredString("screen"), params: try body.params())
+        case .deepLink:
+            let body = try RequestBody(bytes, required: true)
+            self = .deepLink(url: try body.requiredString("url"))
+        case .finish:
+            let body = try RequestBody(bytes, required: true)
+            let node = try body.requiredString("node")
+            guard let result = try body.object("result") else { throw .invalidRequest("field 'result' is required") }
+            self = .finish(node: node, status: try result.requiredString("status", path: "result"), value: result.value("value"))
+        case .selectTab:
+            let body = try RequestBody(bytes, required: true)
+            self = .selectTab(try body.requiredString("tab"))
+        case .flags:
+            let body = try RequestBody(bytes, required: false)
+            self = .flags(set: try body.strings("set") ?? [], clear: try body.strings("clear") ?? [])
         }
     }
 
@@ -71,6 +93,20 @@ enum NavigationCommand {
             return try model { () throws(NavigationError) in try tree.pop(navigator: navigator, target: target) }
         case let .setRoot(navigator, stack):
             return try model { () throws(NavigationError) in try tree.setRoot(navigator: navigator, stack: stack).events }
+        case let .navigate(from, screen, params):
+            return try model { () throws(NavigationError) in try tree.navigate(screen: screen, params: params, from: from).events }
+        case let .deepLink(url):
+            return try model { () throws(NavigationError) in try tree.deepLink(url).events }
+        case let .finish(node, statusText, value):
+            try model { () throws(NavigationError) in try tree.requireNode(node) }
+            let status = try enumValue(statusText, field: "result.status", as: CoordinatorTree.FlowStatus.self)!
+            return try model { () throws(NavigationError) in try tree.finish(node: node, status: status, value: value) }
+        case let .selectTab(tab):
+            try model { () throws(NavigationError) in try tree.selectTab(tab) }
+            return []
+        case let .flags(set, clear):
+            try model { () throws(NavigationError) in try tree.updateFlags(set: set, clear: clear) }
+            return []
         }
     }
 }

@@ -74,6 +74,25 @@ struct RequestBody {
         return object
     }
 
+    /// An optional object field, read as a body of its own.
+    func object(_ name: String) throws(APIError) -> RequestBody? {
+        guard let value = present(name) else { return nil }
+        guard let object = value.objectValue else { throw wrongType(name, "an object", value) }
+        return RequestBody(members: object)
+    }
+
+    /// An optional array of strings.
+    func strings(_ name: String) throws(APIError) -> [String]? {
+        guard let value = present(name) else { return nil }
+        guard let elements = value.arrayValue else { throw wrongType(name, "an array of strings", value) }
+        var result: [String] = []
+        for (index, element) in elements.enumerated() {
+            guard let text = element.stringValue else { throw wrongType("\(name)[\(index)]", "a string", element) }
+            result.append(text)
+        }
+        return result
+    }
+
     /// An optional array of objects, each read as a body of its own.
     func objects(_ name: String, path: String? = nil) throws(APIError) -> [RequestBody]? {
         guard let value = present(name) else { return nil }

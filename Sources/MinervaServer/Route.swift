@@ -14,11 +14,15 @@ enum Route: Equatable {
     case operation(String, Operation)
     /// `/v1/sessions/{id}/nodes/{node}/list`
     case list(String, node: String)
+    /// `/v1/sessions/{id}/link`
+    case link(String)
 
     /// The navigation operations, by their path segment.
     enum Operation: String, CaseIterable {
-        case push, present, dismiss, pop
+        case push, present, dismiss, pop, navigate, finish, flags
         case setRoot = "set-root"
+        case deepLink = "deep-link"
+        case selectTab = "select-tab"
     }
 
     /// Recognises a path; `nil` means an unknown path (`404`).
@@ -34,6 +38,8 @@ enum Route: Equatable {
         case 5 where parts[1] == "v1" && parts[2] == "sessions" && !parts[3].isEmpty:
             if parts[4] == "events" {
                 self = .events(String(parts[3]))
+            } else if parts[4] == "link" {
+                self = .link(String(parts[3]))
             } else if let operation = Operation(rawValue: String(parts[4])) {
                 self = .operation(String(parts[3]), operation)
             } else {
@@ -50,7 +56,7 @@ enum Route: Equatable {
     /// The methods this path answers.
     var allowedMethods: [String] {
         switch self {
-        case .health, .app, .events: ["GET", "HEAD"]
+        case .health, .app, .events, .link: ["GET", "HEAD"]
         case .sessions, .operation: ["POST"]
         case .session: ["GET", "HEAD", "DELETE"]
         case .list: ["GET", "HEAD", "PUT"]
@@ -60,7 +66,7 @@ enum Route: Equatable {
     /// The session the path names, if any.
     var sessionID: String? {
         switch self {
-        case .session(let id), .events(let id), .operation(let id, _), .list(let id, _): id
+        case .session(let id), .events(let id), .operation(let id, _), .list(let id, _), .link(let id): id
         case .health, .app, .sessions: nil
         }
     }

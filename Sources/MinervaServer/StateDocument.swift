@@ -39,10 +39,38 @@ enum StateDocument {
         }
         writer.endArray()
         writer.key("tabs")
-        writer.null()
+        if let tabs = tree.app.tabs, let selected = tree.selectedTab {
+            writer.beginObject()
+            writer.field("selected", selected)
+            writer.key("items")
+            writer.beginArray()
+            for tab in tabs {
+                writer.beginObject()
+                writer.field("id", tab.id)
+                writer.field("navigator", CoordinatorTree.navigatorID(forTab: tab.id).rawValue)
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.endObject()
+        } else {
+            writer.null()
+        }
         writer.key("flags")
         writer.beginArray()
+        for flag in tree.flags.sorted() { writer.string(flag) }
         writer.endArray()
+        writer.key("pending")
+        if let pending = tree.pending {
+            writer.beginObject()
+            writer.key("steps")
+            writer.beginArray()
+            for step in pending.steps { AppDocument.writeStep(step, into: &writer) }
+            writer.endArray()
+            writer.field("flow", pending.guardNode.description)
+            writer.endObject()
+        } else {
+            writer.null()
+        }
         writer.endObject()
         return writer.bytes
     }

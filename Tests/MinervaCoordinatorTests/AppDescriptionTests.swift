@@ -8,7 +8,9 @@ import Testing
 
     @Test func theDemoAppIsValid() {
         let demo = AppDescription.demo
-        #expect(demo.rootScreen == "home")
+        #expect(demo.tabs?.map(\.id) == ["home", "account"])
+        #expect(demo.screens["settings"]?.guarded?.otherwise == "login")
+        #expect(demo.routes.count == 6)
         #expect(demo.screens["photo"]?.style == .fullScreen)
         #expect(demo.screens["onboarding"]?.embedInNavigation == true)
         #expect(demo.screens["profile"]?.params == ["userId"])

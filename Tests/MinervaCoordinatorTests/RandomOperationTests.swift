@@ -16,7 +16,8 @@ struct SeededGenerator: RandomNumberGenerator {
 }
 
 @Suite struct RandomOperationTests {
-    static let screens = ["home", "settings", "profile", "photo", "onboarding", "nowhere"]
+    static let screens = ["home", "settings", "profile", "photo", "onboarding", "secret", "nowhere"]
+    static let links = ["/users/1", "/users/2/followers", "/photos/3", "/secret", "/broken", "/nowhere"]
 
     static func params(for screen: String, _ random: inout SeededGenerator) -> [String: JSONValue] {
         switch screen {
@@ -31,7 +32,7 @@ struct SeededGenerator: RandomNumberGenerator {
     @Test(arguments: [1, 2, 3, 42, 2026] as [UInt64], [Layout.stack, .split])
     func randomSequencesKeepTheInvariants(seed: UInt64, layout: Layout) {
         var random = SeededGenerator(state: seed)
-        var tree = CoordinatorTree(app: .demo, layout: layout)
+        var tree = CoordinatorTree(app: .basic, layout: layout)
         var expectedSeq = 0
         var applied = 0
         for _ in 0..<3000 {
@@ -43,7 +44,15 @@ struct SeededGenerator: RandomNumberGenerator {
             let params = Self.params(for: screen, &random)
             do throws(NavigationError) {
                 let events: [NavigationEvent]
-                switch Int.random(in: 0..<10, using: &random) {
+                switch Int.random(in: 0..<14, using: &random) {
+                case 10: events = try tree.navigate(screen: screen, params: params, from: from).events
+                case 11: events = try tree.deepLink(Self.links.randomElement(using: &random)!).events
+                case 12:
+                    let status = CoordinatorTree.FlowStatus.allCases.randomElement(using: &random)!
+                    events = try tree.finish(node: from ?? tree.focus.description, status: status)
+                case 13:
+                    try tree.updateFlags(set: [], clear: ["signedIn"])
+                    events = []
                 case 0, 1, 2: events = try tree.push(screen: screen, params: params, from: from).events
                 case 3, 4:
                     events = try tree.present(
@@ -62,7 +71,9 @@ struct SeededGenerator: RandomNumberGenerator {
                 for event in events {
                     expectedSeq += 1
                     #expect(event.seq == expectedSeq)
-                    #expect(tree.nodes[event.node] == nil, "a removed node is still in the tree")
+                    if case .removed = event.kind {
+                        #expect(tree.nodes[event.node] == nil, "a removed node is still in the tree")
+                    }
                 }
             } catch {
                 #expect(tree == before, "refused operation changed the tree: \(error)")

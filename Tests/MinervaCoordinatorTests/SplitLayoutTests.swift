@@ -2,7 +2,7 @@ import MinervaCoordinator
 import Testing
 
 @Suite struct SplitLayoutTests {
-    var tree = CoordinatorTree(app: .demo, layout: .split)
+    var tree = CoordinatorTree(app: .basic, layout: .split)
 
     @Test func startsWithPrimaryAndAnEmptyDetail() {
         tree.checkInvariants()

@@ -36,7 +36,7 @@ func removals(_ events: [NavigationEvent]) -> [String] {
 }
 
 @Suite struct TreeOperationTests {
-    var tree = CoordinatorTree(app: .demo)
+    var tree = CoordinatorTree(app: .basic)
 
     @Test func startsWithTheRootScreenOnTheBaseNavigator() {
         tree.checkInvariants()

@@ -62,10 +62,11 @@ func errorCode(_ json: JSONValue?) -> String? {
         #expect(client.api.sessionCount == 3)
     }
 
-    @Test func aDeepLinkIsUnknownWhileTheAppDeclaresNoRoutes() {
-        let answer = client.send("POST", "/v1/sessions", #"{"deepLink": "/users/1"}"#)
+    @Test func anUnknownDeepLinkCreatesNoSession() {
+        let answer = client.send("POST", "/v1/sessions", #"{"deepLink": "/nowhere"}"#)
         #expect(answer.status == 404)
         #expect(client.api.sessionCount == 0)
+        #expect(client.send("POST", "/v1/sessions", #"{"deepLink": "/users/1"}"#).status == 201)
     }
 
     @Test func mutationsAnswerTheNewStateWithItsETag() {

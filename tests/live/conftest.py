@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+APPS = Path(__file__).resolve().parent / "apps"
 BINARY = Path(os.environ.get("MINERVA_BIN", ROOT / ".build" / "release" / "minerva-server"))
 
 
@@ -100,6 +101,16 @@ class Session:
 
 @pytest.fixture(scope="session")
 def server():
+    """The server on tests/live/apps/basic.json: one stack, routes and a guard."""
+    assert BINARY.exists(), f"build the server first: {BINARY} is missing"
+    running = RunningServer("--app", str(APPS / "basic.json"))
+    yield running
+    assert running.stop() == 0, "".join(running.log)
+
+
+@pytest.fixture(scope="session")
+def demo_server():
+    """The server on the built-in demo app: tabs, a guarded settings screen, deep links."""
     assert BINARY.exists(), f"build the server first: {BINARY} is missing"
     running = RunningServer()
     yield running

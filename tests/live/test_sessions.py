@@ -89,13 +89,19 @@ def test_version_grows_by_one_per_mutation_and_etag_follows(session):
         assert headers["ETag"] == f'"{expected}"'
 
 
-def test_app_description_is_served(server):
-    status, _, app = server.request("GET", "/v1/app")
+def test_app_description_is_served(demo_server, server):
+    status, _, app = demo_server.request("GET", "/v1/app")
     assert status == 200
-    assert app["name"] == "demo" and app["root"] == {"screen": "home"}
+    assert app["name"] == "demo" and app["scheme"] == "demo"
+    assert app["root"] == {"tabs": [{"id": "home", "screen": "home"}, {"id": "account", "screen": "account"}]}
     assert app["screens"]["photo"]["style"] == "fullScreen"
     assert app["screens"]["profile"]["params"] == ["userId"]
     assert app["screens"]["home"]["title"] == "Home"
+    assert app["screens"]["settings"]["requires"] == "signedIn"
+    assert app["screens"]["settings"]["otherwise"] == {"screen": "login", "params": {}}
+    assert {"path": "/settings", "tab": "account", "steps": [{"screen": "settings", "params": {}}]} in app["routes"]
+    status, _, app = server.request("GET", "/v1/app")
+    assert app["name"] == "basic" and app["root"] == {"screen": "home"}
 
 
 def test_head_is_answered_like_get_without_a_body(server):

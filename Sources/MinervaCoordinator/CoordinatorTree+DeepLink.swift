@@ -1,0 +1,58 @@
+extension CoordinatorTree {
+    /// Follows a deep link: resets to a known state, then builds the route's chain with the
+    /// normal operations. All or nothing: when a step fails, nothing changes.
+    ///
+    /// The reset dismisses everything presented, selects the route's tab (if it names one), and
+    /// pops the visible base navigator to its root (in split, `primary` to its root and `detail`
+    /// emptied); other tabs keep their stacks. Every node so removed gets reason `deepLink`. Each
+    /// step is then applied as a `navigate` from the focus; query parameters become params of the
+    /// last step.
+    /// - Parameter url: a path (`/users/42`) or a URL with the app's scheme (`demo://users/42`).
+    /// - Returns: the events and the route's path pattern.
+    /// - Throws: `notFound` when no route matches; a failing step's own error.
+    @discardableResult
+    public mutating func deepLink(_ url: String) throws(NavigationError) -> (events: [NavigationEvent], route: String) {
+        guard let link = DeepLinkURL(url, scheme: app.scheme),
+            let (route, bindings) = app.routes.lazy.compactMap({ route in route.match(link.segments).map { (route, $0) } }).first
+        else {
+            throw .unknownRoute(url)
+        }
+        var steps = route.steps.map { step in
+            var resolved = step
+            resolved.params = step.params.mapValues { value in
+                if let text = value.stringValue, text.hasPrefix(":"), let bound = bindings[String(text.dropFirst())] {
+                    return .string(bound)
+                }
+                return value
+            }
+            return resolved
+        }
+        if !link.query.isEmpty, !steps.isEmpty {
+            for (name, value) in link.query { steps[steps.count - 1].params[name] = .string(value) }
+        }
+        var next = self
+        var events = next.resetForDeepLink(tab: route.tab)
+        events += try next.apply(steps, from: nil).events
+        self = next
+        return (events, route.path)
+    }
+
+    /// Dismisses everything presented, selects `tab`, and pops the visible base navigator to its root.
+    private mutating func resetForDeepLink(tab: String?) -> [NavigationEvent] {
+        if let tab { selectedTab = tab }
+        var removing = Set<NodeID>()
+        for base in baseNavigators {
+            for above in presentedChain(above: base) { removing.formUnion(navigators[above]!.stack) }
+        }
+        let visible = selectedTab.map { Self.navigatorID(forTab: $0) } ?? (layout == .split ? .primary : .main)
+        removing.formUnion(navigators[visible]!.stack.dropFirst())
+        if layout == .split { removing.formUnion(navigators[.detail]!.stack) }
+        return remove(removing, reason: .deepLink)
+    }
+}
+
+extension NavigationError {
+    static func unknownRoute(_ url: String) -> NavigationError {
+        NavigationError(category: .notFound, description: "no route matches the deep link \(quoted(url))")
+    }
+}

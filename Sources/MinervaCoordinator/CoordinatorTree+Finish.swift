@@ -1,0 +1,51 @@
+public import MinervaJSON
+
+extension CoordinatorTree {
+    /// How a flow ended.
+    public enum FlowStatus: String, Sendable, CaseIterable {
+        case success
+        case cancelled
+    }
+
+    /// Ends the flow at `node`: it leaves as it was shown (dismissed with everything above it if
+    /// presented, popped with everything above it if pushed), with reason `finish`, and a
+    /// `finished` event carries the result to its parent after the `removed` events.
+    ///
+    /// When the node is the `otherwise` flow of a pending target, `success` sets the guard's flag
+    /// and resumes the target's steps (all or nothing); `cancelled` drops the target.
+    /// - Parameters:
+    ///   - node: the flow's node.
+    ///   - status: success or cancelled.
+    ///   - value: an optional result value for the parent.
+    /// - Returns: the events.
+    /// - Throws: `notFound` for an unknown node, `conflict` for the app coordinator or a base or
+    ///   tab root, or whatever a resumed step throws.
+    @discardableResult
+    public mutating func finish(node: String, status: FlowStatus, value: JSONValue? = nil) throws(NavigationError) -> [NavigationEvent] {
+        let target = try self.node(named: node)
+        guard let navigatorID = target.navigator, let parent = target.parent else {
+            throw .conflict("the app coordinator '\(node)' cannot be finished")
+        }
+        let navigator = navigators[navigatorID]!
+        let index = navigator.stack.firstIndex(of: target.id)!
+        if navigator.isBase, index == 0 {
+            throw .conflict("'\(node)' is the root of base navigator '\(navigatorID)' and cannot be finished")
+        }
+        var next = self
+        let waiting = next.pending?.guardNode == target.id ? next.pending : nil
+        var removing = Set(navigator.stack[index...])
+        if index == 0 {
+            for above in presentedChain(above: navigatorID) { removing.formUnion(navigators[above]!.stack) }
+        }
+        var events = next.remove(removing, reason: .finish)
+        var result: [String: JSONValue] = ["status": .string(status.rawValue)]
+        if let value, value != .null { result["value"] = value }
+        events.append(next.nextEvent(.finished(parent: parent, result: .object(result)), node: target.id, screen: target.screen))
+        if let waiting, status == .success {
+            next.flags.insert(waiting.flag)
+            events += try next.apply(waiting.steps, from: nil).events
+        }
+        self = next
+        return events
+    }
+}

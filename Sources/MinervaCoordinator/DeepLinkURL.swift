@@ -1,0 +1,105 @@
+/// A deep link taken apart: path segments (percent-decoded) and query parameters.
+struct DeepLinkURL {
+    /// The path's segments, empty ones (trailing or doubled slashes) dropped.
+    let segments: [String]
+    /// Query parameters in order.
+    let query: [(name: String, value: String)]
+
+    /// Reads `/users/42?tab=x` or `scheme://users/42`; `nil` when it is neither, or names another scheme.
+    init?(_ text: String, scheme: String?) {
+        var rest = Substring(text)
+        if let separator = Self.schemeSeparator(in: rest) {
+            guard let scheme, rest[..<separator].lowercased() == scheme.lowercased() else { return nil }
+            rest = rest[rest.index(separator, offsetBy: 3)...]
+        } else {
+            guard rest.hasPrefix("/") else { return nil }
+        }
+        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+        var queryText: Substring = ""
+        if let mark = rest.firstIndex(of: "?") {
+            queryText = rest[rest.index(after: mark)...]
+            rest = rest[..<mark]
+        }
+        segments = rest.split(separator: "/").map { Self.percentDecoded($0, plusIsSpace: false) }
+        query = queryText.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return (Self.percentDecoded(parts[0], plusIsSpace: true), parts.count > 1 ? Self.percentDecoded(parts[1], plusIsSpace: true) : "")
+        }
+    }
+
+    /// Where `://` starts, if the text has a scheme.
+    private static func schemeSeparator(in text: Substring) -> Substring.Index? {
+        var index = text.startIndex
+        while index < text.endIndex, text[index] != "/", text[index] != "?" {
+            if text[index] == ":", text[index...].hasPrefix("://") { return index }
+            index = text.index(after: index)
+        }
+        return nil
+    }
+
+    /// Decodes `%XX` escapes (and `+` in queries); malformed escapes stay as written.
+    static func percentDecoded(_ text: Substring, plusIsSpace: Bool) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = Array(text.utf8)[...]
+        while let byte = iterator.popFirst() {
+            if byte == UInt8(ascii: "%"), iterator.count >= 2, let high = hexValue(iterator[iterator.startIndex]),
+                let low = hexValue(iterator[iterator.startIndex + 1])
+            {
+                bytes.append(high << 4 | low)
+                iterator = iterator.dropFirst(2)
+            } else if byte == UInt8(ascii: "+"), plusIsSpace {
+                bytes.append(UInt8(ascii: " "))
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Encodes a path segment: everything but unreserved characters becomes `%XX`.
+    static func percentEncoded(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return result
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
+
+extension AppDescription.Route {
+    /// The path parameters when `segments` match this route's pattern.
+    func match(_ segments: [String]) -> [String: String]? {
+        guard segments.count == self.segments.count else { return nil }
+        var bindings: [String: String] = [:]
+        for (pattern, segment) in zip(self.segments, segments) {
+            if pattern.hasPrefix(":") {
+                bindings[String(pattern.dropFirst())] = segment
+            } else if pattern != segment {
+                return nil
+            }
+        }
+        return bindings
+    }
+}

@@ -1,0 +1,246 @@
+"""The app description drives navigation: split, tabs, navigate, deep links, flow results, guards."""
+import json
+import subprocess
+
+from conftest import BINARY, RunningServer
+from test_navigation import navigator, nodes
+
+
+def reasons(session, after=0):
+    return [(event["node"], event.get("reason", event["type"])) for event in session.events(after)["events"]]
+
+
+# --- split -------------------------------------------------------------------------------
+
+def test_split_push_from_primary_replaces_detail(server):
+    session = server.create_session(layout="split")
+    assert [item["id"] for item in session.state["navigators"]] == ["primary", "detail"]
+    assert navigator(session.state, "detail")["stack"] == []
+    state = session.op("navigate", {"screen": "profile", "params": {"userId": "1"}})
+    assert navigator(state, "detail")["stack"] == ["n2"] and state["focus"] == "n2"
+    assert nodes(state)["n2"]["presentation"] == {"kind": "detail"} and nodes(state)["n2"]["navigator"] == "detail"
+    assert [child["id"] for child in nodes(state)["n1"]["children"]] == ["n2"]
+    state = session.op("push", {"screen": "followers", "params": {"userId": "1"}})          # from detail
+    assert navigator(state, "detail")["stack"] == ["n2", "n3"]
+    state = session.op("push", {"screen": "profile", "params": {"userId": "2"}, "from": "n1"})  # from primary
+    assert navigator(state, "detail")["stack"] == ["n4"]
+    assert reasons(session) == [("n3", "setRoot"), ("n2", "setRoot")]
+    session.op("pop", {"navigator": "detail"}, expect=409)
+
+
+# --- tabs --------------------------------------------------------------------------------
+
+def test_tabs_keep_their_own_stacks(demo_server):
+    session = demo_server.create_session()
+    state = session.state
+    assert state["tabs"] == {"selected": "home", "items": [{"id": "home", "navigator": "tab:home"},
+                                                             {"id": "account", "navigator": "tab:account"}]}
+    assert [nodes(state)[id]["presentation"] for id in ("n1", "n2")] == [{"kind": "tab"}, {"kind": "tab"}]
+    assert state["focus"] == "n1"
+    session.op("navigate", {"screen": "profile", "params": {"userId": "7"}})
+    state = session.op("select-tab", {"tab": "account"})
+    assert state["tabs"]["selected"] == "account" and state["focus"] == "n2"
+    session.op("navigate", {"screen": "onboarding"})
+    state = session.op("select-tab", {"tab": "home"})
+    assert state["focus"] == "n3" and navigator(state, "tab:home")["stack"] == ["n1", "n3"]
+    assert navigator(state, "tab:account")["presented"] == "n4"
+    session.op("select-tab", {"tab": "nowhere"}, expect=422)
+    session.op("select-tab", {}, expect=400)
+
+
+def test_a_tabs_app_cannot_be_split(demo_server):
+    status, _, body = demo_server.request("POST", "/v1/sessions", {"layout": "split"})
+    assert status == 422
+
+
+def test_select_tab_without_tabs_is_422(session):
+    session.op("select-tab", {"tab": "home"}, expect=422)
+
+
+# --- navigate ----------------------------------------------------------------------------
+
+def test_navigate_follows_the_app_description(session):
+    state = session.op("navigate", {"screen": "photo", "params": {"photoId": "1"}})
+    assert nodes(state)["n2"]["presentation"] == {"kind": "present", "style": "fullScreen"}
+    session.op("dismiss")
+    state = session.op("navigate", {"screen": "onboarding"})
+    assert navigator(state, "v2")["embedded"] is True
+    state = session.op("navigate", {"screen": "onboardingStep", "params": {"step": 1}})
+    assert nodes(state)["n4"]["presentation"] == {"kind": "push"} and nodes(state)["n4"]["navigator"] == "v2"
+    session.op("navigate", {"screen": "nowhere"}, expect=422)
+    session.op("navigate", {"screen": "profile"}, expect=422)
+    session.op("navigate", {"screen": "settings", "from": "n99"}, expect=404)
+    session.op("navigate", {}, expect=400)
+
+
+# --- deep links --------------------------------------------------------------------------
+
+def test_deep_link_builds_the_route_with_normal_operations(session):
+    state = session.op("deep-link", {"url": "/users/42/followers"})
+    assert navigator(state, "v0")["stack"] == ["n1", "n2", "n3"]
+    assert nodes(state)["n2"]["params"] == {"userId": "42"} and nodes(state)["n3"]["screen"] == "followers"
+    assert session.call("GET", "/link")[2] == {"url": "/users/42/followers"}
+
+
+def test_deep_link_forms_query_and_percent_decoding(session):
+    state = session.op("deep-link", {"url": "basic://users/a%20b/?ref=mail&x=1"})
+    assert nodes(state)["n2"]["params"] == {"userId": "a b", "ref": "mail", "x": "1"}
+    assert session.call("GET", "/link")[2] == {"url": "/users/a%20b?ref=mail&x=1"}
+    state = session.op("deep-link", {"url": "/users/9/"})
+    assert nodes(state)["n3"]["params"] == {"userId": "9"}
+
+
+def test_deep_link_resets_while_modals_are_open(session):
+    session.op("push", {"screen": "settings"})                         # n2
+    session.op("present", {"screen": "onboarding"})                     # n3
+    session.op("push", {"screen": "onboardingStep", "params": {"step": 1}})   # n4
+    session.op("present", {"screen": "photo", "params": {"photoId": "p"}})    # n5
+    state = session.op("deep-link", {"url": "/photos/9"})
+    assert [item["id"] for item in state["navigators"]] == ["v0", "v3"]
+    assert navigator(state, "v0")["stack"] == ["n1"] and navigator(state, "v3")["stack"] == ["n6"]
+    assert reasons(session) == [("n5", "deepLink"), ("n4", "deepLink"), ("n3", "deepLink"), ("n2", "deepLink")]
+    assert session.call("GET", "/link")[2] == {"url": "/photos/9"}
+
+
+def test_step_overrides_presentation(session):
+    state = session.op("deep-link", {"url": "/sheet"})
+    assert nodes(state)["n2"]["presentation"] == {"kind": "present", "style": "pageSheet"}
+
+
+def test_a_failing_deep_link_changes_nothing(session):
+    session.op("push", {"screen": "settings"})
+    before = session.get()
+    body = session.op("deep-link", {"url": "/broken"}, expect=422)
+    assert "userId" in body["error"]["message"]
+    session.op("deep-link", {"url": "/nowhere/at/all"}, expect=404)
+    session.op("deep-link", {"url": "other://users/1"}, expect=404)
+    session.op("deep-link", {"url": "users/1"}, expect=404)
+    assert session.get() == before and session.events()["last"] == 0
+
+
+def test_link_is_404_when_no_route_describes_the_state(session):
+    status, _, body = session.call("GET", "/link")
+    assert status == 404 and body["error"]["code"] == "not_found"
+    session.op("push", {"screen": "settings"})
+    assert session.call("GET", "/link")[0] == 404
+
+
+def test_sessions_may_start_with_a_deep_link(server):
+    status, _, state = server.request("POST", "/v1/sessions", {"deepLink": "/users/5/followers"})
+    assert status == 201 and state["version"] == 1 and state["focus"] == "n3"
+    status, _, events = server.request("GET", f"/v1/sessions/{state['id']}/events", token=state["token"])
+    assert events == {"events": [], "last": 0}
+    status, _, body = server.request("POST", "/v1/sessions", {"deepLink": "/nope"})
+    assert status == 404
+
+
+def test_deep_link_into_a_tab(demo_server):
+    session = demo_server.create_session()
+    session.op("navigate", {"screen": "profile", "params": {"userId": "1"}})     # on home
+    session.op("select-tab", {"tab": "account"})
+    state = session.op("deep-link", {"url": "demo://users/2"})
+    assert state["tabs"]["selected"] == "home"
+    assert navigator(state, "tab:home")["stack"] == ["n1", "n4"]
+    assert nodes(state)["n4"]["params"] == {"userId": "2"}
+    assert session.call("GET", "/link")[2] == {"url": "/users/2"}
+
+
+# --- flow results and guards --------------------------------------------------------------
+
+def test_finish_removes_the_flow_as_shown_and_reports_to_the_parent(session):
+    session.op("push", {"screen": "settings"})                                   # n2
+    session.op("present", {"screen": "onboarding"})                              # n3
+    session.op("push", {"screen": "onboardingStep", "params": {"step": 1}})      # n4
+    state = session.op("finish", {"node": "n3", "result": {"status": "success", "value": {"done": True}}})
+    assert set(nodes(state)) == {"n0", "n1", "n2"}
+    events = session.events()["events"]
+    assert [(event["node"], event["type"], event.get("reason")) for event in events] == [
+        ("n4", "removed", "finish"), ("n3", "removed", "finish"), ("n3", "finished", None)]
+    assert events[-1]["parent"] == "n2" and events[-1]["result"] == {"status": "success", "value": {"done": True}}
+    state = session.op("finish", {"node": "n2", "result": {"status": "cancelled"}})
+    assert set(nodes(state)) == {"n0", "n1"}
+    assert session.events(3)["events"][-1]["result"] == {"status": "cancelled"}
+
+
+def test_finish_errors(session):
+    session.op("finish", {"node": "n1", "result": {"status": "success"}}, expect=409)
+    session.op("finish", {"node": "n0", "result": {"status": "success"}}, expect=409)
+    session.op("finish", {"node": "n9", "result": {"status": "success"}}, expect=404)
+    session.op("finish", {"node": "n9", "result": {"status": "maybe"}}, expect=404)
+    session.op("push", {"screen": "settings"})
+    session.op("finish", {"node": "n2", "result": {"status": "maybe"}}, expect=422)
+    session.op("finish", {"node": "n2"}, expect=400)
+    session.op("finish", {"node": "n2", "result": "success"}, expect=400)
+    session.op("finish", {"result": {"status": "success"}}, expect=400)
+
+
+def test_guard_login_resume(session):
+    state = session.op("deep-link", {"url": "/secret/3"})
+    login = state["focus"]
+    assert nodes(state)[login]["screen"] == "login"
+    assert state["pending"] == {"steps": [{"screen": "secret", "params": {}}], "flow": login}
+    state = session.op("finish", {"node": login, "result": {"status": "success"}})
+    assert state["flags"] == ["signedIn"] and state["pending"] is None
+    assert nodes(state)[state["focus"]]["screen"] == "secret"
+    assert [nodes(state)[id]["screen"] for id in navigator(state, "v0")["stack"]] == ["home", "profile", "secret"]
+    # with the flag set, the guard lets navigate through at once
+    state = session.op("navigate", {"screen": "secret"})
+    assert nodes(state)[state["focus"]]["screen"] == "secret"
+
+
+def test_guard_cancelled_drops_the_target(session):
+    state = session.op("navigate", {"screen": "secret"})
+    login = state["focus"]
+    state = session.op("finish", {"node": login, "result": {"status": "cancelled"}})
+    assert state["pending"] is None and state["flags"] == [] and state["focus"] == "n1"
+
+
+def test_dismissing_the_guard_flow_drops_the_target(session):
+    session.op("navigate", {"screen": "secret"})
+    state = session.op("dismiss")
+    assert state["pending"] is None
+
+
+def test_flags(session):
+    state = session.op("flags", {"set": ["signedIn", "beta"]})
+    assert state["flags"] == ["beta", "signedIn"]
+    state = session.op("flags", {"clear": ["beta"]})
+    assert state["flags"] == ["signedIn"]
+    session.op("flags", {"set": "x"}, expect=400)
+    session.op("flags", {"set": [1]}, expect=400)
+    session.op("flags", {"set": [""]}, expect=422)
+
+
+def test_demo_guard_before_a_deep_link(demo_server):
+    session = demo_server.create_session()
+    state = session.op("deep-link", {"url": "/settings"})
+    assert state["tabs"]["selected"] == "account"
+    login = state["focus"]
+    assert nodes(state)[login]["presentation"] == {"kind": "present", "style": "formSheet"}
+    state = session.op("finish", {"node": login, "result": {"status": "success"}})
+    assert nodes(state)[state["focus"]]["screen"] == "settings"
+    assert session.call("GET", "/link")[2] == {"url": "/settings"}
+
+
+# --- app description validation at start -----------------------------------------------------
+
+def start_with(tmp_path, app):
+    path = tmp_path / "app.json"
+    path.write_text(json.dumps(app))
+    result = subprocess.run([str(BINARY), "--port", "0", "--app", str(path)], capture_output=True, text=True, timeout=20)
+    return result.returncode, result.stderr
+
+
+def test_invalid_app_descriptions_are_refused_naming_file_and_key(tmp_path):
+    base = {"root": {"screen": "a"}, "screens": {"a": {}, "b": {"params": ["id"]}}}
+    cases = [
+        ({**base, "routes": [{"path": "/x", "steps": [{"screen": "zzz"}]}]}, "routes[0].steps[0].screen"),
+        ({**base, "routes": [{"path": "/x/:id", "steps": []}, {"path": "/x/:other", "steps": []}]}, "routes[1].path"),
+        ({**base, "routes": [{"path": "/x", "steps": [{"screen": "b", "params": {"id": ":id"}}]}]}, "routes[0].steps[0].params.id"),
+        ({**base, "root": {"tabs": [{"id": "t", "screen": "nope"}]}}, "root.tabs[0].screen"),
+        ({**base, "routes": [{"path": "/x", "tab": "t", "steps": []}]}, "routes[0].tab"),
+        ({**base, "screens": {"a": {"requires": "f"}}}, "screens.a.otherwise"),
+    ]
+    for app, key in cases:
+        code, stderr = start_with(tmp_path, app)
+        assert code != 0 and str(tmp_path / "app.json") in stderr and key in stderr, (key, stderr)
