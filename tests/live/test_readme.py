@@ -37,14 +37,14 @@ def json_values(text):
     return values
 
 
-def test_readme_walkthrough(server):
+def test_readme_walkthrough(demo_server):
     pairs = walkthrough_blocks()
     assert len(pairs) >= 6
     marker = "@@walkthrough-block@@"
     script = "set -euo pipefail\n" + "".join(f"{body}\necho {marker}\n" for body, _ in pairs)
     with tempfile.TemporaryDirectory() as directory:
         result = subprocess.run(["bash", "-c", script], cwd=directory, capture_output=True, text=True,
-                                env={**os.environ, "MINERVA": server.url}, timeout=60)
+                                env={**os.environ, "MINERVA": demo_server.url}, timeout=60)
         assert result.returncode == 0, result.stderr
         assert os.listdir(directory) == [], "the walkthrough leaves files behind"
     outputs = result.stdout.split(marker + "\n")[:-1]
