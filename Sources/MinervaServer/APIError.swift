@@ -48,6 +48,18 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     static func unprocessable(_ message: String) -> APIError { APIError(status: 422, code: "unprocessable", message: message) }
     static func conflict(_ message: String) -> APIError { APIError(status: 409, code: "conflict", message: message) }
     static func unavailable(_ message: String) -> APIError { APIError(status: 503, code: "unavailable", message: message) }
+    static func rateLimited(retryAfter: Double) -> APIError {
+        let seconds = max(1, Int(retryAfter.rounded(.up)))
+        return APIError(
+            status: 429, code: "rate_limited", message: "too many requests on this session; retry in \(seconds) s",
+            headers: [Header(name: "Retry-After", value: String(seconds))])
+    }
+    static func uriTooLong(limit: Int) -> APIError {
+        APIError(status: 414, code: "uri_too_long", message: "the request target is longer than \(limit) bytes")
+    }
+    static func headersTooLarge(limit: Int) -> APIError {
+        APIError(status: 431, code: "headers_too_large", message: "the header fields are larger than \(limit) bytes")
+    }
 
     /// The JSON body: `{"error": {"code", "message"}}`.
     var body: [UInt8] {

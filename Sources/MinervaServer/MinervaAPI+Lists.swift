@@ -7,16 +7,8 @@ extension MinervaAPI {
     /// `PUT /v1/sessions/{id}/nodes/{node}/list`: replaces the node's list and answers the diff.
     /// A PUT is a session mutation: the session version grows and `If-Match` applies.
     func putList(_ nodeText: String, on session: Session, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        let parsed: Result<[ListSection], APIError>
-        do throws(APIError) {
-            parsed = .success(try ListBody.sections(request.body))
-        } catch {
-            parsed = .failure(error)
-        }
-        let ifMatch = IfMatch(request.header("if-match"))
-        return try session.state.withLock { state throws(APIError) in
-            try ifMatch.check(version: state.version)
-            let sections = try parsed.get()
+        let parsed = parse { () throws(APIError) in try ListBody.sections(request.body) }
+        return try mutate(session, request, parsed: parsed) { state, sections throws(APIError) in
             let node = try Self.existingNode(nodeText, in: state.tree)
             let content: ListContent
             do throws(ListError) {

@@ -3,8 +3,20 @@ import MinervaCoordinator
 import MinervaJSON
 
 extension MinervaAPI {
-    /// `POST /v1/sessions`: a new session on the app's root screen.
+    /// `POST /v1/sessions`: a new session on the app's root screen, or built by a deep link.
+    /// With `Idempotency-Key`, a retry with the same key and body answers the same session.
     func createSession(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        guard let key = try IdempotencyKey(request) else { return try makeSession(request) }
+        let now = configuration.now()
+        return try creations.withLock { cache throws(APIError) in
+            if let stored = try cache.answer(for: key.key, fingerprint: key.fingerprint, now: now) { return stored }
+            let response = try makeSession(request)
+            cache.remember(key.key, fingerprint: key.fingerprint, response: response, now: now)
+            return response
+        }
+    }
+
+    private func makeSession(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let body = try RequestBody(request.body, required: false)
         let layoutText = try body.string("layout")
         let deepLink = try body.string("deepLink")
@@ -24,7 +36,12 @@ extension MinervaAPI {
         }
         let id = "s_" + Token.random(bytes: 16)
         let token = Token.random(bytes: 32)
-        let session = Session(id: id, token: token, tree: tree, eventHistory: configuration.eventHistory)
+        let now = configuration.now()
+        let state = SessionState(
+            tree: tree, eventHistory: configuration.eventHistory,
+            idempotency: IdempotencyCache(capacity: configuration.idempotencyCapacity, lifetime: configuration.idempotencyLifetime))
+        let session = Session(
+            id: id, token: token, state: state, rateLimit: configuration.rateLimit, rateBurst: configuration.rateBurst, now: now)
         guard store.insert(session) else {
             throw .unavailable("the server holds its limit of \(configuration.maxSessions) sessions; delete unused sessions or try later")
         }

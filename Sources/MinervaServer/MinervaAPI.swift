@@ -2,15 +2,18 @@ public import Logging
 public import MicroHTTP
 public import MinervaCoordinator
 import MinervaJSON
+import Synchronization
 
 /// The HTTP API of Minerva Server: recognises the route, checks the token, method, body
 /// and version in the contract's order, runs the navigation model and writes JSON.
-public struct MinervaAPI: HTTPResponder {
+public final class MinervaAPI: HTTPResponder {
     /// The app every session runs.
     public let app: AppDescription
     let configuration: ServerConfiguration
     let store: SessionStore
     let logger: Logger
+    /// Answers of `POST /v1/sessions` by `Idempotency-Key`.
+    let creations: Mutex<IdempotencyCache>
 
     /// Creates the API over an empty session store.
     /// - Parameters:
@@ -22,6 +25,14 @@ public struct MinervaAPI: HTTPResponder {
         self.configuration = configuration
         store = SessionStore(capacity: configuration.maxSessions)
         self.logger = logger
+        creations = Mutex(IdempotencyCache(capacity: 10_000, lifetime: configuration.idempotencyLifetime))
+    }
+
+    /// Drops the sessions unused for longer than the session TTL.
+    /// - Returns: how many were dropped.
+    @discardableResult
+    public func expireIdleSessions() -> Int {
+        store.expire(unusedSince: configuration.now() - configuration.sessionTTL).count
     }
 
     /// How many sessions are live.
@@ -39,12 +50,14 @@ public struct MinervaAPI: HTTPResponder {
     }
 
     private func route(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        try checkSizes(request)
         guard let route = Route(path: request.path) else {
             throw .notFound("no such path: \(Excerpt(request.path))")
         }
         var session: Session?
         if let id = route.sessionID {
             session = try authenticate(id, request)
+            try session!.admit(now: configuration.now())
         }
         let method = request.method == "HEAD" ? "GET" : request.method
         guard route.allowedMethods.contains(request.method) || route.allowedMethods.contains(method) else {
@@ -75,6 +88,14 @@ public struct MinervaAPI: HTTPResponder {
         case (.link, _):
             return try link(session!)
         }
+    }
+
+    /// Refuses a request target or header block over the configured limits (`414`, `431`).
+    private func checkSizes(_ request: HTTPRequest) throws(APIError) {
+        let target = request.path.utf8.count + request.query.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 2 }
+        guard target <= configuration.maxURLBytes else { throw .uriTooLong(limit: configuration.maxURLBytes) }
+        let headers = request.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+        guard headers <= configuration.maxHeaderBytes else { throw .headersTooLarge(limit: configuration.maxHeaderBytes) }
     }
 
     /// Finds the session and checks its bearer token; an unknown session answers exactly like a wrong token.

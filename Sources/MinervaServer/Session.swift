@@ -11,16 +11,36 @@ final class Session: Sendable {
     private let token: String
     /// Everything that changes, serialised per session.
     let state: Mutex<SessionState>
+    /// The session's request budget.
+    private let limiter: Mutex<RateLimiter?>
+    /// When a request last used the session (milliseconds since 1970).
+    private let lastUsedMilliseconds: Atomic<Int>
 
-    init(id: String, token: String, tree: CoordinatorTree, eventHistory: Int) {
+    init(id: String, token: String, state: SessionState, rateLimit: Double, rateBurst: Double, now: Double) {
         self.id = id
         self.token = token
-        state = Mutex(SessionState(tree: tree, eventHistory: eventHistory))
+        self.state = Mutex(state)
+        limiter = Mutex(rateLimit > 0 ? RateLimiter(rate: rateLimit, burst: max(1, rateBurst), now: now) : nil)
+        lastUsedMilliseconds = Atomic(Int(now * 1000))
     }
 
     /// Whether `candidate` is this session's token, compared in constant time.
     func authorizes(_ candidate: String) -> Bool {
         Token.constantTimeEqual(candidate, token)
+    }
+
+    /// Counts a request against the budget and marks the session used.
+    /// - Throws: `429` with `Retry-After` when the budget is spent.
+    func admit(now: Double) throws(APIError) {
+        lastUsedMilliseconds.store(Int(now * 1000), ordering: .relaxed)
+        if let wait = limiter.withLock({ $0?.take(now: now) }) {
+            throw .rateLimited(retryAfter: wait)
+        }
+    }
+
+    /// When a request last used the session, in seconds since 1970.
+    var lastUsed: Double {
+        Double(lastUsedMilliseconds.load(ordering: .relaxed)) / 1000
     }
 }
 
@@ -34,12 +54,15 @@ struct SessionState: Sendable {
     var events: Deque<NavigationEvent> = []
     /// Each node's list, for the nodes that have one.
     var lists: [NodeID: ListHistory] = [:]
+    /// Answers of recent mutations by `Idempotency-Key`.
+    var idempotency: IdempotencyCache
     /// How many events are kept.
     let eventHistory: Int
 
-    init(tree: CoordinatorTree, eventHistory: Int) {
+    init(tree: CoordinatorTree, eventHistory: Int, idempotency: IdempotencyCache) {
         self.tree = tree
         self.eventHistory = eventHistory
+        self.idempotency = idempotency
     }
 
     /// Records a successful mutation and the events it caused; lists of removed nodes go with them.

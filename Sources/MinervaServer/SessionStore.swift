@@ -31,6 +31,16 @@ final class SessionStore: Sendable {
         _ = sessions.withLock { $0.removeValue(forKey: id) }
     }
 
+    /// Drops every session unused since `cutoff` (seconds since 1970).
+    /// - Returns: the ids dropped.
+    func expire(unusedSince cutoff: Double) -> [String] {
+        sessions.withLock { table in
+            let expired = table.values.filter { $0.lastUsed < cutoff }.map(\.id)
+            for id in expired { table[id] = nil }
+            return expired
+        }
+    }
+
     /// How many sessions are live.
     var count: Int {
         sessions.withLock { $0.count }

@@ -42,6 +42,24 @@ struct MinervaServerCommand: ParsableCommand {
     @Option(help: "Cells per list at most; more answer 422.")
     var maxListItems = 10_000
 
+    @Option(help: ArgumentHelp("Time a session may stay unused before it expires: seconds, or with s, m, h or d.", valueName: "duration"))
+    var sessionTTL: Duration = .init(seconds: 86_400)
+
+    @Option(help: "Nodes per session at most; operations that would pass it answer 409.")
+    var maxNodes = 1000
+
+    @Option(help: "Requests per second per session on average; 0 turns the limit off. More answer 429.")
+    var rateLimit: Double = 100
+
+    @Option(help: "Requests a session may make in a burst above the average.")
+    var rateBurst: Double = 200
+
+    @Option(help: ArgumentHelp("Bytes of path and query at most; longer answer 414.", valueName: "bytes"))
+    var maxURLBytes = 8192
+
+    @Option(help: ArgumentHelp("Bytes of header fields at most; more answer 431.", valueName: "bytes"))
+    var maxHeaderBytes = 16_384
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
@@ -57,6 +75,11 @@ struct MinervaServerCommand: ParsableCommand {
         guard maxSessions >= 1 else { throw ValidationError("--max-sessions must be at least 1") }
         guard listHistory >= 32 else { throw ValidationError("--list-history must be at least 32") }
         guard maxListItems >= 1 else { throw ValidationError("--max-list-items must be at least 1") }
+        guard maxNodes >= 2 else { throw ValidationError("--max-nodes must be at least 2") }
+        guard rateLimit >= 0, rateBurst >= 1 else { throw ValidationError("--rate-limit must be 0 or more and --rate-burst at least 1") }
+        guard maxURLBytes >= 64, maxHeaderBytes >= 256 else {
+            throw ValidationError("--max-url-bytes must be at least 64 and --max-header-bytes at least 256")
+        }
     }
 
     func run() throws {
@@ -80,12 +103,16 @@ struct MinervaServerCommand: ParsableCommand {
         let api = MinervaAPI(
             app: appDescription,
             configuration: ServerConfiguration(
-                maxBodySize: maxBody, maxSessions: maxSessions, listHistory: listHistory, maxListItems: maxListItems),
+                maxBodySize: maxBody, maxSessions: maxSessions, listHistory: listHistory, maxListItems: maxListItems,
+                maxNodes: maxNodes, sessionTTL: sessionTTL.seconds, rateLimit: rateLimit, rateBurst: rateBurst,
+                maxURLBytes: maxURLBytes, maxHeaderBytes: maxHeaderBytes),
             logger: logger)
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(
                 host: host, port: port, threads: threads, maxBodySize: maxBody, connectionLimit: maxConnections,
-                connectionTimeout: connectionTimeout),
+                connectionTimeout: connectionTimeout,
+                // Above the server's own limits, so that those answer in JSON rather than libmicrohttpd's HTML.
+                connectionMemoryLimit: max(64 << 10, 2 * (maxURLBytes + maxHeaderBytes) + 8192)),
             responder: api)
         do {
             try server.start()
@@ -95,8 +122,12 @@ struct MinervaServerCommand: ParsableCommand {
         let shownHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         logger.info("listening on http://\(shownHost):\(server.port)", metadata: ["app": "\(appDescription.name)", "threads": "\(threads)"])
 
+        let sweeper = SessionSweeper(api: api, interval: min(60, max(0.05, sessionTTL.seconds / 10)))
+        sweeper.start()
+
         let signal = signals.wait()
         logger.info("received signal \(signal); finishing requests in flight")
+        sweeper.stop()
         server.shutdown(gracePeriod: 10)
         logger.info("stopped")
     }

@@ -103,7 +103,7 @@ class Session:
 def server():
     """The server on tests/live/apps/basic.json: one stack, routes and a guard."""
     assert BINARY.exists(), f"build the server first: {BINARY} is missing"
-    running = RunningServer("--app", str(APPS / "basic.json"))
+    running = RunningServer("--app", str(APPS / "basic.json"), "--rate-limit", "0")
     yield running
     assert running.stop() == 0, "".join(running.log)
 
@@ -112,7 +112,7 @@ def server():
 def demo_server():
     """The server on the built-in demo app: tabs, a guarded settings screen, deep links."""
     assert BINARY.exists(), f"build the server first: {BINARY} is missing"
-    running = RunningServer()
+    running = RunningServer("--rate-limit", "0")
     yield running
     assert running.stop() == 0, "".join(running.log)
 
