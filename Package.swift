@@ -11,6 +11,8 @@ let swiftSettings: [SwiftSetting] = [
 let argumentParser = Package.Dependency.package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
 let swiftLog = Package.Dependency.package(url: "https://github.com/apple/swift-log", from: "1.16.2")
 let swiftCollections = Package.Dependency.package(url: "https://github.com/apple/swift-collections", from: "1.6.0")
+let grdb = Package.Dependency.package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0")
+let swiftCrypto = Package.Dependency.package(url: "https://github.com/apple/swift-crypto", from: "3.12.3")
 
 let package = Package(
     name: "minerva-server",
@@ -22,7 +24,7 @@ let package = Package(
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "MinervaServer", targets: ["MinervaServer"]),
     ],
-    dependencies: [argumentParser, swiftLog, swiftCollections],
+    dependencies: [argumentParser, swiftLog, swiftCollections, grdb, swiftCrypto],
     targets: [
         // MARK: - Targets
         .systemLibrary(
@@ -58,6 +60,8 @@ let package = Package(
                 "MinervaList",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),

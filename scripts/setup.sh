@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libmicrohttpd-dev pkg-config curl jq)
+packages=(libmicrohttpd-dev libsqlite3-dev pkg-config curl jq)
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(python3-venv)
 fi

@@ -8,75 +8,85 @@ extension CoordinatorTree {
     /// focus is a node on a stack.
     /// - Complexity: O(n) in the number of nodes.
     public func checkInvariants() {
+        if let violation = invariantViolation() { preconditionFailure(violation) }
+    }
+
+    /// The first broken guarantee, described, or `nil` when the tree is sound (see ``checkInvariants()``).
+    /// Used to refuse a stored snapshot that does not make a valid tree.
+    public func invariantViolation() -> String? {
         let root = nodes[rootID]
-        precondition(root != nil, "the app coordinator is missing")
-        precondition(root!.navigator == nil && root!.parent == nil && root!.presentation.kind == .app, "the app coordinator is malformed")
-        precondition(Set(navigatorOrder) == Set(navigators.keys) && navigatorOrder.count == navigators.count, "navigator order out of step")
+        guard root != nil else { return "the app coordinator is missing" }
+        guard root!.navigator == nil && root!.parent == nil && root!.presentation.kind == .app else { return "the app coordinator is malformed" }
+        guard Set(navigatorOrder) == Set(navigators.keys) && navigatorOrder.count == navigators.count else { return "navigator order out of step" }
         for base in baseNavigators {
-            precondition(navigators[base]?.isBase == true, "base navigator \(base) missing")
+            guard navigators[base]?.isBase == true else { return "base navigator \(base) missing" }
         }
 
         var placed: [NodeID: NavigatorID] = [:]
         for (id, navigator) in navigators {
-            precondition(navigator.id == id, "navigator keyed under another id")
+            guard navigator.id == id else { return "navigator keyed under another id" }
             for (index, nodeID) in navigator.stack.enumerated() {
-                precondition(placed.updateValue(id, forKey: nodeID) == nil, "\(nodeID) stands on two stacks")
-                guard let node = nodes[nodeID] else { preconditionFailure("\(nodeID) on \(id) is not in the tree") }
-                precondition(node.navigator == id, "\(nodeID) names \(String(describing: node.navigator)) but stands on \(id)")
+                guard placed.updateValue(id, forKey: nodeID) == nil else { return "\(nodeID) stands on two stacks" }
+                guard let node = nodes[nodeID] else { return "\(nodeID) on \(id) is not in the tree" }
+                guard node.navigator == id else { return "\(nodeID) names \(String(describing: node.navigator)) but stands on \(id)" }
                 let expected = index == 0 ? navigator.rootPresentation : Presentation(.push)
-                precondition(node.presentation == expected, "\(nodeID) has kind \(node.presentation) at index \(index) of \(id)")
+                guard node.presentation == expected else { return "\(nodeID) has kind \(node.presentation) at index \(index) of \(id)" }
             }
             if navigator.isBase {
-                precondition(navigator.stack.count > 0 || navigator.id == .detail, "base navigator \(id) is empty")
-                precondition(baseNavigators.contains(id), "unexpected base navigator \(id)")
+                guard navigator.stack.count > 0 || navigator.id == .detail else { return "base navigator \(id) is empty" }
+                guard baseNavigators.contains(id) else { return "unexpected base navigator \(id)" }
             } else {
-                precondition(!navigator.stack.isEmpty, "presented navigator \(id) is empty")
-                precondition(navigator.embedded || navigator.stack.count == 1, "\(id) is not embedded but holds several nodes")
+                guard !navigator.stack.isEmpty else { return "presented navigator \(id) is empty" }
+                guard navigator.embedded || navigator.stack.count == 1 else { return "\(id) is not embedded but holds several nodes" }
                 let parent = navigators[navigator.parent!]
-                precondition(parent?.presentedNavigator == id, "\(id) is not presented by its parent navigator")
-                let presenter = nodes[navigator.stack[0]]!.parent!
-                precondition(nodes[presenter]?.navigator == navigator.parent, "\(id) is presented from a node of another navigator")
+                guard parent?.presentedNavigator == id else { return "\(id) is not presented by its parent navigator" }
+                guard let presenter = nodes[navigator.stack[0]]?.parent else { return "\(id)'s root has no parent" }
+                guard nodes[presenter]?.navigator == navigator.parent else { return "\(id) is presented from a node of another navigator" }
                 for nodeID in navigator.stack {
-                    precondition(isDescendant(nodeID, of: presenter), "\(nodeID) on \(id) is not below its presenter \(presenter)")
+                    guard isDescendant(nodeID, of: presenter) else { return "\(nodeID) on \(id) is not below its presenter \(presenter)" }
                 }
             }
             if let presented = navigator.presentedNavigator {
-                precondition(navigators[presented]?.parent == id, "\(id) presents \(presented), which names another parent")
+                guard navigators[presented]?.parent == id else { return "\(id) presents \(presented), which names another parent" }
             }
         }
-        precondition(placed.count == nodes.count - 1, "\(nodes.count - 1 - placed.count) nodes stand on no stack")
+        guard placed.count == nodes.count - 1 else { return "\(nodes.count - 1 - placed.count) nodes stand on no stack" }
 
         var reached = 0
         var queue = [rootID]
         while let id = queue.popLast() {
             reached += 1
+            guard reached <= nodes.count else { return "the tree has a cycle" }
             let node = nodes[id]!
             for child in node.children {
-                precondition(nodes[child]?.parent == id, "\(child) does not name \(id) as parent")
+                guard nodes[child]?.parent == id else { return "\(child) does not name \(id) as parent" }
                 queue.append(child)
             }
         }
-        precondition(reached == nodes.count, "the tree has \(nodes.count) nodes but \(reached) are reachable")
+        guard reached == nodes.count else { return "the tree has \(nodes.count) nodes but \(reached) are reachable" }
         for node in nodes.values where node.id != rootID {
-            precondition(nodes[node.parent!]?.children.contains(node.id) == true, "\(node.id)'s parent does not list it")
-            precondition(node.id.number < nextNodeNumber, "\(node.id) is beyond the id counter")
+            guard let parent = node.parent, nodes[parent]?.children.contains(node.id) == true else { return "\(node.id)'s parent does not list it" }
+            guard node.id.number < nextNodeNumber else { return "\(node.id) is beyond the id counter" }
         }
         if let tabs = app.tabs {
-            precondition(tabs.contains { $0.id == selectedTab }, "the selected tab is not a tab of the app")
+            guard tabs.contains(where: { $0.id == selectedTab }) else { return "the selected tab is not a tab of the app" }
         } else {
-            precondition(selectedTab == nil, "a tab is selected in an app without tabs")
+            guard selectedTab == nil else { return "a tab is selected in an app without tabs" }
         }
         if let pending {
-            precondition(nodes[pending.guardNode] != nil, "the pending target's guard flow is gone")
-            precondition(!pending.steps.isEmpty, "a pending target without steps")
+            guard nodes[pending.guardNode] != nil else { return "the pending target's guard flow is gone" }
+            guard !pending.steps.isEmpty else { return "a pending target without steps" }
         }
         let focused = nodes[focus]
-        precondition(focused != nil && focused!.id != rootID, "the focus is not a node on a stack")
+        guard focused != nil && focused!.id != rootID else { return "the focus is not a node on a stack" }
+        return nil
     }
 
     private func isDescendant(_ id: NodeID, of ancestor: NodeID) -> Bool {
         var current = nodes[id]?.parent
-        while let next = current {
+        var steps = 0
+        while let next = current, steps <= nodes.count {
+            steps += 1
             if next == ancestor { return true }
             current = nodes[next]?.parent
         }

@@ -23,4 +23,12 @@ public struct NavigationEvent: Hashable, Sendable {
     public let node: NodeID
     /// Its screen.
     public let screen: String
+
+    /// Creates an event; operations make them, and stores read them back.
+    public init(seq: Int, kind: Kind, node: NodeID, screen: String) {
+        self.seq = seq
+        self.kind = kind
+        self.node = node
+        self.screen = screen
+    }
 }

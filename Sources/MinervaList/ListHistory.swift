@@ -17,7 +17,7 @@ public struct ListHistory: Sendable {
     public private(set) var latestDiff: ListDiff
     /// How many versions before the current one can be diffed from.
     public let retainedVersions: Int
-    private var older: [(version: Int, content: ListContent)] = []
+    var older: [(version: Int, content: ListContent)] = []
 
     /// Starts a history with its first content (version 1).
     /// - Parameters:
@@ -28,6 +28,16 @@ public struct ListHistory: Sendable {
         current = content
         latestDiff = ListDiff(from: .empty, to: content, fromVersion: 0, toVersion: 1)
         self.retainedVersions = max(1, retainedVersions)
+    }
+
+    /// Restores a stored history; the latest diff is computed from the newest older version.
+    init(version: Int, current: ListContent, older: [(version: Int, content: ListContent)], retainedVersions: Int) {
+        self.version = version
+        self.current = current
+        self.older = older
+        self.retainedVersions = max(1, retainedVersions)
+        let previous = older.last.map { ($0.content, $0.version) } ?? (.empty, 0)
+        latestDiff = ListDiff(from: previous.0, to: current, fromVersion: previous.1, toVersion: version)
     }
 
     /// Replaces the content; an unchanged content still counts as a version with an empty diff.

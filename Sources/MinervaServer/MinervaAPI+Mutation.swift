@@ -20,11 +20,35 @@ extension MinervaAPI {
                 return stored
             }
             try ifMatch.check(version: state.version)
-            let response = try apply(&state, try parsed.get())
-            if let key {
-                state.idempotency.remember(key.key, fingerprint: key.fingerprint, response: response, now: now)
+            let command = try parsed.get()
+            guard let storage else {
+                let response = try apply(&state, command)
+                if let key { state.idempotency.remember(key.key, fingerprint: key.fingerprint, response: response, now: now) }
+                return response
             }
+            // Durable before the answer: change a copy, store it, then keep it.
+            var next = state
+            let response = try apply(&next, command)
+            if let key { next.idempotency.remember(key.key, fingerprint: key.fingerprint, response: response, now: now) }
+            try persist(session, next, storage: storage, now: now)
+            state = next
             return response
+        }
+    }
+}
+
+extension MinervaAPI {
+    /// Writes a session's state to storage.
+    /// - Throws: `503` when storage refuses; the caller then keeps the old state.
+    func persist(_ session: Session, _ state: SessionState, storage: any SessionStorage, now: Double) throws(APIError) {
+        do {
+            try storage.save(
+                StoredSession(
+                    id: session.id, tokenHash: session.tokenHash, version: state.version, snapshot: SessionSnapshot.encode(state),
+                    lastUsed: now))
+        } catch {
+            logger.error("could not store session \(session.id): \(error)")
+            throw .unavailable("the change could not be stored; nothing was changed, retry later")
         }
     }
 }

@@ -12,6 +12,15 @@ extension MinervaAPI {
             if let stored = try cache.answer(for: key.key, fingerprint: key.fingerprint, now: now) { return stored }
             let response = try makeSession(request)
             cache.remember(key.key, fingerprint: key.fingerprint, response: response, now: now)
+            do {
+                try storage?.save(
+                    StoredCreation(
+                        key: key.key, fingerprint: key.fingerprint, status: response.status, headers: response.headers, body: response.body,
+                        storedAt: now),
+                    expiredBefore: now - configuration.idempotencyLifetime)
+            } catch {
+                logger.error("could not store an idempotency key: \(error)")
+            }
             return response
         }
     }
@@ -41,9 +50,18 @@ extension MinervaAPI {
             tree: tree, eventHistory: configuration.eventHistory,
             idempotency: IdempotencyCache(capacity: configuration.idempotencyCapacity, lifetime: configuration.idempotencyLifetime))
         let session = Session(
-            id: id, token: token, state: state, rateLimit: configuration.rateLimit, rateBurst: configuration.rateBurst, now: now)
+            id: id, tokenHash: Token.hash(token), state: state, rateLimit: configuration.rateLimit, rateBurst: configuration.rateBurst,
+            lastUsed: now)
         guard store.insert(session) else {
             throw .unavailable("the server holds its limit of \(configuration.maxSessions) sessions; delete unused sessions or try later")
+        }
+        if let storage {
+            do throws(APIError) {
+                try persist(session, state, storage: storage, now: now)
+            } catch {
+                store.remove(id)
+                throw error
+            }
         }
         let document = session.state.withLock { state in
             StateDocument.encode(sessionID: id, state: state, token: token)
@@ -65,6 +83,12 @@ extension MinervaAPI {
         let ifMatch = IfMatch(request.header("if-match"))
         try session.state.withLock { state throws(APIError) in
             try ifMatch.check(version: state.version)
+            do {
+                try storage?.delete([session.id])
+            } catch {
+                logger.error("could not delete session \(session.id) from storage: \(error)")
+                throw .unavailable("the session could not be deleted from storage; retry later")
+            }
         }
         store.remove(session.id)
         return HTTPResponse(status: 204, headers: [("Cache-Control", "no-store")])

@@ -14,25 +14,55 @@ public final class MinervaAPI: HTTPResponder {
     let logger: Logger
     /// Answers of `POST /v1/sessions` by `Idempotency-Key`.
     let creations: Mutex<IdempotencyCache>
+    /// Where sessions survive restarts; `nil` keeps them in memory only.
+    let storage: (any SessionStorage)?
+    /// When usage was last written to storage.
+    private let lastUsageFlush = Mutex<Double>(0)
 
     /// Creates the API over an empty session store.
     /// - Parameters:
     ///   - app: the validated app description.
     ///   - configuration: limits.
     ///   - logger: where request logs go (tokens are never logged).
-    public init(app: AppDescription, configuration: ServerConfiguration = ServerConfiguration(), logger: Logger) {
+    ///   - storage: where sessions survive restarts; call ``restore()`` before serving.
+    public init(
+        app: AppDescription, configuration: ServerConfiguration = ServerConfiguration(), logger: Logger,
+        storage: (any SessionStorage)? = nil
+    ) {
         self.app = app
         self.configuration = configuration
         store = SessionStore(capacity: configuration.maxSessions)
         self.logger = logger
+        self.storage = storage
         creations = Mutex(IdempotencyCache(capacity: 10_000, lifetime: configuration.idempotencyLifetime))
     }
 
-    /// Drops the sessions unused for longer than the session TTL.
+    /// Drops the sessions unused for longer than the session TTL, here and in storage.
     /// - Returns: how many were dropped.
     @discardableResult
     public func expireIdleSessions() -> Int {
-        store.expire(unusedSince: configuration.now() - configuration.sessionTTL).count
+        let expired = store.expire(unusedSince: configuration.now() - configuration.sessionTTL)
+        do {
+            try storage?.delete(expired)
+        } catch {
+            logger.error("could not delete expired sessions from storage: \(error)")
+        }
+        return expired.count
+    }
+
+    /// Writes to storage when sessions were last used, so that expiry survives a restart.
+    public func flushUsage() {
+        guard let storage else { return }
+        let since = lastUsageFlush.withLock { last in
+            defer { last = configuration.now() }
+            return last
+        }
+        let usage = store.all.filter { $0.lastUsed >= since }.map { (id: $0.id, lastUsed: $0.lastUsed) }
+        do {
+            try storage.touch(usage)
+        } catch {
+            logger.error("could not record session usage in storage: \(error)")
+        }
     }
 
     /// How many sessions are live.
@@ -105,7 +135,7 @@ public final class MinervaAPI: HTTPResponder {
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw .unauthorized }
         let token = String(parts[1]).trimmingSpaces
         guard let session = store.session(id) else {
-            _ = Token.constantTimeEqual(token, token)
+            _ = Token.constantTimeEqual(Token.hash(token), Token.hash(id))
             throw .unauthorized
         }
         guard session.authorizes(token) else { throw .unauthorized }

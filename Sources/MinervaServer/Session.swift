@@ -7,8 +7,9 @@ import Synchronization
 final class Session: Sendable {
     /// The public id (`s_…`).
     let id: String
-    /// The bearer token that every request on this session must carry.
-    private let token: String
+    /// The SHA-256 of the bearer token that every request on this session must carry;
+    /// the token itself is never kept.
+    let tokenHash: [UInt8]
     /// Everything that changes, serialised per session.
     let state: Mutex<SessionState>
     /// The session's request budget.
@@ -16,17 +17,17 @@ final class Session: Sendable {
     /// When a request last used the session (milliseconds since 1970).
     private let lastUsedMilliseconds: Atomic<Int>
 
-    init(id: String, token: String, state: SessionState, rateLimit: Double, rateBurst: Double, now: Double) {
+    init(id: String, tokenHash: [UInt8], state: SessionState, rateLimit: Double, rateBurst: Double, lastUsed: Double) {
         self.id = id
-        self.token = token
+        self.tokenHash = tokenHash
         self.state = Mutex(state)
-        limiter = Mutex(rateLimit > 0 ? RateLimiter(rate: rateLimit, burst: max(1, rateBurst), now: now) : nil)
-        lastUsedMilliseconds = Atomic(Int(now * 1000))
+        limiter = Mutex(rateLimit > 0 ? RateLimiter(rate: rateLimit, burst: max(1, rateBurst), now: lastUsed) : nil)
+        lastUsedMilliseconds = Atomic(Int(lastUsed * 1000))
     }
 
     /// Whether `candidate` is this session's token, compared in constant time.
     func authorizes(_ candidate: String) -> Bool {
-        Token.constantTimeEqual(candidate, token)
+        Token.constantTimeEqual(Token.hash(candidate), tokenHash)
     }
 
     /// Counts a request against the budget and marks the session used.

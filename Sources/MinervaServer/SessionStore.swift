@@ -41,6 +41,11 @@ final class SessionStore: Sendable {
         }
     }
 
+    /// Every live session.
+    var all: [Session] {
+        sessions.withLock { Array($0.values) }
+    }
+
     /// How many sessions are live.
     var count: Int {
         sessions.withLock { $0.count }

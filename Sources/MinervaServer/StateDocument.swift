@@ -59,6 +59,13 @@ enum StateDocument {
         writer.beginArray()
         for flag in tree.flags.sorted() { writer.string(flag) }
         writer.endArray()
+        let unknownScreens = tree.unknownScreens
+        if !unknownScreens.isEmpty {
+            writer.key("unknownScreens")
+            writer.beginArray()
+            for screen in unknownScreens { writer.string(screen) }
+            writer.endArray()
+        }
         writer.key("pending")
         if let pending = tree.pending {
             writer.beginObject()

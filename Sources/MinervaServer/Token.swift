@@ -1,5 +1,21 @@
+import Crypto
+
 /// Random secrets for session ids and bearer tokens.
 enum Token {
+    /// The SHA-256 of a token: what is kept and stored instead of the token itself.
+    static func hash(_ token: String) -> [UInt8] {
+        Array(SHA256.hash(data: Array(token.utf8)))
+    }
+
+    /// Compares two byte strings in time that depends only on their lengths.
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
+        for index in 0..<max(a.count, b.count) {
+            difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0)
+        }
+        return difference == 0
+    }
+
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// `count` bytes from the system's cryptographic generator, base64url-encoded without padding.
@@ -31,14 +47,6 @@ enum Token {
 
     /// Compares two secrets in time that depends only on their lengths.
     static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
-        let a = Array(lhs.utf8)
-        let b = Array(rhs.utf8)
-        var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
-        for index in 0..<max(a.count, b.count) {
-            let x = index < a.count ? a[index] : 0
-            let y = index < b.count ? b[index] : 0
-            difference |= x ^ y
-        }
-        return difference == 0
+        constantTimeEqual(Array(lhs.utf8), Array(rhs.utf8))
     }
 }

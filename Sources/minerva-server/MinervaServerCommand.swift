@@ -21,6 +21,9 @@ struct MinervaServerCommand: ParsableCommand {
     @Option(help: ArgumentHelp("App description file (JSON); default: the built-in demo app.", valueName: "file"))
     var app: String?
 
+    @Option(help: ArgumentHelp("Where sessions are kept: sqlite:PATH (durable across restarts and crashes) or memory.", valueName: "store"))
+    var store: StoreOption = .sqlite("minerva.sqlite")
+
     @Option(help: "Worker threads, each polling its own connections with epoll.")
     var threads = HTTPServerConfiguration.processorCount
 
@@ -100,13 +103,34 @@ struct MinervaServerCommand: ParsableCommand {
         let logger = Logger(label: "minerva-server")
 
         let appDescription = try loadApp()
+        let storage: (any SessionStorage)?
+        switch store {
+        case .memory:
+            storage = nil
+        case .sqlite(let path):
+            do {
+                storage = try SQLiteSessionStorage(path: path)
+            } catch {
+                throw ValidationError("cannot open the session store '\(path)': \(error)")
+            }
+        }
         let api = MinervaAPI(
             app: appDescription,
             configuration: ServerConfiguration(
                 maxBodySize: maxBody, maxSessions: maxSessions, listHistory: listHistory, maxListItems: maxListItems,
                 maxNodes: maxNodes, sessionTTL: sessionTTL.seconds, rateLimit: rateLimit, rateBurst: rateBurst,
                 maxURLBytes: maxURLBytes, maxHeaderBytes: maxHeaderBytes),
-            logger: logger)
+            logger: logger, storage: storage)
+        let report = try api.restore()
+        if storage != nil {
+            logger.info("restored \(report.loaded) sessions from \(store); \(report.expired) had expired")
+        }
+        for (id, reason) in report.unreadable {
+            logger.warning("session \(id) is kept in the store but not served: \(reason)")
+        }
+        for (id, screens) in report.unknownScreens {
+            logger.warning("session \(id) shows screens the app no longer declares: \(screens.joined(separator: ", "))")
+        }
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(
                 host: host, port: port, threads: threads, maxBodySize: maxBody, connectionLimit: maxConnections,

@@ -1,14 +1,17 @@
 import Dispatch
 import MinervaServer
 
-/// Expires idle sessions in the background at a fixed interval.
+/// Expires idle sessions and records session usage in the background at a fixed interval.
 final class SessionSweeper {
     private let timer: any DispatchSourceTimer
 
     init(api: MinervaAPI, interval: Double) {
         timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "minerva.session-sweeper"))
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(10))
-        timer.setEventHandler { api.expireIdleSessions() }
+        timer.setEventHandler {
+            api.expireIdleSessions()
+            api.flushUsage()
+        }
     }
 
     func start() {

@@ -80,6 +80,10 @@ struct SeededGenerator: RandomNumberGenerator {
             }
             tree.checkInvariants()
             #expect(tree.lastSeq == expectedSeq)
+            if applied % 97 == 0 {
+                let restored = try? CoordinatorTree(snapshot: tree.snapshot, app: tree.app)
+                #expect(restored == tree, "the snapshot does not restore the tree")
+            }
         }
         #expect(applied > 1000)
     }

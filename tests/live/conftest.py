@@ -21,7 +21,7 @@ class RunningServer:
 
     def __init__(self, *args):
         self.process = subprocess.Popen(
-            [str(BINARY), "--port", "0", *args],
+            [str(BINARY), "--port", "0", *(args if "--store" in args else ("--store", "memory", *args))],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
         self.log = []
