@@ -4,18 +4,20 @@
 /// byte offset, to refuse invalid UTF-8 and duplicate keys, and to bound nesting depth so
 /// that no input can exhaust the stack.
 public struct JSONParser {
-    /// The deepest nesting of arrays and objects accepted.
+    /// The deepest nesting of arrays and objects accepted from clients by default.
     public static let maximumDepth = 64
 
     /// Parses one JSON document.
-    /// - Parameter bytes: the UTF-8 text; white space may surround the value.
+    /// - Parameters:
+    ///   - bytes: the UTF-8 text; white space may surround the value.
+    ///   - maximumDepth: the deepest nesting accepted (the parser recurses once per level).
     /// - Returns: the value.
     /// - Throws: ``JSONParseError`` naming what is wrong and where.
     /// - Complexity: O(n) in the number of bytes.
-    public static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
+    public static func parse(_ bytes: some Collection<UInt8>, maximumDepth: Int = maximumDepth) throws(JSONParseError) -> JSONValue {
         let array = Array(bytes)
         return try array.withUnsafeBufferPointer { buffer throws(JSONParseError) in
-            var parser = Parser(bytes: buffer)
+            var parser = Parser(bytes: buffer, maximumDepth: maximumDepth)
             parser.skipWhitespace()
             let value = try parser.parseValue(depth: 0)
             parser.skipWhitespace()
@@ -35,10 +37,12 @@ public struct JSONParseError: Error, CustomStringConvertible, Sendable {
 
 private struct Parser {
     let bytes: UnsafeBufferPointer<UInt8>
+    let maximumDepth: Int
     var index = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
         self.bytes = bytes
+        self.maximumDepth = maximumDepth
     }
 
     func error(_ message: String) -> JSONParseError {
@@ -79,7 +83,7 @@ private struct Parser {
     }
 
     mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
-        guard depth <= JSONParser.maximumDepth else { throw error("JSON nested too deeply") }
+        guard depth <= maximumDepth else { throw error("JSON nested too deeply") }
         index += 1
         var members: [String: JSONValue] = [:]
         skipWhitespace()
@@ -113,7 +117,7 @@ private struct Parser {
     }
 
     mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
-        guard depth <= JSONParser.maximumDepth else { throw error("JSON nested too deeply") }
+        guard depth <= maximumDepth else { throw error("JSON nested too deeply") }
         index += 1
         var elements: [JSONValue] = []
         skipWhitespace()

@@ -27,7 +27,7 @@ enum SessionSnapshot {
     static func decode(_ bytes: [UInt8], app: AppDescription, configuration: ServerConfiguration) throws(SnapshotError) -> SessionState {
         let value: JSONValue
         do {
-            value = try JSONParser.parse(bytes)
+            value = try JSONParser.parse(bytes, maximumDepth: JSONParser.maximumDepth + 32)
         } catch {
             throw SnapshotError("not JSON: \(error)")
         }

@@ -7,14 +7,18 @@ import Testing
 
 /// The API called in process, without sockets: the same handlers the live server runs.
 struct InProcessClient {
-    let api = MinervaAPI(app: .demo, configuration: ServerConfiguration(maxSessions: 3), logger: Logger(label: "test"))
+    let api: MinervaAPI
+
+    init(configuration: ServerConfiguration = ServerConfiguration(maxSessions: 3)) {
+        api = MinervaAPI(app: .demo, configuration: configuration, logger: Logger(label: "test"))
+    }
 
     func send(_ method: String, _ path: String, _ body: String = "", headers: [(name: String, value: String)] = [], tooLarge: Bool = false)
         -> (status: Int, headers: [(name: String, value: String)], json: JSONValue?)
     {
         let response = api.respond(
             to: HTTPRequest(method: method, path: path, headers: headers, body: Array(body.utf8), bodyExceedsLimit: tooLarge))
-        return (response.status, response.headers, response.body.isEmpty ? nil : try? JSONParser.parse(response.body))
+        return (response.status, response.headers, response.body.isEmpty ? nil : try? JSONParser.parse(response.body, maximumDepth: 4096))
     }
 
     func createSession() -> (id: String, auth: (name: String, value: String)) {
