@@ -15,10 +15,21 @@ public struct HTTPResponse: Sendable {
     }
 }
 
+/// How a request is answered: now, later, or as a stream.
+public enum HTTPReply: Sendable {
+    /// The answer, sent at once.
+    case response(HTTPResponse)
+    /// An answer that comes later: the connection waits (suspended, holding no thread) until
+    /// ``HTTPDeferred/complete(_:)`` is called.
+    case deferred(HTTPDeferred)
+    /// A body sent in chunks as ``HTTPStream/send(_:)`` provides them (server-sent events).
+    case stream(status: Int, headers: [(name: String, value: String)], HTTPStream)
+}
+
 /// Answers requests. Called on the server's threads, several at once.
 public protocol HTTPResponder: Sendable {
-    /// Answers one request; must not block for long.
+    /// Answers one request now, later, or as a stream; must not block for long.
     /// - Parameter request: the whole request, body included.
-    /// - Returns: the answer.
-    func respond(to request: HTTPRequest) -> HTTPResponse
+    /// - Returns: how it is answered.
+    func reply(to request: HTTPRequest) -> HTTPReply
 }

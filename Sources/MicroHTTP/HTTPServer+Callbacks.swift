@@ -30,6 +30,12 @@ func accessHandler(
     }
     let state = Unmanaged<RequestState>.fromOpaque(stored).takeUnretainedValue()
 
+    if let deferred = state.deferred {
+        // Called again after a resume: the answer is there.
+        guard let response = deferred.suspendUnlessCompleted(connection) else { return .YES }
+        return queue(response, on: connection)
+    }
+
     if let uploadDataSize, uploadDataSize.pointee > 0 {
         let size = uploadDataSize.pointee
         if !state.bodyExceedsLimit, let uploadData {
@@ -54,9 +60,13 @@ func requestCompleted(
     _ reason: MHD_RequestTerminationCode
 ) {
     guard let cls, let conCls, let stored = conCls.pointee else { return }
-    Unmanaged<RequestState>.fromOpaque(stored).release()
+    let state = Unmanaged<RequestState>.fromOpaque(stored).takeRetainedValue()
     conCls.pointee = nil
-    Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().inFlight.subtract(1, ordering: .relaxed)
+    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+    if let key = state.waitingKey {
+        _ = context.waiting.withLock { $0.removeValue(forKey: key) }
+    }
+    context.inFlight.subtract(1, ordering: .relaxed)
 }
 
 /// Builds the request, asks the responder, and queues its answer.
@@ -67,8 +77,53 @@ private func answer(_ connection: OpaquePointer, _ state: RequestState, _ contex
         headers: values(of: connection, kind: .HEADER_KIND),
         body: state.body, bodyExceedsLimit: state.bodyExceedsLimit)
     state.body = []
-    let response = context.responder.respond(to: request)
-    return queue(response, on: connection)
+    switch context.responder.reply(to: request) {
+    case .response(let response):
+        return queue(response, on: connection)
+    case .deferred(let deferred):
+        state.deferred = deferred
+        let key = ObjectIdentifier(deferred)
+        state.waitingKey = key
+        context.waiting.withLock { $0[key] = .deferred(deferred) }
+        guard let response = deferred.suspendUnlessCompleted(connection) else { return .YES }
+        return queue(response, on: connection)
+    case .stream(let status, let headers, let stream):
+        let key = ObjectIdentifier(stream)
+        state.waitingKey = key
+        context.waiting.withLock { $0[key] = .stream(stream) }
+        return queue(stream, status: status, headers: headers, on: connection)
+    }
+}
+
+/// Queues a streamed body: libmicrohttpd pulls chunks through `readStream` and releases the
+/// stream through `releaseStream` when the response is gone.
+private func queue(
+    _ stream: HTTPStream, status: Int, headers: [(name: String, value: String)], on connection: OpaquePointer
+) -> MHD_Result {
+    stream.attach(connection)
+    let context = Unmanaged.passRetained(stream).toOpaque()
+    guard let created = MHD_create_response_from_callback(UInt64.max, 4096, readStream, context, releaseStream) else {
+        Unmanaged<HTTPStream>.fromOpaque(context).release()
+        return .NO
+    }
+    defer { MHD_destroy_response(created) }
+    for header in headers {
+        _ = MHD_add_response_header(created, header.name, header.value)
+    }
+    return MHD_queue_response(connection, UInt32(status), created)
+}
+
+/// `MHD_ContentReaderCallback` of a streamed body.
+private func readStream(_ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int) -> Int {
+    guard let cls, let buffer else { return -2 }  // MHD_CONTENT_READER_END_WITH_ERROR
+    return Unmanaged<HTTPStream>.fromOpaque(cls).takeUnretainedValue().read(into: buffer, capacity: capacity)
+}
+
+/// `MHD_ContentReaderFreeCallback` of a streamed body: the client is gone or the body ended.
+private func releaseStream(_ cls: UnsafeMutableRawPointer?) {
+    guard let cls else { return }
+    let stream = Unmanaged<HTTPStream>.fromOpaque(cls).takeRetainedValue()
+    stream.cancel()
 }
 
 private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {

@@ -38,6 +38,7 @@ public final class HTTPServer: Sendable {
             guard handle == nil else { throw HTTPServerError(description: "the server is already running") }
             let address = try SocketAddress(host: configuration.host, port: configuration.port)
             var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
+                | MHD_ALLOW_SUSPEND_RESUME.rawValue
             if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
             let unmanaged = Unmanaged.passUnretained(context).toOpaque()
             let started: OpaquePointer? = address.withSockaddr { sockaddr in
@@ -59,14 +60,22 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Stops accepting connections, lets requests in flight finish (up to `gracePeriod`
-    /// seconds), then closes every connection and stops the threads.
+    /// Stops accepting connections, ends long polls (with their fallback answer) and streams,
+    /// lets requests in flight finish (up to `gracePeriod` seconds), then closes every
+    /// connection and stops the threads.
     /// - Parameter gracePeriod: the longest wait for requests in flight.
     public func shutdown(gracePeriod: Double = 10) {
         daemon.withLock { handle in
             guard let current = handle else { return }
             let listener = MHD_quiesce_daemon(current.pointer)
             if listener >= 0 { close(listener) }
+            // Every suspended connection must be resumed before the daemon stops.
+            for waiting in context.waiting.withLock({ Array($0.values) }) {
+                switch waiting {
+                case .deferred(let deferred): deferred.complete(deferred.fallback)
+                case .stream(let stream): stream.finish()
+                }
+            }
             var waited = 0.0
             while context.inFlight.load(ordering: .acquiring) > 0, waited < gracePeriod {
                 usleep(10_000)

@@ -6,6 +6,14 @@ final class ServerContext: Sendable {
     let maxBodySize: Int
     /// Requests begun and not yet completed.
     let inFlight = Atomic<Int>(0)
+    /// Answers still to come (long polls, streams), so that shutdown can end them first.
+    let waiting = Mutex<[ObjectIdentifier: Waiting]>([:])
+
+    /// A long poll or a stream that holds a suspended connection.
+    enum Waiting: Sendable {
+        case deferred(HTTPDeferred)
+        case stream(HTTPStream)
+    }
 
     init(responder: any HTTPResponder, maxBodySize: Int) {
         self.responder = responder
@@ -20,6 +28,10 @@ final class RequestState {
     let path: String
     var body: [UInt8] = []
     var bodyExceedsLimit: Bool
+    /// The deferred answer this request waits for, once the responder has chosen to wait.
+    var deferred: HTTPDeferred?
+    /// The key under which a long poll or stream is registered in ``ServerContext/waiting``.
+    var waitingKey: ObjectIdentifier?
 
     init(method: String, path: String, bodyExceedsLimit: Bool) {
         self.method = method

@@ -12,11 +12,7 @@ extension CoordinatorTree {
     /// - Throws: `notFound` when no route matches; a failing step's own error.
     @discardableResult
     public mutating func deepLink(_ url: String) throws(NavigationError) -> (events: [NavigationEvent], route: String) {
-        guard let link = DeepLinkURL(url, scheme: app.scheme),
-            let (route, bindings) = app.routes.lazy.compactMap({ route in route.match(link.segments).map { (route, $0) } }).first
-        else {
-            throw .unknownRoute(url)
-        }
+        guard let (route, bindings, link) = app.match(url) else { throw .unknownRoute(url) }
         var steps = route.steps.map { step in
             var resolved = step
             resolved.params = step.params.mapValues { value in
@@ -48,6 +44,22 @@ extension CoordinatorTree {
         removing.formUnion(navigators[visible]!.stack.dropFirst())
         if layout == .split { removing.formUnion(navigators[.detail]!.stack) }
         return remove(removing, reason: .deepLink)
+    }
+}
+
+extension AppDescription {
+    /// The route a deep link follows, if any: the first in file order that matches it.
+    /// - Parameter url: a path or a URL with the app's scheme.
+    public func route(for url: String) -> Route? {
+        match(url)?.route
+    }
+
+    func match(_ url: String) -> (route: Route, bindings: [String: String], link: DeepLinkURL)? {
+        guard let link = DeepLinkURL(url, scheme: scheme) else { return nil }
+        for route in routes {
+            if let bindings = route.match(link.segments) { return (route, bindings, link) }
+        }
+        return nil
     }
 }
 

@@ -22,11 +22,11 @@ extension CoordinatorTree {
         var keep: Int
         if case .to(let text) = target {
             let node = try self.node(named: text)
+            if let navigatorID, navigatorID != node.navigator {
+                throw .invalid("node '\(text)' is not on navigator '\(navigatorID)'")
+            }
             guard let own = node.navigator else {
                 throw .conflict("cannot pop to the app coordinator '\(text)'; it is on no stack")
-            }
-            if let navigatorID, navigatorID != own {
-                throw .invalid("node '\(text)' is on navigator '\(own)', not '\(navigatorID)'")
             }
             navigatorID = own
             keep = navigators[own]!.stack.firstIndex(of: node.id)! + 1

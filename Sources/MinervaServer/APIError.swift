@@ -29,7 +29,8 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     static func invalidRequest(_ message: String) -> APIError { APIError(status: 400, code: "invalid_request", message: message) }
     static let unauthorized = APIError(
         status: 401, code: "unauthorized",
-        message: "missing or invalid bearer token for this session; send 'Authorization: Bearer <token>' with the token returned when the session was created")
+        message: "missing or invalid bearer token for this session; send 'Authorization: Bearer <token>' with the token returned when the session was created",
+        headers: [Header(name: "WWW-Authenticate", value: "Bearer")])
     static func notFound(_ message: String) -> APIError { APIError(status: 404, code: "not_found", message: message) }
     static func methodNotAllowed(_ method: String, allowed: [String]) -> APIError {
         APIError(

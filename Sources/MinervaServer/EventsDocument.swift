@@ -1,4 +1,5 @@
 import DequeModule
+import MicroHTTP
 import MinervaCoordinator
 import MinervaJSON
 
@@ -15,7 +16,8 @@ enum EventsDocument {
         writer.key("events")
         writer.beginArray()
         let oldest = events.first?.seq ?? last + 1
-        let start = max(0, after + 1 - oldest)
+        // Written so that no `after`, however large, can overflow.
+        let start = after >= oldest ? after - oldest + 1 : 0
         if start < events.count {
             for event in events[(events.startIndex + start)...] {
                 write(event, into: &writer)
@@ -23,11 +25,34 @@ enum EventsDocument {
         }
         writer.endArray()
         writer.field("last", last)
-        if after + 1 < oldest, after < last {
+        if after < oldest - 1, after < last {
             writer.field("truncated", true)
         }
         writer.endObject()
         return writer.bytes
+    }
+
+    /// The `200` answer with the events after `after` and the session's `ETag`.
+    static func response(_ state: SessionState, after: Int) -> HTTPResponse {
+        MinervaAPI.json(
+            200, encode(state.events, after: after, last: state.tree.lastSeq), headers: [MinervaAPI.etag(state.version)])
+    }
+
+    /// Server-sent events, one per event: `id:` is the `seq`, `data:` the event's JSON.
+    static func serverSentEvents<Events: Sequence<NavigationEvent>>(_ events: Events) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for event in events {
+            bytes.append(contentsOf: "id: \(event.seq)\nevent: \(eventType(event))\ndata: ".utf8)
+            var writer = JSONWriter(capacity: 128)
+            write(event, into: &writer)
+            bytes.append(contentsOf: writer.bytes)
+            bytes.append(contentsOf: "\n\n".utf8)
+        }
+        return bytes
+    }
+
+    private static func eventType(_ event: NavigationEvent) -> String {
+        if case .removed = event.kind { "removed" } else { "finished" }
     }
 
     private static func write(_ event: NavigationEvent, into writer: inout JSONWriter) {

@@ -13,13 +13,16 @@ extension MinervaAPI {
         apply: (inout SessionState, Command) throws(APIError) -> HTTPResponse
     ) throws(APIError) -> HTTPResponse {
         let ifMatch = IfMatch(request.header("if-match"))
-        let key = try IdempotencyKey(request)
+        let keyResult = parse { () throws(APIError) in try IdempotencyKey(request) }
         let now = configuration.now()
         return try session.state.withLock { state throws(APIError) in
-            if let key, let stored = try state.idempotency.answer(for: key.key, fingerprint: key.fingerprint, now: now) {
+            if case .success(let key?) = keyResult,
+                let stored = try state.idempotency.answer(for: key.key, fingerprint: key.fingerprint, now: now)
+            {
                 return stored
             }
             try ifMatch.check(version: state.version)
+            let key = try keyResult.get()
             let command = try parsed.get()
             guard let storage else {
                 let response = try apply(&state, command)

@@ -29,6 +29,9 @@ extension MinervaAPI {
         let body = try RequestBody(request.body, required: false)
         let layoutText = try body.string("layout")
         let deepLink = try body.string("deepLink")
+        if let deepLink, app.route(for: deepLink) == nil {
+            throw .notFound("no route matches the deep link \(Excerpt(deepLink))")
+        }
         let layout = try enumValue(layoutText, field: "layout", as: Layout.self) ?? .stack
         do throws(NavigationError) {
             try CoordinatorTree.check(layout: layout, for: app)
@@ -41,6 +44,9 @@ extension MinervaAPI {
                 try tree.deepLink(deepLink)
             } catch {
                 throw APIError(error)
+            }
+            guard tree.nodes.count <= configuration.maxNodes else {
+                throw .conflict("the deep link would make \(tree.nodes.count) nodes, over the limit of \(configuration.maxNodes)")
             }
         }
         let id = "s_" + Token.random(bytes: 16)
@@ -89,24 +95,10 @@ extension MinervaAPI {
                 logger.error("could not delete session \(session.id) from storage: \(error)")
                 throw .unavailable("the session could not be deleted from storage; retry later")
             }
+            state.closeListeners()
         }
         store.remove(session.id)
         return HTTPResponse(status: 204, headers: [("Cache-Control", "no-store")])
-    }
-
-    /// `GET /v1/sessions/{id}/events?after=N`: the events after `N`.
-    func events(_ session: Session, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        var after = 0
-        if let text = request.queryValue("after") {
-            guard let value = Int(text), value >= 0 else {
-                throw .invalidRequest("query parameter 'after' must be a whole number of at least 0, not \(Excerpt(text))")
-            }
-            after = value
-        }
-        let (version, document) = session.state.withLock { state in
-            (state.version, EventsDocument.encode(state.events, after: after, last: state.tree.lastSeq))
-        }
-        return Self.json(200, document, headers: [Self.etag(version)])
     }
 
     /// `GET /v1/sessions/{id}/link`: the deep link that rebuilds the current state.

@@ -16,6 +16,8 @@ public final class MinervaAPI: HTTPResponder {
     let creations: Mutex<IdempotencyCache>
     /// Where sessions survive restarts; `nil` keeps them in memory only.
     let storage: (any SessionStorage)?
+    /// The web client's files.
+    let web: WebAssets
     /// When usage was last written to storage.
     private let lastUsageFlush = Mutex<Double>(0)
 
@@ -25,10 +27,12 @@ public final class MinervaAPI: HTTPResponder {
     ///   - configuration: limits.
     ///   - logger: where request logs go (tokens are never logged).
     ///   - storage: where sessions survive restarts; call ``restore()`` before serving.
+    ///   - webRoot: a folder to serve the web client from instead of its embedded copy.
     public init(
         app: AppDescription, configuration: ServerConfiguration = ServerConfiguration(), logger: Logger,
-        storage: (any SessionStorage)? = nil
+        storage: (any SessionStorage)? = nil, webRoot: String? = nil
     ) {
+        web = WebAssets(root: webRoot)
         self.app = app
         self.configuration = configuration
         store = SessionStore(capacity: configuration.maxSessions)
@@ -42,8 +46,11 @@ public final class MinervaAPI: HTTPResponder {
     @discardableResult
     public func expireIdleSessions() -> Int {
         let expired = store.expire(unusedSince: configuration.now() - configuration.sessionTTL)
+        for session in expired {
+            session.state.withLock { $0.closeListeners() }
+        }
         do {
-            try storage?.delete(expired)
+            try storage?.delete(expired.map(\.id))
         } catch {
             logger.error("could not delete expired sessions from storage: \(error)")
         }
@@ -68,18 +75,22 @@ public final class MinervaAPI: HTTPResponder {
     /// How many sessions are live.
     public var sessionCount: Int { store.count }
 
-    public func respond(to request: HTTPRequest) -> HTTPResponse {
-        let response: HTTPResponse
+    public func reply(to request: HTTPRequest) -> HTTPReply {
+        let reply: HTTPReply
         do throws(APIError) {
-            response = try route(request)
+            reply = try route(request)
         } catch {
-            response = Self.errorResponse(error)
+            reply = .response(Self.errorResponse(error))
         }
-        logger.debug("\(request.method) \(request.path) → \(response.status)")
-        return response
+        if case .response(let response) = reply {
+            logger.debug("\(request.method) \(request.path) → \(response.status)")
+        } else {
+            logger.debug("\(request.method) \(request.path) → waiting")
+        }
+        return reply
     }
 
-    private func route(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+    private func route(_ request: HTTPRequest) throws(APIError) -> HTTPReply {
         try checkSizes(request)
         guard let route = Route(path: request.path) else {
             throw .notFound("no such path: \(Excerpt(request.path))")
@@ -98,25 +109,28 @@ public final class MinervaAPI: HTTPResponder {
         }
         switch (route, method) {
         case (.health, _):
-            return Self.json(200, Array(#"{"status":"ok"}"#.utf8))
+            return .response(Self.json(200, Array(#"{"status":"ok"}"#.utf8)))
+        case (.webAsset(let name), _):
+            guard let response = web.response(for: name) else { throw .notFound("no such file: \(Excerpt(name))") }
+            return .response(response)
         case (.app, _):
-            return Self.json(200, AppDocument.encode(app))
+            return .response(Self.json(200, AppDocument.encode(app)))
         case (.sessions, _):
-            return try createSession(request)
+            return .response(try createSession(request))
         case (.session, "DELETE"):
-            return try deleteSession(session!, request)
+            return .response(try deleteSession(session!, request))
         case (.session, _):
-            return try getSession(session!, request)
+            return .response(try getSession(session!, request))
         case (.events, _):
             return try events(session!, request)
         case (.operation(_, let operation), _):
-            return try perform(operation, on: session!, request)
+            return .response(try perform(operation, on: session!, request))
         case (.list(_, let node), "PUT"):
-            return try putList(node, on: session!, request)
+            return .response(try putList(node, on: session!, request))
         case (.list(_, let node), _):
-            return try getList(node, on: session!, request)
+            return .response(try getList(node, on: session!, request))
         case (.link, _):
-            return try link(session!)
+            return .response(try link(session!))
         }
     }
 

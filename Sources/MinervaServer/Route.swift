@@ -2,6 +2,8 @@
 enum Route: Equatable {
     /// `/healthz`
     case health
+    /// `/` (the web client's page) and `/web/{file}`
+    case webAsset(String)
     /// `/v1/app`
     case app
     /// `/v1/sessions`
@@ -30,7 +32,9 @@ enum Route: Equatable {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.first == "" else { return nil }
         switch parts.count {
+        case 2 where parts[1] == "": self = .webAsset("index.html")
         case 2 where parts[1] == "healthz": self = .health
+        case 3 where parts[1] == "web" && WebAssets.contains(String(parts[2])): self = .webAsset(String(parts[2]))
         case 3 where parts[1] == "v1" && parts[2] == "app": self = .app
         case 3 where parts[1] == "v1" && parts[2] == "sessions": self = .sessions
         case 4 where parts[1] == "v1" && parts[2] == "sessions" && !parts[3].isEmpty:
@@ -56,7 +60,7 @@ enum Route: Equatable {
     /// The methods this path answers.
     var allowedMethods: [String] {
         switch self {
-        case .health, .app, .events, .link: ["GET", "HEAD"]
+        case .health, .app, .events, .link, .webAsset: ["GET", "HEAD"]
         case .sessions, .operation: ["POST"]
         case .session: ["GET", "HEAD", "DELETE"]
         case .list: ["GET", "HEAD", "PUT"]
@@ -67,7 +71,7 @@ enum Route: Equatable {
     var sessionID: String? {
         switch self {
         case .session(let id), .events(let id), .operation(let id, _), .list(let id, _), .link(let id): id
-        case .health, .app, .sessions: nil
+        case .health, .app, .sessions, .webAsset: nil
         }
     }
 }

@@ -1,4 +1,5 @@
 import DequeModule
+import MicroHTTP
 import MinervaCoordinator
 import MinervaList
 import Synchronization
@@ -57,6 +58,10 @@ struct SessionState: Sendable {
     var lists: [NodeID: ListHistory] = [:]
     /// Answers of recent mutations by `Idempotency-Key`.
     var idempotency: IdempotencyCache
+    /// Long polls waiting for an event after their `after`.
+    var waiters: [(after: Int, deferred: HTTPDeferred)] = []
+    /// Server-sent event streams following the session.
+    var subscribers: [HTTPStream] = []
     /// How many events are kept.
     let eventHistory: Int
 
@@ -78,5 +83,27 @@ struct SessionState: Sendable {
         if events.count > eventHistory {
             events.removeFirst(events.count - eventHistory)
         }
+        if !newEvents.isEmpty { notifyListeners(of: newEvents) }
+    }
+
+    /// Answers the long polls and feeds the streams with new events.
+    private mutating func notifyListeners(of newEvents: [NavigationEvent]) {
+        for waiter in waiters {
+            waiter.deferred.complete(EventsDocument.response(self, after: waiter.after))
+        }
+        waiters = []
+        guard !subscribers.isEmpty else { return }
+        let frames = EventsDocument.serverSentEvents(newEvents)
+        subscribers.removeAll { !$0.send(frames) }
+    }
+
+    /// Ends every long poll (with what there is) and every stream: the session is going away.
+    mutating func closeListeners() {
+        for waiter in waiters {
+            waiter.deferred.complete(EventsDocument.response(self, after: waiter.after))
+        }
+        waiters = []
+        for stream in subscribers { stream.finish() }
+        subscribers = []
     }
 }

@@ -32,11 +32,11 @@ final class SessionStore: Sendable {
     }
 
     /// Drops every session unused since `cutoff` (seconds since 1970).
-    /// - Returns: the ids dropped.
-    func expire(unusedSince cutoff: Double) -> [String] {
+    /// - Returns: the sessions dropped.
+    func expire(unusedSince cutoff: Double) -> [Session] {
         sessions.withLock { table in
-            let expired = table.values.filter { $0.lastUsed < cutoff }.map(\.id)
-            for id in expired { table[id] = nil }
+            let expired = table.values.filter { $0.lastUsed < cutoff }
+            for session in expired { table[session.id] = nil }
             return expired
         }
     }

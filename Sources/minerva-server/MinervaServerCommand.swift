@@ -66,6 +66,9 @@ struct MinervaServerCommand: ParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
 
+    @Option(help: ArgumentHelp("Serve the web client from this folder instead of its built-in copy (for working on it).", valueName: "folder"))
+    var webRoot: String?
+
     @Flag(help: "Print the built-in demo app's description and exit.")
     var printDemoApp = false
 
@@ -120,7 +123,7 @@ struct MinervaServerCommand: ParsableCommand {
                 maxBodySize: maxBody, maxSessions: maxSessions, listHistory: listHistory, maxListItems: maxListItems,
                 maxNodes: maxNodes, sessionTTL: sessionTTL.seconds, rateLimit: rateLimit, rateBurst: rateBurst,
                 maxURLBytes: maxURLBytes, maxHeaderBytes: maxHeaderBytes),
-            logger: logger, storage: storage)
+            logger: logger, storage: storage, webRoot: webRoot)
         let report = try api.restore()
         if storage != nil {
             logger.info("restored \(report.loaded) sessions from \(store); \(report.expired) had expired")

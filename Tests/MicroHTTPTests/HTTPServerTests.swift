@@ -11,6 +11,10 @@ struct EchoResponder: HTTPResponder {
         self.delay = delay
     }
 
+    func reply(to request: HTTPRequest) -> HTTPReply {
+        .response(respond(to: request))
+    }
+
     func respond(to request: HTTPRequest) -> HTTPResponse {
         if delay > .zero { Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18) }
         if request.bodyExceedsLimit { return HTTPResponse(status: 413, body: Array("too large".utf8)) }

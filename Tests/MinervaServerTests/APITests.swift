@@ -16,8 +16,9 @@ struct InProcessClient {
     func send(_ method: String, _ path: String, _ body: String = "", headers: [(name: String, value: String)] = [], tooLarge: Bool = false)
         -> (status: Int, headers: [(name: String, value: String)], json: JSONValue?)
     {
-        let response = api.respond(
+        let reply = api.reply(
             to: HTTPRequest(method: method, path: path, headers: headers, body: Array(body.utf8), bodyExceedsLimit: tooLarge))
+        guard case .response(let response) = reply else { preconditionFailure("an in-process request must be answered at once") }
         return (response.status, response.headers, response.body.isEmpty ? nil : try? JSONParser.parse(response.body, maximumDepth: 4096))
     }
 
@@ -84,14 +85,14 @@ func errorCode(_ json: JSONValue?) -> String? {
 
 @Suite struct HelperTests {
     @Test(arguments: [
-        ("/healthz", Route.health), ("/v1/app", .app), ("/v1/sessions", .sessions), ("/v1/sessions/abc", .session("abc")),
+        ("/healthz", Route.health), ("/", .webAsset("index.html")), ("/web/app.js", .webAsset("app.js")), ("/v1/app", .app), ("/v1/sessions", .sessions), ("/v1/sessions/abc", .session("abc")),
         ("/v1/sessions/abc/events", .events("abc")), ("/v1/sessions/abc/set-root", .operation("abc", .setRoot)),
     ])
     func routesAreRecognised(path: String, route: Route) {
         #expect(Route(path: path) == route)
     }
 
-    @Test(arguments: ["", "/", "/v1", "/v1/sessions/", "/v1/sessions//push", "/v1/sessions/a/b/c", "v1/app", "/healthz/"])
+    @Test(arguments: ["", "/v1", "/v1/sessions/", "/v1/sessions//push", "/v1/sessions/a/b/c", "v1/app", "/healthz/"])
     func unknownPathsAreNot(path: String) {
         #expect(Route(path: path) == nil)
     }

@@ -10,7 +10,7 @@ def error(document):
 
 
 def test_unknown_path_is_404_before_anything_else(server):
-    for path in ["/", "/v1", "/v1/sessions/x/nope", "/v2/sessions", "/healthz/x", "/v1/sessions//push"]:
+    for path in ["/v1", "/web/nope.js", "/v1/sessions/x/nope", "/v2/sessions", "/healthz/x", "/v1/sessions//push"]:
         status, _, body = server.request("DELETE", path)
         assert status == 404 and error(body) == "not_found", path
 
@@ -137,3 +137,24 @@ def test_errors_echo_only_a_short_escaped_excerpt(server):
     status, _, body = server.request("GET", path)
     assert status == 404
     assert len(body["error"]["message"]) < 200 and "\n" not in body["error"]["message"]
+
+
+def test_huge_numbers_in_queries_are_handled(session):
+    for query in ["after=9223372036854775807", "after=99999999999999999999999", "after=9223372036854775807&wait=1"]:
+        status, _, body = session.call("GET", "/events?" + query)
+        assert status in (200, 400), query
+    status, _, body = session.call("GET", "/events?after=9223372036854775807")
+    assert status == 200 and body == {"events": [], "last": 0}
+    assert session.server.request("GET", "/healthz")[0] == 200
+
+
+def test_more_checks_in_the_contracts_order(server, session):
+    # a bad Idempotency-Key with a stale If-Match: 412 first
+    status, _, _ = session.call("POST", "/push", {"screen": "settings"}, headers={"Idempotency-Key": "", "If-Match": '"9"'})
+    assert status == 412
+    # an unknown deep link (404) before a bad layout (422)
+    status, _, _ = server.request("POST", "/v1/sessions", {"layout": "grid", "deepLink": "/nope"})
+    assert status == 404
+    # 401 says how to authenticate
+    status, headers, _ = server.request("GET", f"/v1/sessions/{session.id}")
+    assert status == 401 and headers["WWW-Authenticate"] == "Bearer"

@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// The bytes of a regular file, or `nil` when it cannot be opened or read.
-func readFile(_ path: String) -> [UInt8]? {
+package func readFile(_ path: String) -> [UInt8]? {
     guard let file = fopen(path, "rb") else { return nil }
     defer { fclose(file) }
     var bytes: [UInt8] = []

@@ -1,0 +1,90 @@
+import CMicroHTTPD
+import Synchronization
+
+/// A response body sent in chunks as they are produced (server-sent events). While no chunk
+/// is ready the connection is suspended, holding no thread; ``send(_:)`` resumes it.
+public final class HTTPStream: Sendable {
+    private struct State {
+        var chunks: [[UInt8]] = []
+        var offset = 0
+        var finished = false
+        var cancelled = false
+        var suspended: ConnectionHandle?
+        var connection: ConnectionHandle?
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates an open stream.
+    public init() {}
+
+    /// Queues a chunk for the client.
+    /// - Returns: `false` when the client has gone (the stream is cancelled); drop the stream then.
+    @discardableResult
+    public func send(_ bytes: [UInt8]) -> Bool {
+        state.withLock { state in
+            guard !state.cancelled, !state.finished else { return false }
+            state.chunks.append(bytes)
+            Self.wake(&state)
+            return true
+        }
+    }
+
+    /// Ends the body once the queued chunks are sent.
+    public func finish() {
+        state.withLock { state in
+            state.finished = true
+            Self.wake(&state)
+        }
+    }
+
+    /// Whether the client has gone or the stream was finished.
+    public var isClosed: Bool {
+        state.withLock { $0.cancelled || $0.finished }
+    }
+
+    private static func wake(_ state: inout State) {
+        if let suspended = state.suspended {
+            state.suspended = nil
+            MHD_resume_connection(suspended.pointer)
+        }
+    }
+
+    func attach(_ connection: OpaquePointer) {
+        state.withLock { $0.connection = ConnectionHandle(pointer: connection) }
+    }
+
+    /// libmicrohttpd's content reader: copies queued bytes, ends the body, or suspends.
+    func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
+        state.withLock { state in
+            while let first = state.chunks.first {
+                let remaining = first.count - state.offset
+                if remaining == 0 {
+                    state.chunks.removeFirst()
+                    state.offset = 0
+                    continue
+                }
+                let count = min(remaining, capacity)
+                first.withUnsafeBufferPointer { bytes in
+                    UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + state.offset, byteCount: count)
+                }
+                state.offset += count
+                return count
+            }
+            if state.finished || state.cancelled { return -1 }  // MHD_CONTENT_READER_END_OF_STREAM
+            if let connection = state.connection {
+                state.suspended = connection
+                MHD_suspend_connection(connection.pointer)
+            }
+            return 0
+        }
+    }
+
+    /// The response is gone (sent, or the client went away).
+    func cancel() {
+        state.withLock { state in
+            state.cancelled = true
+            state.chunks = []
+        }
+    }
+}
