@@ -63,6 +63,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            resources: [.embedInCode("Web")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
