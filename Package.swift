@@ -13,6 +13,8 @@ let swiftLog = Package.Dependency.package(url: "https://github.com/apple/swift-l
 let swiftCollections = Package.Dependency.package(url: "https://github.com/apple/swift-collections", from: "1.6.0")
 let grdb = Package.Dependency.package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0")
 let swiftCrypto = Package.Dependency.package(url: "https://github.com/apple/swift-crypto", from: "3.12.3")
+let swiftMetrics = Package.Dependency.package(url: "https://github.com/apple/swift-metrics", from: "2.13.0")
+let swiftPrometheus = Package.Dependency.package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1")
 
 let package = Package(
     name: "minerva-server",
@@ -24,7 +26,7 @@ let package = Package(
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "MinervaServer", targets: ["MinervaServer"]),
     ],
-    dependencies: [argumentParser, swiftLog, swiftCollections, grdb, swiftCrypto],
+    dependencies: [argumentParser, swiftLog, swiftCollections, grdb, swiftCrypto, swiftMetrics, swiftPrometheus],
     targets: [
         // MARK: - Targets
         .systemLibrary(
@@ -62,6 +64,7 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             resources: [.embedInCode("Web")],
             swiftSettings: swiftSettings
@@ -71,8 +74,11 @@ let package = Package(
             dependencies: [
                 "MinervaServer",
                 "MicroHTTP",
+                "MinervaJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: swiftSettings
         ),

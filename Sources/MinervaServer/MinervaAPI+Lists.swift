@@ -16,7 +16,12 @@ extension MinervaAPI {
             } catch {
                 throw .unprocessable(error.description)
             }
+            let started = ContinuousClock.now
             let diff: ListDiff
+            defer {
+                let elapsed = ContinuousClock.now - started
+                metrics.listDiff(nanoseconds: elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+            }
             if state.lists[node] != nil {
                 diff = state.lists[node]!.replace(with: content)
             } else {

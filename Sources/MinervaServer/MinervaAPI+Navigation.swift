@@ -15,6 +15,9 @@ extension MinervaAPI {
             guard tree.nodes.count <= configuration.maxNodes else {
                 throw .conflict("the session would hold \(tree.nodes.count) nodes, over its limit of \(configuration.maxNodes); pop or dismiss first")
             }
+            metrics.nodes(changedBy: tree.nodes.count - state.tree.nodes.count)
+            let finished = events.count { if case .finished = $0.kind { true } else { false } }
+            metrics.events(removed: events.count - finished, finished: finished)
             state.tree = tree
             state.commit(events)
             return Self.json(200, StateDocument.encode(sessionID: session.id, state: state), headers: [Self.etag(state.version)])

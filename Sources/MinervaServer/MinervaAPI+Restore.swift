@@ -40,10 +40,12 @@ extension MinervaAPI {
                 id: stored.id, tokenHash: stored.tokenHash, state: state, rateLimit: configuration.rateLimit,
                 rateBurst: configuration.rateBurst, lastUsed: stored.lastUsed)
             guard store.insert(session) else { break }
+            metrics.nodes(changedBy: state.tree.nodes.count)
             report.loaded += 1
         }
         try storage.delete(expired)
         report.expired = expired.count
+        metrics.sessions(store.count)
         let creations = try storage.loadCreations()
         self.creations.withLock { cache in
             for creation in creations where creation.storedAt >= now - configuration.idempotencyLifetime {

@@ -69,6 +69,8 @@ extension MinervaAPI {
                 throw error
             }
         }
+        metrics.sessions(store.count)
+        metrics.nodes(changedBy: tree.nodes.count)
         let document = session.state.withLock { state in
             StateDocument.encode(sessionID: id, state: state, token: token)
         }
@@ -87,7 +89,7 @@ extension MinervaAPI {
     /// `DELETE /v1/sessions/{id}`: the session and its token are gone.
     func deleteSession(_ session: Session, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let ifMatch = IfMatch(request.header("if-match"))
-        try session.state.withLock { state throws(APIError) in
+        let nodes = try session.state.withLock { state throws(APIError) in
             try ifMatch.check(version: state.version)
             do {
                 try storage?.delete([session.id])
@@ -96,8 +98,11 @@ extension MinervaAPI {
                 throw .unavailable("the session could not be deleted from storage; retry later")
             }
             state.closeListeners()
+            return state.tree.nodes.count
         }
         store.remove(session.id)
+        metrics.sessions(store.count)
+        metrics.nodes(changedBy: -nodes)
         return HTTPResponse(status: 204, headers: [("Cache-Control", "no-store")])
     }
 

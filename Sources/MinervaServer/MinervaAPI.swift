@@ -18,6 +18,13 @@ public final class MinervaAPI: HTTPResponder {
     let storage: (any SessionStorage)?
     /// The web client's files.
     let web: WebAssets
+    /// Counters, gauges and timers through swift-metrics.
+    let metrics = ServerMetrics()
+    /// Request ids are this prefix and a sequence number.
+    private let requestIDPrefix = Token.random(bytes: 6) + "-"
+    private let requestSequence = Atomic<Int>(0)
+    /// The text of `GET /metrics`, from whatever metrics backend the executable bootstrapped.
+    let metricsText: @Sendable () -> [UInt8]
     /// When usage was last written to storage.
     private let lastUsageFlush = Mutex<Double>(0)
 
@@ -28,11 +35,13 @@ public final class MinervaAPI: HTTPResponder {
     ///   - logger: where request logs go (tokens are never logged).
     ///   - storage: where sessions survive restarts; call ``restore()`` before serving.
     ///   - webRoot: a folder to serve the web client from instead of its embedded copy.
+    ///   - metricsText: the Prometheus text format of the metrics, for `GET /metrics`.
     public init(
         app: AppDescription, configuration: ServerConfiguration = ServerConfiguration(), logger: Logger,
-        storage: (any SessionStorage)? = nil, webRoot: String? = nil
+        storage: (any SessionStorage)? = nil, webRoot: String? = nil, metricsText: @escaping @Sendable () -> [UInt8] = { [] }
     ) {
         web = WebAssets(root: webRoot)
+        self.metricsText = metricsText
         self.app = app
         self.configuration = configuration
         store = SessionStore(capacity: configuration.maxSessions)
@@ -47,8 +56,13 @@ public final class MinervaAPI: HTTPResponder {
     public func expireIdleSessions() -> Int {
         let expired = store.expire(unusedSince: configuration.now() - configuration.sessionTTL)
         for session in expired {
-            session.state.withLock { $0.closeListeners() }
+            let nodes = session.state.withLock { state in
+                state.closeListeners()
+                return state.tree.nodes.count
+            }
+            metrics.nodes(changedBy: -nodes)
         }
+        if !expired.isEmpty { metrics.sessions(store.count) }
         do {
             try storage?.delete(expired.map(\.id))
         } catch {
@@ -76,23 +90,50 @@ public final class MinervaAPI: HTTPResponder {
     public var sessionCount: Int { store.count }
 
     public func reply(to request: HTTPRequest) -> HTTPReply {
-        let reply: HTTPReply
+        let started = ContinuousClock.now
+        let route = Route(path: request.path)
+        let requestID = requestID(request)
+        var reply: HTTPReply
         do throws(APIError) {
-            reply = try route(request)
+            reply = try self.route(request, route)
         } catch {
             reply = .response(Self.errorResponse(error))
         }
-        if case .response(let response) = reply {
-            logger.debug("\(request.method) \(request.path) → \(response.status)")
-        } else {
-            logger.debug("\(request.method) \(request.path) → waiting")
+        let status: Int
+        switch reply {
+        case .response(var response):
+            status = response.status
+            response.headers.append(("X-Request-ID", requestID))
+            reply = .response(response)
+        case .deferred, .stream:
+            status = 200
         }
+        let elapsed = ContinuousClock.now - started
+        let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+        metrics.request(route: route?.metricName ?? "unknown", method: request.method, status: status, nanoseconds: nanoseconds)
+        logger.info(
+            "request",
+            metadata: [
+                "request_id": "\(requestID)", "method": "\(request.method)", "route": "\(route?.metricName ?? "unknown")",
+                "status": "\(status)", "micros": "\(nanoseconds / 1000)",
+            ])
         return reply
     }
 
-    private func route(_ request: HTTPRequest) throws(APIError) -> HTTPReply {
+    /// The client's `X-Request-ID` when it is short and printable, else a new one: this
+    /// process's random prefix and a sequence number.
+    private func requestID(_ request: HTTPRequest) -> String {
+        if let given = request.header("x-request-id"), !given.isEmpty, given.utf8.count <= 64,
+            given.utf8.allSatisfy({ $0 >= 0x21 && $0 <= 0x7E })
+        {
+            return given
+        }
+        return requestIDPrefix + String(requestSequence.add(1, ordering: .relaxed).newValue, radix: 16)
+    }
+
+    private func route(_ request: HTTPRequest, _ route: Route?) throws(APIError) -> HTTPReply {
         try checkSizes(request)
-        guard let route = Route(path: request.path) else {
+        guard let route else {
             throw .notFound("no such path: \(Excerpt(request.path))")
         }
         var session: Session?
@@ -110,6 +151,11 @@ public final class MinervaAPI: HTTPResponder {
         switch (route, method) {
         case (.health, _):
             return .response(Self.json(200, Array(#"{"status":"ok"}"#.utf8)))
+        case (.metrics, _):
+            return .response(
+                HTTPResponse(
+                    status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")],
+                    body: metricsText()))
         case (.webAsset(let name), _):
             guard let response = web.response(for: name) else { throw .notFound("no such file: \(Excerpt(name))") }
             return .response(response)

@@ -2,6 +2,8 @@
 enum Route: Equatable {
     /// `/healthz`
     case health
+    /// `/metrics`
+    case metrics
     /// `/` (the web client's page) and `/web/{file}`
     case webAsset(String)
     /// `/v1/app`
@@ -34,6 +36,7 @@ enum Route: Equatable {
         switch parts.count {
         case 2 where parts[1] == "": self = .webAsset("index.html")
         case 2 where parts[1] == "healthz": self = .health
+        case 2 where parts[1] == "metrics": self = .metrics
         case 3 where parts[1] == "web" && WebAssets.contains(String(parts[2])): self = .webAsset(String(parts[2]))
         case 3 where parts[1] == "v1" && parts[2] == "app": self = .app
         case 3 where parts[1] == "v1" && parts[2] == "sessions": self = .sessions
@@ -60,10 +63,26 @@ enum Route: Equatable {
     /// The methods this path answers.
     var allowedMethods: [String] {
         switch self {
-        case .health, .app, .events, .link, .webAsset: ["GET", "HEAD"]
+        case .health, .metrics, .app, .events, .link, .webAsset: ["GET", "HEAD"]
         case .sessions, .operation: ["POST"]
         case .session: ["GET", "HEAD", "DELETE"]
         case .list: ["GET", "HEAD", "PUT"]
+        }
+    }
+
+    /// The route's name in metrics: a fixed set, never an id.
+    var metricName: String {
+        switch self {
+        case .health: "healthz"
+        case .webAsset: "web"
+        case .app: "app"
+        case .sessions: "sessions"
+        case .session: "session"
+        case .events: "events"
+        case .operation(_, let operation): operation.rawValue
+        case .list: "list"
+        case .link: "link"
+        case .metrics: "metrics"
         }
     }
 
@@ -71,7 +90,7 @@ enum Route: Equatable {
     var sessionID: String? {
         switch self {
         case .session(let id), .events(let id), .operation(let id, _), .list(let id, _), .link(let id): id
-        case .health, .app, .sessions, .webAsset: nil
+        case .health, .metrics, .app, .sessions, .webAsset: nil
         }
     }
 }

@@ -22,9 +22,11 @@ enum Token {
     static func random(bytes count: Int) -> String {
         var generator = SystemRandomNumberGenerator()
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(count + 2)
-        for _ in 0..<count { bytes.append(generator.next()) }
-        return base64URL(bytes)
+        bytes.reserveCapacity(count + 8)
+        while bytes.count < count {
+            withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
+        }
+        return base64URL(Array(bytes.prefix(count)))
     }
 
     static func base64URL(_ bytes: [UInt8]) -> String {

@@ -1,4 +1,6 @@
 public import ArgumentParser
+import Metrics
+import Prometheus
 public import Logging
 import MicroHTTP
 import MinervaCoordinator
@@ -69,6 +71,9 @@ struct MinervaServerCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Serve the web client from this folder instead of its built-in copy (for working on it).", valueName: "folder"))
     var webRoot: String?
 
+    @Option(help: "Log format: text (one line for people) or json (one object per line for collectors).")
+    var logFormat: LogFormat = .text
+
     @Flag(help: "Print the built-in demo app's description and exit.")
     var printDemoApp = false
 
@@ -98,11 +103,19 @@ struct MinervaServerCommand: ParsableCommand {
         let signals = ShutdownSignals.block()
 
         let level = logLevel
+        let format = logFormat
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
+            switch format {
+            case .text:
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = level
+                return handler
+            case .json:
+                return JSONLogHandler(label: label, logLevel: level)
+            }
         }
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let logger = Logger(label: "minerva-server")
 
         let appDescription = try loadApp()
@@ -123,7 +136,12 @@ struct MinervaServerCommand: ParsableCommand {
                 maxBodySize: maxBody, maxSessions: maxSessions, listHistory: listHistory, maxListItems: maxListItems,
                 maxNodes: maxNodes, sessionTTL: sessionTTL.seconds, rateLimit: rateLimit, rateBurst: rateBurst,
                 maxURLBytes: maxURLBytes, maxHeaderBytes: maxHeaderBytes),
-            logger: logger, storage: storage, webRoot: webRoot)
+            logger: logger, storage: storage, webRoot: webRoot,
+            metricsText: {
+                var text: [UInt8] = []
+                registry.emit(into: &text)
+                return text
+            })
         let report = try api.restore()
         if storage != nil {
             logger.info("restored \(report.loaded) sessions from \(store); \(report.expired) had expired")
@@ -173,3 +191,9 @@ struct MinervaServerCommand: ParsableCommand {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+/// `--log-format`.
+enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+    case text
+    case json
+}

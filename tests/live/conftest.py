@@ -28,7 +28,7 @@ class RunningServer:
         line = ""
         for line in self.process.stdout:
             self.log.append(line)
-            match = re.search(r"listening on (http://[^\s]+)", line)
+            match = re.search(r"listening on (http://[^\s\"]+)", line)
             if match:
                 self.url = match.group(1)
                 break
