@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 
 packages=(libmicrohttpd-dev libsqlite3-dev pkg-config curl jq)
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(python3-venv)
+  # chromium and its driver run the web client's browser test
+  packages+=(python3-venv chromium chromium-driver)
 fi
 
 missing=()
@@ -28,7 +29,7 @@ if [[ "${1:-}" == "--test" ]]; then
   if [[ ! -x .venv/bin/python ]]; then
     python3 -m venv .venv
   fi
-  if ! .venv/bin/python -c 'import schemathesis, openapi_spec_validator, pytest, yaml' 2>/dev/null \
+  if ! .venv/bin/python -c 'import schemathesis, openapi_spec_validator, pytest, yaml, selenium, prometheus_client' 2>/dev/null \
       || [[ ! -x .venv/bin/hadolint ]]; then
     echo "setup: installing Python test tools into .venv"
     .venv/bin/pip install --quiet --disable-pip-version-check -r tests/requirements.txt

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test of Minerva Server, installing what is missing first:
-# unit tests (swift test), live HTTP tests against the release binary (pytest + urllib + curl),
-# the README walkthrough, schemathesis against openapi.yaml, the spec validator and hadolint.
+# unit tests (swift test, then the concurrent ones under ThreadSanitizer), live HTTP tests
+# against the release binary (pytest with urllib, curl and raw sockets; a kill -9 crash test on
+# the SQLite store; a real browser on the web client), the README walkthrough, schemathesis
+# against openapi.yaml, the spec validator and hadolint.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,6 +11,10 @@ scripts/setup.sh --test
 
 echo "== unit tests (swift test)"
 swift test --parallel 2>&1 | tail -n 40
+
+echo "== the concurrent tests again under ThreadSanitizer"
+swift test --scratch-path .build-tsan --sanitize=thread \
+  --filter 'ConcurrencyTests|HTTPServerTests|APITests|RandomOperationTests' 2>&1 | tail -n 15
 
 echo "== release build"
 scripts/build.sh >/dev/null
