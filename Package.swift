@@ -35,8 +35,12 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
         .target(
+            name: "Locking",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "MicroHTTP",
-            dependencies: ["CMicroHTTPD"],
+            dependencies: ["CMicroHTTPD", "Locking"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -57,6 +61,7 @@ let package = Package(
             name: "MinervaServer",
             dependencies: [
                 "MicroHTTP",
+                "Locking",
                 "MinervaJSON",
                 "MinervaCoordinator",
                 "MinervaList",

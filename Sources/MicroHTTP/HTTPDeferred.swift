@@ -1,5 +1,5 @@
 import CMicroHTTPD
-import Synchronization
+import Locking
 
 /// An answer that comes later (a long poll). The connection is suspended, holding no thread,
 /// until ``complete(_:)`` resumes it with the answer.
@@ -11,7 +11,7 @@ public final class HTTPDeferred: Sendable {
         case sent
     }
 
-    private let state = Mutex<State>(.waiting)
+    private let state = Locked<State>(.waiting)
     /// What is sent if the server stops before the answer comes.
     let fallback: HTTPResponse
 

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Locking
 import Synchronization
 
 #if canImport(Glibc)
@@ -13,7 +14,7 @@ public final class HTTPServer: Sendable {
     /// The configuration it was made with.
     public let configuration: HTTPServerConfiguration
     let context: ServerContext
-    private let daemon = Mutex<DaemonHandle?>(nil)
+    private let daemon = Locked<DaemonHandle?>(nil)
     private let boundPort = Atomic<Int>(0)
 
     /// Creates a stopped server.

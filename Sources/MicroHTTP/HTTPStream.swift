@@ -1,5 +1,5 @@
 import CMicroHTTPD
-import Synchronization
+import Locking
 
 /// A response body sent in chunks as they are produced (server-sent events). While no chunk
 /// is ready the connection is suspended, holding no thread; ``send(_:)`` resumes it.
@@ -13,7 +13,7 @@ public final class HTTPStream: Sendable {
         var connection: ConnectionHandle?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates an open stream.
     public init() {}

@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 
 /// What the C callbacks reach through their context pointer.
@@ -7,7 +8,7 @@ final class ServerContext: Sendable {
     /// Requests begun and not yet completed.
     let inFlight = Atomic<Int>(0)
     /// Answers still to come (long polls, streams), so that shutdown can end them first.
-    let waiting = Mutex<[ObjectIdentifier: Waiting]>([:])
+    let waiting = Locked<[ObjectIdentifier: Waiting]>([:])
 
     /// A long poll or a stream that holds a suspended connection.
     enum Waiting: Sendable {

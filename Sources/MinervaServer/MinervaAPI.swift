@@ -1,3 +1,4 @@
+import Locking
 public import Logging
 public import MicroHTTP
 public import MinervaCoordinator
@@ -13,7 +14,7 @@ public final class MinervaAPI: HTTPResponder {
     let store: SessionStore
     let logger: Logger
     /// Answers of `POST /v1/sessions` by `Idempotency-Key`.
-    let creations: Mutex<IdempotencyCache>
+    let creations: Locked<IdempotencyCache>
     /// Where sessions survive restarts; `nil` keeps them in memory only.
     let storage: (any SessionStorage)?
     /// The web client's files.
@@ -26,7 +27,7 @@ public final class MinervaAPI: HTTPResponder {
     /// The text of `GET /metrics`, from whatever metrics backend the executable bootstrapped.
     let metricsText: @Sendable () -> [UInt8]
     /// When usage was last written to storage.
-    private let lastUsageFlush = Mutex<Double>(0)
+    private let lastUsageFlush = Locked<Double>(0)
 
     /// Creates the API over an empty session store.
     /// - Parameters:
@@ -47,7 +48,7 @@ public final class MinervaAPI: HTTPResponder {
         store = SessionStore(capacity: configuration.maxSessions)
         self.logger = logger
         self.storage = storage
-        creations = Mutex(IdempotencyCache(capacity: 10_000, lifetime: configuration.idempotencyLifetime))
+        creations = Locked(IdempotencyCache(capacity: 10_000, lifetime: configuration.idempotencyLifetime))
     }
 
     /// Drops the sessions unused for longer than the session TTL, here and in storage.

@@ -1,3 +1,4 @@
+import Locking
 import Metrics
 import Synchronization
 
@@ -11,8 +12,8 @@ final class ServerMetrics: Sendable {
         let status: Int
     }
 
-    private let requestCounters = Mutex<[RequestKey: Counter]>([:])
-    private let requestTimers = Mutex<[String: Metrics.Timer]>([:])
+    private let requestCounters = Locked<[RequestKey: Counter]>([:])
+    private let requestTimers = Locked<[String: Metrics.Timer]>([:])
     private let sessionGauge = Gauge(label: "minerva_sessions")
     private let nodeGauge = Gauge(label: "minerva_nodes")
     private let nodeCount = Atomic<Int>(0)

@@ -1,4 +1,5 @@
 import DequeModule
+import Locking
 import MicroHTTP
 import MinervaCoordinator
 import MinervaList
@@ -12,17 +13,17 @@ final class Session: Sendable {
     /// the token itself is never kept.
     let tokenHash: [UInt8]
     /// Everything that changes, serialised per session.
-    let state: Mutex<SessionState>
+    let state: Locked<SessionState>
     /// The session's request budget.
-    private let limiter: Mutex<RateLimiter?>
+    private let limiter: Locked<RateLimiter?>
     /// When a request last used the session (milliseconds since 1970).
     private let lastUsedMilliseconds: Atomic<Int>
 
     init(id: String, tokenHash: [UInt8], state: SessionState, rateLimit: Double, rateBurst: Double, lastUsed: Double) {
         self.id = id
         self.tokenHash = tokenHash
-        self.state = Mutex(state)
-        limiter = Mutex(rateLimit > 0 ? RateLimiter(rate: rateLimit, burst: max(1, rateBurst), now: lastUsed) : nil)
+        self.state = Locked(state)
+        limiter = Locked(rateLimit > 0 ? RateLimiter(rate: rateLimit, burst: max(1, rateBurst), now: lastUsed) : nil)
         lastUsedMilliseconds = Atomic(Int(lastUsed * 1000))
     }
 

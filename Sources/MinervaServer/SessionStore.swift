@@ -1,9 +1,9 @@
-import Synchronization
+import Locking
 
 /// Every live session by id. Its lock is held only to find, add or drop a session,
 /// never while a request works on one.
 final class SessionStore: Sendable {
-    private let sessions = Mutex<[String: Session]>([:])
+    private let sessions = Locked<[String: Session]>([:])
     /// The most sessions held at once.
     let capacity: Int
 

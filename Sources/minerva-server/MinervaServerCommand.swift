@@ -1,10 +1,10 @@
 public import ArgumentParser
-import Metrics
-import Prometheus
 public import Logging
+import Metrics
 import MicroHTTP
 import MinervaCoordinator
 import MinervaServer
+import Prometheus
 
 /// `minerva-server`: serves the Minerva navigation API over HTTP.
 @main

@@ -189,32 +189,47 @@ async function request(method, path, { body, auth = true, ifMatch } = {}) {
 
 const sessionPath = (suffix = "") => `/v1/sessions/${encodeURIComponent(ui.session.id)}${suffix}`;
 
-/** A navigation operation: POST with If-Match (a stale client's tap fails with 412), then render the answer. */
+/** What a tap was aimed at: the navigation part of a state (not its lists). */
+const navigationShape = (state) =>
+  JSON.stringify([state.focus, state.navigators, state.tabs, state.flags, state.pending ?? null]);
+
+/**
+ * A navigation operation: POST with If-Match, so a tap made on a stale screen fails with 412
+ * instead of doing the wrong thing; then renders the answer. When the 412 came only from a change
+ * the person could not have been looking at (a list replaced, the navigation the same), the tap
+ * still means what it meant, and it is sent once more against the new version.
+ */
 async function mutate(operation, body, { onError } = {}) {
   if (ui.busy || !ui.state) return null;
   ui.busy = true;
   el.device.classList.add("is-busy");
   const epoch = ui.epoch;
   try {
-    const document = await request("POST", sessionPath(`/${operation}`), { body, ifMatch: ui.state.version });
-    if (epoch === ui.epoch) {
-      applyState(document);
-      pollEvents().catch(() => {});
+    for (let attempt = 0; ; attempt += 1) {
+      const seen = ui.state;
+      try {
+        const document = await request("POST", sessionPath(`/${operation}`), { body, ifMatch: seen.version });
+        if (epoch === ui.epoch) {
+          applyState(document);
+          pollEvents().catch(() => {});
+        }
+        return document;
+      } catch (error) {
+        if (epoch !== ui.epoch) return null;
+        if (error.status === 412) {
+          await refreshState().catch(() => {});
+          if (attempt === 0 && ui.state && navigationShape(ui.state) === navigationShape(seen)) continue;
+          showToast("The screen changed meanwhile (412 precondition_failed): this is the new state — tap again.", "warn");
+        } else if (error.status === 401) {
+          await sessionLost();
+        } else if (onError) {
+          onError(error);
+        } else {
+          showToast(error.summary, "error");
+        }
+        return null;
+      }
     }
-    return document;
-  } catch (error) {
-    if (epoch !== ui.epoch) return null;
-    if (error.status === 412) {
-      showToast("The session changed elsewhere (412 precondition_failed): showing its new state — tap again.", "warn");
-      await refreshState().catch(() => {});
-    } else if (error.status === 401) {
-      await sessionLost();
-    } else if (onError) {
-      onError(error);
-    } else {
-      showToast(error.summary, "error");
-    }
-    return null;
   } finally {
     ui.busy = false;
     el.device.classList.remove("is-busy");
@@ -1120,14 +1135,16 @@ function renderSessionPanel() {
 }
 
 function eventItem(event) {
-  const detail = event.type === "finished"
-    ? [h("span", { class: `badge result-${event.result?.status ?? "none"}` }, event.result?.status ?? "—"),
-      event.parent ? h("span", { class: "muted" }, ` to ${event.parent}`) : null]
-    : event.reason ? h("span", { class: `badge reason reason-${event.reason}` }, event.reason) : null;
+  const finished = event.type === "finished";
+  const detail = finished
+    ? h("span", { class: `badge result-${event.result?.status ?? "none"}`, title: JSON.stringify(event.result ?? null) },
+      event.result?.status ?? "—")
+    : event.reason ? h("span", { class: `badge reason reason-${event.reason}` }, event.reason) : h("span");
   return h("li", { class: `event event-${event.type}`, "data-seq": event.seq },
     h("span", { class: "event-seq" }, `#${event.seq}`),
     h("span", { class: "event-type" }, event.type),
-    h("span", { class: "event-node" }, h("b", {}, event.node), " ", event.screen),
+    h("span", { class: "event-node" }, h("b", {}, event.node), " ", event.screen,
+      finished && event.parent ? h("span", { class: "muted" }, " → ", h("b", {}, event.parent)) : null),
     detail);
 }
 
