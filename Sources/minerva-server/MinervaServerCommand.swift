@@ -144,7 +144,7 @@ struct MinervaServerCommand: ParsableCommand {
             })
         let report = try api.restore()
         if storage != nil {
-            logger.info("restored \(report.loaded) sessions from \(store); \(report.expired) had expired")
+            logger.notice("restored \(report.loaded) sessions from \(store); \(report.expired) had expired")
         }
         for (id, reason) in report.unreadable {
             logger.warning("session \(id) is kept in the store but not served: \(reason)")
@@ -165,16 +165,16 @@ struct MinervaServerCommand: ParsableCommand {
             throw ValidationError(error.description)
         }
         let shownHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-        logger.info("listening on http://\(shownHost):\(server.port)", metadata: ["app": "\(appDescription.name)", "threads": "\(threads)"])
+        logger.notice("listening on http://\(shownHost):\(server.port)", metadata: ["app": "\(appDescription.name)", "threads": "\(threads)"])
 
         let sweeper = SessionSweeper(api: api, interval: min(60, max(0.05, sessionTTL.seconds / 10)))
         sweeper.start()
 
         let signal = signals.wait()
-        logger.info("received signal \(signal); finishing requests in flight")
+        logger.notice("received signal \(signal); finishing requests in flight")
         sweeper.stop()
         server.shutdown(gracePeriod: 10)
-        logger.info("stopped")
+        logger.notice("stopped")
     }
 
     private func loadApp() throws -> AppDescription {

@@ -1186,6 +1186,7 @@ function bindChrome() {
     if (done) el.deeplinkInput.value = "";
   });
   el.deeplinkInput.addEventListener("input", () => { el.deeplinkError.hidden = true; });
+  el.toast.addEventListener("click", () => { el.toast.hidden = true; });
   el.currentLink.addEventListener("click", () => {
     if (!ui.link) return;
     el.deeplinkInput.value = ui.link;
