@@ -14,11 +14,16 @@ public final class HTTPDeferred: Sendable {
     private let state = Locked<State>(.waiting)
     /// What is sent if the server stops before the answer comes.
     let fallback: HTTPResponse
+    /// Header fields added to whatever answer is sent.
+    private let headers: [(name: String, value: String)]
 
     /// Creates a deferred answer.
-    /// - Parameter fallback: the answer sent if the server shuts down first.
-    public init(fallback: HTTPResponse) {
+    /// - Parameters:
+    ///   - fallback: the answer sent if the server shuts down first.
+    ///   - headers: header fields added to the answer, whichever it is (a request id, say).
+    public init(fallback: HTTPResponse, headers: [(name: String, value: String)] = []) {
         self.fallback = fallback
+        self.headers = headers
     }
 
     /// Gives the answer; the first call wins, later ones are ignored.
@@ -53,8 +58,9 @@ public final class HTTPDeferred: Sendable {
     func suspendUnlessCompleted(_ connection: OpaquePointer) -> HTTPResponse? {
         state.withLock { state in
             switch state {
-            case .completed(let response):
+            case .completed(var response):
                 state = .sent
+                response.headers.append(contentsOf: headers)
                 return response
             case .waiting:
                 state = .suspended(ConnectionHandle(pointer: connection))

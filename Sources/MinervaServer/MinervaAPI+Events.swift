@@ -10,20 +10,24 @@ extension MinervaAPI {
     /// `wait`, as soon as one exists (up to `S` seconds; the connection holds no thread while it
     /// waits). With `Accept: text/event-stream`, the same events as server-sent events, resuming
     /// after `Last-Event-ID` (or `after`), then every new one as it happens.
-    func events(_ session: Session, _ request: HTTPRequest) throws(APIError) -> HTTPReply {
-        let after = try Self.wholeNumber(request, "after", headerFallback: request.header("last-event-id")) ?? 0
-        let wait = try Self.wholeNumber(request, "wait") ?? 0
+    func events(_ session: Session, _ request: HTTPRequest, requestID: String) throws(APIError) -> HTTPReply {
+        let wait = try Self.wholeNumber(request.queryValue("wait"), "query parameter 'wait'") ?? 0
         guard wait <= Self.maximumWait else {
             throw .invalidRequest("query parameter 'wait' is at most \(Self.maximumWait) seconds")
         }
+        let lastEventID = try Self.wholeNumber(request.header("last-event-id"), "header Last-Event-ID")
+        let afterQuery = try Self.wholeNumber(request.queryValue("after"), "query parameter 'after'")
         if request.header("accept")?.contains("text/event-stream") == true {
-            return stream(session, after: after)
+            // A reconnecting stream resumes after what it saw, whatever its URL says.
+            return stream(session, after: lastEventID ?? afterQuery ?? 0)
         }
+        let after = afterQuery ?? lastEventID ?? 0
         return session.state.withLock { state in
             if wait == 0 || state.tree.lastSeq > after {
                 return .response(EventsDocument.response(state, after: after))
             }
-            let deferred = HTTPDeferred(fallback: EventsDocument.response(state, after: after))
+            let deferred = HTTPDeferred(
+                fallback: EventsDocument.response(state, after: after), headers: [("X-Request-ID", requestID)])
             state.waiters.append((after, deferred))
             DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(wait)) {
                 session.state.withLock { state in
@@ -49,11 +53,12 @@ extension MinervaAPI {
             stream)
     }
 
-    /// A query parameter (or, when absent, a header) that must be a whole number ≥ 0.
-    private static func wholeNumber(_ request: HTTPRequest, _ name: String, headerFallback: String? = nil) throws(APIError) -> Int? {
-        guard let text = request.queryValue(name) ?? headerFallback else { return nil }
+    /// A query parameter or header that must be a whole number ≥ 0; `nil` when absent.
+    /// - Parameter name: how the message names it (`query parameter 'after'`).
+    private static func wholeNumber(_ text: String?, _ name: String) throws(APIError) -> Int? {
+        guard let text else { return nil }
         guard let value = Int(text.trimmingSpaces), value >= 0 else {
-            throw .invalidRequest("'\(name)' must be a whole number of at least 0, not \(Excerpt(text))")
+            throw .invalidRequest("\(name) must be a whole number of at least 0, not \(Excerpt(text))")
         }
         return value
     }

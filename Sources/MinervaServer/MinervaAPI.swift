@@ -96,7 +96,7 @@ public final class MinervaAPI: HTTPResponder {
         let requestID = requestID(request)
         var reply: HTTPReply
         do throws(APIError) {
-            reply = try self.route(request, route)
+            reply = try self.route(request, route, requestID: requestID)
         } catch {
             reply = .response(Self.errorResponse(error))
         }
@@ -106,12 +106,18 @@ public final class MinervaAPI: HTTPResponder {
             status = response.status
             response.headers.append(("X-Request-ID", requestID))
             reply = .response(response)
-        case .deferred, .stream:
+        case .stream(let streamStatus, var headers, let stream):
+            status = streamStatus
+            headers.append(("X-Request-ID", requestID))
+            reply = .stream(status: streamStatus, headers: headers, stream)
+        case .deferred:
             status = 200
         }
         let elapsed = ContinuousClock.now - started
         let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
-        metrics.request(route: route?.metricName ?? "unknown", method: request.method, status: status, nanoseconds: nanoseconds)
+        let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE"]
+        let method = knownMethods.contains(request.method) ? request.method : "other"
+        metrics.request(route: route?.metricName ?? "unknown", method: method, status: status, nanoseconds: nanoseconds)
         logger.info(
             "request",
             metadata: [
@@ -132,7 +138,7 @@ public final class MinervaAPI: HTTPResponder {
         return requestIDPrefix + String(requestSequence.add(1, ordering: .relaxed).newValue, radix: 16)
     }
 
-    private func route(_ request: HTTPRequest, _ route: Route?) throws(APIError) -> HTTPReply {
+    private func route(_ request: HTTPRequest, _ route: Route?, requestID: String) throws(APIError) -> HTTPReply {
         try checkSizes(request)
         guard let route else {
             throw .notFound("no such path: \(Excerpt(request.path))")
@@ -169,7 +175,7 @@ public final class MinervaAPI: HTTPResponder {
         case (.session, _):
             return .response(try getSession(session!, request))
         case (.events, _):
-            return try events(session!, request)
+            return try events(session!, request, requestID: requestID)
         case (.operation(_, let operation), _):
             return .response(try perform(operation, on: session!, request))
         case (.list(_, let node), "PUT"):

@@ -430,14 +430,19 @@ function resetDevice() {
   dev.pages.clear();
 }
 
-/** Scales the device down (CSS zoom) when the window is too small for it. */
+/** Scales the device down (CSS zoom) when the window is too small for it, and stacks the
+ *  inspector's panels when it is too narrow for two columns. */
 function fitDevice() {
   const stage = el.device.parentElement;
   const tablet = el.device.classList.contains("tablet");
   const natural = tablet ? { width: 780, height: 560 } : { width: 362, height: 748 };
-  const height = stage.clientHeight - el.caption.offsetHeight - 16;
-  const zoom = Math.max(0.5, Math.min(1, height / natural.height));
+  const stacked = window.matchMedia("(max-width: 1100px)").matches;
+  const height = stacked ? window.innerHeight - 60 : stage.clientHeight - el.caption.offsetHeight - 16;
+  const width = stacked ? window.innerWidth - 40 : Infinity;
+  const zoom = Math.max(0.5, Math.min(1, height / natural.height, width / natural.width));
   el.device.style.zoom = String(Math.round(zoom * 1000) / 1000);
+  const inspector = $(".inspector");
+  inspector.classList.toggle("is-narrow", inspector.clientWidth < 660);
 }
 
 function renderDevice(previousIndex, animate) {
@@ -521,7 +526,10 @@ function renderDevice(previousIndex, animate) {
     if (cursor.nextElementSibling !== layer) cursor.after(layer);
     cursor = layer;
     updateStackView(id, previousIndex, animate && !isNew);
-    if (isNew && animate) play(layer, isSheet(layer.dataset.style) ? "enter-sheet" : "enter-cover");
+    // A navigator presented just now slides in; one shown again by a tab switch just appears.
+    if (isNew && animate && !previousIndex?.navigators.has(id)) {
+      play(layer, isSheet(layer.dataset.style) ? "enter-sheet" : "enter-cover");
+    }
   }
 
   // Only the top layer takes taps; a sheet above recesses the layer below it.
@@ -1171,7 +1179,9 @@ function renderEventCount() {
 // Start
 
 function bindChrome() {
-  new ResizeObserver(() => fitDevice()).observe(el.device.parentElement);
+  const resize = new ResizeObserver(() => fitDevice());
+  resize.observe(el.device.parentElement);
+  resize.observe($(".inspector"));
   fitDevice();
   el.newSession.addEventListener("click", () => newSession(el.layoutSelect.value));
   el.deeplinkForm.addEventListener("submit", async (event) => {
