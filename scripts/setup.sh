@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 packages=(libmicrohttpd-dev libsqlite3-dev pkg-config curl jq)
 if [[ "${1:-}" == "--test" ]]; then
   # chromium and its driver run the web client's browser test
-  packages+=(python3-venv chromium chromium-driver)
+  packages+=(python3-venv chromium chromium-driver fonts-inter)
 fi
 
 missing=()

@@ -1,12 +1,16 @@
 /// A whole list: sections of cell models, with ids checked for uniqueness.
-public struct ListContent: Hashable, Sendable {
+public struct ListContent: Sendable {
     /// The sections, in order.
     public let sections: [ListSection]
     /// The number of cells in all sections.
     public let itemCount: Int
+    /// Each cell's position in the flattened list (all sections in order), by id: built while
+    /// checking ids, so that a diff to this content hashes each old id once and builds no map.
+    /// Empty once the content is archived (see ``archived``).
+    let positions: [String: Int]
 
     /// The empty list.
-    public static let empty = ListContent(validated: [])
+    public static let empty = ListContent(sections: [], itemCount: 0, positions: [:])
 
     /// Checks ids and wraps the sections.
     /// - Parameters:
@@ -18,21 +22,38 @@ public struct ListContent: Hashable, Sendable {
         let count = sections.reduce(0) { $0 + $1.items.count }
         guard count <= maximumItems else { throw .tooManyItems(count, limit: maximumItems) }
         var sectionIDs = Set<String>(minimumCapacity: sections.count)
-        var itemIDs = Set<String>(minimumCapacity: count)
+        var positions = [String: Int](minimumCapacity: count)
+        var flat = 0
         for (sectionIndex, section) in sections.enumerated() {
             guard !section.id.isEmpty else { throw .emptySectionID(at: sectionIndex) }
             guard sectionIDs.insert(section.id).inserted else { throw .duplicateSection(section.id) }
             for (itemIndex, item) in section.items.enumerated() {
                 guard !item.id.isEmpty else { throw .emptyItemID(section: sectionIndex, item: itemIndex) }
-                guard itemIDs.insert(item.id).inserted else { throw .duplicateItem(item.id) }
+                guard positions.updateValue(flat, forKey: item.id) == nil else { throw .duplicateItem(item.id) }
+                flat += 1
             }
         }
-        self.sections = sections
-        itemCount = count
+        self.init(sections: sections, itemCount: count, positions: positions)
     }
 
-    private init(validated sections: [ListSection]) {
+    private init(sections: [ListSection], itemCount: Int, positions: [String: Int]) {
         self.sections = sections
-        itemCount = sections.reduce(0) { $0 + $1.items.count }
+        self.itemCount = itemCount
+        self.positions = positions
+    }
+
+    /// The same content without its id map, for versions kept only to be diffed from.
+    var archived: ListContent {
+        ListContent(sections: sections, itemCount: itemCount, positions: [:])
+    }
+}
+
+extension ListContent: Hashable {
+    public static func == (lhs: ListContent, rhs: ListContent) -> Bool {
+        lhs.sections == rhs.sections
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(sections)
     }
 }

@@ -1,7 +1,8 @@
 extension ListDiff {
     /// Computes the diff from `old` to `new` with the fewest moves.
     ///
-    /// Cells are matched by id across the whole list (Heckel's linear pass with a hash map).
+    /// Cells are matched by id across the whole list (Heckel's linear pass with a hash map: the
+    /// new content's, built when its ids were checked).
     /// Among surviving sections, and among surviving cells that stay in one section, a
     /// longest increasing subsequence of old indices stays put and only the rest move; a
     /// cell that changes section always moves. Cells of deleted or inserted sections are not
@@ -43,20 +44,41 @@ extension ListDiff {
             movedSections.append(Move(from: survivingOldOrder[position], to: survivingNewIndex[position]))
         }
 
-        // Cells: index the old ones of surviving sections by id.
-        var oldCellIndex = [String: Int](minimumCapacity: old.itemCount)
-        var flatStart = [Int](repeating: 0, count: oldSections.count + 1)
-        for (sectionIndex, section) in oldSections.enumerated() {
-            flatStart[sectionIndex + 1] = flatStart[sectionIndex] + section.items.count
-            guard oldToNewSection[sectionIndex] >= 0 else { continue }
-            for (itemIndex, cell) in section.items.enumerated() {
-                oldCellIndex[cell.id] = flatStart[sectionIndex] + itemIndex
-            }
+        // Cells: find each old cell of a surviving section in the new content's id map (built
+        // when the new content was checked), so each old id is hashed once and no map is built.
+        // A cell whose new section is inserted is left unmatched: it counts as deleted.
+        let newPositions = new.positions.isEmpty && new.itemCount > 0 ? Self.positions(of: new) : new.positions
+        var newStart = [Int](repeating: 0, count: newSections.count + 1)
+        for (sectionIndex, section) in newSections.enumerated() {
+            newStart[sectionIndex + 1] = newStart[sectionIndex] + section.items.count
         }
-        var matched = [Bool](repeating: false, count: flatStart[oldSections.count])
-        var sectionOfFlat = [Int32](repeating: 0, count: flatStart[oldSections.count])
-        for sectionIndex in oldSections.indices {
-            for flat in flatStart[sectionIndex]..<flatStart[sectionIndex + 1] { sectionOfFlat[flat] = Int32(sectionIndex) }
+        var newSectionOfFlat = [Int32](repeating: -1, count: newStart[newSections.count])
+        for sectionIndex in newSections.indices where newToOldSection[sectionIndex] >= 0 {
+            for flat in newStart[sectionIndex]..<newStart[sectionIndex + 1] { newSectionOfFlat[flat] = Int32(sectionIndex) }
+        }
+        // For each new cell, the old (section, item) it came from, or -1.
+        var oldSectionOfNew = [Int32](repeating: -1, count: newStart[newSections.count])
+        var oldItemOfNew = [Int32](repeating: -1, count: newStart[newSections.count])
+        // Most cells keep their order, so first guess that a cell follows the previous match in
+        // the new list; only a wrong guess costs a hash lookup.
+        var guess = 0
+        let newCount = newStart[newSections.count]
+        for (sectionIndex, section) in oldSections.enumerated() where oldToNewSection[sectionIndex] >= 0 {
+            for (itemIndex, cell) in section.items.enumerated() {
+                var found: Int?
+                if guess < newCount, newSectionOfFlat[guess] >= 0 {
+                    let guessSection = Int(newSectionOfFlat[guess])
+                    if newSections[guessSection].items[guess - newStart[guessSection]].id == cell.id { found = guess }
+                }
+                if found == nil { found = newPositions[cell.id] }
+                if let flat = found, newSectionOfFlat[flat] >= 0 {
+                    guess = flat + 1
+                    oldSectionOfNew[flat] = Int32(sectionIndex)
+                    oldItemOfNew[flat] = Int32(itemIndex)
+                } else {
+                    deletedItems.append(Position(section: sectionIndex, item: itemIndex))
+                }
+            }
         }
 
         var stayingOld: [Int] = []
@@ -66,17 +88,15 @@ extension ListDiff {
             guard oldSection >= 0 else { continue }
             stayingOld.removeAll(keepingCapacity: true)
             stayingNew.removeAll(keepingCapacity: true)
-            let oldItems = oldSections[oldSection].items
+            let base = newStart[newSectionIndex]
             for (itemIndex, cell) in section.items.enumerated() {
-                guard let flat = oldCellIndex[cell.id] else {
+                let fromSection = Int(oldSectionOfNew[base + itemIndex])
+                guard fromSection >= 0 else {
                     insertedItems.append(Position(section: newSectionIndex, item: itemIndex))
                     continue
                 }
-                matched[flat] = true
-                let fromSection = Int(sectionOfFlat[flat])
-                let fromItem = flat - flatStart[fromSection]
-                let previous = fromSection == oldSection ? oldItems[fromItem] : oldSections[fromSection].items[fromItem]
-                if previous.differs(from: cell) {
+                let fromItem = Int(oldItemOfNew[base + itemIndex])
+                if oldSections[fromSection].items[fromItem].differs(from: cell) {
                     updatedItems.append(Position(section: fromSection, item: fromItem))
                 }
                 if fromSection == oldSection {
@@ -97,13 +117,21 @@ extension ListDiff {
                 }
             }
         }
-        for sectionIndex in oldSections.indices where oldToNewSection[sectionIndex] >= 0 {
-            for flat in flatStart[sectionIndex]..<flatStart[sectionIndex + 1] where !matched[flat] {
-                deletedItems.append(Position(section: sectionIndex, item: flat - flatStart[sectionIndex]))
-            }
-        }
         movedItems.sort { $0.to < $1.to }
         updatedItems.sort()
+    }
+
+    /// The id map of a content that was archived without one.
+    private static func positions(of content: ListContent) -> [String: Int] {
+        var positions = [String: Int](minimumCapacity: content.itemCount)
+        var flat = 0
+        for section in content.sections {
+            for cell in section.items {
+                positions[cell.id] = flat
+                flat += 1
+            }
+        }
+        return positions
     }
 }
 

@@ -34,7 +34,7 @@ public struct ListHistory: Sendable {
     init(version: Int, current: ListContent, older: [(version: Int, content: ListContent)], retainedVersions: Int) {
         self.version = version
         self.current = current
-        self.older = older
+        self.older = older.map { ($0.version, $0.content.archived) }
         self.retainedVersions = max(1, retainedVersions)
         let previous = older.last.map { ($0.content, $0.version) } ?? (.empty, 0)
         latestDiff = ListDiff(from: previous.0, to: current, fromVersion: previous.1, toVersion: version)
@@ -44,7 +44,7 @@ public struct ListHistory: Sendable {
     /// - Returns: the diff from the previous version.
     @discardableResult
     public mutating func replace(with content: ListContent) -> ListDiff {
-        older.append((version, current))
+        older.append((version, current.archived))
         if older.count > retainedVersions { older.removeFirst(older.count - retainedVersions) }
         latestDiff = ListDiff(from: current, to: content, fromVersion: version, toVersion: version + 1)
         version += 1

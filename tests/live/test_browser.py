@@ -1,0 +1,288 @@
+"""The web client in a real browser: headless Chromium through Selenium, on the demo app.
+
+Every step taps or types in the page like a person would, then checks that what the page shows
+(the device's data-focus and data-version, the navigation bar's title) is the server's own state
+document, fetched beside the browser with urllib. Needs Debian's chromium and chromium-driver
+and Selenium from pip. Saves docs/web-client.png, the screenshot the README shows.
+"""
+import json
+import time
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from conftest import ROOT
+
+SCREENSHOT = ROOT / "docs" / "web-client.png"
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    options = Options()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1400,900"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(20)
+    yield driver
+    driver.quit()
+
+
+def wait_for(condition, what, timeout=8.0):
+    """Polls `condition` until it returns a truthy value, which it returns. `what` (a string, or
+    a function giving one) says what was awaited when it times out."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            value = condition()
+        except StaleElementReferenceException:
+            value = None
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what() if callable(what) else what}")
+        time.sleep(0.05)
+
+
+def find_node(node, node_id):
+    if node["id"] == node_id:
+        return node
+    for child in node.get("children", []):
+        found = find_node(child, node_id)
+        if found:
+            return found
+    return None
+
+
+class Page:
+    """The browser on the web client, with the server beside it for the truth."""
+
+    def __init__(self, driver, server):
+        self.driver, self.server = driver, server
+        self.app = server.request("GET", "/v1/app")[2]
+        self.id = self.token = None
+
+    def css(self, selector):
+        return self.driver.find_element(By.CSS_SELECTOR, selector)
+
+    def all(self, selector):
+        return self.driver.find_elements(By.CSS_SELECTOR, selector)
+
+    def device(self):
+        """(data-version, data-focus) of the device element, as the page last rendered them."""
+        return tuple(self.driver.execute_script(
+            "const d = document.querySelector('[data-testid=device]');"
+            "return [d.dataset.version || '', d.dataset.focus || ''];"))
+
+    def read_session(self):
+        stored = self.driver.execute_script("return sessionStorage.getItem('minerva.session')")
+        assert stored, "the page keeps its session in sessionStorage"
+        session = json.loads(stored)
+        self.id, self.token = session["id"], session["token"]
+        return session
+
+    def call(self, method, suffix="", body=None, expect=200):
+        status, _, document = self.server.request(method, f"/v1/sessions/{self.id}{suffix}", body, self.token)
+        assert status == expect, (method, suffix, status, document)
+        return document
+
+    def state(self):
+        return self.call("GET")
+
+    def in_sync(self, newer_than=0, timeout=8.0):
+        """Waits until the server's version passes `newer_than` and the page shows that state;
+        checks the page's focus and title against it."""
+        def same():
+            state = self.state()
+            if state["version"] <= newer_than:
+                return None
+            return state if self.device() == (str(state["version"]), state["focus"]) else None
+        state = wait_for(same, "the page to show the server's state", timeout)
+        focus = find_node(state["root"], state["focus"])
+        title = self.app["screens"].get(focus["screen"], {}).get("title", focus["screen"])
+        wait_for(lambda: self.text('[data-testid="nav-title"]') == title,
+                 lambda: f"the navigation bar to say {title!r} (it says {self.text('[data-testid=nav-title]')!r})")
+        page = self.css(f'[data-node-id="{state["focus"]}"]:not(.exiting)')
+        assert page.is_displayed()
+        assert "is-focus" in page.get_attribute("class")
+        tree_row = self.css(f'[data-testid="inspector-tree"] [data-tree-node="{state["focus"]}"]')
+        assert "is-focus" in tree_row.get_attribute("class")
+        return state, focus
+
+    def text(self, selector):
+        found = self.all(selector)
+        return found[0].text if found else None
+
+    def tap(self, selector):
+        """Taps what `selector` finds, as a person would (scrolled into view, then clicked)."""
+        def shown():
+            element = self.css(selector) if self.all(selector) else None
+            if element is None:
+                return None
+            self.driver.execute_script("arguments[0].scrollIntoView({block: 'nearest'})", element)
+            return element if element.is_displayed() else None
+        for attempt in range(3):
+            try:
+                wait_for(shown, f"{selector} to show").click()
+                return
+            except StaleElementReferenceException:  # re-rendered between finding and clicking
+                if attempt == 2:
+                    raise
+
+    def act(self, selector):
+        """Taps, then waits for the mutation the tap makes to show: (state, focused node)."""
+        version = self.state()["version"]
+        self.tap(selector)
+        return self.in_sync(newer_than=version)
+
+    def settle(self):
+        """Lets CSS transitions finish (all of them are shorter than half a second)."""
+        time.sleep(0.6)
+
+
+def followers(version):
+    people = [("u1", "Ada Lovelace", "ada"), ("u2", "Grace Hopper", "grace"), ("u3", "Linus Torvalds", "linus"),
+              ("u4", "Barbara Liskov", "barbara"), ("u5", "Margaret Hamilton", "margaret")]
+    if version == 2:  # Linus moves to the top and is verified, Grace leaves, Barbara and Margaret stay
+        people = [people[2], people[0], people[3], people[4], ("u6", "Katherine Johnson", "katherine")]
+    items = []
+    for item_id, name, handle in people:
+        content = {"name": name, "subtitle": f"@{handle}",
+                   "navigate": {"screen": "profile", "params": {"userId": item_id[1:]}}}
+        if version == 2 and item_id == "u3":
+            content["verified"] = True
+        items.append({"id": item_id, "kind": "user", "content": content})
+    photos = [{"id": "p7", "kind": "photo", "content": {
+        "title": "Harbour at dawn", "subtitle": "photo 7", "navigate": {"screen": "photo", "params": {"photoId": "7"}}}}]
+    return {"sections": [{"id": "followers", "items": items}, {"id": "photos", "items": photos}]}
+
+
+def test_web_client_drives_the_demo_app(demo_server, browser):
+    page = Page(browser, demo_server)
+    browser.get(demo_server.url + "/")
+
+    # On load the page creates a session and shows the home tab's root.
+    wait_for(lambda: page.device()[0] != "", "the first state")
+    page.read_session()
+    state, focus = page.in_sync()
+    assert (state["version"], focus["screen"], state["tabs"]["selected"]) == (1, "home", "home")
+    assert page.css('[data-testid="tab-home"]').get_attribute("aria-pressed") == "true"
+    assert page.all('[data-testid="back-button"]') == [] and page.all('[data-testid="close-button"]') == []
+
+    # A list with a tappable cell on the home tab's root, put there through the API; a reload
+    # continues the same session (sessionStorage) and renders it.
+    page.call("PUT", "/nodes/n1/list", {"sections": [{"id": "people", "items": [
+        {"id": "c42", "kind": "user", "content": {"name": "Ada Lovelace", "subtitle": "@ada",
+                                                   "navigate": {"screen": "profile", "params": {"userId": "42"}}}},
+        {"id": "c7", "kind": "note", "content": {"text": "A cell without navigate is not tappable"}},
+    ]}]})
+    browser.refresh()
+    wait_for(lambda: page.all('[data-node-id="n1"] [data-testid="cell-c42"]'), "the list after a reload")
+    assert page.read_session()["id"] == state["id"], "a reload continues the session"
+    state, _ = page.in_sync()
+    assert state["version"] == 2
+    assert page.text('[data-node-id="n1"] [data-testid="cell-c42"] .cell-title') == "Ada Lovelace"
+    assert "tappable" not in page.css('[data-testid="cell-c7"]').get_attribute("class")
+
+    # Tap the cell: the server pushes the profile on the home tab.
+    state, focus = page.act('[data-node-id="n1"] [data-testid="cell-c42"]')
+    assert (focus["screen"], focus["params"], focus["presentation"]["kind"]) == ("profile", {"userId": "42"}, "push")
+    home = next(n for n in state["navigators"] if n["id"] == "tab:home")
+    assert home["stack"] == ["n1", focus["id"]]
+    assert page.text('[data-testid="back-button"]') == "Home"
+    profile_id = focus["id"]
+
+    # Back pops it; the event log shows why it left.
+    state, focus = page.act('[data-testid="back-button"]')
+    assert focus["id"] == "n1" and find_node(state["root"], profile_id) is None
+    wait_for(lambda: page.all(f'[data-testid="event-log"] [data-seq="1"]'), "the pop in the event log")
+    assert "pop" in page.text('[data-testid="event-log"] [data-seq="1"]')
+
+    # An unknown deep link is answered inline and changes nothing.
+    deeplink = page.css('[data-testid="deeplink-input"]')
+    deeplink.send_keys("/nowhere", Keys.ENTER)
+    wait_for(lambda: page.css('[data-testid="deeplink-error"]').is_displayed(), "the deep-link error")
+    assert "no route matches" in page.text('[data-testid="deeplink-error"]')
+    assert page.state()["version"] == state["version"]
+
+    # Deep link /photos/7 through the bar: a full-screen modal, with a close button.
+    deeplink.clear()
+    deeplink.send_keys("/photos/7")
+    state, focus = page.act('[data-testid="deeplink-go"]')
+    assert (focus["screen"], focus["presentation"]) == ("photo", {"kind": "present", "style": "fullScreen"})
+    assert not page.css('[data-testid="deeplink-error"]').is_displayed()
+    layer = page.css(f'.layer-presented[data-navigator="{focus["navigator"]}"]')
+    assert layer.get_attribute("data-style") == "fullScreen"
+    assert page.all('[data-testid="back-button"]') == []
+    wait_for(lambda: page.text('[data-testid="current-link"]') == "/photos/7", "GET …/link in the bar")
+
+    # Close dismisses it: the modal leaves the server and the page.
+    state, focus = page.act('[data-testid="close-button"]')
+    assert all(navigator["presented"] is None for navigator in state["navigators"])
+    wait_for(lambda: not page.all(".layer-presented"), "the modal layer to leave the page")
+
+    # Switch tabs.
+    state, focus = page.act('[data-testid="tab-account"]')
+    assert (state["tabs"]["selected"], focus["id"], focus["screen"]) == ("account", "n2", "account")
+    assert page.css('[data-testid="tab-account"]').get_attribute("aria-pressed") == "true"
+    assert page.css('[data-testid="tab-home"]').get_attribute("aria-pressed") == "false"
+
+    # A screen without a list offers the app's screens. Settings is guarded: the login sheet
+    # comes first, and finishing it with success resumes the target.
+    state, focus = page.act('[data-node-id="n2"] [data-testid="goto-settings"]')
+    assert (focus["screen"], focus["presentation"]) == ("login", {"kind": "present", "style": "formSheet"})
+    assert state["pending"]["steps"] == [{"screen": "settings", "params": {}}]
+    assert page.css(f'[data-node-id="{focus["id"]}"] .pending-banner').is_displayed()
+    state, focus = page.act(f'[data-node-id="{focus["id"]}"] [data-testid="finish-success"]')
+    assert (focus["screen"], state["flags"], state["pending"]) == ("settings", ["signedIn"], None)
+    assert page.text('[data-testid="back-button"]') == "Account"
+
+    # A screen with required params asks for them inline.
+    page.tap(f'[data-node-id="{focus["id"]}"] [data-testid="goto-profile"]')
+    field = page.css(f'[data-node-id="{focus["id"]}"] [data-testid="param-profile-userId"]')
+    wait_for(field.is_displayed, "the params form")
+    field.send_keys("7", Keys.ENTER)
+    state, focus = page.in_sync(newer_than=state["version"])
+    assert (focus["screen"], focus["params"]) == ("profile", {"userId": "7"})
+    account = next(n for n in state["navigators"] if n["id"] == "tab:account")
+    assert len(account["stack"]) == 3
+
+    # Back on home, the profile again, now with a list that changes: the screenshot for the README.
+    page.act('[data-testid="tab-home"]')
+    # The list changes behind the page's back: the tap's If-Match is stale (412), but only a list
+    # changed, so the page sends the tap again against the new version.
+    page.call("PUT", "/nodes/n1/list", {"sections": [{"id": "people", "items": [
+        {"id": "c42", "kind": "user", "content": {"name": "Ada Lovelace", "subtitle": "@ada",
+                                                   "navigate": {"screen": "profile", "params": {"userId": "42"}}}}]}]})
+    state, focus = page.act('[data-node-id="n1"] [data-testid="cell-c42"]')
+    assert focus["screen"] == "profile"
+    page.call("PUT", f"/nodes/{focus['id']}/list", followers(1))
+    wait_for(lambda: page.all(f'[data-node-id="{focus["id"]}"] [data-testid="cell-u2"]'), "the followers list")
+    page.in_sync()
+    page.settle()
+    page.call("PUT", f"/nodes/{focus['id']}/list", followers(2))
+    wait_for(lambda: page.all(f'[data-node-id="{focus["id"]}"] [data-testid="cell-u6"]'), "the list's second version")
+    state, _ = page.in_sync()
+    rows = [row.get_attribute("data-testid") for row in page.all(f'[data-node-id="{focus["id"]}"] .cell:not(.ghost)')]
+    assert rows == ["cell-u3", "cell-u1", "cell-u4", "cell-u5", "cell-u6", "cell-p7"]
+    assert page.all(f'[data-node-id="{focus["id"]}"] [data-testid="cell-u2"]') == []
+
+    # The event log has every event the server has.
+    last = page.call("GET", "/events?after=0")["last"]
+    wait_for(lambda: len(page.all('[data-testid="event-log"] [data-seq]')) == last, "the whole event log")
+
+    time.sleep(1.2)  # the list's move highlight fades out
+    SCREENSHOT.parent.mkdir(exist_ok=True)
+    assert browser.save_screenshot(str(SCREENSHOT))
+
+    # No script errors along the way (the 404s of GET …/link and of the unknown deep link are
+    # the network's, and expected).
+    errors = [entry for entry in browser.get_log("browser") if entry.get("source") != "network"]
+    assert errors == []
