@@ -1,4 +1,5 @@
-/// The `If-Match` precondition of a mutation: `*`, or a list of entity tags.
+/// The `If-Match` precondition of a mutation (and `If-None-Match` of a read): `*`, or a list of
+/// entity tags, compared with the session's version.
 struct IfMatch {
     private let header: String?
 

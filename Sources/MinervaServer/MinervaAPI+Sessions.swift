@@ -78,10 +78,17 @@ extension MinervaAPI {
     }
 
     /// `GET /v1/sessions/{id}?lists=none|summary|full`: the state document.
+    /// With `If-None-Match` naming the current version, `304` and no body: a cheap "has
+    /// anything changed?" for clients that poll.
     func getSession(_ session: Session, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let lists = try enumValue(request.queryValue("lists"), field: "lists", kind: "query parameter", as: StateDocument.ListDetail.self) ?? .full
-        let (version, document) = session.state.withLock { state in
-            (state.version, StateDocument.encode(sessionID: session.id, state: state, lists: lists))
+        let ifNoneMatch = request.header("if-none-match").map(IfMatch.init)
+        let (version, document) = session.state.withLock { state -> (Int, [UInt8]?) in
+            if let ifNoneMatch, ifNoneMatch.matches(version: state.version) { return (state.version, nil) }
+            return (state.version, StateDocument.encode(sessionID: session.id, state: state, lists: lists))
+        }
+        guard let document else {
+            return HTTPResponse(status: 304, headers: [Self.etag(version), ("Cache-Control", "no-store")])
         }
         return Self.json(200, document, headers: [Self.etag(version)])
     }

@@ -107,3 +107,12 @@ def test_app_description_is_served(demo_server, server):
 def test_head_is_answered_like_get_without_a_body(server):
     status, headers, body = server.request("HEAD", "/healthz")
     assert status == 200 and body is None
+
+
+def test_if_none_match_answers_304_while_nothing_changed(session):
+    status, headers, body = session.call("GET", headers={"If-None-Match": '"1"'})
+    assert status == 304 and body is None and headers["ETag"] == '"1"'
+    session.op("push", {"screen": "settings"})
+    status, headers, body = session.call("GET", headers={"If-None-Match": '"1"'})
+    assert status == 200 and body["version"] == 2
+    assert session.call("GET", headers={"If-None-Match": "*"})[0] == 304
