@@ -45,7 +45,8 @@ let package = Package(
         ),
         .target(
             name: "MinervaJSON",
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            linkerSettings: [.linkedLibrary("m")]
         ),
         .target(
             name: "MinervaList",
@@ -89,6 +90,11 @@ let package = Package(
         ),
 
         // MARK: - Tests
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "MinervaJSONTests",
             dependencies: ["MinervaJSON"],
@@ -96,12 +102,12 @@ let package = Package(
         ),
         .testTarget(
             name: "MinervaCoordinatorTests",
-            dependencies: ["MinervaCoordinator", "MinervaJSON"],
+            dependencies: ["MinervaCoordinator", "MinervaJSON", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "MinervaListTests",
-            dependencies: ["MinervaList", "MinervaJSON"],
+            dependencies: ["MinervaList", "MinervaJSON", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,17 +1,7 @@
 import MinervaJSON
 import MinervaList
 import Testing
-
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import TestSupport
 
 func list(_ sections: [(String, [String])]) -> [ListSection] {
     sections.map { ListSection(id: $0.0, items: $0.1.map { Cell(id: $0, kind: "row", content: .string($0)) }) }
@@ -97,7 +87,7 @@ func verify(_ old: [ListSection], _ new: [ListSection], sourceLocation: SourceLo
     /// section inserts, deletes and moves, content updates.
     @Test(arguments: 0..<8)
     func randomPairs(seed: Int) throws {
-        var random = SplitMix(state: UInt64(seed) &* 7919)
+        var random = SeededGenerator(state: UInt64(seed) &* 7919)
         for _ in 0..<400 {
             let sectionCount = Int.random(in: 0...5, using: &random)
             var nextID = 0
