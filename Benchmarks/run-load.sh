@@ -21,8 +21,8 @@ trap cleanup EXIT
 
 rss_kib() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
 
-echo "| store | req/s | p50 ms | p99 ms | non-2xx + socket errors | RSS after warm-up MiB | RSS at end MiB |"
-echo "|---|---|---|---|---|---|---|"
+echo "| store | requests | seconds | req/s | p50 ms | p99 ms | non-2xx + socket errors | RSS after warm-up MiB | RSS at end MiB |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for store in "sqlite:$work/load.sqlite" memory; do
   .build/release/minerva-server --port 0 --threads 2 --store "$store" --log-level notice \
     --max-sessions 200000 > "$work/server.log" 2>&1 &
@@ -35,11 +35,13 @@ for store in "sqlite:$work/load.sqlite" memory; do
   warm=$(rss_kib "$server_pid")
   result=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency -s Benchmarks/wrk/mixed.lua "$url" | grep WRK_RESULT)
   end=$(rss_kib "$server_pid")
+  requests=$(sed -E 's/.*requests=([0-9]+).*/\1/' <<<"$result")
+  seconds=$(sed -E 's/.*seconds=([0-9.]+).*/\1/' <<<"$result")
   rps=$(sed -E 's/.*rps=([0-9.]+).*/\1/' <<<"$result")
   p50=$(sed -E 's/.*p50_us=([0-9]+).*/\1/' <<<"$result")
   p99=$(sed -E 's/.*p99_us=([0-9]+).*/\1/' <<<"$result")
   errors=$(awk '{for (i = 1; i <= NF; i++) if ($i ~ /^errors_/) {split($i, a, "="); s += a[2]}} END {print s}' <<<"$result")
-  printf "| %s | %.0f | %.2f | %.2f | %s | %.1f | %.1f |\n" "${store%%:*}" "$rps" "$(bc -l <<<"$p50/1000")" \
+  printf "| %s | %s | %s | %.0f | %.2f | %.2f | %s | %.1f | %.1f |\n" "${store%%:*}" "$requests" "$seconds" "$rps" "$(bc -l <<<"$p50/1000")" \
     "$(bc -l <<<"$p99/1000")" "$errors" "$(bc -l <<<"$warm/1024")" "$(bc -l <<<"$end/1024")"
   kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
 done

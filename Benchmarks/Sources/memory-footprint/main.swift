@@ -1,0 +1,124 @@
+// memory-footprint: resident memory per session and per node of an in-process MinervaAPI
+// (memory store, rate limit 0), built through MinervaAPI.reply(to:) as the HTTP server would.
+//
+//   memory-footprint sessions N [PUSHES] [ITEMS]
+//       N sessions, each made by POST /v1/sessions, then PUSHES pushes (default 4) of `profile`,
+//       then PUT of an ITEMS-cell list (default 20) on node n1. The demo app starts a session with
+//       3 nodes (the app coordinator n0 and the two tab roots), so 4 pushes make 7 nodes and 2
+//       pushes make 5.
+//   memory-footprint nodes [PUSHES]
+//       One session and PUSHES pushes (default 999) on its home tab, with --max-nodes 2000.
+//
+// Resident memory is read from /proc/self/statm before and after (one process per N, so that
+// runs don't share a heap); the heap in use from glibc's mallinfo2() is printed beside it. Each
+// mode first builds and throws away one session, so that one-time allocations (the demo app,
+// lazy globals, the metrics registry) are not counted.
+import CMallocInfo
+import InProcessAPI
+import MinervaServer
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+func residentBytes() -> Int {
+    guard let file = fopen("/proc/self/statm", "r") else { return -1 }
+    defer { fclose(file) }
+    var size = 0
+    var resident = 0
+    guard fscanf_two(file, &size, &resident) else { return -1 }
+    return resident * sysconf(Int32(_SC_PAGESIZE))
+}
+
+/// Reads the first two numbers of /proc/self/statm.
+func fscanf_two(_ file: UnsafeMutablePointer<FILE>, _ first: inout Int, _ second: inout Int) -> Bool {
+    var buffer = [CChar](repeating: 0, count: 256)
+    guard fgets(&buffer, Int32(buffer.count), file) != nil else { return false }
+    let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let fields = text.split(separator: " ")
+    guard fields.count >= 2, let a = Int(fields[0]), let b = Int(fields[1]) else { return false }
+    first = a
+    second = b
+    return true
+}
+
+/// Bytes the program has allocated and not freed, per glibc (small blocks plus mmapped ones).
+func heapInUse() -> Int {
+    Int(cmallocinfo_heap_in_use())
+}
+
+func malloc_trim(_ pad: Int) {
+    cmallocinfo_trim()
+}
+
+struct Reading {
+    let resident: Int
+    let heap: Int
+    static func now() -> Reading { Reading(resident: residentBytes(), heap: heapInUse()) }
+}
+
+func format(_ bytes: Double) -> String {
+    let kib = bytes / 1024
+    return "\(Int(bytes.rounded())) B (\((kib * 100).rounded() / 100) KiB)"
+}
+
+func fail(_ message: String) -> Never {
+    var text = "memory-footprint: \(message)\n"
+    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    exit(1)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 2 else { fail("usage: memory-footprint sessions N [PUSHES] [ITEMS] | nodes [PUSHES]") }
+
+do {
+    switch arguments[1] {
+    case "sessions":
+        guard arguments.count >= 3, let count = Int(arguments[2]), count > 0 else { fail("sessions needs N") }
+        let pushes = arguments.count > 3 ? Int(arguments[3]) ?? 4 : 4
+        let items = arguments.count > 4 ? Int(arguments[4]) ?? 20 : 20
+        let api = makeAPI(configuration: ServerConfiguration(maxSessions: count + 10, rateLimit: 0))
+        let listBodyText = listBody(items: items)
+        func build(_ index: Int) throws {
+            let session = try api.createSession()
+            for push in 0..<pushes { try api.pushProfile(session, userId: index * 8 + push) }
+            try api.send("PUT", "/v1/sessions/\(session.id)/nodes/n1/list", token: session.token, body: listBodyText)
+        }
+        try build(-1)  // warm-up: one-time allocations
+        malloc_trim(0)
+        let before = Reading.now()
+        for index in 0..<count { try build(index) }
+        let after = Reading.now()
+        malloc_trim(0)
+        let trimmed = Reading.now()
+        let n = Double(count)
+        print("mode=sessions sessions=\(count) nodes_per_session=\(3 + pushes) list_items=\(items) live_sessions=\(api.sessionCount)")
+        print("rss_before=\(before.resident) rss_after=\(after.resident) rss_after_trim=\(trimmed.resident)")
+        print("rss_per_session: \(format(Double(after.resident - before.resident) / n))")
+        print("rss_per_session_after_malloc_trim: \(format(Double(trimmed.resident - before.resident) / n))")
+        print("heap_per_session: \(format(Double(after.heap - before.heap) / n))")
+    case "nodes":
+        let pushes = arguments.count > 2 ? Int(arguments[2]) ?? 999 : 999
+        let api = makeAPI(configuration: ServerConfiguration(maxNodes: 2000, rateLimit: 0))
+        let warm = try api.createSession()
+        for push in 0..<10 { try api.pushProfile(warm, userId: push) }
+        try api.send("DELETE", "/v1/sessions/\(warm.id)", token: warm.token, expect: 204)
+        let session = try api.createSession()
+        malloc_trim(0)
+        let before = Reading.now()
+        for push in 0..<pushes { try api.pushProfile(session, userId: push) }
+        let after = Reading.now()
+        malloc_trim(0)
+        let trimmed = Reading.now()
+        let n = Double(pushes)
+        print("mode=nodes pushes=\(pushes) nodes=\(3 + pushes)")
+        print("rss_before=\(before.resident) rss_after=\(after.resident) rss_after_trim=\(trimmed.resident)")
+        print("rss_per_node: \(format(Double(after.resident - before.resident) / n))")
+        print("rss_per_node_after_malloc_trim: \(format(Double(trimmed.resident - before.resident) / n))")
+        print("heap_per_node: \(format(Double(after.heap - before.heap) / n))")
+    default:
+        fail("unknown mode \(arguments[1])")
+    }
+} catch {
+    fail("\(error)")
+}

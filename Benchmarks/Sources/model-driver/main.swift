@@ -1,0 +1,82 @@
+// model-driver OP ITERATIONS
+//
+// Runs one model operation ITERATIONS times after its set-up, for valgrind's callgrind: the
+// difference between the totals of ITERATIONS 0 and k, over k, is one operation (set-up and
+// process start-up cancel out). run-model.sh does that. The operations are the Model suite's:
+//   push-pop         tree.push(screen: "settings"), tree.pop()           (demo app)
+//   present-dismiss  tree.present(screen: "photo", ["photoId": "1"]), tree.dismiss()
+//   deeplink2        tree.deepLink("/users/42/followers")                (demo, same tree)
+//   deeplink5        tree.deepLink(fiveStepLink)                         (5-step app, same tree)
+//   deeplink5-fresh  the same on a copy of a fresh tree each time
+//   get-fresh        MinervaAPI.reply(to: GET /v1/sessions/{id})         (fresh demo session)
+//   get-loaded       the same for a session with 4 pushes and a 20-item list
+import InProcessAPI
+import MicroHTTP
+import MinervaCoordinator
+import MinervaJSON
+import MinervaServer
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3, let iterations = Int(arguments[2]) else {
+    print("usage: model-driver push-pop|present-dismiss|deeplink2|deeplink5|deeplink5-fresh|get-fresh|get-loaded ITERATIONS")
+    exit(2)
+}
+
+@inline(never)
+func consume<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+var checksum = 0
+switch arguments[1] {
+case "push-pop":
+    var tree = CoordinatorTree(app: .demo)
+    for _ in 0..<iterations {
+        try! tree.push(screen: "settings")
+        checksum &+= try! tree.pop().count
+    }
+    checksum &+= tree.nodes.count
+case "present-dismiss":
+    var tree = CoordinatorTree(app: .demo)
+    let params: [String: JSONValue] = ["photoId": "1"]
+    for _ in 0..<iterations {
+        try! tree.present(screen: "photo", params: params)
+        checksum &+= try! tree.dismiss().count
+    }
+    checksum &+= tree.nodes.count
+case "deeplink2":
+    var tree = CoordinatorTree(app: .demo)
+    for _ in 0..<iterations { checksum &+= try! tree.deepLink("/users/42/followers").events.count }
+    checksum &+= tree.nodes.count
+case "deeplink5":
+    var tree = CoordinatorTree(app: fiveStepApp())
+    for _ in 0..<iterations { checksum &+= try! tree.deepLink(fiveStepLink).events.count }
+    checksum &+= tree.nodes.count
+case "deeplink5-fresh":
+    let start = CoordinatorTree(app: fiveStepApp())
+    for _ in 0..<iterations {
+        var tree = start
+        checksum &+= try! tree.deepLink(fiveStepLink).events.count
+        consume(tree)
+    }
+case "get-fresh", "get-loaded":
+    let api = makeAPI()
+    let session = try! api.createSession()
+    if arguments[1] == "get-loaded" {
+        for userId in 1...4 { try! api.pushProfile(session, userId: userId) }
+        try! api.putList(session, node: "n1", items: 20)
+    }
+    let request = MinervaAPI.getStateRequest(session)
+    for _ in 0..<iterations {
+        guard case .response(let response) = api.reply(to: request) else { fatalError("not a response") }
+        checksum &+= response.body.count
+    }
+default:
+    print("unknown OP \(arguments[1])")
+    exit(2)
+}
+print("op=\(arguments[1]) iterations=\(iterations) checksum=\(checksum)")
