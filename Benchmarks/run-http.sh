@@ -7,14 +7,17 @@
 #   Benchmarks/run-http.sh     # 3 rounds of 10 s per server and scenario: about 5 minutes after the builds
 #   ROUNDS=5 DURATION=20s Benchmarks/run-http.sh
 #
-# Settings (environment): ROUNDS (3), DURATION (10s), WARMUP (3s), WRK_THREADS (2),
-# SERVER_THREADS (2), MINERVA_STORE (memory), MINERVA_ARGS (more minerva-server options), PEER_BIN (a hummingbird-peer binary instead of building it), MAX_OTHER_LOAD (0.15: a run during which other processes used more than this
-# many cores is measured again, up to RETRIES (4) times, and marked "busy" if it never got a quiet
-# machine; the medians leave busy rounds out when there are quiet ones), MINERVA_BIN (a minerva-server binary to measure instead of building the
-# working tree's), GET_CONNECTIONS ("64 256"), PUSH_POP_CONNECTIONS ("64"), HEALTH_CONNECTIONS ("64";
-# GET /healthz, the HTTP layer alone, as a yardstick). An empty list leaves that scenario out:
-#   HEALTH_CONNECTIONS= PUSH_POP_CONNECTIONS= GET_CONNECTIONS=256 Benchmarks/run-http.sh
-# Raw wrk output and the table go to Benchmarks/.build/http-results/<time>/.
+# Settings (environment):
+#   ROUNDS (3), DURATION (10s), WARMUP (3s), WRK_THREADS (2), SERVER_THREADS (2)
+#   GET_CONNECTIONS ("64 256"), PUSH_POP_CONNECTIONS ("64"), HEALTH_CONNECTIONS ("64": GET /healthz,
+#     the HTTP layer alone, as a yardstick). An empty list leaves that scenario out:
+#     HEALTH_CONNECTIONS= PUSH_POP_CONNECTIONS= GET_CONNECTIONS=256 Benchmarks/run-http.sh
+#   MAX_OTHER_LOAD (0.15), RETRIES (4): a run during which other processes used more than
+#     MAX_OTHER_LOAD cores is measured again, up to RETRIES times, and marked "busy" if it never
+#     got a quiet machine; the medians leave busy rounds out where there are quiet ones.
+#   MINERVA_BIN, PEER_BIN: binaries to measure instead of building the working tree's.
+#   MINERVA_STORE (memory), MINERVA_ARGS (more options, e.g. "--log-level notice").
+# Raw wrk output, logs and the table go to Benchmarks/.build/http-results/<time>/.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"

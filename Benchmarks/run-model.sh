@@ -78,8 +78,8 @@ run_measured() {
 wait_quiet() {
   local deadline=$(( $(date +%s) + ${QUIET_WAIT:-600} ))
   while :; do
-    local b0 b1; b0=$(busy_jiffies); sleep 5; b1=$(busy_jiffies)
-    local load; load=$(awk -v a="$b0" -v b="$b1" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", (b - a) / hz / 5 }')
+    local b0 b1 t0 t1; b0=$(busy_jiffies); t0=$(date +%s.%N); sleep 5; b1=$(busy_jiffies); t1=$(date +%s.%N)
+    local load; load=$(awk -v a="$b0" -v b="$b1" -v t0="$t0" -v t1="$t1" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", (b - a) / hz / (t1 - t0) }')
     if awk -v a="$load" -v m="$max_other_load" 'BEGIN { exit !(a <= m) }'; then return 0; fi
     if (( $(date +%s) >= deadline )); then log "the machine stayed busy ($load cores in use by others); measuring anyway"; return 0; fi
     log "waiting for a quiet machine: others use $load cores"

@@ -65,8 +65,8 @@ struct MinervaServerCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Bytes of header fields at most; more answer 431.", valueName: "bytes"))
     var maxHeaderBytes = 16_384
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
-    var logLevel: Logger.Level = .info
+    @Option(help: "Log level: trace, debug, info (adds a line per request), notice, warning, error or critical.")
+    var logLevel: Logger.Level = .notice
 
     @Option(help: ArgumentHelp("Serve the web client from this folder instead of its built-in copy (for working on it).", valueName: "folder"))
     var webRoot: String?

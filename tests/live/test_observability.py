@@ -43,7 +43,7 @@ def test_metrics_parse_and_move_with_requests(server):
 
 
 def test_request_logs_are_json_with_request_ids_and_no_tokens(tmp_path):
-    running = RunningServer("--app", str(APPS / "basic.json"), "--log-format", "json")
+    running = RunningServer("--app", str(APPS / "basic.json"), "--log-format", "json", "--log-level", "info")
     try:
         session = running.create_session()
         status, headers, _ = session.call("GET", headers={"X-Request-ID": "trace-123"})
