@@ -50,13 +50,17 @@ fi
 # ---- build ----
 log "building diff-driver, model-driver and memory-footprint (release) in $scratch"
 for product in diff-driver model-driver memory-footprint; do
-  swift build -c release --package-path "$here" --scratch-path "$scratch" --product "$product" 2>&1 \
-    | grep -E "error|Compiling|complete" >&2 || true
-  [[ -x "$scratch/release/$product" ]] || { log "build of $product failed"; exit 1; }
+  if ! swift build -c release --package-path "$here" --scratch-path "$scratch" --product "$product" \
+    >"$results/build-$product.log" 2>&1; then
+    grep -E "error" "$results/build-$product.log" >&2 || tail -20 "$results/build-$product.log" >&2
+    log "build of $product failed (log: $results/build-$product.log)"
+    exit 1
+  fi
 done
 
 # ---- other load: cores that processes other than the command used while it ran ----
-# Prints the command's output to $2 and the other load to stdout.
+# run_measured OUT COMMAND…: writes the command's output to OUT (and OUT.stderr) and prints the
+# cores that other processes used meanwhile.
 busy_jiffies() { awk '/^cpu / {print $2+$3+$4+$7+$8}' /proc/stat; }
 run_measured() {
   local out="$1"; shift
