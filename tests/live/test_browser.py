@@ -3,9 +3,11 @@
 Every step taps or types in the page like a person would, then checks that what the page shows
 (the device's data-focus and data-version, the navigation bar's title) is the server's own state
 document, fetched beside the browser with urllib. Needs Debian's chromium and chromium-driver
-and Selenium from pip. Saves docs/web-client.png, the screenshot the README shows.
+and Selenium from pip. Saves the screenshot to test-artifacts/web-client.png; with
+UPDATE_SCREENSHOT=1 to docs/web-client.png, the one the README shows.
 """
 import json
+import os
 import time
 
 import pytest
@@ -18,7 +20,7 @@ from selenium.webdriver.common.keys import Keys
 
 from conftest import ROOT
 
-SCREENSHOT = ROOT / "docs" / "web-client.png"
+SCREENSHOT = ROOT / ("docs" if os.environ.get("UPDATE_SCREENSHOT") == "1" else "test-artifacts") / "web-client.png"
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 
