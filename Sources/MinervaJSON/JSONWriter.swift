@@ -64,7 +64,14 @@ public struct JSONWriter: Sendable {
     /// Writes an integer value.
     public mutating func int(_ value: Int) {
         separate()
-        bytes.append(contentsOf: String(value).utf8)
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        let start = bytes.count
+        var magnitude = value.magnitude
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[start...].reverse()
         needsComma = true
     }
 
@@ -131,28 +138,35 @@ public struct JSONWriter: Sendable {
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// Writes `text` quoted, appending runs that need no escaping in one piece.
     private mutating func writeString(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""):
-                bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "\""))
-            case UInt8(ascii: "\\"):
-                bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "\\"))
-            case 0x0A:
-                bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
-            case 0x0D:
-                bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
-            case 0x09:
-                bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
-            case 0..<0x20:
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
-            default:
-                bytes.append(byte)
+        var text = text
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            for index in utf8.indices {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+                writeEscaped(byte)
+                runStart = index + 1
             }
+            if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func writeEscaped(_ byte: UInt8) {
+        bytes.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        default:
+            bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+            bytes.append(Self.hexDigits[Int(byte >> 4)])
+            bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+        }
     }
 }

@@ -53,6 +53,8 @@ import Testing
                           "list": [nil, true, false, [:], []]]),
         JSONValue.string(String(decoding: (0..<32).map { UInt8($0) }, as: UTF8.self)),
         JSONValue.double(1e300),
+        JSONValue.array([.int(0), .int(7), .int(-1), .int(10), .int(1_000_000), .int(Int.max), .int(Int.min)]),
+        JSONValue.array(["", "plain run", "\"starts", "ends\\", "mid\u{1F}dle\"\"", "\n\n"]),
     ])
     func roundTripsThroughFoundation(value: JSONValue) throws {
         var writer = JSONWriter()
