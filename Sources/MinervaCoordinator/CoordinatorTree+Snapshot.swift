@@ -88,11 +88,17 @@ extension CoordinatorTree {
         }
         guard nodes[rootID] != nil, navigators.count == navigatorOrder.count else { throw SnapshotError("the snapshot has no app coordinator") }
         if let violation = invariantViolation() { throw SnapshotError("the snapshot is not a valid tree: \(violation)") }
+        restoredUnknownScreens = nodes.values.contains { $0.id != rootID && app.screens[$0.screen] == nil }
     }
 
     /// The screens of nodes that the app description no longer declares, sorted.
     public var unknownScreens: [String] {
-        Set(nodes.values.filter { $0.id != rootID && app.screens[$0.screen] == nil }.map(\.screen)).sorted()
+        guard restoredUnknownScreens else { return [] }
+        var unknown: Set<String> = []
+        for node in nodes.values where node.id != rootID && app.screens[node.screen] == nil {
+            unknown.insert(node.screen)
+        }
+        return unknown.sorted()
     }
 
     private func nodeSnapshot(_ node: Node) -> JSONValue {

@@ -27,6 +27,9 @@ public struct CoordinatorTree: Sendable {
     /// A guarded target waiting for its `otherwise` flow to finish.
     public internal(set) var pending: PendingNavigation?
     var nextNodeNumber = 0
+    /// Whether the tree was restored from a snapshot with screens the app no longer declares;
+    /// only then can ``unknownScreens`` be non-empty (the operations accept declared screens only).
+    var restoredUnknownScreens = false
     var nextNavigatorNumber = 1
 
     /// Checks that an app can run in a layout: a tabs app cannot be split.

@@ -17,7 +17,7 @@ public struct NodeID: Hashable, Sendable, Comparable, CustomStringConvertible {
         self.number = number
     }
 
-    public var description: String { "n\(number)" }
+    public var description: String { "n" + String(number) }
 
     public static func < (lhs: NodeID, rhs: NodeID) -> Bool { lhs.number < rhs.number }
 }

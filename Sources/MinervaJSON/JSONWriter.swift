@@ -40,11 +40,25 @@ public struct JSONWriter: Sendable {
         needsComma = true
     }
 
-    /// Writes an object key; the next write is its value.
-    /// - Parameter key: the key, escaped as needed.
-    public mutating func key(_ key: String) {
+    /// Writes an object key known when the program is built; the next write is its value.
+    /// - Parameter name: the key; it must need no escaping (no `"`, `\\` or control characters).
+    public mutating func key(_ name: StaticString) {
         separate()
-        writeString(key)
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { name in
+            assert(!name.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }, "key needs escaping")
+            bytes.append(contentsOf: name)
+        }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    /// Writes an object key that comes from data; the next write is its value.
+    /// - Parameter name: the key, escaped as needed.
+    public mutating func key(string name: String) {
+        separate()
+        writeString(name)
         bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
@@ -107,7 +121,7 @@ public struct JSONWriter: Sendable {
         case .object(let members):
             beginObject()
             for memberKey in members.keys.sorted() {
-                key(memberKey)
+                key(string: memberKey)
                 self.value(members[memberKey]!)
             }
             endObject()
@@ -115,19 +129,19 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes a key and its string value.
-    public mutating func field(_ name: String, _ value: String?) {
+    public mutating func field(_ name: StaticString, _ value: String?) {
         key(name)
         string(value)
     }
 
     /// Writes a key and its integer value.
-    public mutating func field(_ name: String, _ value: Int) {
+    public mutating func field(_ name: StaticString, _ value: Int) {
         key(name)
         int(value)
     }
 
     /// Writes a key and its boolean value.
-    public mutating func field(_ name: String, _ value: Bool) {
+    public mutating func field(_ name: StaticString, _ value: Bool) {
         key(name)
         bool(value)
     }

@@ -28,7 +28,7 @@ enum AppDocument {
         writer.key("screens")
         writer.beginObject()
         for name in app.screenOrder {
-            writer.key(name)
+            writer.key(string: name)
             writeScreen(app.screens[name]!, into: &writer)
         }
         writer.endObject()

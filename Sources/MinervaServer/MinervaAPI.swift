@@ -115,8 +115,11 @@ public final class MinervaAPI: HTTPResponder {
         }
         let elapsed = ContinuousClock.now - started
         let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
-        let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE"]
-        let method = knownMethods.contains(request.method) ? request.method : "other"
+        let method =
+            switch request.method {
+            case "GET", "HEAD", "POST", "PUT", "DELETE": request.method
+            default: "other"
+            }
         metrics.request(route: route?.metricName ?? "unknown", method: method, status: status, nanoseconds: nanoseconds)
         logger.info(
             "request",
@@ -197,12 +200,9 @@ public final class MinervaAPI: HTTPResponder {
 
     /// Finds the session and checks its bearer token; an unknown session answers exactly like a wrong token.
     private func authenticate(_ id: String, _ request: HTTPRequest) throws(APIError) -> Session {
-        guard let header = request.header("authorization") else { throw .unauthorized }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw .unauthorized }
-        let token = String(parts[1]).trimmingSpaces
+        guard let token = request.header("authorization").flatMap(Token.bearer(in:)) else { throw .unauthorized }
         guard let session = store.session(id) else {
-            _ = Token.constantTimeEqual(Token.hash(token), Token.hash(id))
+            _ = Token.matches(token, hash: Token.hash(id))
             throw .unauthorized
         }
         guard session.authorizes(token) else { throw .unauthorized }

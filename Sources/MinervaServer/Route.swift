@@ -30,34 +30,11 @@ enum Route: Equatable {
     }
 
     /// Recognises a path; `nil` means an unknown path (`404`).
+    /// - Complexity: O(n) in the path's bytes; it allocates only for the ids it returns.
     init?(path: String) {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.first == "" else { return nil }
-        switch parts.count {
-        case 2 where parts[1] == "": self = .webAsset("index.html")
-        case 2 where parts[1] == "healthz": self = .health
-        case 2 where parts[1] == "metrics": self = .metrics
-        case 3 where parts[1] == "web" && WebAssets.contains(String(parts[2])): self = .webAsset(String(parts[2]))
-        case 3 where parts[1] == "v1" && parts[2] == "app": self = .app
-        case 3 where parts[1] == "v1" && parts[2] == "sessions": self = .sessions
-        case 4 where parts[1] == "v1" && parts[2] == "sessions" && !parts[3].isEmpty:
-            self = .session(String(parts[3]))
-        case 5 where parts[1] == "v1" && parts[2] == "sessions" && !parts[3].isEmpty:
-            if parts[4] == "events" {
-                self = .events(String(parts[3]))
-            } else if parts[4] == "link" {
-                self = .link(String(parts[3]))
-            } else if let operation = Operation(rawValue: String(parts[4])) {
-                self = .operation(String(parts[3]), operation)
-            } else {
-                return nil
-            }
-        case 7 where parts[1] == "v1" && parts[2] == "sessions" && !parts[3].isEmpty && parts[4] == "nodes" && !parts[5].isEmpty
-            && parts[6] == "list":
-            self = .list(String(parts[3]), node: String(parts[5]))
-        default:
-            return nil
-        }
+        var path = path
+        guard let route = path.withUTF8({ PathSegments($0)?.route }) else { return nil }
+        self = route
     }
 
     /// The methods this path answers.
@@ -91,6 +68,78 @@ enum Route: Equatable {
         switch self {
         case .session(let id), .events(let id), .operation(let id, _), .list(let id, _), .link(let id): id
         case .health, .metrics, .app, .sessions, .webAsset: nil
+        }
+    }
+}
+
+/// The `/`-separated segments of a path, as byte ranges, matched against the API's paths.
+private struct PathSegments {
+    let path: UnsafeBufferPointer<UInt8>
+    /// Room for as many segments as the longest API path has.
+    private var ranges = InlineArray<6, Range<Int>>(repeating: 0..<0)
+    private(set) var count = 0
+
+    /// Splits a path that starts with `/`; `nil` for any other path or one with too many segments.
+    init?(_ path: UnsafeBufferPointer<UInt8>) {
+        guard path.first == UInt8(ascii: "/") else { return nil }
+        self.path = path
+        var start = 1
+        for index in 1...path.count where index == path.count || path[index] == UInt8(ascii: "/") {
+            guard count < ranges.count else { return nil }
+            ranges[count] = start..<index
+            count += 1
+            start = index + 1
+        }
+    }
+
+    /// The byte range of segment `index`.
+    private func range(_ index: Int) -> Range<Int> {
+        ranges[index]
+    }
+
+    /// Whether segment `index` is exactly `literal`.
+    private func segment(_ index: Int, is literal: StaticString) -> Bool {
+        let range = range(index)
+        return range.count == literal.utf8CodeUnitCount
+            && UnsafeBufferPointer(rebasing: path[range]).elementsEqual(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// Whether segment `index` is empty.
+    private func isEmpty(_ index: Int) -> Bool {
+        range(index).isEmpty
+    }
+
+    /// Segment `index` as a string.
+    private func string(_ index: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: path[range(index)]), as: UTF8.self)
+    }
+
+    /// The API path these segments name, if any.
+    var route: Route? {
+        switch count {
+        case 1 where isEmpty(0): return .webAsset("index.html")
+        case 1 where segment(0, is: "healthz"): return .health
+        case 1 where segment(0, is: "metrics"): return .metrics
+        case 2 where segment(0, is: "web"):
+            let name = string(1)
+            return WebAssets.contains(name) ? .webAsset(name) : nil
+        case 2 where segment(0, is: "v1") && segment(1, is: "app"): return .app
+        case 2 where segment(0, is: "v1") && segment(1, is: "sessions"): return .sessions
+        case 3...6 where segment(0, is: "v1") && segment(1, is: "sessions") && !isEmpty(2):
+            return sessionRoute(id: string(2))
+        default: return nil
+        }
+    }
+
+    /// The routes under `/v1/sessions/{id}`.
+    private func sessionRoute(id: String) -> Route? {
+        switch count {
+        case 3: return .session(id)
+        case 4 where segment(3, is: "events"): return .events(id)
+        case 4 where segment(3, is: "link"): return .link(id)
+        case 4: return Route.Operation(rawValue: string(3)).map { .operation(id, $0) }
+        case 6 where segment(3, is: "nodes") && !isEmpty(4) && segment(5, is: "list"): return .list(id, node: string(4))
+        default: return nil
         }
     }
 }

@@ -29,7 +29,7 @@ final class Session: Sendable {
 
     /// Whether `candidate` is this session's token, compared in constant time.
     func authorizes(_ candidate: String) -> Bool {
-        Token.constantTimeEqual(Token.hash(candidate), tokenHash)
+        Token.matches(candidate, hash: tokenHash)
     }
 
     /// Counts a request against the budget and marks the session used.

@@ -4,11 +4,45 @@ import Crypto
 enum Token {
     /// The SHA-256 of a token: what is kept and stored instead of the token itself.
     static func hash(_ token: String) -> [UInt8] {
-        Array(SHA256.hash(data: Array(token.utf8)))
+        Array(digest(token))
+    }
+
+    /// Whether `token`'s SHA-256 is `hash`, compared in constant time.
+    static func matches(_ token: String, hash: [UInt8]) -> Bool {
+        digest(token).withUnsafeBytes { digest in
+            hash.withUnsafeBytes { constantTimeEqual(digest, $0) }
+        }
+    }
+
+    private static func digest(_ token: String) -> SHA256.Digest {
+        var token = token
+        var hasher = SHA256()
+        token.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        return hasher.finalize()
+    }
+
+    /// The token of an `Authorization: Bearer <token>` field (RFC 6750): the scheme in any case,
+    /// spaces around it and the token; `nil` for any other field or an empty token.
+    static func bearer(in field: String) -> String? {
+        var field = field
+        return field.withUTF8 { bytes -> String? in
+            func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+            var start = 0
+            var end = bytes.count
+            while start < end, isSpace(bytes[start]) { start += 1 }
+            while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+            let scheme = "bearer".utf8
+            guard end - start > scheme.count + 1 else { return nil }
+            for (offset, letter) in scheme.enumerated() where bytes[start + offset] | 0x20 != letter { return nil }
+            var tokenStart = start + scheme.count
+            guard bytes[tokenStart] == UInt8(ascii: " ") else { return nil }
+            while isSpace(bytes[tokenStart]) { tokenStart += 1 }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[tokenStart..<end]), as: UTF8.self)
+        }
     }
 
     /// Compares two byte strings in time that depends only on their lengths.
-    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    static func constantTimeEqual(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
         var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
         for index in 0..<max(a.count, b.count) {
             difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0)
@@ -49,6 +83,8 @@ enum Token {
 
     /// Compares two secrets in time that depends only on their lengths.
     static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
-        constantTimeEqual(Array(lhs.utf8), Array(rhs.utf8))
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in rhs.withUTF8 { constantTimeEqual(UnsafeRawBufferPointer(left), UnsafeRawBufferPointer($0)) } }
     }
 }

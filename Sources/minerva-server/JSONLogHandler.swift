@@ -25,7 +25,8 @@ struct JSONLogHandler: LogHandler {
         writer.field("label", label)
         writer.field("message", event.message.description)
         for (key, value) in metadata.merging(event.metadata ?? [:], uniquingKeysWith: { _, new in new }).sorted(by: { $0.key < $1.key }) {
-            writer.field(key, value.description)
+            writer.key(string: key)
+            writer.string(value.description)
         }
         writer.endObject()
         var line = writer.bytes

@@ -110,3 +110,24 @@ func screens(_ tree: CoordinatorTree, _ navigator: NavigatorID) -> [String] {
         #expect(throws: NavigationError.self) { try CoordinatorTree.check(layout: .split, for: .demo) }
     }
 }
+
+@Suite struct UnknownScreenTests {
+    /// The basic app without `photo`: what a session sees after the app dropped a screen.
+    static let withoutPhoto: AppDescription = {
+        var screens = AppDescription.basic.screens
+        screens["photo"] = nil
+        return AppDescription(name: "basic", scheme: "basic", root: AppDescription.basic.root, screens: screens)
+    }()
+
+    @Test func aRestoredTreeNamesScreensTheAppNoLongerDeclaresUntilTheyAreGone() throws {
+        var tree = CoordinatorTree(app: .basic)
+        try tree.push(screen: "settings")
+        #expect(tree.unknownScreens.isEmpty)
+        try tree.present(screen: "photo", params: ["photoId": "1"])
+        var restored = try CoordinatorTree(snapshot: tree.snapshot, app: Self.withoutPhoto)
+        #expect(restored.unknownScreens == ["photo"])
+        _ = try restored.dismiss()
+        #expect(restored.unknownScreens.isEmpty)
+        #expect(try CoordinatorTree(snapshot: restored.snapshot, app: Self.withoutPhoto).unknownScreens.isEmpty)
+    }
+}

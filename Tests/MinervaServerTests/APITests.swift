@@ -87,12 +87,18 @@ func errorCode(_ json: JSONValue?) -> String? {
     @Test(arguments: [
         ("/healthz", Route.health), ("/", .webAsset("index.html")), ("/web/app.js", .webAsset("app.js")), ("/v1/app", .app), ("/v1/sessions", .sessions), ("/v1/sessions/abc", .session("abc")),
         ("/v1/sessions/abc/events", .events("abc")), ("/v1/sessions/abc/set-root", .operation("abc", .setRoot)),
+        ("/metrics", .metrics), ("/v1/sessions/abc/link", .link("abc")), ("/v1/sessions/é/deep-link", .operation("é", .deepLink)),
+        ("/v1/sessions/s_1/nodes/n3/list", .list("s_1", node: "n3")),
     ])
     func routesAreRecognised(path: String, route: Route) {
         #expect(Route(path: path) == route)
     }
 
-    @Test(arguments: ["", "/v1", "/v1/sessions/", "/v1/sessions//push", "/v1/sessions/a/b/c", "v1/app", "/healthz/"])
+    @Test(arguments: [
+        "", "/v1", "/v1/sessions/", "/v1/sessions//push", "/v1/sessions/a/b/c", "v1/app", "/healthz/", "//", "/web/", "/web/nope.js",
+        "/v1/sessions/a/nodes//list", "/v1/sessions/a/nodes/n1/lists", "/v1/sessions/a/nodes/n1/list/", "/v1/sessions/a/push/x/y/z",
+        "/v1/sessions/a/Push", "/V1/app", "/healthzz", "/health",
+    ])
     func unknownPathsAreNot(path: String) {
         #expect(Route(path: path) == nil)
     }
@@ -119,6 +125,17 @@ func errorCode(_ json: JSONValue?) -> String? {
         #expect(!Token.constantTimeEqual("abc", "abd"))
         #expect(!Token.constantTimeEqual("abc", "abcd"))
         #expect(!Token.constantTimeEqual("", "a"))
+        #expect(Token.matches("secret", hash: Token.hash("secret")))
+        #expect(!Token.matches("secreT", hash: Token.hash("secret")))
+    }
+
+    @Test(arguments: [
+        ("Bearer abc", "abc"), ("bearer abc", "abc"), ("BeArEr   abc \t", "abc"), (" \tBearer x-y_z", "x-y_z"), ("Bearer a b", "a b"),
+        ("Bearer", nil), ("Bearer ", nil), ("Bearer  \t ", nil), ("Bearerabc", nil), ("Bearer\tabc", nil), ("Basic abc", nil),
+        ("", nil), ("Bearér abc", nil), ("Bearer é", "é"),
+    ] as [(String, String?)])
+    func bearerTokensAreReadFromTheAuthorizationField(field: String, token: String?) {
+        #expect(Token.bearer(in: field) == token)
     }
 
     @Test func excerptsAreShortAndEscaped() {
