@@ -107,9 +107,7 @@ private func queue(
         return .NO
     }
     defer { MHD_destroy_response(created) }
-    for header in headers {
-        _ = MHD_add_response_header(created, header.name, header.value)
-    }
+    addHeaders(headers, to: created)
     return MHD_queue_response(connection, UInt32(status), created)
 }
 
@@ -133,10 +131,16 @@ private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MH
     }
     guard let created else { return .NO }
     defer { MHD_destroy_response(created) }
-    for header in response.headers {
-        _ = MHD_add_response_header(created, header.name, header.value)
-    }
+    addHeaders(response.headers, to: created)
     return MHD_queue_response(connection, UInt32(response.status), created)
+}
+
+/// Adds header fields to a response; `withCString` lends native strings' own bytes, where
+/// passing a `String` as a C string would copy each one.
+private func addHeaders(_ headers: [(name: String, value: String)], to response: OpaquePointer) {
+    for header in headers {
+        _ = header.name.withCString { name in header.value.withCString { MHD_add_response_header(response, name, $0) } }
+    }
 }
 
 /// Collects the header fields or query arguments of the current request.

@@ -212,9 +212,10 @@ public final class MinervaAPI: HTTPResponder {
     // MARK: - Answers
 
     static func json(_ status: Int, _ body: [UInt8], headers: [(name: String, value: String)] = []) -> HTTPResponse {
-        var fields: [(name: String, value: String)] = [
-            ("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store"),
-        ]
+        var fields: [(name: String, value: String)] = []
+        fields.reserveCapacity(3 + headers.count)  // and the X-Request-ID that `reply(to:)` adds
+        fields.append(("Content-Type", "application/json; charset=utf-8"))
+        fields.append(("Cache-Control", "no-store"))
         fields.append(contentsOf: headers)
         return HTTPResponse(status: status, headers: fields, body: body)
     }

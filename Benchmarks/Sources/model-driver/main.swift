@@ -10,6 +10,7 @@
 //   deeplink5-fresh  the same on a copy of a fresh tree each time
 //   get-fresh        MinervaAPI.reply(to: GET /v1/sessions/{id})         (fresh demo session)
 //   get-loaded       the same for a session with 4 pushes and a 20-item list
+//   http-push-pop    MinervaAPI.reply(to:) of POST …/push {"screen":"settings"} and POST …/pop
 import InProcessAPI
 import MicroHTTP
 import MinervaCoordinator
@@ -22,7 +23,7 @@ import Glibc
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let iterations = Int(arguments[2]) else {
-    print("usage: model-driver push-pop|present-dismiss|deeplink2|deeplink5|deeplink5-fresh|get-fresh|get-loaded ITERATIONS")
+    print("usage: model-driver push-pop|present-dismiss|deeplink2|deeplink5|deeplink5-fresh|get-fresh|get-loaded|http-push-pop ITERATIONS")
     exit(2)
 }
 
@@ -74,6 +75,18 @@ case "get-fresh", "get-loaded":
     for _ in 0..<iterations {
         guard case .response(let response) = api.reply(to: request) else { fatalError("not a response") }
         checksum &+= response.body.count
+    }
+case "http-push-pop":
+    let api = makeAPI()
+    let session = try! api.createSession()
+    let auth = [(name: "authorization", value: "Bearer \(session.token)")]
+    let push = HTTPRequest(method: "POST", path: "/v1/sessions/\(session.id)/push", headers: auth, body: Array(#"{"screen":"settings"}"#.utf8))
+    let pop = HTTPRequest(method: "POST", path: "/v1/sessions/\(session.id)/pop", headers: auth, body: Array("{}".utf8))
+    for _ in 0..<iterations {
+        for request in [push, pop] {
+            guard case .response(let response) = api.reply(to: request), response.status == 200 else { fatalError("not a 200") }
+            checksum &+= response.body.count
+        }
     }
 default:
     print("unknown OP \(arguments[1])")
