@@ -2,41 +2,46 @@
 ///
 /// State documents and diffs are written on every request; composing them here avoids
 /// building intermediate values and is tested against Foundation's own parser.
-public struct JSONWriter: Sendable {
-    /// The UTF-8 text written so far.
-    public private(set) var bytes: [UInt8]
+///
+/// A writer owns its output buffer, so it cannot be copied: pass it `inout`.
+public struct JSONWriter: ~Copyable {
+    private var buffer: ByteBuffer
     private var needsComma = false
 
     /// Creates an empty writer.
     /// - Parameter capacity: bytes to reserve up front.
     public init(capacity: Int = 512) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        buffer = ByteBuffer(capacity: capacity)
+    }
+
+    /// The UTF-8 text written so far.
+    public var bytes: [UInt8] {
+        buffer.array
     }
 
     /// Opens an object (`{`).
     public mutating func beginObject() {
         separate()
-        bytes.append(UInt8(ascii: "{"))
+        buffer.append(UInt8(ascii: "{"))
         needsComma = false
     }
 
     /// Closes an object (`}`).
     public mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
+        buffer.append(UInt8(ascii: "}"))
         needsComma = true
     }
 
     /// Opens an array (`[`).
     public mutating func beginArray() {
         separate()
-        bytes.append(UInt8(ascii: "["))
+        buffer.append(UInt8(ascii: "["))
         needsComma = false
     }
 
     /// Closes an array (`]`).
     public mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+        buffer.append(UInt8(ascii: "]"))
         needsComma = true
     }
 
@@ -44,13 +49,13 @@ public struct JSONWriter: Sendable {
     /// - Parameter name: the key; it must need no escaping (no `"`, `\\` or control characters).
     public mutating func key(_ name: StaticString) {
         separate()
-        bytes.append(UInt8(ascii: "\""))
+        buffer.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { name in
             assert(!name.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }, "key needs escaping")
-            bytes.append(contentsOf: name)
+            buffer.append(name)
         }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        buffer.append(UInt8(ascii: "\""))
+        buffer.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -59,7 +64,7 @@ public struct JSONWriter: Sendable {
     public mutating func key(string name: String) {
         separate()
         writeString(name)
-        bytes.append(UInt8(ascii: ":"))
+        buffer.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -78,28 +83,28 @@ public struct JSONWriter: Sendable {
     /// Writes an integer value.
     public mutating func int(_ value: Int) {
         separate()
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        let start = bytes.count
+        if value < 0 { buffer.append(UInt8(ascii: "-")) }
+        let start = buffer.count
         var magnitude = value.magnitude
         repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10))
+            buffer.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10))
             magnitude /= 10
         } while magnitude > 0
-        bytes[start...].reverse()
+        buffer.reverse(from: start)
         needsComma = true
     }
 
     /// Writes a boolean value.
     public mutating func bool(_ value: Bool) {
         separate()
-        bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
+        buffer.append(value ? "true" : "false")
         needsComma = true
     }
 
     /// Writes `null`.
     public mutating func null() {
         separate()
-        bytes.append(contentsOf: "null".utf8)
+        buffer.append("null")
         needsComma = true
     }
 
@@ -111,7 +116,8 @@ public struct JSONWriter: Sendable {
         case .int(let number): int(number)
         case .double(let number):
             separate()
-            bytes.append(contentsOf: number.description.utf8)
+            var text = number.description
+            text.withUTF8 { buffer.append($0) }
             needsComma = true
         case .string(let text): string(text)
         case .array(let elements):
@@ -147,40 +153,40 @@ public struct JSONWriter: Sendable {
     }
 
     private mutating func separate() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        if needsComma { buffer.append(UInt8(ascii: ",")) }
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Writes `text` quoted, appending runs that need no escaping in one piece.
     private mutating func writeString(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
+        buffer.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
             var runStart = 0
             for index in utf8.indices {
                 let byte = utf8[index]
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+                if runStart < index { buffer.append(UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
                 writeEscaped(byte)
                 runStart = index + 1
             }
-            if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+            if runStart < utf8.count { buffer.append(UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         }
-        bytes.append(UInt8(ascii: "\""))
+        buffer.append(UInt8(ascii: "\""))
     }
 
     private mutating func writeEscaped(_ byte: UInt8) {
-        bytes.append(UInt8(ascii: "\\"))
+        buffer.append(UInt8(ascii: "\\"))
         switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): buffer.append(byte)
+        case 0x0A: buffer.append(UInt8(ascii: "n"))
+        case 0x0D: buffer.append(UInt8(ascii: "r"))
+        case 0x09: buffer.append(UInt8(ascii: "t"))
         default:
-            bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-            bytes.append(Self.hexDigits[Int(byte >> 4)])
-            bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+            buffer.append("u00")
+            buffer.append(Self.hexDigits[Int(byte >> 4)])
+            buffer.append(Self.hexDigits[Int(byte & 0x0F)])
         }
     }
 }
