@@ -3,7 +3,7 @@
 //
 //   memory-footprint sessions N [PUSHES] [ITEMS]
 //       N sessions, each made by POST /v1/sessions, then PUSHES pushes (default 4) of `profile`,
-//       then PUT of an ITEMS-cell list (default 20) on node n1. The demo app starts a session with
+//       then PUT of an ITEMS-cell list (default 20; 0: no list) on node n1. The demo app starts a session with
 //       3 nodes (the app coordinator n0 and the two tab roots), so 4 pushes make 7 nodes and 2
 //       pushes make 5.
 //   memory-footprint nodes [PUSHES]
@@ -82,6 +82,7 @@ do {
         func build(_ index: Int) throws {
             let session = try api.createSession()
             for push in 0..<pushes { try api.pushProfile(session, userId: index * 8 + push) }
+            guard items > 0 else { return }  // no list at all, rather than an empty one
             try api.send("PUT", "/v1/sessions/\(session.id)/nodes/n1/list", token: session.token, body: listBodyText)
         }
         try build(-1)  // warm-up: one-time allocations
