@@ -117,7 +117,9 @@ let package = Package(
         ),
         .testTarget(
             name: "MinervaServerTests",
-            dependencies: ["MinervaServer", "MinervaCoordinator", "MinervaList", "MinervaJSON", "MicroHTTP"],
+            dependencies: [
+                "MinervaServer", "MinervaCoordinator", "MinervaList", "MinervaJSON", "MicroHTTP", .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings
         ),
     ],

@@ -35,13 +35,24 @@ struct IdempotencyCache: Sendable {
     }
 
     /// Remembers the answer to `key`.
-    mutating func remember(_ key: String, fingerprint: UInt64, response: HTTPResponse, now: Double) {
+    /// - Returns: the keys forgotten to make room or because they expired.
+    @discardableResult
+    mutating func remember(_ key: String, fingerprint: UInt64, response: HTTPResponse, now: Double) -> [String] {
         if entries.updateValue(Entry(key: key, fingerprint: fingerprint, response: response, storedAt: now), forKey: key) == nil {
             order.append(key)
         }
+        var forgotten: [String] = []
         while order.count > capacity || (order.first.map { now - entries[$0]!.storedAt >= lifetime } ?? false) {
-            entries[order.removeFirst()] = nil
+            let oldest = order.removeFirst()
+            entries[oldest] = nil
+            forgotten.append(oldest)
         }
+        return forgotten
+    }
+
+    /// The remembered entry of `key`, fresh or not.
+    func entry(for key: String) -> Entry? {
+        entries[key]
     }
 
     /// Every remembered entry, oldest first (for persistence).

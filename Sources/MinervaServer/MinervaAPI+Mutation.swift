@@ -29,11 +29,14 @@ extension MinervaAPI {
                 if let key { state.idempotency.remember(key.key, fingerprint: key.fingerprint, response: response, now: now) }
                 return response
             }
-            // Durable before the answer: change a copy, store it, then keep it.
+            // Durable before the answer: change a copy, store what changed, then keep it.
             var next = state
             let response = try apply(&next, command)
-            if let key { next.idempotency.remember(key.key, fingerprint: key.fingerprint, response: response, now: now) }
-            try persist(session, next, storage: storage, now: now)
+            var forgottenKeys: [String] = []
+            if let key { forgottenKeys = next.idempotency.remember(key.key, fingerprint: key.fingerprint, response: response, now: now) }
+            try persist(
+                SessionSnapshot.change(of: session, from: state, to: next, rememberedKey: key?.key, forgottenKeys: forgottenKeys, lastUsed: now),
+                storage: storage)
             state = next
             return response
         }
@@ -41,16 +44,13 @@ extension MinervaAPI {
 }
 
 extension MinervaAPI {
-    /// Writes a session's state to storage.
+    /// Writes a session's change to storage.
     /// - Throws: `503` when storage refuses; the caller then keeps the old state.
-    func persist(_ session: Session, _ state: SessionState, storage: any SessionStorage, now: Double) throws(APIError) {
+    func persist(_ change: SessionChange, storage: any SessionStorage) throws(APIError) {
         do {
-            try storage.save(
-                StoredSession(
-                    id: session.id, tokenHash: session.tokenHash, version: state.version, snapshot: SessionSnapshot.encode(state),
-                    lastUsed: now))
+            try storage.save(change)
         } catch {
-            logger.error("could not store session \(session.id): \(error)")
+            logger.error("could not store session \(change.id): \(error)")
             throw .unavailable("the change could not be stored; nothing was changed, retry later")
         }
     }

@@ -28,8 +28,9 @@ extension MinervaAPI {
                 continue
             }
             let state: SessionState
+            let olderFormat: Bool
             do throws(SnapshotError) {
-                state = try SessionSnapshot.decode(stored.snapshot, app: app, configuration: configuration)
+                (state, olderFormat) = try SessionSnapshot.decode(stored, app: app, configuration: configuration)
             } catch {
                 report.unreadable.append((stored.id, error.description))
                 continue
@@ -40,6 +41,11 @@ extension MinervaAPI {
                 id: stored.id, tokenHash: stored.tokenHash, state: state, rateLimit: configuration.rateLimit,
                 rateBurst: configuration.rateBurst, lastUsed: stored.lastUsed)
             guard store.insert(session) else { break }
+            if olderFormat {
+                // Written before events, lists and answers had records of their own: write it
+                // whole in today's format, so that later changes can be written alone.
+                try storage.save(SessionSnapshot.wholeChange(of: session, state, lastUsed: stored.lastUsed))
+            }
             metrics.nodes(changedBy: state.tree.nodes.count)
             report.loaded += 1
         }

@@ -63,7 +63,7 @@ extension MinervaAPI {
         }
         if let storage {
             do throws(APIError) {
-                try persist(session, state, storage: storage, now: now)
+                try persist(SessionSnapshot.wholeChange(of: session, state, lastUsed: now), storage: storage)
             } catch {
                 store.remove(id)
                 throw error

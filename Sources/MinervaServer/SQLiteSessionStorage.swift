@@ -35,16 +35,54 @@ public final class SQLiteSessionStorage: SessionStorage {
                 table.column("storedAt", .double).notNull()
             }
         }
+        migrator.registerMigration("v2: events, lists and answers as records of their own") { db in
+            try db.create(table: "event", options: [.withoutRowID]) { table in
+                table.column("session", .text).notNull()
+                table.column("seq", .integer).notNull()
+                table.column("body", .blob).notNull()
+                table.primaryKey(["session", "seq"])
+            }
+            try db.create(table: "list", options: [.withoutRowID]) { table in
+                table.column("session", .text).notNull()
+                table.column("node", .text).notNull()
+                table.column("body", .blob).notNull()
+                table.primaryKey(["session", "node"])
+            }
+            try db.create(table: "answer", options: [.withoutRowID]) { table in
+                table.column("session", .text).notNull()
+                table.column("key", .text).notNull()
+                table.column("storedAt", .double).notNull()
+                table.column("body", .blob).notNull()
+                table.primaryKey(["session", "key"])
+            }
+        }
         try migrator.migrate(pool)
     }
 
     public func loadSessions() throws -> [StoredSession] {
         try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, tokenHash, version, snapshot, lastUsed FROM session").map { row in
+            var sessions = try Row.fetchAll(db, sql: "SELECT id, tokenHash, version, snapshot, lastUsed FROM session").map { row in
                 StoredSession(
                     id: row["id"], tokenHash: [UInt8](row["tokenHash"] as Data), version: row["version"],
                     snapshot: [UInt8](row["snapshot"] as Data), lastUsed: row["lastUsed"])
             }
+            let index = Dictionary(uniqueKeysWithValues: sessions.enumerated().map { ($0.element.id, $0.offset) })
+            let events = try Row.fetchCursor(db, sql: "SELECT session, body FROM event ORDER BY session, seq")
+            while let row = try events.next() {
+                guard let position = index[row["session"]] else { continue }
+                sessions[position].events.append([UInt8](row["body"] as Data))
+            }
+            let lists = try Row.fetchCursor(db, sql: "SELECT session, node, body FROM list")
+            while let row = try lists.next() {
+                guard let position = index[row["session"]] else { continue }
+                sessions[position].lists.append((row["node"], [UInt8](row["body"] as Data)))
+            }
+            let answers = try Row.fetchCursor(db, sql: "SELECT session, body FROM answer ORDER BY session, storedAt")
+            while let row = try answers.next() {
+                guard let position = index[row["session"]] else { continue }
+                sessions[position].answers.append([UInt8](row["body"] as Data))
+            }
+            return sessions
         }
     }
 
@@ -63,11 +101,41 @@ public final class SQLiteSessionStorage: SessionStorage {
         }
     }
 
-    public func save(_ session: StoredSession) throws {
+    public func save(_ change: SessionChange) throws {
         try pool.write { db in
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO session (id, tokenHash, version, snapshot, lastUsed) VALUES (?, ?, ?, ?, ?)",
-                arguments: [session.id, Data(session.tokenHash), session.version, Data(session.snapshot), session.lastUsed])
+            if change.replacesAll {
+                for table in ["event", "list", "answer"] {
+                    try db.cachedStatement(sql: "DELETE FROM \(table) WHERE session = ?").execute(arguments: [change.id])
+                }
+            }
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO session (id, tokenHash, version, snapshot, lastUsed) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (id) DO UPDATE SET version = excluded.version, snapshot = excluded.snapshot, lastUsed = excluded.lastUsed
+                    """
+            ).execute(arguments: [change.id, Data(change.tokenHash), change.version, Data(change.snapshot), change.lastUsed])
+            let insertEvent = try db.cachedStatement(sql: "INSERT OR REPLACE INTO event (session, seq, body) VALUES (?, ?, ?)")
+            for (seq, event) in change.newEvents {
+                try insertEvent.execute(arguments: [change.id, seq, Data(event)])
+            }
+            if let oldest = change.oldestEvent {
+                try db.cachedStatement(sql: "DELETE FROM event WHERE session = ? AND seq < ?").execute(arguments: [change.id, oldest])
+            }
+            for (node, history) in change.lists {
+                if let history {
+                    try db.cachedStatement(sql: "INSERT OR REPLACE INTO list (session, node, body) VALUES (?, ?, ?)")
+                        .execute(arguments: [change.id, node, Data(history)])
+                } else {
+                    try db.cachedStatement(sql: "DELETE FROM list WHERE session = ? AND node = ?").execute(arguments: [change.id, node])
+                }
+            }
+            for (key, storedAt, answer) in change.newAnswers {
+                try db.cachedStatement(sql: "INSERT OR REPLACE INTO answer (session, key, storedAt, body) VALUES (?, ?, ?, ?)")
+                    .execute(arguments: [change.id, key, storedAt, Data(answer)])
+            }
+            for key in change.forgottenAnswers {
+                try db.cachedStatement(sql: "DELETE FROM answer WHERE session = ? AND key = ?").execute(arguments: [change.id, key])
+            }
         }
     }
 
@@ -75,7 +143,10 @@ public final class SQLiteSessionStorage: SessionStorage {
         guard !ids.isEmpty else { return }
         try pool.write { db in
             for id in ids {
-                try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [id])
+                for table in ["event", "list", "answer"] {
+                    try db.cachedStatement(sql: "DELETE FROM \(table) WHERE session = ?").execute(arguments: [id])
+                }
+                try db.cachedStatement(sql: "DELETE FROM session WHERE id = ?").execute(arguments: [id])
             }
         }
     }
@@ -84,7 +155,7 @@ public final class SQLiteSessionStorage: SessionStorage {
         guard !usage.isEmpty else { return }
         try pool.write { db in
             for (id, lastUsed) in usage {
-                try db.execute(sql: "UPDATE session SET lastUsed = ? WHERE id = ?", arguments: [lastUsed, id])
+                try db.cachedStatement(sql: "UPDATE session SET lastUsed = ? WHERE id = ?").execute(arguments: [lastUsed, id])
             }
         }
     }

@@ -4,43 +4,74 @@ import MinervaCoordinator
 import MinervaJSON
 import MinervaList
 
-/// A session's whole state as stored: tree, version, events, lists and remembered answers.
+/// A session's state as stored: the tree and version in one record, and each event, list and
+/// remembered answer in records of their own (``SessionChange`` says which ones a mutation wrote).
 enum SessionSnapshot {
-    /// The state as JSON bytes.
+    /// The tree and version as JSON bytes.
     static func encode(_ state: SessionState) -> [UInt8] {
-        var lists: [String: JSONValue] = [:]
-        for (node, history) in state.lists { lists[node.description] = history.snapshot }
-        let document: JSONValue = [
-            "tree": state.tree.snapshot,
-            "version": .int(state.version),
-            "events": .array(state.events.map(eventSnapshot)),
-            "lists": .object(lists),
-            "idempotency": .array(state.idempotency.all.map(entrySnapshot)),
-        ]
-        var writer = JSONWriter(capacity: 1024)
-        writer.value(document)
-        return writer.bytes
+        bytes(["tree": state.tree.snapshot, "version": .int(state.version)])
+    }
+
+    /// The whole session as one change that replaces whatever storage holds for it.
+    static func wholeChange(of session: Session, _ state: SessionState, lastUsed: Double) -> SessionChange {
+        var change = SessionChange(
+            id: session.id, tokenHash: session.tokenHash, version: state.version, snapshot: encode(state), lastUsed: lastUsed)
+        change.replacesAll = true
+        change.newEvents = state.events.map { ($0.seq, bytes(eventSnapshot($0))) }
+        change.lists = state.lists.map { ($0.key.description, bytes($0.value.snapshot)) }
+        change.newAnswers = state.idempotency.all.map { ($0.key, $0.storedAt, bytes(entrySnapshot($0))) }
+        return change
+    }
+
+    /// What a mutation changed from `old` to `new`.
+    /// - Parameters:
+    ///   - rememberedKey: the `Idempotency-Key` whose answer the mutation remembered, if any.
+    ///   - forgottenKeys: the keys the answer cache forgot meanwhile.
+    static func change(
+        of session: Session, from old: SessionState, to new: SessionState, rememberedKey: String?, forgottenKeys: [String],
+        lastUsed: Double
+    ) -> SessionChange {
+        var change = SessionChange(id: session.id, tokenHash: session.tokenHash, version: new.version, snapshot: encode(new), lastUsed: lastUsed)
+        let lastStored = old.events.last?.seq ?? Int.min
+        var firstNew = new.events.endIndex
+        while firstNew > new.events.startIndex, new.events[firstNew - 1].seq > lastStored { firstNew -= 1 }
+        change.newEvents = new.events[firstNew...].map { ($0.seq, bytes(eventSnapshot($0))) }
+        if new.events.first?.seq != old.events.first?.seq { change.oldestEvent = new.events.first?.seq }
+        for (node, history) in new.lists where old.lists[node]?.version != history.version {
+            change.lists.append((node.description, bytes(history.snapshot)))
+        }
+        for node in old.lists.keys where new.lists[node] == nil {
+            change.lists.append((node.description, nil))
+        }
+        if let rememberedKey, let entry = new.idempotency.entry(for: rememberedKey) {
+            change.newAnswers = [(entry.key, entry.storedAt, bytes(entrySnapshot(entry)))]
+        }
+        change.forgottenAnswers = forgottenKeys
+        return change
     }
 
     /// Reads a state back.
+    /// - Returns: the state, and whether it was stored in the older format that kept events,
+    ///   lists and answers inside the snapshot (it should then be written whole again).
     /// - Throws: ``SnapshotError`` when the bytes are not a stored session for this app.
-    static func decode(_ bytes: [UInt8], app: AppDescription, configuration: ServerConfiguration) throws(SnapshotError) -> SessionState {
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(bytes, maximumDepth: JSONParser.maximumDepth + 32)
-        } catch {
-            throw SnapshotError("not JSON: \(error)")
-        }
-        let reader = SnapshotReader(value)
+    static func decode(
+        _ stored: StoredSession, app: AppDescription, configuration: ServerConfiguration
+    ) throws(SnapshotError) -> (state: SessionState, olderFormat: Bool) {
+        let reader = SnapshotReader(try parse(stored.snapshot))
         guard let treeValue = reader.member("tree") else { throw SnapshotError("missing 'tree'") }
         var state = SessionState(
             tree: try CoordinatorTree(snapshot: treeValue, app: app), eventHistory: configuration.eventHistory,
             idempotency: IdempotencyCache(capacity: configuration.idempotencyCapacity, lifetime: configuration.idempotencyLifetime))
         state.version = try reader.int("version")
-        for eventValue in try reader.array("events") {
+        let olderFormat = reader.member("events") != nil
+        var events = olderFormat ? try reader.array("events") : []
+        for bytes in stored.events { events.append(try parse(bytes)) }
+        for eventValue in events.suffix(configuration.eventHistory) {
             state.events.append(try event(eventValue))
         }
-        for (node, historyValue) in try reader.object("lists") {
+        var lists = olderFormat ? try reader.object("lists").map { (node: $0.key, history: $0.value) } : []
+        for (node, bytes) in stored.lists { lists.append((node, try parse(bytes))) }
+        for (node, historyValue) in lists {
             guard let id = NodeID(node) else { throw SnapshotError("'\(node)' is not a node id") }
             do throws(ListError) {
                 state.lists[id] = try ListHistory(snapshot: historyValue)
@@ -48,7 +79,9 @@ enum SessionSnapshot {
                 throw SnapshotError("list of \(node): \(error)")
             }
         }
-        for entryValue in try reader.array("idempotency") {
+        var answers = olderFormat ? try reader.array("idempotency") : []
+        for bytes in stored.answers { answers.append(try parse(bytes)) }
+        for entryValue in answers {
             let entry = SnapshotReader(entryValue)
             var headers: [(name: String, value: String)] = []
             for pair in try entry.array("headers") {
@@ -62,7 +95,21 @@ enum SessionSnapshot {
                 try entry.string("key"), fingerprint: UInt64(bitPattern: Int64(try entry.int("fingerprint"))), response: response,
                 now: Double(try entry.int("storedAt")) / 1000)
         }
-        return state
+        return (state, olderFormat)
+    }
+
+    private static func bytes(_ value: JSONValue) -> [UInt8] {
+        var writer = JSONWriter(capacity: 256)
+        writer.value(value)
+        return writer.bytes
+    }
+
+    private static func parse(_ bytes: [UInt8]) throws(SnapshotError) -> JSONValue {
+        do {
+            return try JSONParser.parse(bytes, maximumDepth: JSONParser.maximumDepth + 32)
+        } catch {
+            throw SnapshotError("not JSON: \(error)")
+        }
     }
 
     private static func eventSnapshot(_ event: NavigationEvent) -> JSONValue {

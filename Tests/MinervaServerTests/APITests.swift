@@ -9,8 +9,8 @@ import Testing
 struct InProcessClient {
     let api: MinervaAPI
 
-    init(configuration: ServerConfiguration = ServerConfiguration(maxSessions: 3)) {
-        api = MinervaAPI(app: .demo, configuration: configuration, logger: Logger(label: "test"))
+    init(configuration: ServerConfiguration = ServerConfiguration(maxSessions: 3), storage: (any SessionStorage)? = nil) {
+        api = MinervaAPI(app: .demo, configuration: configuration, logger: Logger(label: "test"), storage: storage)
     }
 
     func send(_ method: String, _ path: String, _ body: String = "", headers: [(name: String, value: String)] = [], tooLarge: Bool = false)

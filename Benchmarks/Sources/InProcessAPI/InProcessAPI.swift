@@ -1,6 +1,6 @@
 // An in-process MinervaAPI (memory store) and the requests that the model and memory benchmarks
 // send it through its public `reply(to:)`, the same entry point the HTTP server calls.
-public import Logging
+import Logging
 public import MicroHTTP
 public import MinervaCoordinator
 public import MinervaServer
@@ -26,11 +26,14 @@ public enum InProcessAPIError: Error, CustomStringConvertible {
     }
 }
 
-/// The API with a logger at `.critical` (request logs cost nothing) and the given configuration.
-public func makeAPI(app: AppDescription = .demo, configuration: ServerConfiguration = ServerConfiguration(rateLimit: 0)) -> MinervaAPI {
+/// The API with a logger at `.critical` (request logs cost nothing), the given configuration
+/// and, optionally, storage (the memory store when `nil`).
+public func makeAPI(
+    app: AppDescription = .demo, configuration: ServerConfiguration = ServerConfiguration(rateLimit: 0), storage: (any SessionStorage)? = nil
+) -> MinervaAPI {
     var logger = Logger(label: "minerva-bench")
     logger.logLevel = .critical
-    return MinervaAPI(app: app, configuration: configuration, logger: logger)
+    return MinervaAPI(app: app, configuration: configuration, logger: logger, storage: storage)
 }
 
 extension MinervaAPI {

@@ -11,6 +11,7 @@
 //   get-fresh        MinervaAPI.reply(to: GET /v1/sessions/{id})         (fresh demo session)
 //   get-loaded       the same for a session with 4 pushes and a 20-item list
 //   http-push-pop    MinervaAPI.reply(to:) of POST …/push {"screen":"settings"} and POST …/pop
+//   http-push-pop-sqlite  the same with the SQLite store (a file in /tmp)
 import InProcessAPI
 import MicroHTTP
 import MinervaCoordinator
@@ -23,7 +24,7 @@ import Glibc
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let iterations = Int(arguments[2]) else {
-    print("usage: model-driver push-pop|present-dismiss|deeplink2|deeplink5|deeplink5-fresh|get-fresh|get-loaded|http-push-pop ITERATIONS")
+    print("usage: model-driver push-pop|present-dismiss|deeplink2|deeplink5|deeplink5-fresh|get-fresh|get-loaded|http-push-pop|http-push-pop-sqlite ITERATIONS")
     exit(2)
 }
 
@@ -76,8 +77,14 @@ case "get-fresh", "get-loaded":
         guard case .response(let response) = api.reply(to: request) else { fatalError("not a response") }
         checksum &+= response.body.count
     }
-case "http-push-pop":
-    let api = makeAPI()
+case "http-push-pop", "http-push-pop-sqlite":
+    var storage: SQLiteSessionStorage?
+    if arguments[1] == "http-push-pop-sqlite" {
+        let path = "/tmp/model-driver-\(getpid()).sqlite"
+        storage = try! SQLiteSessionStorage(path: path)
+        atexit { unlink("/tmp/model-driver-\(getpid()).sqlite") }
+    }
+    let api = makeAPI(storage: storage)
     let session = try! api.createSession()
     let auth = [(name: "authorization", value: "Bearer \(session.token)")]
     let push = HTTPRequest(method: "POST", path: "/v1/sessions/\(session.id)/push", headers: auth, body: Array(#"{"screen":"settings"}"#.utf8))

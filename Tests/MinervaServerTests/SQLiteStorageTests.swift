@@ -1,0 +1,100 @@
+import Foundation
+import GRDB
+import MinervaJSON
+@testable import MinervaServer
+import Testing
+
+/// The SQLite store read back by a second API over the same file, as after a restart.
+@Suite struct SQLiteStorageTests {
+    /// A database file of its own, removed with its WAL files when the test ends.
+    final class DatabaseFile {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("minerva-\(UUID().uuidString).sqlite").path
+
+        deinit {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+
+        /// Rows of a table, read directly.
+        func count(_ table: String) throws -> Int {
+            try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
+        }
+    }
+
+    private func server(_ file: DatabaseFile, eventHistory: Int = 1000) throws -> InProcessClient {
+        let client = InProcessClient(
+            configuration: ServerConfiguration(maxSessions: 10, eventHistory: eventHistory, rateLimit: 0),
+            storage: try SQLiteSessionStorage(path: file.path))
+        let report = try client.api.restore()
+        #expect(report.unreadable.isEmpty)
+        return client
+    }
+
+    /// A session with events, a list and a remembered answer; returns what a client would see.
+    private func buildSession(on client: InProcessClient) -> (id: String, auth: (name: String, value: String), answer: JSONValue?) {
+        let (id, auth) = client.createSession()
+        #expect(client.send("POST", "/v1/sessions/\(id)/push", #"{"screen": "settings"}"#, headers: [auth]).status == 200)
+        let list = #"{"sections": [{"id": "s", "items": [{"id": "a", "kind": "row", "content": {"t": 1}}]}]}"#
+        #expect(client.send("PUT", "/v1/sessions/\(id)/nodes/n1/list", list, headers: [auth]).status == 200)
+        let answer = client.send("POST", "/v1/sessions/\(id)/pop", "{}", headers: [auth, ("Idempotency-Key", "pop-1")])
+        #expect(answer.status == 200)
+        return (id, auth, answer.json)
+    }
+
+    @Test func aRestartServesTheSameStateEventsListsAndAnswers() throws {
+        let file = DatabaseFile()
+        let first = try server(file)
+        let (id, auth, answer) = buildSession(on: first)
+        let state = first.send("GET", "/v1/sessions/\(id)", headers: [auth]).json
+        let events = first.send("GET", "/v1/sessions/\(id)/events", headers: [auth]).json
+
+        let second = try server(file)
+        #expect(second.send("GET", "/v1/sessions/\(id)", headers: [auth]).json == state)
+        #expect(second.send("GET", "/v1/sessions/\(id)/events", headers: [auth]).json == events)
+        #expect(second.send("POST", "/v1/sessions/\(id)/pop", "{}", headers: [auth, ("Idempotency-Key", "pop-1")]).json == answer)
+    }
+
+    @Test func eachMutationWritesOnlyItsOwnRecordsAndDropsWhatTheHistoryForgets() throws {
+        let file = DatabaseFile()
+        let client = try server(file, eventHistory: 3)
+        let (id, auth) = client.createSession()
+        for _ in 0..<5 {
+            #expect(client.send("POST", "/v1/sessions/\(id)/push", #"{"screen": "settings"}"#, headers: [auth]).status == 200)
+            #expect(client.send("POST", "/v1/sessions/\(id)/pop", "{}", headers: [auth]).status == 200)
+        }
+        #expect(try file.count("event") == 3)
+        let list = #"{"sections": [{"id": "s", "items": []}]}"#
+        #expect(client.send("PUT", "/v1/sessions/\(id)/nodes/n1/list", list, headers: [auth]).status == 200)
+        #expect(try file.count("list") == 1)
+        #expect(client.send("DELETE", "/v1/sessions/\(id)", headers: [auth]).status == 204)
+        for table in ["session", "event", "list", "answer"] { #expect(try file.count(table) == 0, "\(table) rows left") }
+    }
+
+    @Test func aSessionStoredWholeInTheOlderFormatIsReadAndWrittenInParts() throws {
+        let file = DatabaseFile()
+        let first = try server(file)
+        let (id, auth, answer) = buildSession(on: first)
+        let state = first.send("GET", "/v1/sessions/\(id)", headers: [auth]).json
+        // Fold the records into the snapshot, as stores wrote them before they had records of their own.
+        try DatabaseQueue(path: file.path).write { db in
+            let snapshot = try Data.fetchOne(db, sql: "SELECT snapshot FROM session WHERE id = ?", arguments: [id])!
+            guard case .object(var members) = try JSONParser.parse(Array(snapshot)) else { Issue.record("not an object"); return }
+            let parse = { (data: Data) in try JSONParser.parse(Array(data)) }
+            members["events"] = .array(try Data.fetchAll(db, sql: "SELECT body FROM event ORDER BY seq").map(parse))
+            members["idempotency"] = .array(try Data.fetchAll(db, sql: "SELECT body FROM answer").map(parse))
+            var lists: [String: JSONValue] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT node, body FROM list") { lists[row["node"]] = try parse(row["body"]) }
+            members["lists"] = .object(lists)
+            var writer = JSONWriter()
+            writer.value(.object(members))
+            try db.execute(sql: "UPDATE session SET snapshot = ? WHERE id = ?", arguments: [Data(writer.bytes), id])
+            for table in ["event", "list", "answer"] { try db.execute(sql: "DELETE FROM \(table)") }
+        }
+
+        let second = try server(file)
+        #expect(second.send("GET", "/v1/sessions/\(id)", headers: [auth]).json == state)
+        #expect(second.send("POST", "/v1/sessions/\(id)/pop", "{}", headers: [auth, ("Idempotency-Key", "pop-1")]).json == answer)
+        #expect(try file.count("event") > 0)
+        #expect(try file.count("list") == 1)
+        #expect(try file.count("answer") == 1)
+    }
+}
