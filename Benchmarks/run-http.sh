@@ -5,7 +5,7 @@
 # medians and the ratios minerva/peer and SQLite/memory. Compare the ratios, not the absolute
 # figures, across machines or days.
 #
-#   Benchmarks/run-http.sh     # 3 rounds of 10 s per server and scenario: about 13 minutes after the builds
+#   Benchmarks/run-http.sh     # 3 rounds of 10 s per server and scenario: about 12-13 minutes after the builds
 #   ROUNDS=5 DURATION=20s Benchmarks/run-http.sh
 #   ROUNDS=1 DURATION=2s WARMUP=1s Benchmarks/run-http.sh     # a smoke run: about 2 minutes
 #
