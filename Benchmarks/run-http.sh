@@ -293,6 +293,11 @@ cpu_ticks() { sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'; }
 # busy_ticks : "busy softirq elapsed" clock ticks of all cores together, from /proc/stat.
 busy_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
 ticks_per_second="$(getconf CLK_TCK)"
+# kthread_ticks : CPU time of all kernel threads (the children of kthreadd, pid 2), in clock ticks:
+# writeback and journal work, such as the SQLite runs cause, which /proc charges to no process.
+kthread_ticks() {
+  cat /proc/[0-9]*/stat 2>/dev/null | awk '{ sub(/^.*\) /, ""); split($0, f, " "); if (f[2] == 2) s += f[12] + f[13] } END { print s + 0 }'
+}
 
 # ---- same answers? ----
 # A fresh session's GET and push, and the list PUTs of a session that has list c, asked of both
@@ -346,14 +351,15 @@ done
 # ---- wrk ----
 # measure SCENARIO CONNECTIONS SERVER ROUND SCRIPT SESSIONS_FILE SECONDS : one wrk run; sets
 # last_run to "scenario connections server round rps p50_us p99_us server_cpu_us_per_request
-# wrk_cpu_us_per_request other_cores" and fails if other processes used more than
+# wrk_cpu_us_per_request other_cores kernel_thread_cores" and fails if other processes used more than
 # MAX_OTHER_LOAD cores meanwhile. Any error, non-2xx answer or push/pop mix-up stops the script.
 # The server's CPU time per request is read from /proc: it depends less than req/s on how the
 # 2 cores are shared with wrk and with whatever else the machine runs.
 measure() {
   local scenario="$1" connections="$2" server="$3" round="$4" script="$5" file="$6" length="$7"
   local port_var="${server}_port" pid_var="${server}_pid" out="$results/$scenario-c$connections-$server-$round.txt"
-  local ticks_before ticks_after wrk_cpu machine_before machine_after TIMEFORMAT='%U %S'
+  local ticks_before ticks_after wrk_cpu machine_before machine_after kthreads_before kthreads_after TIMEFORMAT='%U %S'
+  kthreads_before="$(kthread_ticks)"
   ticks_before="$(cpu_ticks "${!pid_var}")"
   machine_before="$(busy_ticks)"
   # bash's time: wrk's own user and system CPU seconds, the load generator's share of the cores.
@@ -362,6 +368,7 @@ measure() {
     "http://127.0.0.1:${!port_var}" >"$out" 2>&1; } 2>&1 )" || { cat "$out" >&2; exit 1; }
   ticks_after="$(cpu_ticks "${!pid_var}")"
   machine_after="$(busy_ticks)"
+  kthreads_after="$(kthread_ticks)"
   trim_log "$server"
   local result
   result="$(grep '^WRK_RESULT ' "$out" || true)"
@@ -391,15 +398,16 @@ measure() {
     printf '%s c=%s %s round %s: %s list PUTs had an empty diff\n' "$scenario" "$connections" "$server" "$round" "$empty" \
       >>"$results/warnings.txt"
   fi
-  # Cores used by everything but this server, wrk and the kernel's softirq work for them.
-  local other
-  other="$(awk -v b="$machine_before" -v a="$machine_after" -v s=$((ticks_after - ticks_before)) -v w="$wrk_cpu" \
-    -v hz="$ticks_per_second" -v cores="$(nproc)" 'BEGIN {
+  # Cores used by everything but this server, wrk, the kernel's softirq work for them and kernel
+  # threads (kthreads: SQLite's writeback and journal work, about 0.04 cores in a push/pop run).
+  local other kthreads
+  read -r other kthreads < <(awk -v b="$machine_before" -v a="$machine_after" -v s=$((ticks_after - ticks_before)) \
+    -v w="$wrk_cpu" -v k=$((kthreads_after - kthreads_before)) -v hz="$ticks_per_second" -v cores="$(nproc)" 'BEGIN {
       split(b, x, " "); split(a, y, " "); split(w, t, " ")
       elapsed = (y[3] - x[3]) / cores
-      other = (y[1] - x[1]) - s - (t[1] + t[2]) * hz - (y[2] - x[2])
-      printf "%.2f", (other < 0 ? 0 : other) / elapsed
-    }')"
+      other = (y[1] - x[1]) - s - (t[1] + t[2]) * hz - (y[2] - x[2]) - k
+      printf "%.2f %.2f\n", (other < 0 ? 0 : other) / elapsed, (k < 0 ? 0 : k) / elapsed
+    }')
   local rps p50 p99 cpu client
   rps="$(field rps)"
   p50="$(field p50_us)"
@@ -407,10 +415,10 @@ measure() {
   cpu="$(awk -v t=$((ticks_after - ticks_before)) -v hz="$ticks_per_second" -v n="$(field requests)" \
     'BEGIN { printf "%.2f", t * 1e6 / hz / n }')"
   client="$(awk -v w="$wrk_cpu" -v n="$(field requests)" 'BEGIN { split(w, t, " "); printf "%.2f", (t[1] + t[2]) * 1e6 / n }')"
-  log "$(printf '%-9s c=%-3s %-7s %-6s %9s req/s  p50 %6.2f ms  p99 %6.2f ms  CPU/req: server %5s us, wrk %5s us; others %s cores' \
+  log "$(printf '%-9s c=%-3s %-7s %-6s %9s req/s  p50 %6.2f ms  p99 %6.2f ms  CPU/req: server %5s us, wrk %5s us; others %s cores, kthreads %s' \
     "$scenario" "$connections" "$server" "$round" "$rps" "$(awk -v u="$p50" 'BEGIN { print u / 1000 }')" \
-    "$(awk -v u="$p99" 'BEGIN { print u / 1000 }')" "$cpu" "$client" "$other")"
-  last_run="$scenario $connections $server $round $rps $p50 $p99 $cpu $client $other"
+    "$(awk -v u="$p99" 'BEGIN { print u / 1000 }')" "$cpu" "$client" "$other" "$kthreads")"
+  last_run="$scenario $connections $server $round $rps $p50 $p99 $cpu $client $other $kthreads"
   awk -v o="$other" -v m="$max_other_load" 'BEGIN { exit !(o <= m) }'
 }
 
@@ -526,7 +534,7 @@ log "measured in $(( ($(date +%s) - started_at) / 60 )) min $(( ($(date +%s) - s
 
 # ---- table ----
 # results.txt columns: 1 scenario, 2 connections, 3 server, 4 round, 5 req/s, 6 p50 µs, 7 p99 µs,
-# 8 server CPU µs/req, 9 wrk CPU µs/req, 10 other cores, 11 quiet|busy.
+# 8 server CPU µs/req, 9 wrk CPU µs/req, 10 other cores, 11 kernel thread cores, 12 quiet|busy.
 # median of the values on standard input
 median() {
   sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
@@ -536,14 +544,14 @@ pick() { # scenario connections server column
 }
 quiet() { # scenario connections server column: the quiet rounds' values, or all if none was quiet
   awk -v s="$1" -v c="$2" -v n="$3" -v col="$4" '
-    $1 == s && $2 == c && $3 == n { all[++a] = $col; if ($11 == "quiet") q[++b] = $col }
+    $1 == s && $2 == c && $3 == n { all[++a] = $col; if ($12 == "quiet") q[++b] = $col }
     END { if (b) for (i = 1; i <= b; i++) print q[i]; else for (i = 1; i <= a; i++) print all[i] }' "$results/results.txt"
 }
 rounds_of() { # scenario connections server column divisor decimals
   pick "$1" "$2" "$3" "$4" | awk -v d="$5" -v p="$6" '{ printf "%s%.*f", (NR > 1 ? ", " : ""), p, $1 / d }'
 }
 busy_rounds() { # scenario connections server
-  awk -v s="$1" -v c="$2" -v n="$3" '$1 == s && $2 == c && $3 == n && $11 == "busy" { printf " %s", $4 }' "$results/results.txt"
+  awk -v s="$1" -v c="$2" -v n="$3" '$1 == s && $2 == c && $3 == n && $12 == "busy" { printf " %s", $4 }' "$results/results.txt"
 }
 has_runs() { # scenario connections server
   awk -v s="$1" -v c="$2" -v n="$3" '$1 == s && $2 == c && $3 == n { found = 1 } END { exit !found }' "$results/results.txt"
@@ -596,12 +604,13 @@ has_runs() { # scenario connections server
     for server in minerva sqlite peer; do
       has_runs "$scenario" "$connections" "$server" || continue
       busy="$(busy_rounds "$scenario" "$connections" "$server")"
-      printf -- '- %s c=%s %s: req/s %s; p50 ms %s; p99 ms %s; server CPU µs/req %s; wrk CPU µs/req %s; other processes, cores %s%s\n' \
+      printf -- '- %s c=%s %s: req/s %s; p50 ms %s; p99 ms %s; server CPU µs/req %s; wrk CPU µs/req %s; other processes, cores %s; kernel threads, cores %s%s\n' \
         "$scenario" "$connections" "$server" \
         "$(rounds_of "$scenario" "$connections" "$server" 5 1 0)" "$(rounds_of "$scenario" "$connections" "$server" 6 1000 2)" \
         "$(rounds_of "$scenario" "$connections" "$server" 7 1000 2)" \
         "$(rounds_of "$scenario" "$connections" "$server" 8 1 1)" "$(rounds_of "$scenario" "$connections" "$server" 9 1 1)" \
-        "$(rounds_of "$scenario" "$connections" "$server" 10 1 2)" "${busy:+ (busy machine in round$busy)}"
+        "$(rounds_of "$scenario" "$connections" "$server" 10 1 2)" "$(rounds_of "$scenario" "$connections" "$server" 11 1 2)" \
+        "${busy:+ (busy machine in round$busy)}"
     done
   done < <(awk '{ print $1, $2 }' "$results/results.txt" | awk '!seen[$0]++')
 } | tee "$results/table.md"
