@@ -63,6 +63,19 @@ let package = Package(
             dependencies: ["InProcessAPI"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
+        // State-document encoding and list diff time against tree and list size (run-model.sh's
+        // growth phase): wall clock per size, and one operation per call for callgrind.
+        .executableTarget(
+            name: "growth-driver",
+            dependencies: [
+                "InProcessAPI",
+                "ListDiffInputs",
+                .product(name: "MinervaServer", package: "minerva-server"),
+                .product(name: "MinervaList", package: "minerva-server"),
+                .product(name: "MicroHTTP", package: "minerva-server"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
         // glibc's mallinfo2 and malloc_trim for memory-footprint.
         .target(name: "CMallocInfo"),
         // Resident memory per session and per node, N given on the command line.

@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
-# Model benchmarks (MODEL.md): list diff, navigation model, GET state in process, memory.
+# Model benchmarks (MODEL.md): list diff, navigation model, GET state in process, memory, and how
+# the cost of the state document and of a list diff grows with their size.
 #
-#   Benchmarks/run-model.sh            # everything: about 10-15 minutes after the first build
+#   Benchmarks/run-model.sh            # everything: about 15-20 minutes after the first build
 #   PHASES="suites" Benchmarks/run-model.sh
+#   PHASES="growth" Benchmarks/run-model.sh     # the growth curves alone: about 3-4 minutes after the build
 #
-# Phases (PHASES, default all of "suites callgrind memory"):
+# Phases (PHASES, default all of "suites callgrind memory growth"):
 #   suites     package-benchmark: the ListDiff and Model suites (wall clock, mallocs, moves)
 #   callgrind  instructions per diff and per model operation, with valgrind's callgrind on
 #              diff-driver and model-driver (this machine kind has no hardware counters, so
 #              package-benchmark's .instructions metric stays empty)
 #   memory     memory-footprint: resident memory per session (N = 10,000 and 100,000, one process
 #              each) and per node (one session of 1,002 nodes)
+#   growth     growth-driver: wall clock of GET state (StateDocument encoding, through the public
+#              API) at GROWTH_NODES nodes (default 3,10,100,1000) and of a list diff, validate+diff
+#              and diff+JSON at GROWTH_CELLS cells (default 10,100,1000,10000,100000), per operation
+#              and per node or cell; then, unless GROWTH_CALLGRIND=0, their instructions with callgrind
 # The machine is shared. Before each suite run the script waits (up to QUIET_WAIT seconds, default
 # 600) until other processes use at most MAX_OTHER_LOAD cores (default 0.3). A suite during which
 # they used more is run again, up to RETRIES times (default 2), and the quietest run is kept.
@@ -24,7 +30,7 @@ set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
 scratch="$here/.build/model"
-phases="${PHASES:-suites callgrind memory}"
+phases="${PHASES:-suites callgrind memory growth}"
 max_other_load="${MAX_OTHER_LOAD:-0.3}"
 retries="${RETRIES:-2}"
 results="$scratch/results/$(date +%Y%m%d-%H%M%S)"
@@ -34,7 +40,10 @@ log() { printf 'run-model: %s\n' "$*" >&2; }
 has_phase() { [[ " $phases " == *" $1 "* ]]; }
 
 # ---- tools ----
-if has_phase callgrind && ! command -v valgrind >/dev/null 2>&1; then
+growth_nodes="${GROWTH_NODES:-3,10,100,1000}"
+growth_cells="${GROWTH_CELLS:-10,100,1000,10000,100000}"
+growth_callgrind="${GROWTH_CALLGRIND:-1}"
+if { has_phase callgrind || { has_phase growth && [[ "$growth_callgrind" == 1 ]]; }; } && ! command -v valgrind >/dev/null 2>&1; then
   log "installing valgrind"
   sudo=""; [[ "$(id -u)" == 0 ]] || sudo=sudo
   $sudo apt-get update -qq && $sudo apt-get install -y -qq valgrind >/dev/null
@@ -48,8 +57,8 @@ fi
 } >"$results/source.txt"
 
 # ---- build ----
-log "building diff-driver, model-driver and memory-footprint (release) in $scratch"
-for product in diff-driver model-driver memory-footprint; do
+log "building diff-driver, model-driver, memory-footprint and growth-driver (release) in $scratch"
+for product in diff-driver model-driver memory-footprint growth-driver; do
   if ! swift build -c release --package-path "$here" --scratch-path "$scratch" --product "$product" \
     >"$results/build-$product.log" 2>&1; then
     grep -E "error" "$results/build-$product.log" >&2 || tail -20 "$results/build-$product.log" >&2
@@ -188,6 +197,35 @@ if has_phase memory; then
   memory_run memory-10k-5nodes-nolist "$footprint" sessions 10000 2 0
   memory_run memory-10k-3nodes-nolist "$footprint" sessions 10000 0 0
   memory_run memory-nodes "$footprint" nodes 999
+fi
+
+# ---- growth ----
+if has_phase growth; then
+  log "growth: wall clock of GET state at $growth_nodes nodes and of list diffs at $growth_cells cells"
+  run_phase growth "$scratch/release/growth-driver" times "$growth_nodes" "$growth_cells"
+  if [[ "$growth_callgrind" == 1 ]]; then
+    mkdir -p "$scratch/callgrind"
+    strip --strip-debug -o "$scratch/callgrind/growth-driver" "$scratch/release/growth-driver"
+    out="$results/growth-callgrind.txt"
+    : >"$out"
+    # k operations per count: enough to dwarf the noise of set-up, few enough for valgrind's pace.
+    for n in ${growth_nodes//,/ }; do
+      log "callgrind: GET state, $n nodes"
+      k=$(( n >= 1000 ? 20 : 200 ))
+      base=$(callgrind_total "$scratch/callgrind/growth-driver" state "$n" 0)
+      total=$(callgrind_total "$scratch/callgrind/growth-driver" state "$n" "$k")
+      echo "growth what=state size=$n k=$k base=$base total=$total ir=$(( (total - base) / k ))" >>"$out"
+    done
+    for n in ${growth_cells//,/ }; do
+      k=$(( n >= 100000 ? 1 : n >= 10000 ? 3 : n >= 1000 ? 20 : 200 ))
+      log "callgrind: list diffs, $n cells"
+      base=$(callgrind_total "$scratch/callgrind/growth-driver" diff "$n" 0)
+      for what in diff validate+diff diff+json; do
+        total=$(callgrind_total "$scratch/callgrind/growth-driver" "$what" "$n" "$k")
+        echo "growth what=$what size=$n k=$k base=$base total=$total ir=$(( (total - base) / k ))" >>"$out"
+      done
+    done
+  fi
 fi
 
 # ---- summary ----
@@ -345,6 +383,62 @@ if callgrind:
             fields = dict(re.findall(r"(\w+)=(\S+)", line))
             out.append(f"| {fields['op']} | {int(fields['ir']):,} |")
     out.append("")
+
+growth = read("growth.txt")
+if growth:
+    calls = {}
+    for line in (read("growth-callgrind.txt") or "").splitlines():
+        f = dict(re.findall(r"(\S+?)=(\S+)", line))
+        calls[(f["what"], int(f["size"]))] = int(f["ir"])
+    rows = {}
+    for line in growth.splitlines():
+        if line.startswith("growth "):
+            f = dict(re.findall(r"(\S+?)=(\S+)", line))
+            rows.setdefault(f["what"], []).append(f)
+    def us(ns):
+        return fmt(float(ns) / 1000)
+    def ns(x):
+        return fmt(x)
+    out.append(f"## Growth (growth-driver; other processes used {load('growth')} cores)\n")
+    out.append("Wall clock per operation: median of 15 batches of at least 20 ms (minimum in brackets). "
+               "Instructions from callgrind where measured. \"Per node\" and \"per cell\" divide by the size; "
+               "\"extra per node\" is (GET at N − GET at 3 nodes) / (N − 3), the encoding's share.\n")
+    state = rows.get("state", [])
+    if state:
+        base = state[0]
+        base_ir = calls.get(("state", int(base["size"])))
+        out.append("### GET state (StateDocument encoding) against tree size\n")
+        out.append("| nodes | document bytes | µs per GET | ns per node | extra ns per node | instructions per GET | instructions per node | extra instructions per node |")
+        out.append("|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for f in state:
+            n = int(f["size"])
+            p50 = float(f["p50_ns"])
+            extra = (p50 - float(base["p50_ns"])) / (n - int(base["size"])) if n != int(base["size"]) else None
+            ir = calls.get(("state", n))
+            extra_ir = (ir - base_ir) / (n - int(base["size"])) if ir and base_ir and n != int(base["size"]) else None
+            out.append(f"| {n:,} | {int(f['bytes']):,} | {us(p50)} ({us(f['min_ns'])}) | {ns(p50 / n)} | {ns(extra)} | "
+                       f"{f'{ir:,}' if ir else '–'} | {fmt(ir / n) if ir else '–'} | {fmt(extra_ir)} |")
+        out.append("")
+    if any(w in rows for w in ("diff", "validate+diff", "diff+json")):
+        out.append("### List diff against list size (one section; 10% deleted, inserted, moved and updated)\n")
+        out.append("| cells | diff µs | ns per cell | validate+diff µs | ns per cell | diff+JSON µs | ns per cell | JSON bytes | diff Ir per cell | validate+diff Ir per cell | diff+JSON Ir per cell |")
+        out.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        by_size = {}
+        for what in ("diff", "validate+diff", "diff+json"):
+            for f in rows.get(what, []):
+                by_size.setdefault(int(f["size"]), {})[what] = f
+        for n in sorted(by_size):
+            cells = [f"{n:,}"]
+            for what in ("diff", "validate+diff", "diff+json"):
+                f = by_size[n].get(what)
+                cells += [f"{us(f['p50_ns'])} ({us(f['min_ns'])})", ns(float(f["p50_ns"]) / n)] if f else ["–", "–"]
+            f = by_size[n].get("diff+json")
+            cells.append(f"{int(f['bytes']):,}" if f else "–")
+            for what in ("diff", "validate+diff", "diff+json"):
+                ir = calls.get((what, n))
+                cells.append(fmt(ir / n) if ir else "–")
+            out.append("| " + " | ".join(cells) + " |")
+        out.append("")
 
 memory_rows = []
 for name in ["memory-10k", "memory-100k", "memory-10k-5nodes", "memory-10k-5nodes-nolist", "memory-10k-3nodes-nolist", "memory-nodes"]:

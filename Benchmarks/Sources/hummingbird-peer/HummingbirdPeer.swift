@@ -16,7 +16,8 @@ import Darwin
 ///
 /// It answers `GET /v1/sessions/{id}` (a fresh session's state, `ETag: "1"`),
 /// `POST /v1/sessions/{id}/push` (the state after pushing a screen, `ETag: "2"`) and
-/// `POST /v1/sessions/{id}/pop` (the state after popping it again, `ETag: "3"`), with
+/// `POST /v1/sessions/{id}/pop` (the state after popping it again, `ETag: "3"`) and
+/// `PUT /v1/sessions/{id}/nodes/{node}/list` (a list diff, `ETag: "4"`), with
 /// `Content-Type: application/json; charset=utf-8`, `Cache-Control: no-store` and an
 /// `X-Request-ID` (a random prefix and a sequence number) as Minerva does.
 /// The documents are ones Minerva answered: `--documents DIR` reads `get.json`, `push.json` and
@@ -25,9 +26,15 @@ import Darwin
 /// way the document's session id is replaced by the one in the path, so the body is byte for
 /// byte what Minerva sends for that session.
 ///
+/// List PUT answers name no session: `--documents DIR` may also hold `list-put-N.json` files,
+/// Minerva's answer to a PUT whose body is N bytes long (`wrk/list_put.lua`'s three bodies
+/// differ in length). The peer reads the body and answers the file of its length, verbatim
+/// (`422` for a length it has no answer for). Without such files every list PUT is `422`.
+///
 /// The peer does strictly less work than Minerva: no session lookup, no token comparison, no
 /// tree change, no JSON parsing or encoding. It insists on an `Authorization: Bearer …` header
 /// (else `401` with Minerva's body) and reads the request body, so that the HTTP work is the same.
+/// A list PUT's body is only measured, never parsed.
 ///
 ///     hummingbird-peer [--host 127.0.0.1] [--port 8080] [--threads N] [--documents DIR]
 ///
@@ -64,6 +71,11 @@ struct HummingbirdPeer {
             _ = try await request.collectBody(upTo: 1 << 20)
             return try Documents.answer(request, context, suffix: documents.popped, etag: #""3""#)
         }
+        router.put("/v1/sessions/:id/nodes/:node/list") { request, context in
+            var request = request
+            let body = try await request.collectBody(upTo: 1 << 20)
+            return Documents.listAnswer(request, bodyLength: body.readableBytes, documents.listPut)
+        }
 
         let provider: EventLoopGroupProvider =
             if let threads = options.threads {
@@ -95,6 +107,8 @@ struct Documents: Sendable {
     let pushed: [UInt8]
     /// The answer to the `POST /v1/sessions/{id}/pop` that follows (version 3), after the id.
     let popped: [UInt8]
+    /// Answers to `PUT …/list` by the length of the request body, verbatim.
+    var listPut: [Int: ByteBuffer] = [:]
 
     /// What every document starts with, before the session id.
     static let prefix = Array(#"{"id":""#.utf8)
@@ -117,6 +131,15 @@ struct Documents: Sendable {
         fresh = try suffix("get.json")
         pushed = try suffix("push.json")
         popped = try suffix("pop.json")
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory)
+        where name.hasPrefix("list-put-") && name.hasSuffix(".json") {
+            guard let length = Int(name.dropFirst("list-put-".count).dropLast(".json".count)),
+                let data = FileManager.default.contents(atPath: directory + "/" + name)
+            else {
+                throw Options.UsageError(description: "cannot read \(directory)/\(name) (list-put-LENGTH.json)")
+            }
+            listPut[length] = ByteBuffer(bytes: data)
+        }
     }
 
     init(fresh: [UInt8], pushed: [UInt8], popped: [UInt8]) {
@@ -176,6 +199,21 @@ struct Documents: Sendable {
         buffer.writeBytes(suffix)
         return Response(status: .ok, headers: headers(etag: etag), body: .init(byteBuffer: buffer))
     }
+
+    /// Checks for `Authorization: Bearer <something>` and answers the list PUT answer for a body
+    /// of `bodyLength` bytes.
+    static func listAnswer(_ request: Request, bodyLength: Int, _ answers: [Int: ByteBuffer]) -> Response {
+        guard let authorization = request.headers[.authorization], hasBearerToken(authorization) else {
+            return Response(status: .unauthorized, headers: headers(etag: nil), body: .init(byteBuffer: unauthorized))
+        }
+        guard let answer = answers[bodyLength] else {
+            return Response(status: .unprocessableContent, headers: headers(etag: nil), body: .init(byteBuffer: unknownList))
+        }
+        return Response(status: .ok, headers: headers(etag: #""4""#), body: .init(byteBuffer: answer))
+    }
+
+    static let unknownList = ByteBuffer(
+        string: #"{"error":{"code":"unprocessable","message":"hummingbird-peer has no answer for a list of this length"}}"#)
 
     static func hasBearerToken(_ header: String) -> Bool {
         let parts = header.split(separator: " ", maxSplits: 1)
