@@ -1,31 +1,52 @@
 public import MinervaJSON
 
 extension CoordinatorTree {
-    /// The whole tree as a JSON value, counters included, for storage.
+    /// Writes the whole tree as JSON, counters included, for storage: written on every
+    /// mutation of a stored session, so straight into the writer.
     /// ``init(snapshot:app:)`` reads it back into an equal tree.
     /// - Complexity: O(n) in the number of nodes.
-    public var snapshot: JSONValue {
-        var members: [String: JSONValue] = [
-            "layout": .string(layout.rawValue),
-            "nextNode": .int(nextNodeNumber),
-            "nextNavigator": .int(nextNavigatorNumber),
-            "lastSeq": .int(lastSeq),
-            "flags": .array(flags.sorted().map(JSONValue.string)),
-            "nodes": .array(nodes.keys.sorted().map { nodeSnapshot(nodes[$0]!) }),
-            "navigators": .array(navigatorOrder.map { navigatorSnapshot(navigators[$0]!) }),
-        ]
-        if let selectedTab { members["selectedTab"] = .string(selectedTab) }
+    public func writeSnapshot(into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("layout", layout.rawValue)
+        writer.field("nextNode", nextNodeNumber)
+        writer.field("nextNavigator", nextNavigatorNumber)
+        writer.field("lastSeq", lastSeq)
+        writer.key("flags")
+        writer.beginArray()
+        for flag in flags.sorted() { writer.string(flag) }
+        writer.endArray()
+        writer.key("nodes")
+        writer.beginArray()
+        for id in nodes.keys.sorted() { writeSnapshot(of: nodes[id]!, into: &writer) }
+        writer.endArray()
+        writer.key("navigators")
+        writer.beginArray()
+        for id in navigatorOrder { writeSnapshot(of: navigators[id]!, into: &writer) }
+        writer.endArray()
+        if let selectedTab { writer.field("selectedTab", selectedTab) }
         if let pending {
-            members["pending"] = [
-                "guardNode": .string(pending.guardNode.description), "flag": .string(pending.flag),
-                "steps": .array(pending.steps.map(Self.stepSnapshot)),
-            ]
+            writer.key("pending")
+            writer.beginObject()
+            writer.field("guardNode", pending.guardNode.description)
+            writer.field("flag", pending.flag)
+            writer.key("steps")
+            writer.beginArray()
+            for step in pending.steps { Self.writeSnapshot(of: step, into: &writer) }
+            writer.endArray()
+            writer.endObject()
         }
-        return .object(members)
+        writer.endObject()
     }
 
-    /// Reads a tree back from ``snapshot``. Screens the app no longer declares are kept (see
-    /// ``unknownScreens``), so a session survives a changed app description.
+    /// The snapshot's bytes (``writeSnapshot(into:)``).
+    public var snapshotBytes: [UInt8] {
+        var writer = JSONWriter(capacity: 256 + nodes.count * 128)
+        writeSnapshot(into: &writer)
+        return writer.bytes
+    }
+
+    /// Reads a tree back from its snapshot (``writeSnapshot(into:)``). Screens the app no longer
+    /// declares are kept (see ``unknownScreens``), so a session survives a changed app description.
     /// - Throws: ``SnapshotError`` when the value is not a snapshot or does not make a valid tree.
     public init(snapshot value: JSONValue, app: AppDescription) throws(SnapshotError) {
         let reader = SnapshotReader(value)
@@ -101,37 +122,49 @@ extension CoordinatorTree {
         return unknown.sorted()
     }
 
-    private func nodeSnapshot(_ node: Node) -> JSONValue {
-        var members: [String: JSONValue] = [
-            "id": .string(node.id.description), "screen": .string(node.screen), "params": .object(node.params),
-            "kind": .string(node.presentation.kind.rawValue), "children": .array(node.children.map { .string($0.description) }),
-        ]
-        if let style = node.presentation.style { members["style"] = .string(style.rawValue) }
-        if let navigator = node.navigator { members["navigator"] = .string(navigator.rawValue) }
-        if let parent = node.parent { members["parent"] = .string(parent.description) }
-        return .object(members)
+    private func writeSnapshot(of node: Node, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("id", node.id.description)
+        writer.field("screen", node.screen)
+        writer.key("params")
+        writer.value(.object(node.params))
+        writer.field("kind", node.presentation.kind.rawValue)
+        writer.key("children")
+        writer.beginArray()
+        for child in node.children { writer.string(child.description) }
+        writer.endArray()
+        if let style = node.presentation.style { writer.field("style", style.rawValue) }
+        if let navigator = node.navigator { writer.field("navigator", navigator.rawValue) }
+        if let parent = node.parent { writer.field("parent", parent.description) }
+        writer.endObject()
     }
 
-    private func navigatorSnapshot(_ navigator: Navigator) -> JSONValue {
-        var members: [String: JSONValue] = [
-            "id": .string(navigator.id.rawValue), "stack": .array(navigator.stack.map { .string($0.description) }),
-            "embedded": .bool(navigator.embedded),
-        ]
+    private func writeSnapshot(of navigator: Navigator, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("id", navigator.id.rawValue)
+        writer.key("stack")
+        writer.beginArray()
+        for node in navigator.stack { writer.string(node.description) }
+        writer.endArray()
+        writer.field("embedded", navigator.embedded)
         switch navigator.role {
-        case .base(let kind): members["rootKind"] = .string(kind.rawValue)
-        case .presented(let style): members["presentedStyle"] = .string(style.rawValue)
+        case .base(let kind): writer.field("rootKind", kind.rawValue)
+        case .presented(let style): writer.field("presentedStyle", style.rawValue)
         }
-        if let presented = navigator.presentedNavigator { members["presentedNavigator"] = .string(presented.rawValue) }
-        if let parent = navigator.parent { members["parent"] = .string(parent.rawValue) }
-        return .object(members)
+        if let presented = navigator.presentedNavigator { writer.field("presentedNavigator", presented.rawValue) }
+        if let parent = navigator.parent { writer.field("parent", parent.rawValue) }
+        writer.endObject()
     }
 
-    private static func stepSnapshot(_ step: AppDescription.Step) -> JSONValue {
-        var members: [String: JSONValue] = ["screen": .string(step.screen), "params": .object(step.params)]
-        if let presentation = step.presentation { members["presentation"] = .string(presentation.rawValue) }
-        if let style = step.style { members["style"] = .string(style.rawValue) }
-        if let embed = step.embedInNavigation { members["embedInNavigation"] = .bool(embed) }
-        return .object(members)
+    private static func writeSnapshot(of step: AppDescription.Step, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("screen", step.screen)
+        writer.key("params")
+        writer.value(.object(step.params))
+        if let presentation = step.presentation { writer.field("presentation", presentation.rawValue) }
+        if let style = step.style { writer.field("style", style.rawValue) }
+        if let embed = step.embedInNavigation { writer.field("embedInNavigation", embed) }
+        writer.endObject()
     }
 }
 

@@ -9,7 +9,13 @@ import MinervaList
 enum SessionSnapshot {
     /// The tree and version as JSON bytes.
     static func encode(_ state: SessionState) -> [UInt8] {
-        bytes(["tree": state.tree.snapshot, "version": .int(state.version)])
+        var writer = JSONWriter(capacity: 256 + state.tree.nodes.count * 128)
+        writer.beginObject()
+        writer.key("tree")
+        state.tree.writeSnapshot(into: &writer)
+        writer.field("version", state.version)
+        writer.endObject()
+        return writer.bytes
     }
 
     /// The whole session as one change that replaces whatever storage holds for it.

@@ -124,10 +124,10 @@ func screens(_ tree: CoordinatorTree, _ navigator: NavigatorID) -> [String] {
         try tree.push(screen: "settings")
         #expect(tree.unknownScreens.isEmpty)
         try tree.present(screen: "photo", params: ["photoId": "1"])
-        var restored = try CoordinatorTree(snapshot: tree.snapshot, app: Self.withoutPhoto)
+        var restored = try CoordinatorTree(snapshot: JSONParser.parse(tree.snapshotBytes), app: Self.withoutPhoto)
         #expect(restored.unknownScreens == ["photo"])
         _ = try restored.dismiss()
         #expect(restored.unknownScreens.isEmpty)
-        #expect(try CoordinatorTree(snapshot: restored.snapshot, app: Self.withoutPhoto).unknownScreens.isEmpty)
+        #expect(try CoordinatorTree(snapshot: JSONParser.parse(restored.snapshotBytes), app: Self.withoutPhoto).unknownScreens.isEmpty)
     }
 }

@@ -69,7 +69,7 @@ import TestSupport
             tree.checkInvariants()
             #expect(tree.lastSeq == expectedSeq)
             if applied % 97 == 0 {
-                let restored = try? CoordinatorTree(snapshot: tree.snapshot, app: tree.app)
+                let restored = try? CoordinatorTree(snapshot: JSONParser.parse(tree.snapshotBytes), app: tree.app)
                 #expect(restored == tree, "the snapshot does not restore the tree")
             }
         }
