@@ -27,7 +27,7 @@ extension CoordinatorTree {
         if let pending {
             writer.key("pending")
             writer.beginObject()
-            writer.field("guardNode", pending.guardNode.description)
+            writer.field("guardNode", pending.guardNode)
             writer.field("flag", pending.flag)
             writer.key("steps")
             writer.beginArray()
@@ -124,18 +124,18 @@ extension CoordinatorTree {
 
     private func writeSnapshot(of node: Node, into writer: inout JSONWriter) {
         writer.beginObject()
-        writer.field("id", node.id.description)
+        writer.field("id", node.id)
         writer.field("screen", node.screen)
         writer.key("params")
         writer.value(.object(node.params))
         writer.field("kind", node.presentation.kind.rawValue)
         writer.key("children")
         writer.beginArray()
-        for child in node.children { writer.string(child.description) }
+        for child in node.children { writer.string(child) }
         writer.endArray()
         if let style = node.presentation.style { writer.field("style", style.rawValue) }
         if let navigator = node.navigator { writer.field("navigator", navigator.rawValue) }
-        if let parent = node.parent { writer.field("parent", parent.description) }
+        if let parent = node.parent { writer.field("parent", parent) }
         writer.endObject()
     }
 
@@ -144,7 +144,7 @@ extension CoordinatorTree {
         writer.field("id", navigator.id.rawValue)
         writer.key("stack")
         writer.beginArray()
-        for node in navigator.stack { writer.string(node.description) }
+        for node in navigator.stack { writer.string(node) }
         writer.endArray()
         writer.field("embedded", navigator.embedded)
         switch navigator.role {

@@ -1,3 +1,5 @@
+public import MinervaJSON
+
 /// The id of a coordinator node: `n` followed by a number unique in its session (`n0` is the app).
 public struct NodeID: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The number after `n`.
@@ -44,4 +46,17 @@ public struct NavigatorID: Hashable, Sendable, CustomStringConvertible, Expressi
     public static let primary: NavigatorID = "primary"
     /// The detail side of a `split` layout.
     public static let detail: NavigatorID = "detail"
+}
+
+extension JSONWriter {
+    /// Writes a node id as a string value (`"n42"`) without building the string.
+    public mutating func string(_ id: NodeID) {
+        string("n", id.number)
+    }
+
+    /// Writes a key and a node id, or `null` when absent.
+    public mutating func field(_ name: StaticString, _ id: NodeID?) {
+        key(name)
+        if let id { string(id) } else { null() }
+    }
 }

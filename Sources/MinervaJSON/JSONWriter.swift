@@ -75,6 +75,18 @@ public struct JSONWriter: ~Copyable {
         needsComma = true
     }
 
+    /// Writes a string value made of `prefix` and `number` in decimal (an id such as `n42`)
+    /// without building the string.
+    /// - Parameter prefix: text that needs no escaping.
+    public mutating func string(_ prefix: StaticString, _ number: Int) {
+        separate()
+        buffer.append(UInt8(ascii: "\""))
+        prefix.withUTF8Buffer { buffer.append($0) }
+        writeDigits(number)
+        buffer.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
     /// Writes a string value, or `null` when absent.
     public mutating func string(_ value: String?) {
         if let value { string(value) } else { null() }
@@ -83,6 +95,11 @@ public struct JSONWriter: ~Copyable {
     /// Writes an integer value.
     public mutating func int(_ value: Int) {
         separate()
+        writeDigits(value)
+        needsComma = true
+    }
+
+    private mutating func writeDigits(_ value: Int) {
         if value < 0 { buffer.append(UInt8(ascii: "-")) }
         let start = buffer.count
         var magnitude = value.magnitude
@@ -91,7 +108,6 @@ public struct JSONWriter: ~Copyable {
             magnitude /= 10
         } while magnitude > 0
         buffer.reverse(from: start)
-        needsComma = true
     }
 
     /// Writes a boolean value.
@@ -126,9 +142,14 @@ public struct JSONWriter: ~Copyable {
             endArray()
         case .object(let members):
             beginObject()
-            for memberKey in members.keys.sorted() {
+            if members.count == 1, let (memberKey, memberValue) = members.first {
                 key(string: memberKey)
-                self.value(members[memberKey]!)
+                self.value(memberValue)
+            } else if !members.isEmpty {
+                for memberKey in members.keys.sorted() {
+                    key(string: memberKey)
+                    self.value(members[memberKey]!)
+                }
             }
             endObject()
         }

@@ -61,14 +61,14 @@ enum EventsDocument {
         switch event.kind {
         case .removed(let reason):
             writer.field("type", "removed")
-            writer.field("node", event.node.description)
+            writer.field("node", event.node)
             writer.field("screen", event.screen)
             writer.field("reason", reason.rawValue)
         case .finished(let parent, let result):
             writer.field("type", "finished")
-            writer.field("node", event.node.description)
+            writer.field("node", event.node)
             writer.field("screen", event.screen)
-            writer.field("parent", parent.description)
+            writer.field("parent", parent)
             writer.key("result")
             writer.value(result)
         }

@@ -29,7 +29,7 @@ enum StateDocument {
         if let token { writer.field("token", token) }
         writer.field("version", state.version)
         writer.field("layout", tree.layout.rawValue)
-        writer.field("focus", tree.focus.description)
+        writer.field("focus", tree.focus)
         writer.key("root")
         writeNode(tree.rootID, of: tree, lists: lists == .none ? [:] : state.lists, detail: lists, into: &writer)
         writer.key("navigators")
@@ -73,7 +73,7 @@ enum StateDocument {
             writer.beginArray()
             for step in pending.steps { AppDocument.writeStep(step, into: &writer) }
             writer.endArray()
-            writer.field("flow", pending.guardNode.description)
+            writer.field("flow", pending.guardNode)
             writer.endObject()
         } else {
             writer.null()
@@ -87,7 +87,7 @@ enum StateDocument {
     ) {
         let node = tree.nodes[id]!
         writer.beginObject()
-        writer.field("id", id.description)
+        writer.field("id", id)
         writer.field("screen", node.screen)
         writer.key("params")
         writer.value(.object(node.params))
@@ -125,10 +125,10 @@ enum StateDocument {
         writer.field("id", navigator.id.rawValue)
         writer.key("stack")
         writer.beginArray()
-        for node in navigator.stack { writer.string(node.description) }
+        for node in navigator.stack { writer.string(node) }
         writer.endArray()
         let presented = navigator.presentedNavigator.flatMap { tree.navigators[$0]?.stack.first }
-        writer.field("presented", presented?.description)
+        writer.field("presented", presented)
         writer.field("parent", navigator.parent?.rawValue)
         writer.field("embedded", navigator.embedded)
         writer.endObject()

@@ -54,6 +54,7 @@ import Testing
         JSONValue.string(String(decoding: (0..<32).map { UInt8($0) }, as: UTF8.self)),
         JSONValue.double(1e300),
         JSONValue.array([.int(0), .int(7), .int(-1), .int(10), .int(1_000_000), .int(Int.max), .int(Int.min)]),
+        JSONValue.array([["only": ["one": 1]], [:], ["a": 1, "b": 2]]),
         JSONValue.array(["", "plain run", "\"starts", "ends\\", "mid\u{1F}dle\"\"", "\n\n"]),
     ])
     func roundTripsThroughFoundation(value: JSONValue) throws {
@@ -63,6 +64,16 @@ import Testing
         let again = try JSONSerialization.data(withJSONObject: foundation, options: [.fragmentsAllowed])
         #expect(try JSONParser.parse(Array(again)) == value)
         #expect(try JSONParser.parse(writer.bytes) == value)
+    }
+
+    @Test func writesIdsFromAPrefixAndANumber() {
+        var writer = JSONWriter()
+        writer.beginArray()
+        writer.string("n", 0)
+        writer.string("n", 42)
+        writer.string("v", -7)
+        writer.endArray()
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == #"["n0","n42","v-7"]"#)
     }
 
     @Test func writesCompactTextWithSortedKeys() {
