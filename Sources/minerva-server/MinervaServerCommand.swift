@@ -156,8 +156,10 @@ struct MinervaServerCommand: ParsableCommand {
             configuration: HTTPServerConfiguration(
                 host: host, port: port, threads: threads, maxBodySize: maxBody, connectionLimit: maxConnections,
                 connectionTimeout: connectionTimeout,
-                // Above the server's own limits, so that those answer in JSON rather than libmicrohttpd's HTML.
-                connectionMemoryLimit: max(64 << 10, 2 * (maxURLBytes + maxHeaderBytes) + 8192)),
+                // The server's own limits plus room for libmicrohttpd's records, so that those limits
+                // answer in JSON rather than libmicrohttpd's HTML; no more, because libmicrohttpd
+                // zeroes the whole pool between the requests of a connection.
+                connectionMemoryLimit: maxURLBytes + maxHeaderBytes + (16 << 10)),
             responder: api)
         do {
             try server.start()

@@ -113,6 +113,18 @@ def test_url_and_header_sizes_answer_in_json(strict):
     assert status == 431 and body["error"]["code"] == "headers_too_large"
 
 
+def test_default_url_and_header_limits_hold_up_to_the_limit_and_answer_in_json_past_it(server):
+    """The connection memory is sized to the default limits (8 KiB target, 16 KiB headers) plus
+    room for libmicrohttpd's own records, so the server's JSON answers, not libmicrohttpd's."""
+    status, _, _ = server.request("GET", "/healthz?" + "x" * 8000, headers={"X-Big": "y" * 16000})
+    assert status == 200
+    status, _, body = server.request("GET", "/healthz?" + "x" * 8300)
+    assert status == 414 and body["error"]["code"] == "uri_too_long"
+    status, _, body = server.request("GET", "/healthz", headers={"X-Big": "y" * 30000})
+    assert status == 431 and body["error"]["code"] == "headers_too_large"
+    assert server.request("GET", "/healthz")[0] == 200
+
+
 def test_max_sessions(strict):
     time.sleep(1.6)  # earlier sessions expire
     statuses = [strict.request("POST", "/v1/sessions", {})[0] for _ in range(45)]
