@@ -39,6 +39,11 @@ private struct Parser {
     let bytes: UnsafeBufferPointer<UInt8>
     let maximumDepth: Int
     var index = 0
+    /// The members of the objects being read, innermost last, so that each object's dictionary
+    /// is made once at its final size rather than grown member by member.
+    var members: [(key: String, value: JSONValue, keyStart: Int)] = []
+    /// The elements of the arrays being read, innermost last, for the same reason.
+    var elements: [JSONValue] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
         self.bytes = bytes
@@ -85,12 +90,13 @@ private struct Parser {
     mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         guard depth <= maximumDepth else { throw error("JSON nested too deeply") }
         index += 1
-        var members: [String: JSONValue] = [:]
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object(members)
+            return .object([:])
         }
+        let base = members.count
+        defer { members.removeSubrange(base...) }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
@@ -102,15 +108,18 @@ private struct Parser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             skipWhitespace()
-            let value = try parseValue(depth: depth)
-            guard members.updateValue(value, forKey: key) == nil else {
-                throw JSONParseError(description: "duplicate key at byte \(keyStart)")
-            }
+            members.append((key, try parseValue(depth: depth), keyStart))
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of JSON") }
             switch bytes[index] {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return .object(members)
+            case UInt8(ascii: "}"):
+                index += 1
+                var object = [String: JSONValue](minimumCapacity: members.count - base)
+                for member in members[base...] where object.updateValue(member.value, forKey: member.key) != nil {
+                    throw JSONParseError(description: "duplicate key at byte \(member.keyStart)")
+                }
+                return .object(object)
             default: throw error("expected ',' or '}'")
             }
         }
@@ -119,12 +128,13 @@ private struct Parser {
     mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
         guard depth <= maximumDepth else { throw error("JSON nested too deeply") }
         index += 1
-        var elements: [JSONValue] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
-            return .array(elements)
+            return .array([])
         }
+        let base = elements.count
+        defer { elements.removeSubrange(base...) }
         while true {
             skipWhitespace()
             elements.append(try parseValue(depth: depth))
@@ -132,7 +142,9 @@ private struct Parser {
             guard index < bytes.count else { throw error("unexpected end of JSON") }
             switch bytes[index] {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"): index += 1; return .array(elements)
+            case UInt8(ascii: "]"):
+                index += 1
+                return .array(Array(elements[base...]))
             default: throw error("expected ',' or ']'")
             }
         }
@@ -163,7 +175,14 @@ private struct Parser {
             guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        let digits = UnsafeBufferPointer(rebasing: bytes[start..<index])
+        if isInteger, digits.count <= 18 {
+            // Fits in an Int whatever the digits: no text, no overflow checks.
+            var value = 0
+            for digit in digits where digit != UInt8(ascii: "-") { value = value * 10 + Int(digit - UInt8(ascii: "0")) }
+            return .int(digits[0] == UInt8(ascii: "-") ? -value : value)
+        }
+        let text = String(decoding: digits, as: UTF8.self)
         if isInteger, let value = Int(text) { return .int(value) }
         guard let value = Double(text), value.isFinite else {
             index = start
@@ -180,11 +199,11 @@ private struct Parser {
         index += 1
         let start = index
         // Fast path: no escapes.
+        var allBytes: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                guard let string = String(validating: slice, as: UTF8.self) else {
+                guard let string = Self.string(UnsafeBufferPointer(rebasing: bytes[start..<index]), isASCII: allBytes < 0x80) else {
                     index = start
                     throw error("invalid UTF-8 in string")
                 }
@@ -193,6 +212,7 @@ private struct Parser {
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw error("control character in string") }
+            allBytes |= byte
             index += 1
         }
         var scalars: [UInt8] = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
@@ -201,7 +221,7 @@ private struct Parser {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                guard let string = String(validating: scalars, as: UTF8.self) else {
+                guard let string = scalars.withUnsafeBufferPointer({ Self.string($0, isASCII: false) }) else {
                     throw JSONParseError(description: "invalid UTF-8 in string starting at byte \(start)")
                 }
                 return string
@@ -233,6 +253,14 @@ private struct Parser {
             }
         }
         throw error("unterminated string")
+    }
+
+    /// The string of UTF-8 bytes, or `nil` when they are not valid UTF-8. Decoding repairs what
+    /// is invalid, so bytes that come back unchanged were valid; ASCII always is.
+    static func string(_ utf8: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String? {
+        let string = String(decoding: utf8, as: UTF8.self)
+        if isASCII { return string }
+        return string.utf8.elementsEqual(utf8) ? string : nil
     }
 
     mutating func parseHex4() throws(JSONParseError) -> UInt32 {

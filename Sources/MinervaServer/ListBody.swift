@@ -17,10 +17,10 @@ enum ListBody {
             var cells: [Cell] = []
             cells.reserveCapacity(items.count)
             for (itemIndex, item) in items.enumerated() {
-                let path = "sections[\(sectionIndex)].items[\(itemIndex)]"
                 cells.append(
                     Cell(
-                        id: try item.requiredString("id", path: path), kind: try item.requiredString("kind", path: path),
+                        id: try item.requiredString("id", path: "sections[\(sectionIndex)].items[\(itemIndex)]"),
+                        kind: try item.requiredString("kind", path: "sections[\(sectionIndex)].items[\(itemIndex)]"),
                         content: item.value("content") ?? .null))
             }
             result.append(ListSection(id: id, items: cells))

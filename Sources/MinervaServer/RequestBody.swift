@@ -41,6 +41,9 @@ struct RequestBody {
         path.map { "\($0).\(name)" } ?? name
     }
 
+    // `path` arguments are autoclosures: they name a place only for an error message, and
+    // building them for every item of a long list costs more than reading the item.
+
     /// Any JSON value of a field, `nil` when absent or `null`.
     func value(_ name: String) -> JSONValue? {
         present(name)
@@ -48,15 +51,15 @@ struct RequestBody {
 
     /// An optional string field.
     /// - Parameter path: where this object sits in the body, for error messages.
-    func string(_ name: String, path: String? = nil) throws(APIError) -> String? {
+    func string(_ name: String, path: @autoclosure () -> String? = nil) throws(APIError) -> String? {
         guard let value = present(name) else { return nil }
-        guard let text = value.stringValue else { throw wrongType(qualified(name, path), "a string", value) }
+        guard let text = value.stringValue else { throw wrongType(qualified(name, path()), "a string", value) }
         return text
     }
 
     /// A required string field.
-    func requiredString(_ name: String, path: String? = nil) throws(APIError) -> String {
-        guard let text = try string(name, path: path) else { throw .invalidRequest("field '\(qualified(name, path))' is required") }
+    func requiredString(_ name: String, path: @autoclosure () -> String? = nil) throws(APIError) -> String {
+        guard let text = try string(name, path: path()) else { throw .invalidRequest("field '\(qualified(name, path()))' is required") }
         return text
     }
 
@@ -68,9 +71,9 @@ struct RequestBody {
     }
 
     /// An optional object field of arbitrary JSON values (screen params); absent is empty.
-    func params(_ name: String = "params", path: String? = nil) throws(APIError) -> [String: JSONValue] {
+    func params(_ name: String = "params", path: @autoclosure () -> String? = nil) throws(APIError) -> [String: JSONValue] {
         guard let value = present(name) else { return [:] }
-        guard let object = value.objectValue else { throw wrongType(qualified(name, path), "an object", value) }
+        guard let object = value.objectValue else { throw wrongType(qualified(name, path()), "an object", value) }
         return object
     }
 
@@ -94,14 +97,13 @@ struct RequestBody {
     }
 
     /// An optional array of objects, each read as a body of its own.
-    func objects(_ name: String, path: String? = nil) throws(APIError) -> [RequestBody]? {
+    func objects(_ name: String, path: @autoclosure () -> String? = nil) throws(APIError) -> [RequestBody]? {
         guard let value = present(name) else { return nil }
-        let field = qualified(name, path)
-        guard let elements = value.arrayValue else { throw wrongType(field, "an array", value) }
+        guard let elements = value.arrayValue else { throw wrongType(qualified(name, path()), "an array", value) }
         var result: [RequestBody] = []
         result.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
-            guard let object = element.objectValue else { throw wrongType("\(field)[\(index)]", "an object", element) }
+            guard let object = element.objectValue else { throw wrongType("\(qualified(name, path()))[\(index)]", "an object", element) }
             result.append(RequestBody(members: object))
         }
         return result

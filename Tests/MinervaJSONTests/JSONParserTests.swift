@@ -13,6 +13,10 @@ import Testing
         ("[]", JSONValue.array([])),
         ("{}", JSONValue.object([:])),
         ("123456789012345678901234567890", JSONValue.double(1.2345678901234568e29)),
+        ("[-0, 999999999999999999, -999999999999999999, 9223372036854775807, -9223372036854775808]",
+         JSONValue.array([0, 999_999_999_999_999_999, -999_999_999_999_999_999, .int(Int.max), .int(Int.min)])),
+        ("9223372036854775808", JSONValue.double(9_223_372_036_854_775_808)),
+        ("\"é😀\u{FFFD}\"", JSONValue.string("é😀\u{FFFD}")),
     ])
     func parsesValidJSON(text: String, expected: JSONValue) throws {
         #expect(try JSONParser.parse(Array(text.utf8)) == expected)
@@ -30,6 +34,9 @@ import Testing
     @Test func refusesInvalidUTF8() {
         #expect(throws: JSONParseError.self) { try JSONParser.parse([0x22, 0xFF, 0x22]) }
         #expect(throws: JSONParseError.self) { try JSONParser.parse([0x22, 0x5C, 0x6E, 0xC3, 0x22]) }
+        // A truncated 4-byte sequence, which decoding would repair into one U+FFFD of the same length.
+        #expect(throws: JSONParseError.self) { try JSONParser.parse([0x22, 0xF0, 0x9F, 0x98, 0x22]) }
+        #expect(throws: JSONParseError.self) { try JSONParser.parse([0x22, 0x61, 0xED, 0xA0, 0x80, 0x22]) }
     }
 
     @Test func acceptsNestingUpToTheLimit() throws {

@@ -12,6 +12,8 @@
 //   get-loaded       the same for a session with 4 pushes and a 20-item list
 //   http-push-pop    MinervaAPI.reply(to:) of POST …/push {"screen":"settings"} and POST …/pop
 //   http-push-pop-sqlite  the same with the SQLite store (a file in /tmp)
+//   http-list-put    three PUTs …/nodes/n1/list of wrk/list_put/{a,b,c}.json (LIST_PUT_BODIES: their folder)
+import Foundation
 import InProcessAPI
 import MicroHTTP
 import MinervaCoordinator
@@ -24,7 +26,7 @@ import Glibc
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let iterations = Int(arguments[2]) else {
-    print("usage: model-driver push-pop|present-dismiss|deeplink2|deeplink5|deeplink5-fresh|get-fresh|get-loaded|http-push-pop|http-push-pop-sqlite ITERATIONS")
+    print("usage: model-driver push-pop|present-dismiss|deeplink2|deeplink5|deeplink5-fresh|get-fresh|get-loaded|http-push-pop|http-push-pop-sqlite|http-list-put ITERATIONS")
     exit(2)
 }
 
@@ -94,6 +96,19 @@ case "http-push-pop", "http-push-pop-sqlite":
             guard case .response(let response) = api.reply(to: request), response.status == 200 else { fatalError("not a 200") }
             checksum &+= response.body.count
         }
+    }
+case "http-list-put":
+    // The HTTP benchmark's three 20-item bodies (wrk/list_put/), PUT in turn: every PUT is a diff.
+    let folder = ProcessInfo.processInfo.environment["LIST_PUT_BODIES"] ?? "Benchmarks/wrk/list_put"
+    let bodies = ["a", "b", "c"].map { FileManager.default.contents(atPath: "\(folder)/\($0).json").map { [UInt8]($0) } ?? [] }
+    guard !bodies.contains(where: \.isEmpty) else { fatalError("no list bodies in \(folder) (set LIST_PUT_BODIES)") }
+    let api = makeAPI()
+    let session = try! api.createSession()
+    let auth = [(name: "authorization", value: "Bearer \(session.token)")]
+    for iteration in 0..<(iterations * 3) {
+        let put = HTTPRequest(method: "PUT", path: "/v1/sessions/\(session.id)/nodes/n1/list", headers: auth, body: bodies[iteration % 3])
+        guard case .response(let response) = api.reply(to: put), response.status == 200 else { fatalError("not a 200") }
+        checksum &+= response.body.count
     }
 default:
     print("unknown OP \(arguments[1])")
