@@ -114,6 +114,17 @@ public struct JSONWriter: Sendable {
         }
     }
 
+    /// Writes a value given as JSON text, byte for byte: for values kept in their JSON form, such
+    /// as a cell's canonical content.
+    /// - Parameter json: one complete, valid JSON value in UTF-8, without surrounding white
+    ///   space. It is not checked: invalid text makes the whole document invalid.
+    /// - Complexity: O(n) in the length of `json`.
+    public mutating func json(_ json: [UInt8]) {
+        separate()
+        bytes.append(contentsOf: json)
+        needsComma = true
+    }
+
     /// Writes a key and its string value.
     public mutating func field(_ name: String, _ value: String?) {
         key(name)

@@ -21,7 +21,7 @@ enum ListBody {
                 cells.append(
                     Cell(
                         id: try item.requiredString("id", path: path), kind: try item.requiredString("kind", path: path),
-                        content: item.value("content") ?? .null))
+                        content: item.value("content").map(CellContent.init) ?? .null))
             }
             result.append(ListSection(id: id, items: cells))
         }

@@ -8,17 +8,25 @@ import MinervaList
 enum SessionSnapshot {
     /// The state as JSON bytes.
     static func encode(_ state: SessionState) -> [UInt8] {
-        var lists: [String: JSONValue] = [:]
-        for (node, history) in state.lists { lists[node.description] = history.snapshot }
-        let document: JSONValue = [
-            "tree": state.tree.snapshot,
-            "version": .int(state.version),
-            "events": .array(state.events.map(eventSnapshot)),
-            "lists": .object(lists),
-            "idempotency": .array(state.idempotency.all.map(entrySnapshot)),
-        ]
+        // Keys in sorted order, as `JSONWriter.value` would write them; the lists write their
+        // cells' content as the JSON text they keep it in.
         var writer = JSONWriter(capacity: 1024)
-        writer.value(document)
+        writer.beginObject()
+        writer.key("events")
+        writer.value(.array(state.events.map(eventSnapshot)))
+        writer.key("idempotency")
+        writer.value(.array(state.idempotency.all.map(entrySnapshot)))
+        writer.key("lists")
+        writer.beginObject()
+        for (node, history) in state.lists.map({ ($0.key.description, $0.value) }).sorted(by: { $0.0 < $1.0 }) {
+            writer.key(node)
+            history.writeSnapshot(into: &writer)
+        }
+        writer.endObject()
+        writer.key("tree")
+        writer.value(state.tree.snapshot)
+        writer.field("version", state.version)
+        writer.endObject()
         return writer.bytes
     }
 
