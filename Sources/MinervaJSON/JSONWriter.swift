@@ -181,3 +181,112 @@ public struct JSONWriter: Sendable {
         }
     }
 }
+
+extension JSONWriter {
+    /// Writes `value` as its canonical JSON text (see ``JSONValue/canonicalJSON``).
+    /// - Complexity: O(n) in the size of the value, plus sorting each object's keys.
+    public mutating func canonicalValue(_ value: JSONValue) {
+        switch value {
+        case .null: null()
+        case .bool(let flag): bool(flag)
+        case .int(let number): canonicalInt(number)
+        case .double(let number):
+            if let integer = Int(exactly: number) {
+                canonicalInt(integer)
+            } else if number.isFinite {
+                json(Array(number.description.utf8))
+            } else {
+                null()
+            }
+        case .string(let text):
+            separate()
+            writeCanonicalString(text)
+            needsComma = true
+        case .array(let elements):
+            beginArray()
+            for element in elements { canonicalValue(element) }
+            endArray()
+        case .object(let members):
+            beginObject()
+            // Sorts the members' indices (on the stack when small), not copies of the members.
+            // `String`'s `<` compares normalised text, so this is also the order of the NFC keys.
+            withUnsafeTemporaryAllocation(of: [String: JSONValue].Index.self, capacity: members.count) { buffer in
+                var count = 0
+                var index = members.startIndex
+                while index != members.endIndex {
+                    buffer.initializeElement(at: count, to: index)
+                    count += 1
+                    members.formIndex(after: &index)
+                }
+                let order = UnsafeMutableBufferPointer(rebasing: buffer[..<count])
+                if count <= 8 {
+                    // Insertion sort: a few comparisons, no closure context.
+                    for next in order.indices.dropFirst() {
+                        let current = order[next]
+                        let currentKey = members[current].key
+                        var slot = next
+                        while slot > 0, currentKey < members[order[slot - 1]].key {
+                            order[slot] = order[slot - 1]
+                            slot -= 1
+                        }
+                        order[slot] = current
+                    }
+                } else {
+                    var all = order
+                    all.sort { members[$0].key < members[$1].key }
+                }
+                for index in order {
+                    let (memberKey, member) = members[index]
+                    separate()
+                    writeCanonicalString(memberKey)
+                    bytes.append(UInt8(ascii: ":"))
+                    needsComma = false
+                    canonicalValue(member)
+                }
+                _ = order.deinitialize()
+            }
+            endObject()
+        }
+    }
+
+    /// Writes an integer's digits through a small stack buffer.
+    private mutating func canonicalInt(_ value: Int) {
+        separate()
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20  // UInt64.max has 20 digits
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
+        }
+        needsComma = true
+    }
+
+    /// Writes `text` quoted, in Unicode normalization form C. ASCII text is already in it; text
+    /// that needs neither escaping nor normalising is appended in one piece.
+    ///
+    /// `String._nfcCodeUnits` is the standard library's own normaliser, the one its `==` and `<`
+    /// compare with; there is no other without Foundation.
+    private mutating func writeCanonicalString(_ text: String) {
+        var text = text
+        let written = text.withUTF8 { utf8 in
+            for byte in utf8 where byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return true
+        }
+        guard !written else { return }
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            writeString(text)
+        } else {
+            writeString(String(decoding: text._nfcCodeUnits, as: UTF8.self))
+        }
+    }
+}

@@ -13,6 +13,11 @@
 //   minerva-kept  ListHistory.diff(since:) from the old version to the new one, both kept in a
 //                 history, which keeps no id map: the diff builds it (measure against
 //                 "minerva-kept 0", which builds the history)
+//   content-value      builds the JSONValue content of N cells (what a parsed PUT body holds)
+//   content-canonical  the same, then writes each as canonical text (CellContent): minus
+//                 content-value, what ListBody adds per cell
+//   content-write      the same, then writes each with JSONWriter.value: what writing a cell's
+//                 content into a response cost before contents were kept as text
 //   stdlib        new.difference(from: old) { $0.id == $1.id }.inferringMoves()
 //   stdlib-eq     new.difference(from: old).inferringMoves() (Cell equality)
 //   inputs        nothing (prints what the generator did)
@@ -86,6 +91,23 @@ case "minerva-kept":
         moves = diff.movedItems.count
     }
     if iterations > 0 { summary += " reported: moves=\(moves)" }
+case "content-value", "content-canonical", "content-write":
+    var checksum = 0
+    var writer = JSONWriter(capacity: 64 * count)
+    for _ in 0..<iterations {
+        writer = JSONWriter(capacity: 64 * count)
+        for number in 0..<count {
+            let value = DiffInputs.content(number, revision: 0)
+            if implementation == "content-canonical" {
+                checksum &+= CellContent(value).json.count
+            } else if implementation == "content-write" {
+                writer.value(value)
+            } else if case .object(let members) = value {
+                checksum &+= members.count
+            }
+        }
+    }
+    summary += " checksum=\(checksum) written=\(writer.bytes.count)"
 case "stdlib", "stdlib-eq":
     var difference = CollectionDifference<Cell>([])!
     var checksum = 0
