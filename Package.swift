@@ -97,7 +97,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MinervaJSONTests",
-            dependencies: ["MinervaJSON"],
+            dependencies: ["MinervaJSON", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

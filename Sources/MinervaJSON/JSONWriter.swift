@@ -155,6 +155,17 @@ public struct JSONWriter: ~Copyable {
         }
     }
 
+    /// Writes a value given as JSON text, byte for byte: for values kept in their JSON form, such
+    /// as a cell's canonical content.
+    /// - Parameter json: one complete, valid JSON value in UTF-8, without surrounding white
+    ///   space. It is not checked: invalid text makes the whole document invalid.
+    /// - Complexity: O(n) in the length of `json`.
+    public mutating func json(_ json: [UInt8]) {
+        separate()
+        json.withUnsafeBufferPointer { buffer.append($0) }
+        needsComma = true
+    }
+
     /// Writes a key and its string value.
     public mutating func field(_ name: StaticString, _ value: String?) {
         key(name)
@@ -208,6 +219,67 @@ public struct JSONWriter: ~Copyable {
             buffer.append("u00")
             buffer.append(Self.hexDigits[Int(byte >> 4)])
             buffer.append(Self.hexDigits[Int(byte & 0x0F)])
+        }
+    }
+}
+
+extension JSONWriter {
+    /// Writes `value` as its canonical JSON text (see ``JSONValue/canonicalJSON``).
+    /// - Complexity: O(n) in the size of the value, plus sorting each object's keys.
+    public mutating func canonicalValue(_ value: JSONValue) {
+        switch value {
+        case .null: null()
+        case .bool(let flag): bool(flag)
+        case .int(let number): int(number)
+        case .double(let number):
+            if let integer = Int(exactly: number) {
+                int(integer)
+            } else if number.isFinite {
+                json(Array(number.description.utf8))
+            } else {
+                null()
+            }
+        case .string(let text): string(text)
+        case .array(let elements):
+            beginArray()
+            for element in elements { canonicalValue(element) }
+            endArray()
+        case .object(let members):
+            beginObject()
+            // Sorts the members' indices (on the stack when small), not copies of the members.
+            withUnsafeTemporaryAllocation(of: [String: JSONValue].Index.self, capacity: members.count) { buffer in
+                var count = 0
+                var index = members.startIndex
+                while index != members.endIndex {
+                    buffer.initializeElement(at: count, to: index)
+                    count += 1
+                    members.formIndex(after: &index)
+                }
+                let order = UnsafeMutableBufferPointer(rebasing: buffer[..<count])
+                if count <= 8 {
+                    // Insertion sort: a few comparisons, no closure context.
+                    for next in order.indices.dropFirst() {
+                        let current = order[next]
+                        let currentKey = members[current].key
+                        var slot = next
+                        while slot > 0, currentKey < members[order[slot - 1]].key {
+                            order[slot] = order[slot - 1]
+                            slot -= 1
+                        }
+                        order[slot] = current
+                    }
+                } else {
+                    var all = order
+                    all.sort { members[$0].key < members[$1].key }
+                }
+                for index in order {
+                    let (memberKey, member) = members[index]
+                    key(string: memberKey)
+                    canonicalValue(member)
+                }
+                _ = order.deinitialize()
+            }
+            endObject()
         }
     }
 }

@@ -6,14 +6,19 @@ public struct Cell: Hashable, Sendable {
     public let id: String
     /// What kind of cell the client renders (`user`, `header`, …).
     public let kind: String
-    /// What the cell shows; compared as a JSON value.
-    public let content: JSONValue
+    /// What the cell shows, as canonical JSON text: compared as a JSON value.
+    public let content: CellContent
 
     /// Creates a cell model.
-    public init(id: String, kind: String, content: JSONValue) {
+    public init(id: String, kind: String, content: CellContent) {
         self.id = id
         self.kind = kind
         self.content = content
+    }
+
+    /// Creates a cell model, writing `content` as canonical text (see ``CellContent``).
+    public init(id: String, kind: String, content: JSONValue) {
+        self.init(id: id, kind: kind, content: CellContent(content))
     }
 
     /// Whether what the client shows for this cell differs (`kind` or `content`).

@@ -47,7 +47,10 @@ extension ListDiff {
         // Cells: find each old cell of a surviving section in the new content's id map (built
         // when the new content was checked), so each old id is hashed once and no map is built.
         // A cell whose new section is inserted is left unmatched: it counts as deleted.
-        let newPositions = new.positions.isEmpty && new.itemCount > 0 ? Self.positions(of: new) : new.positions
+        // A content kept in a history has no map (see `ListContent.positions`): build one, unless
+        // no old cell will be looked up.
+        let needsMap = new.positions.isEmpty && new.itemCount > 0 && survivingOldOrder.contains { !oldSections[$0].items.isEmpty }
+        let newPositions = needsMap ? Self.positions(of: new) : new.positions
         var newStart = [Int](repeating: 0, count: newSections.count + 1)
         for (sectionIndex, section) in newSections.enumerated() {
             newStart[sectionIndex + 1] = newStart[sectionIndex] + section.items.count

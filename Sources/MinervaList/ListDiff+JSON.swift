@@ -85,7 +85,7 @@ extension ListContent {
                 writer.field("id", cell.id)
                 writer.field("kind", cell.kind)
                 writer.key("content")
-                writer.value(cell.content)
+                writer.json(cell.content.json)
                 writer.endObject()
             }
             writer.endArray()

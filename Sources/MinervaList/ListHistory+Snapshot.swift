@@ -1,13 +1,26 @@
 public import MinervaJSON
 
 extension ListHistory {
-    /// The history as a JSON value for storage: the version, the current content and the
-    /// retained older versions. ``init(snapshot:)`` reads it back.
-    public var snapshot: JSONValue {
-        [
-            "version": .int(version), "retained": .int(retainedVersions), "current": current.snapshot,
-            "older": .array(older.map { ["version": .int($0.version), "content": $0.content.snapshot] }),
-        ]
+    /// Writes the history for storage: `{"current", "older": [{"content", "version"}], "retained",
+    /// "version"}`, with each cell's content as its JSON text. ``init(snapshot:)`` reads it back.
+    /// - Complexity: O(n) in the size of the retained versions.
+    public func writeSnapshot(into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("current")
+        current.writeSnapshot(into: &writer)
+        writer.key("older")
+        writer.beginArray()
+        for (olderVersion, content) in older {
+            writer.beginObject()
+            writer.key("content")
+            content.writeSnapshot(into: &writer)
+            writer.field("version", olderVersion)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.field("retained", retainedVersions)
+        writer.field("version", version)
+        writer.endObject()
     }
 
     /// Reads a history back from ``snapshot``; the latest diff is computed again.
@@ -28,15 +41,26 @@ extension ListHistory {
 }
 
 extension ListContent {
-    /// The content as `[{"id", "items": [{"id", "kind", "content"}]}]`.
-    var snapshot: JSONValue {
-        .array(
-            sections.map { section in
-                [
-                    "id": .string(section.id),
-                    "items": .array(section.items.map { ["id": .string($0.id), "kind": .string($0.kind), "content": $0.content] }),
-                ]
-            })
+    /// Writes the content as `[{"id", "items": [{"content", "id", "kind"}]}]`.
+    func writeSnapshot(into writer: inout JSONWriter) {
+        writer.beginArray()
+        for section in sections {
+            writer.beginObject()
+            writer.field("id", section.id)
+            writer.key("items")
+            writer.beginArray()
+            for cell in section.items {
+                writer.beginObject()
+                writer.key("content")
+                writer.json(cell.content.json)
+                writer.field("id", cell.id)
+                writer.field("kind", cell.kind)
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.endObject()
+        }
+        writer.endArray()
     }
 
     init(snapshot value: JSONValue) throws(ListError) {
@@ -51,7 +75,7 @@ extension ListContent {
                 guard let cell = item.objectValue, let cellID = cell["id"]?.stringValue, let kind = cell["kind"]?.stringValue else {
                     throw ListError(description: "not stored list content")
                 }
-                cells.append(Cell(id: cellID, kind: kind, content: cell["content"] ?? .null))
+                cells.append(Cell(id: cellID, kind: kind, content: cell["content"].map(CellContent.init) ?? .null))
             }
             sections.append(ListSection(id: id, items: cells))
         }

@@ -11,7 +11,8 @@ public struct ListHistory: Sendable {
 
     /// The current list version: 1 after the first replacement, +1 with each one.
     public private(set) var version: Int
-    /// The current content.
+    /// The current content, kept without its id map (see ``ListContent``): a later diff from an
+    /// older version to it builds the map again.
     public private(set) var current: ListContent
     /// The diff from the previous version to the current one.
     public private(set) var latestDiff: ListDiff
@@ -25,7 +26,7 @@ public struct ListHistory: Sendable {
     ///   - retainedVersions: how many earlier versions to keep for `diff(since:)`.
     public init(content: ListContent, retainedVersions: Int = 32) {
         version = 1
-        current = content
+        current = content.archived
         latestDiff = ListDiff(from: .empty, to: content, fromVersion: 0, toVersion: 1)
         self.retainedVersions = max(1, retainedVersions)
     }
@@ -33,7 +34,7 @@ public struct ListHistory: Sendable {
     /// Restores a stored history; the latest diff is computed from the newest older version.
     init(version: Int, current: ListContent, older: [(version: Int, content: ListContent)], retainedVersions: Int) {
         self.version = version
-        self.current = current
+        self.current = current.archived
         self.older = older.map { ($0.version, $0.content.archived) }
         self.retainedVersions = max(1, retainedVersions)
         let previous = older.last.map { ($0.content, $0.version) } ?? (.empty, 0)
@@ -44,11 +45,11 @@ public struct ListHistory: Sendable {
     /// - Returns: the diff from the previous version.
     @discardableResult
     public mutating func replace(with content: ListContent) -> ListDiff {
-        older.append((version, current.archived))
+        older.append((version, current))
         if older.count > retainedVersions { older.removeFirst(older.count - retainedVersions) }
         latestDiff = ListDiff(from: current, to: content, fromVersion: version, toVersion: version + 1)
         version += 1
-        current = content
+        current = content.archived
         return latestDiff
     }
 

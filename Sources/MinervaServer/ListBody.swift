@@ -21,7 +21,7 @@ enum ListBody {
                     Cell(
                         id: try item.requiredString("id", path: "sections[\(sectionIndex)].items[\(itemIndex)]"),
                         kind: try item.requiredString("kind", path: "sections[\(sectionIndex)].items[\(itemIndex)]"),
-                        content: item.value("content") ?? .null))
+                        content: item.value("content").map(CellContent.init) ?? .null))
             }
             result.append(ListSection(id: id, items: cells))
         }

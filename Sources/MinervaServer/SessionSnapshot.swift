@@ -24,7 +24,7 @@ enum SessionSnapshot {
             id: session.id, tokenHash: session.tokenHash, version: state.version, snapshot: encode(state), lastUsed: lastUsed)
         change.replacesAll = true
         change.newEvents = state.events.map { ($0.seq, bytes(eventSnapshot($0))) }
-        change.lists = state.lists.map { ($0.key.description, bytes($0.value.snapshot)) }
+        change.lists = state.lists.map { ($0.key.description, bytes(of: $0.value)) }
         change.newAnswers = state.idempotency.all.map { ($0.key, $0.storedAt, bytes(entrySnapshot($0))) }
         return change
     }
@@ -44,7 +44,7 @@ enum SessionSnapshot {
         change.newEvents = new.events[firstNew...].map { ($0.seq, bytes(eventSnapshot($0))) }
         if new.events.first?.seq != old.events.first?.seq { change.oldestEvent = new.events.first?.seq }
         for (node, history) in new.lists where old.lists[node]?.version != history.version {
-            change.lists.append((node.description, bytes(history.snapshot)))
+            change.lists.append((node.description, bytes(of: history)))
         }
         for node in old.lists.keys where new.lists[node] == nil {
             change.lists.append((node.description, nil))
@@ -107,6 +107,12 @@ enum SessionSnapshot {
     private static func bytes(_ value: JSONValue) -> [UInt8] {
         var writer = JSONWriter(capacity: 256)
         writer.value(value)
+        return writer.bytes
+    }
+
+    private static func bytes(of history: ListHistory) -> [UInt8] {
+        var writer = JSONWriter(capacity: 256 + history.current.itemCount * 64)
+        history.writeSnapshot(into: &writer)
         return writer.bytes
     }
 

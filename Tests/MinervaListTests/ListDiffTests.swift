@@ -75,6 +75,26 @@ func verify(_ old: [ListSection], _ new: [ListSection], sourceLocation: SourceLo
         #expect(try diff(old, kind).updatedItems == [.init(section: 0, item: 0)])
     }
 
+    /// Contents as a PUT body spells them: key order and number spelling don't make an update;
+    /// a changed value does, and so does text in another Unicode normalisation (JSON compares
+    /// strings by their code points).
+    @Test(arguments: [
+        (#"{"name": "Ada", "followers": 3, "tags": [1, 2.5]}"#, #"{"tags": [1.0, 25e-1], "followers": 3.0, "name": "Ada"}"#, false),
+        (#"{"x": 0, "y": 1e2}"#, #"{"y": 100, "x": -0.0}"#, false),
+        (#"{"name": "Zo\u00eb"}"#, "{\"name\": \"Zoe\u{308}\"}", true),
+        (#"{"n": 9007199254740993}"#, #"{"n": 9007199254740993.0}"#, true),
+        (#"{"name": "Ada"}"#, #"{"name": "Ada", "extra": null}"#, true),
+        (#"[1, 2]"#, #"[2, 1]"#, true),
+    ])
+    func contentsCompareByCanonicalText(old: String, new: String, updated: Bool) throws {
+        func cell(_ text: String) throws -> [ListSection] {
+            [ListSection(id: "s", items: [Cell(id: "1", kind: "k", content: CellContent(try JSONParser.parse(Array(text.utf8))))])]
+        }
+        let result = try diff(try cell(old), try cell(new))
+        #expect(result.updatedItems == (updated ? [.init(section: 0, item: 0)] : []))
+        #expect(result.deletedItems.isEmpty && result.insertedItems.isEmpty && result.movedItems.isEmpty)
+    }
+
     @Test func duplicatesAndEmptyIDsAreRefused() {
         #expect(throws: ListError.self) { try ListContent(sections: list([("a", []), ("a", [])])) }
         #expect(throws: ListError.self) { try ListContent(sections: list([("a", ["1"]), ("b", ["1"])])) }
@@ -165,6 +185,34 @@ func verify(_ old: [ListSection], _ new: [ListSection], sourceLocation: SourceLo
         #expect(throws: ListError.self) { try history.diff(since: 7) }
         let unchanged = history.replace(with: history.current)
         #expect(unchanged.isEmpty && history.version == 7)
+    }
+
+    @Test func snapshotsRoundTrip() throws {
+        var history = ListHistory(content: try content(["a", "b"]), retainedVersions: 2)
+        history.replace(with: try content(["b", "c"]))
+        history.replace(with: try ListContent(sections: [ListSection(id: "s", items: [Cell(id: "c", kind: "k", content: ["z": 1.5, "a": [nil, true]])])]))
+        var writer = JSONWriter()
+        history.writeSnapshot(into: &writer)
+        let restored = try ListHistory(snapshot: try JSONParser.parse(writer.bytes))
+        #expect(restored.version == history.version && restored.retainedVersions == history.retainedVersions)
+        #expect(restored.current == history.current)
+        #expect(restored.latestDiff == history.latestDiff)
+        #expect(try restored.diff(since: 2) == history.diff(since: 2))
+        #expect(try restored.diff(since: 1) == history.diff(since: 1))
+        #expect(try restored.diff(since: 0) == history.diff(since: 0))
+    }
+
+    /// Snapshots stored before cells kept canonical text have the same shape, with contents as
+    /// `JSONWriter.value` wrote them (numbers as they arrived).
+    @Test func oldSnapshotsRestore() throws {
+        let stored = #"""
+            {"current":[{"id":"s","items":[{"content":{"a":1.0,"b":"é"},"id":"1","kind":"k"},{"content":null,"id":"2","kind":"k"},{"id":"3","kind":"k"}]}],
+             "older":[{"content":[{"id":"s","items":[{"content":{"b":"é","a":1},"id":"1","kind":"k"}]}],"version":1}],"retained":32,"version":2}
+            """#
+        let history = try ListHistory(snapshot: try JSONParser.parse(Array(stored.utf8)))
+        let cells = history.current.sections[0].items
+        #expect(cells.map(\.content.description) == [#"{"a":1,"b":"\#u{E9}"}"#, "null", "null"])
+        #expect(history.latestDiff.updatedItems.isEmpty && history.latestDiff.insertedItems.count == 2)
     }
 
     @Test func writesTheContractsJSON() throws {

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import MicroHTTP
 import MinervaCoordinator
@@ -11,6 +12,19 @@ struct InProcessClient {
 
     init(configuration: ServerConfiguration = ServerConfiguration(maxSessions: 3), storage: (any SessionStorage)? = nil) {
         api = MinervaAPI(app: .demo, configuration: configuration, logger: Logger(label: "test"), storage: storage)
+    }
+
+    init(api: MinervaAPI) {
+        self.api = api
+    }
+
+    /// The body of the answer, as text.
+    func body(
+        _ method: String, _ path: String, query: [(name: String, value: String)] = [], headers: [(name: String, value: String)] = []
+    ) -> String {
+        let reply = api.reply(to: HTTPRequest(method: method, path: path, query: query, headers: headers, body: [], bodyExceedsLimit: false))
+        guard case .response(let response) = reply else { preconditionFailure("an in-process request must be answered at once") }
+        return String(decoding: response.body, as: UTF8.self)
     }
 
     func send(_ method: String, _ path: String, _ body: String = "", headers: [(name: String, value: String)] = [], tooLarge: Bool = false)
@@ -141,5 +155,33 @@ func errorCode(_ json: JSONValue?) -> String? {
     @Test func excerptsAreShortAndEscaped() {
         #expect(Excerpt("a\nb").description == "'a\\nb'")
         #expect(Excerpt(String(repeating: "x", count: 500)).description.count == 67)
+    }
+}
+
+@Suite struct ListContentTests {
+    /// A list's content comes back as canonical JSON (keys sorted, `1.0` as `1`, strings as sent),
+    /// and a PUT that only respells it updates no cell; both survive a restart from storage.
+    @Test func contentIsCanonicalAndSurvivesARestart() throws {
+        let path = "/tmp/minerva-list-content-\(UInt64.random(in: 0...UInt64.max)).sqlite"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let configuration = ServerConfiguration(maxSessions: 3)
+        let first = InProcessClient(api: MinervaAPI(app: .demo, configuration: configuration, logger: Logger(label: "test"), storage: try SQLiteSessionStorage(path: path)))
+        let (id, auth) = first.createSession()
+        let put = first.send(
+            "PUT", "/v1/sessions/\(id)/nodes/n1/list",
+            #"{"sections": [{"id": "s", "items": [{"id": "1", "kind": "k", "content": {"b": 1.0, "a": "e\u0301"}}, {"id": "2", "kind": "k"}]}]}"#,
+            headers: [auth])
+        #expect(put.status == 200)
+        let respelled = first.send(
+            "PUT", "/v1/sessions/\(id)/nodes/n1/list",
+            #"{"sections": [{"id": "s", "items": [{"id": "1", "kind": "k", "content": {"a": "e\u0301", "b": 1}}, {"id": "2", "kind": "k", "content": null}]}]}"#,
+            headers: [auth])
+        #expect(respelled.json?.objectValue?["diff"]?.objectValue?["items"]?.objectValue?["updated"] == [])
+        let expected = #"{"version":2,"sections":[{"id":"s","items":[{"id":"1","kind":"k","content":{"a":"e\#u{301}","b":1}},{"id":"2","kind":"k","content":null}]}],"diff":{"from":0,"to":2,"sections":{"deleted":[],"inserted":[0],"moved":[],"updated":[]},"items":{"deleted":[],"inserted":[],"moved":[],"updated":[]}}}"#
+        #expect(first.body("GET", "/v1/sessions/\(id)/nodes/n1/list", query: [("since", "0")], headers: [auth]) == expected)
+
+        let second = InProcessClient(api: MinervaAPI(app: .demo, configuration: configuration, logger: Logger(label: "test"), storage: try SQLiteSessionStorage(path: path)))
+        _ = try second.api.restore()
+        #expect(second.body("GET", "/v1/sessions/\(id)/nodes/n1/list", query: [("since", "0")], headers: [auth]) == expected)
     }
 }

@@ -2,7 +2,7 @@
 // 10% of the cells deleted, 10% inserted, 10% moved to random positions and 10% updated (content
 // changed), from a seeded generator, so that every run and every program (the ListDiff suite,
 // diff-driver) diffs the same lists.
-import MinervaJSON
+public import MinervaJSON
 public import MinervaList
 
 /// SplitMix64: a small, fast, seeded generator (the same sequence on every platform).
@@ -138,13 +138,16 @@ public struct DiffInputs: Sendable {
 
     /// Cell `c<number>`: kind `row`, content a small JSON object; `revision` changes the content.
     public static func cell(_ number: Int, revision: Int) -> Cell {
-        Cell(
-            id: "c\(number)", kind: "row",
-            content: .object([
-                "title": .string("Row \(number)"),
-                "subtitle": .string(revision == 0 ? "unchanged" : "edited"),
-                "count": .int(number * 2 + revision),
-            ]))
+        Cell(id: "c\(number)", kind: "row", content: content(number, revision: revision))
+    }
+
+    /// The content of cell `c<number>`, as a parsed body holds it.
+    public static func content(_ number: Int, revision: Int) -> JSONValue {
+        .object([
+            "title": .string("Row \(number)"),
+            "subtitle": .string(revision == 0 ? "unchanged" : "edited"),
+            "count": .int(number * 2 + revision),
+        ])
     }
 }
 

@@ -10,6 +10,14 @@
 //   minerva-validate  ListContent(sections:) of the new version (id checks and the id map the
 //                 diff reads), then the diff: what a PUT costs before its JSON
 //   minerva-json  the same, then diff.write(into:) with a JSONWriter
+//   minerva-kept  ListHistory.diff(since:) from the old version to the new one, both kept in a
+//                 history, which keeps no id map: the diff builds it (measure against
+//                 "minerva-kept 0", which builds the history)
+//   content-value      builds the JSONValue content of N cells (what a parsed PUT body holds)
+//   content-canonical  the same, then writes each as canonical text (CellContent): minus
+//                 content-value, what ListBody adds per cell
+//   content-write      the same, then writes each with JSONWriter.value: what writing a cell's
+//                 content into a response cost before contents were kept as text
 //   stdlib        new.difference(from: old) { $0.id == $1.id }.inferringMoves()
 //   stdlib-eq     new.difference(from: old).inferringMoves() (Cell equality)
 //   inputs        nothing (prints what the generator did)
@@ -26,7 +34,7 @@ import Glibc
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 4, let count = Int(arguments[1]), let variant = DiffVariant(rawValue: arguments[2]) else {
-    print("usage: diff-driver N single|sectioned minerva|minerva-validate|minerva-json|stdlib|stdlib-eq|inputs [ITERATIONS]")
+    print("usage: diff-driver N single|sectioned minerva|minerva-validate|minerva-json|minerva-kept|stdlib|stdlib-eq|inputs [ITERATIONS]")
     exit(2)
 }
 let implementation = arguments[3]
@@ -73,6 +81,33 @@ case "minerva-json":
         moves = diff.movedItems.count
     }
     if iterations > 0 { summary += " reported: moves=\(moves) json_bytes=\(bytes / iterations)" }
+case "minerva-kept":
+    var history = ListHistory(content: inputs.old)
+    history.replace(with: inputs.new)
+    history.replace(with: inputs.new)
+    var moves = 0
+    for _ in 0..<iterations {
+        guard case .diff(let diff) = try! history.diff(since: 1) else { fatalError("version 1 is kept") }
+        moves = diff.movedItems.count
+    }
+    if iterations > 0 { summary += " reported: moves=\(moves)" }
+case "content-value", "content-canonical", "content-write":
+    var checksum = 0
+    var writer = JSONWriter(capacity: 64 * count)
+    for _ in 0..<iterations {
+        writer = JSONWriter(capacity: 64 * count)
+        for number in 0..<count {
+            let value = DiffInputs.content(number, revision: 0)
+            if implementation == "content-canonical" {
+                checksum &+= CellContent(value).json.count
+            } else if implementation == "content-write" {
+                writer.value(value)
+            } else if case .object(let members) = value {
+                checksum &+= members.count
+            }
+        }
+    }
+    summary += " checksum=\(checksum) written=\(writer.bytes.count)"
 case "stdlib", "stdlib-eq":
     var difference = CollectionDifference<Cell>([])!
     var checksum = 0
