@@ -40,9 +40,35 @@ extension ListHistory {
     }
 }
 
+extension ListHistory {
+    /// The versions kept, oldest first and the current one last: what storage keeps, one record
+    /// per version, so that a replacement writes only its own.
+    public var keptVersions: [(version: Int, content: ListContent)] {
+        older + [(version, current)]
+    }
+
+    /// The oldest version kept.
+    public var oldestKeptVersion: Int {
+        older.first?.version ?? version
+    }
+
+    /// Reads a history back from its kept versions, oldest first (``keptVersions``, each
+    /// content read with ``ListContent/init(snapshot:)``); the latest diff is computed again.
+    /// - Throws: ``ListError`` when there is no version or the versions are not in order.
+    public init(keptVersions versions: [(version: Int, content: ListContent)], retainedVersions: Int) throws(ListError) {
+        guard let newest = versions.last, newest.version >= 1,
+            zip(versions, versions.dropFirst()).allSatisfy({ $0.version < $1.version })
+        else { throw ListError(description: "not a stored list history") }
+        self.init(
+            version: newest.version, current: newest.content, older: versions.dropLast().suffix(retainedVersions).map { $0 },
+            retainedVersions: retainedVersions)
+    }
+}
+
 extension ListContent {
-    /// Writes the content as `[{"id", "items": [{"content", "id", "kind"}]}]`.
-    func writeSnapshot(into writer: inout JSONWriter) {
+    /// Writes the content for storage as `[{"id", "items": [{"content", "id", "kind"}]}]`;
+    /// ``init(snapshot:)`` reads it back.
+    public func writeSnapshot(into writer: inout JSONWriter) {
         writer.beginArray()
         for section in sections {
             writer.beginObject()
@@ -63,7 +89,9 @@ extension ListContent {
         writer.endArray()
     }
 
-    init(snapshot value: JSONValue) throws(ListError) {
+    /// Reads content written by ``writeSnapshot(into:)``.
+    /// - Throws: ``ListError`` when the value is not stored list content.
+    public init(snapshot value: JSONValue) throws(ListError) {
         guard let sectionValues = value.arrayValue else { throw ListError(description: "not stored list content") }
         var sections: [ListSection] = []
         for sectionValue in sectionValues {

@@ -45,8 +45,9 @@ public final class SQLiteSessionStorage: SessionStorage {
             try db.create(table: "list", options: [.withoutRowID]) { table in
                 table.column("session", .text).notNull()
                 table.column("node", .text).notNull()
+                table.column("version", .integer).notNull()
                 table.column("body", .blob).notNull()
-                table.primaryKey(["session", "node"])
+                table.primaryKey(["session", "node", "version"])
             }
             try db.create(table: "answer", options: [.withoutRowID]) { table in
                 table.column("session", .text).notNull()
@@ -72,10 +73,10 @@ public final class SQLiteSessionStorage: SessionStorage {
                 guard let position = index[row["session"]] else { continue }
                 sessions[position].events.append([UInt8](row["body"] as Data))
             }
-            let lists = try Row.fetchCursor(db, sql: "SELECT session, node, body FROM list")
+            let lists = try Row.fetchCursor(db, sql: "SELECT session, node, version, body FROM list ORDER BY session, node, version")
             while let row = try lists.next() {
                 guard let position = index[row["session"]] else { continue }
-                sessions[position].lists.append((row["node"], [UInt8](row["body"] as Data)))
+                sessions[position].listVersions.append((row["node"], row["version"], [UInt8](row["body"] as Data)))
             }
             let answers = try Row.fetchCursor(db, sql: "SELECT session, body FROM answer ORDER BY session, storedAt")
             while let row = try answers.next() {
@@ -121,10 +122,14 @@ public final class SQLiteSessionStorage: SessionStorage {
             if let oldest = change.oldestEvent {
                 try db.cachedStatement(sql: "DELETE FROM event WHERE session = ? AND seq < ?").execute(arguments: [change.id, oldest])
             }
-            for (node, history) in change.lists {
-                if let history {
-                    try db.cachedStatement(sql: "INSERT OR REPLACE INTO list (session, node, body) VALUES (?, ?, ?)")
-                        .execute(arguments: [change.id, node, Data(history)])
+            for (node, version, content) in change.newListVersions {
+                try db.cachedStatement(sql: "INSERT OR REPLACE INTO list (session, node, version, body) VALUES (?, ?, ?, ?)")
+                    .execute(arguments: [change.id, node, version, Data(content)])
+            }
+            for (node, oldest) in change.keptListVersions {
+                if let oldest {
+                    try db.cachedStatement(sql: "DELETE FROM list WHERE session = ? AND node = ? AND version < ?")
+                        .execute(arguments: [change.id, node, oldest])
                 } else {
                     try db.cachedStatement(sql: "DELETE FROM list WHERE session = ? AND node = ?").execute(arguments: [change.id, node])
                 }

@@ -24,7 +24,11 @@ enum SessionSnapshot {
             id: session.id, tokenHash: session.tokenHash, version: state.version, snapshot: encode(state), lastUsed: lastUsed)
         change.replacesAll = true
         change.newEvents = state.events.map { ($0.seq, bytes(eventSnapshot($0))) }
-        change.lists = state.lists.map { ($0.key.description, bytes(of: $0.value)) }
+        for (node, history) in state.lists {
+            for (version, content) in history.keptVersions {
+                change.newListVersions.append((node.description, version, bytes(of: content)))
+            }
+        }
         change.newAnswers = state.idempotency.all.map { ($0.key, $0.storedAt, bytes(entrySnapshot($0))) }
         return change
     }
@@ -44,10 +48,11 @@ enum SessionSnapshot {
         change.newEvents = new.events[firstNew...].map { ($0.seq, bytes(eventSnapshot($0))) }
         if new.events.first?.seq != old.events.first?.seq { change.oldestEvent = new.events.first?.seq }
         for (node, history) in new.lists where old.lists[node]?.version != history.version {
-            change.lists.append((node.description, bytes(of: history)))
+            change.newListVersions.append((node.description, history.version, bytes(of: history.current)))
+            change.keptListVersions.append((node.description, history.oldestKeptVersion))
         }
         for node in old.lists.keys where new.lists[node] == nil {
-            change.lists.append((node.description, nil))
+            change.keptListVersions.append((node.description, nil))
         }
         if let rememberedKey, let entry = new.idempotency.entry(for: rememberedKey) {
             change.newAnswers = [(entry.key, entry.storedAt, bytes(entrySnapshot(entry)))]
@@ -75,14 +80,21 @@ enum SessionSnapshot {
         for eventValue in events.suffix(configuration.eventHistory) {
             state.events.append(try event(eventValue))
         }
-        var lists = olderFormat ? try reader.object("lists").map { (node: $0.key, history: $0.value) } : []
-        for (node, bytes) in stored.lists { lists.append((node, try parse(bytes))) }
-        for (node, historyValue) in lists {
-            guard let id = NodeID(node) else { throw SnapshotError("'\(node)' is not a node id") }
-            do throws(ListError) {
-                state.lists[id] = try ListHistory(snapshot: historyValue)
-            } catch {
-                throw SnapshotError("list of \(node): \(error)")
+        if olderFormat {
+            for (node, historyValue) in try reader.object("lists") {
+                state.lists[try nodeID(node)] = try storedList { () throws(ListError) in try ListHistory(snapshot: historyValue) }
+            }
+        }
+        var versions: [(version: Int, content: ListContent)] = []
+        for (index, record) in stored.listVersions.enumerated() {
+            let value = try parse(record.content)
+            versions.append((record.version, try storedList { () throws(ListError) in try ListContent(snapshot: value) }))
+            if index == stored.listVersions.count - 1 || stored.listVersions[index + 1].node != record.node {
+                let kept = versions
+                state.lists[try nodeID(record.node)] = try storedList { () throws(ListError) in
+                    try ListHistory(keptVersions: kept, retainedVersions: configuration.listHistory)
+                }
+                versions = []
             }
         }
         var answers = olderFormat ? try reader.array("idempotency") : []
@@ -110,10 +122,19 @@ enum SessionSnapshot {
         return writer.bytes
     }
 
-    private static func bytes(of history: ListHistory) -> [UInt8] {
-        var writer = JSONWriter(capacity: 256 + history.current.itemCount * 64)
-        history.writeSnapshot(into: &writer)
+    private static func bytes(of content: ListContent) -> [UInt8] {
+        var writer = JSONWriter(capacity: 64 + content.itemCount * 64)
+        content.writeSnapshot(into: &writer)
         return writer.bytes
+    }
+
+    /// Reads a stored list, its errors as snapshot errors.
+    private static func storedList<T>(_ read: () throws(ListError) -> T) throws(SnapshotError) -> T {
+        do {
+            return try read()
+        } catch {
+            throw SnapshotError("stored list: \(error)")
+        }
     }
 
     private static func parse(_ bytes: [UInt8]) throws(SnapshotError) -> JSONValue {

@@ -15,8 +15,8 @@ public struct StoredSession: Sendable {
     public let lastUsed: Double
     /// Its events, oldest first, each as ``SessionSnapshot`` bytes.
     public var events: [[UInt8]] = []
-    /// Each node's list history, by node id.
-    public var lists: [(node: String, history: [UInt8])] = []
+    /// The kept versions of each node's list, by node id and then version, oldest first.
+    public var listVersions: [(node: String, version: Int, content: [UInt8])] = []
     /// Its remembered `Idempotency-Key` answers, oldest first.
     public var answers: [[UInt8]] = []
 
@@ -49,8 +49,11 @@ public struct SessionChange: Sendable {
     public var newEvents: [(seq: Int, event: [UInt8])] = []
     /// Stored events with a lower sequence number go (the history keeps the newest only).
     public var oldestEvent: Int?
-    /// Lists written again, by node id; `nil` removes the node's list.
-    public var lists: [(node: String, history: [UInt8]?)] = []
+    /// List versions to add, by node id.
+    public var newListVersions: [(node: String, version: Int, content: [UInt8])] = []
+    /// By node id, the oldest list version still kept: stored versions before it go; `nil`
+    /// drops the node's list.
+    public var keptListVersions: [(node: String, oldest: Int?)] = []
     /// Answers to remember, by key.
     public var newAnswers: [(key: String, storedAt: Double, answer: [UInt8])] = []
     /// Keys whose answers are forgotten.

@@ -20,9 +20,9 @@ import Testing
         }
     }
 
-    private func server(_ file: DatabaseFile, eventHistory: Int = 1000) throws -> InProcessClient {
+    private func server(_ file: DatabaseFile, eventHistory: Int = 1000, listHistory: Int = 32) throws -> InProcessClient {
         let client = InProcessClient(
-            configuration: ServerConfiguration(maxSessions: 10, eventHistory: eventHistory, rateLimit: 0),
+            configuration: ServerConfiguration(maxSessions: 10, eventHistory: eventHistory, listHistory: listHistory, rateLimit: 0),
             storage: try SQLiteSessionStorage(path: file.path))
         let report = try client.api.restore()
         #expect(report.unreadable.isEmpty)
@@ -69,6 +69,25 @@ import Testing
         for table in ["session", "event", "list", "answer"] { #expect(try file.count(table) == 0, "\(table) rows left") }
     }
 
+    @Test func listVersionsAreStoredOneByOneAndOnlyTheKeptOnesStay() throws {
+        let file = DatabaseFile()
+        let first = try server(file, listHistory: 2)
+        let (id, auth) = first.createSession()
+        for version in 1...5 {
+            let list = #"{"sections": [{"id": "s", "items": [{"id": "v\#(version)", "kind": "row"}, {"id": "a", "kind": "row"}]}]}"#
+            #expect(first.send("PUT", "/v1/sessions/\(id)/nodes/n1/list", list, headers: [auth]).status == 200)
+        }
+        #expect(try file.count("list") == 3)  // versions 3 and 4, kept for ?since=, and 5
+        let path = "/v1/sessions/\(id)/nodes/n1/list"
+        let kept = first.body("GET", path, query: [("since", "3")], headers: [auth])
+        let forgotten = first.body("GET", path, query: [("since", "2")], headers: [auth])
+        #expect(forgotten.contains(#""reload":true"#))
+
+        let second = try server(file, listHistory: 2)
+        #expect(second.body("GET", path, query: [("since", "3")], headers: [auth]) == kept)
+        #expect(second.body("GET", path, query: [("since", "2")], headers: [auth]) == forgotten)
+    }
+
     @Test func aSessionStoredWholeInTheOlderFormatIsReadAndWrittenInParts() throws {
         let file = DatabaseFile()
         let first = try server(file)
@@ -82,7 +101,11 @@ import Testing
             members["events"] = .array(try Data.fetchAll(db, sql: "SELECT body FROM event ORDER BY seq").map(parse))
             members["idempotency"] = .array(try Data.fetchAll(db, sql: "SELECT body FROM answer").map(parse))
             var lists: [String: JSONValue] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT node, body FROM list") { lists[row["node"]] = try parse(row["body"]) }
+            // The session's list has one version, which the older format kept as a whole history.
+            for row in try Row.fetchAll(db, sql: "SELECT node, version, body FROM list") {
+                let version: Int = row["version"]
+                lists[row["node"]] = ["current": try parse(row["body"]), "older": [], "retained": 32, "version": .int(version)]
+            }
             members["lists"] = .object(lists)
             var writer = JSONWriter()
             writer.value(.object(members))
