@@ -1,29 +1,9 @@
 public import MinervaJSON
 
 extension ListHistory {
-    /// Writes the history for storage: `{"current", "older": [{"content", "version"}], "retained",
-    /// "version"}`, with each cell's content as its JSON text. ``init(snapshot:)`` reads it back.
-    /// - Complexity: O(n) in the size of the retained versions.
-    public func writeSnapshot(into writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.key("current")
-        current.writeSnapshot(into: &writer)
-        writer.key("older")
-        writer.beginArray()
-        for (olderVersion, content) in older {
-            writer.beginObject()
-            writer.key("content")
-            content.writeSnapshot(into: &writer)
-            writer.field("version", olderVersion)
-            writer.endObject()
-        }
-        writer.endArray()
-        writer.field("retained", retainedVersions)
-        writer.field("version", version)
-        writer.endObject()
-    }
-
-    /// Reads a history back from ``snapshot``; the latest diff is computed again.
+    /// Reads a history stored whole, as stores did before each version had a record of its own:
+    /// `{"current", "older": [{"content", "version"}], "retained", "version"}`; the latest diff
+    /// is computed again.
     /// - Throws: ``ListError`` when the value is not a list history.
     public init(snapshot value: JSONValue) throws(ListError) {
         guard let members = value.objectValue, let version = members["version"]?.intValue, version >= 1,

@@ -80,11 +80,4 @@ enum Token {
         }
         return String(decoding: output, as: UTF8.self)
     }
-
-    /// Compares two secrets in time that depends only on their lengths.
-    static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
-        var lhs = lhs
-        var rhs = rhs
-        return lhs.withUTF8 { left in rhs.withUTF8 { constantTimeEqual(UnsafeRawBufferPointer(left), UnsafeRawBufferPointer($0)) } }
-    }
 }

@@ -187,19 +187,26 @@ func verify(_ old: [ListSection], _ new: [ListSection], sourceLocation: SourceLo
         #expect(unchanged.isEmpty && history.version == 7)
     }
 
-    @Test func snapshotsRoundTrip() throws {
+    /// Storage keeps each kept version's content as a record; the history comes back from them.
+    @Test func keptVersionsRoundTrip() throws {
         var history = ListHistory(content: try content(["a", "b"]), retainedVersions: 2)
         history.replace(with: try content(["b", "c"]))
         history.replace(with: try ListContent(sections: [ListSection(id: "s", items: [Cell(id: "c", kind: "k", content: ["z": 1.5, "a": [nil, true]])])]))
-        var writer = JSONWriter()
-        history.writeSnapshot(into: &writer)
-        let restored = try ListHistory(snapshot: try JSONParser.parse(writer.bytes))
+        history.replace(with: try content(["c", "d"]))
+        #expect(history.keptVersions.map(\.version) == [2, 3, 4] && history.oldestKeptVersion == 2)
+        var stored: [(version: Int, content: ListContent)] = []
+        for (version, content) in history.keptVersions {
+            var writer = JSONWriter()
+            content.writeSnapshot(into: &writer)
+            stored.append((version, try ListContent(snapshot: try JSONParser.parse(writer.bytes))))
+        }
+        let restored = try ListHistory(keptVersions: stored, retainedVersions: 2)
         #expect(restored.version == history.version && restored.retainedVersions == history.retainedVersions)
         #expect(restored.current == history.current)
         #expect(restored.latestDiff == history.latestDiff)
-        #expect(try restored.diff(since: 2) == history.diff(since: 2))
-        #expect(try restored.diff(since: 1) == history.diff(since: 1))
-        #expect(try restored.diff(since: 0) == history.diff(since: 0))
+        for since in 0...4 { #expect(try restored.diff(since: since) == history.diff(since: since)) }
+        #expect(throws: ListError.self) { try ListHistory(keptVersions: [], retainedVersions: 2) }
+        #expect(throws: ListError.self) { try ListHistory(keptVersions: stored.reversed(), retainedVersions: 2) }
     }
 
     /// Snapshots stored before cells kept canonical text have the same shape, with contents as

@@ -135,10 +135,13 @@ func errorCode(_ json: JSONValue?) -> String? {
             #expect(token.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
         }
         #expect(Token.base64URL(Array("any carnal pleas".utf8)) == "YW55IGNhcm5hbCBwbGVhcw")
-        #expect(Token.constantTimeEqual("abc", "abc"))
-        #expect(!Token.constantTimeEqual("abc", "abd"))
-        #expect(!Token.constantTimeEqual("abc", "abcd"))
-        #expect(!Token.constantTimeEqual("", "a"))
+        func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+            a.withUnsafeBytes { left in b.withUnsafeBytes { Token.constantTimeEqual(left, $0) } }
+        }
+        #expect(equal(Array("abc".utf8), Array("abc".utf8)))
+        #expect(!equal(Array("abc".utf8), Array("abd".utf8)))
+        #expect(!equal(Array("abc".utf8), Array("abcd".utf8)))
+        #expect(!equal([], Array("a".utf8)))
         #expect(Token.matches("secret", hash: Token.hash("secret")))
         #expect(!Token.matches("secreT", hash: Token.hash("secret")))
     }
