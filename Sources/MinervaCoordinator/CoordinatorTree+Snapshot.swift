@@ -31,7 +31,7 @@ extension CoordinatorTree {
             writer.field("flag", pending.flag)
             writer.key("steps")
             writer.beginArray()
-            for step in pending.steps { Self.writeSnapshot(of: step, into: &writer) }
+            for step in pending.steps { step.write(into: &writer) }
             writer.endArray()
             writer.endObject()
         }
@@ -155,17 +155,6 @@ extension CoordinatorTree {
         if let parent = navigator.parent { writer.field("parent", parent.rawValue) }
         writer.endObject()
     }
-
-    private static func writeSnapshot(of step: AppDescription.Step, into writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.field("screen", step.screen)
-        writer.key("params")
-        writer.value(.object(step.params))
-        if let presentation = step.presentation { writer.field("presentation", presentation.rawValue) }
-        if let style = step.style { writer.field("style", style.rawValue) }
-        if let embed = step.embedInNavigation { writer.field("embedInNavigation", embed) }
-        writer.endObject()
-    }
 }
 
 /// Why a stored snapshot could not be read.
@@ -275,5 +264,20 @@ public struct SnapshotReader {
     static func nodeID(_ text: String) throws(SnapshotError) -> NodeID {
         guard let id = NodeID(text) else { throw SnapshotError("'\(text)' is not a node id") }
         return id
+    }
+}
+
+extension AppDescription.Step {
+    /// Writes the step as `{"screen", "params", overrides…}`: in route documents, pending
+    /// navigation and snapshots alike.
+    public func write(into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("screen", screen)
+        writer.key("params")
+        writer.value(.object(params))
+        if let presentation { writer.field("presentation", presentation.rawValue) }
+        if let style { writer.field("style", style.rawValue) }
+        if let embedInNavigation { writer.field("embedInNavigation", embedInNavigation) }
+        writer.endObject()
     }
 }

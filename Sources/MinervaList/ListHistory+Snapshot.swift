@@ -46,30 +46,7 @@ extension ListHistory {
 }
 
 extension ListContent {
-    /// Writes the content for storage as `[{"id", "items": [{"content", "id", "kind"}]}]`;
-    /// ``init(snapshot:)`` reads it back.
-    public func writeSnapshot(into writer: inout JSONWriter) {
-        writer.beginArray()
-        for section in sections {
-            writer.beginObject()
-            writer.field("id", section.id)
-            writer.key("items")
-            writer.beginArray()
-            for cell in section.items {
-                writer.beginObject()
-                writer.key("content")
-                writer.json(cell.content.json)
-                writer.field("id", cell.id)
-                writer.field("kind", cell.kind)
-                writer.endObject()
-            }
-            writer.endArray()
-            writer.endObject()
-        }
-        writer.endArray()
-    }
-
-    /// Reads content written by ``writeSnapshot(into:)``.
+    /// Reads content written by ``write(into:)``, as storage keeps it.
     /// - Throws: ``ListError`` when the value is not stored list content.
     public init(snapshot value: JSONValue) throws(ListError) {
         guard let sectionValues = value.arrayValue else { throw ListError(description: "not stored list content") }

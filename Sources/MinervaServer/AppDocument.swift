@@ -40,7 +40,7 @@ enum AppDocument {
             if let tab = route.tab { writer.field("tab", tab) }
             writer.key("steps")
             writer.beginArray()
-            for step in route.steps { writeStep(step, into: &writer) }
+            for step in route.steps { step.write(into: &writer) }
             writer.endArray()
             writer.endObject()
         }
@@ -68,18 +68,6 @@ enum AppDocument {
             writer.value(.object(guarded.otherwiseParams))
             writer.endObject()
         }
-        writer.endObject()
-    }
-
-    /// Writes a route step or a pending step: `{"screen", "params", overrides…}`.
-    static func writeStep(_ step: AppDescription.Step, into writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.field("screen", step.screen)
-        writer.key("params")
-        writer.value(.object(step.params))
-        if let presentation = step.presentation { writer.field("presentation", presentation.rawValue) }
-        if let style = step.style { writer.field("style", style.rawValue) }
-        if let embed = step.embedInNavigation { writer.field("embedInNavigation", embed) }
         writer.endObject()
     }
 }

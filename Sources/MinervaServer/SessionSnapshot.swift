@@ -124,7 +124,7 @@ enum SessionSnapshot {
 
     private static func bytes(of content: ListContent) -> [UInt8] {
         var writer = JSONWriter(capacity: 64 + content.itemCount * 64)
-        content.writeSnapshot(into: &writer)
+        content.write(into: &writer)
         return writer.bytes
     }
 

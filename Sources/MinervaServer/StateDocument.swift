@@ -71,7 +71,7 @@ enum StateDocument {
             writer.beginObject()
             writer.key("steps")
             writer.beginArray()
-            for step in pending.steps { AppDocument.writeStep(step, into: &writer) }
+            for step in pending.steps { step.write(into: &writer) }
             writer.endArray()
             writer.field("flow", pending.guardNode)
             writer.endObject()

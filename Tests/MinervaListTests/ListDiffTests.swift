@@ -197,7 +197,7 @@ func verify(_ old: [ListSection], _ new: [ListSection], sourceLocation: SourceLo
         var stored: [(version: Int, content: ListContent)] = []
         for (version, content) in history.keptVersions {
             var writer = JSONWriter()
-            content.writeSnapshot(into: &writer)
+            content.write(into: &writer)
             stored.append((version, try ListContent(snapshot: try JSONParser.parse(writer.bytes))))
         }
         let restored = try ListHistory(keptVersions: stored, retainedVersions: 2)
