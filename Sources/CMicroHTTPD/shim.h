@@ -3,6 +3,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
 
@@ -17,7 +18,21 @@ struct minerva_mhd_settings {
     unsigned int connection_timeout;  /* seconds; 0: never */
     size_t connection_memory_limit;   /* bytes for headers and URL of one connection */
     unsigned int listen_backlog;
+    unsigned int per_ip_connection_limit; /* 0: no limit per client address */
+    MHD_NotifyConnectionCallback notify_connection; /* connection opened and closed */
+    void *notify_connection_context;
 };
+
+/// `MHD_OPTION_UNESCAPE_CALLBACK`: leaves the path and query arguments as sent, so that
+/// percent-decoding happens once, in MicroHTTP, where a `%00` shows instead of silently
+/// cutting the C string that libmicrohttpd hands over.
+static inline size_t
+minerva_mhd_keep_percent_escapes(void *context, struct MHD_Connection *connection, char *string)
+{
+    (void)context;
+    (void)connection;
+    return strlen(string);
+}
 
 /// `MHD_start_daemon` is variadic and Swift imports no variadic C function, so the
 /// options travel in one `MHD_OPTION_ARRAY` built here.
@@ -26,7 +41,7 @@ minerva_mhd_start(const struct minerva_mhd_settings *settings,
                   MHD_AccessHandlerCallback handler, void *handler_context,
                   MHD_RequestCompletedCallback completed, void *completed_context)
 {
-    struct MHD_OptionItem options[8];
+    struct MHD_OptionItem options[12];
     int count = 0;
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_context };
     if (settings->thread_pool_size > 1) {
@@ -36,6 +51,14 @@ minerva_mhd_start(const struct minerva_mhd_settings *settings,
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, settings->connection_timeout, NULL };
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)settings->connection_memory_limit, NULL };
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_BACKLOG_SIZE, settings->listen_backlog, NULL };
+    options[count++] = (struct MHD_OptionItem){ MHD_OPTION_PER_IP_CONNECTION_LIMIT, settings->per_ip_connection_limit, NULL };
+    options[count++] = (struct MHD_OptionItem){ MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)minerva_mhd_keep_percent_escapes, NULL };
+    /* 1: HTTP/1.1 without Host and whitespace before a header's colon are refused */
+    options[count++] = (struct MHD_OptionItem){ MHD_OPTION_STRICT_FOR_CLIENT, 1, NULL };
+    if (settings->notify_connection != NULL) {
+        options[count++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)settings->notify_connection,
+                                                    settings->notify_connection_context };
+    }
     if (settings->address != NULL) {
         options[count++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *)settings->address };
     }
@@ -60,6 +83,24 @@ minerva_mhd_current_connections(struct MHD_Daemon *daemon)
 {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
     return info == NULL ? 0 : info->num_connections;
+}
+
+/// `MHD_get_connection_info` is variadic: this reads a connection's socket, so that a
+/// request that takes too long to arrive can be cut off from another thread.
+static inline int
+minerva_mhd_connection_fd(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/// `MHD_get_connection_info` is variadic: this reads the pointer kept for the connection's
+/// whole life (set when `MHD_OPTION_NOTIFY_CONNECTION` reports it started).
+static inline void *
+minerva_mhd_socket_context(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
 }
 
 #endif

@@ -12,11 +12,15 @@ public struct HTTPRequest: Sendable {
     public let body: [UInt8]
     /// Whether the body was larger than the server's limit (it was read and dropped).
     public let bodyExceedsLimit: Bool
+    /// Why the request is malformed at the HTTP level (a NUL byte, a malformed escape,
+    /// ambiguous framing), if it is. Such a request must be answered `400` before anything
+    /// else is looked at; the server closes its connection after the answer.
+    public let malformation: String?
 
     /// Creates a request; the server does this for each one it receives.
     public init(
         method: String, path: String, query: [(name: String, value: String)] = [], headers: [(name: String, value: String)] = [],
-        body: [UInt8] = [], bodyExceedsLimit: Bool = false
+        body: [UInt8] = [], bodyExceedsLimit: Bool = false, malformation: String? = nil
     ) {
         self.method = method
         self.path = path
@@ -24,6 +28,18 @@ public struct HTTPRequest: Sendable {
         self.headers = headers.map { ($0.name.lowercased(), $0.value) }
         self.body = body
         self.bodyExceedsLimit = bodyExceedsLimit
+        self.malformation = malformation
+    }
+
+    /// The request whose line and header block libmicrohttpd delivered (names already lower-cased).
+    init(head: RequestHead, body: [UInt8], bodyExceedsLimit: Bool) {
+        method = head.method
+        path = head.path
+        query = head.query
+        headers = head.headers
+        self.body = body
+        self.bodyExceedsLimit = bodyExceedsLimit
+        malformation = head.malformation
     }
 
     /// The first value of a header field.

@@ -14,15 +14,16 @@ func accessHandler(
     let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
 
     guard let stored = conCls.pointee else {
+        let head = RequestHead(
+            connection: connection, method: method.map { String(cString: $0) } ?? "GET", url: url,
+            version: version.map { String(cString: $0) } ?? "HTTP/1.1")
+        // libmicrohttpd has checked the first Content-Length (digits, no overflow).
         let declaredLength = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length")
             .flatMap { Int(String(cString: $0)) } ?? 0
-        let state = RequestState(
-            method: method.map { String(cString: $0) } ?? "GET",
-            path: url.map { String(cString: $0) } ?? "/",
-            bodyExceedsLimit: declaredLength > context.maxBodySize)
+        let state = RequestState(head: head, bodyExceedsLimit: declaredLength > context.maxBodySize)
         context.inFlight.add(1, ordering: .relaxed)
         conCls.pointee = Unmanaged.passRetained(state).toOpaque()
-        if state.bodyExceedsLimit {
+        if head.malformation != nil || state.bodyExceedsLimit {
             // Refuse before reading the body; answering now also closes the connection.
             return answer(connection, state, context)
         }
@@ -63,6 +64,9 @@ func requestCompleted(
     let state = Unmanaged<RequestState>.fromOpaque(stored).takeRetainedValue()
     conCls.pointee = nil
     let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+    if let connection, context.receiveDeadline != nil {
+        clock(of: connection)?.requestCompleted()
+    }
     if let key = state.waitingKey {
         _ = context.waiting.withLock { $0.removeValue(forKey: key) }
     }
@@ -71,11 +75,10 @@ func requestCompleted(
 
 /// Builds the request, asks the responder, and queues its answer.
 private func answer(_ connection: OpaquePointer, _ state: RequestState, _ context: ServerContext) -> MHD_Result {
-    let request = HTTPRequest(
-        method: state.method, path: state.path,
-        query: values(of: connection, kind: .GET_ARGUMENT_KIND),
-        headers: values(of: connection, kind: .HEADER_KIND),
-        body: state.body, bodyExceedsLimit: state.bodyExceedsLimit)
+    if context.receiveDeadline != nil {
+        clock(of: connection)?.requestArrived()
+    }
+    let request = HTTPRequest(head: state.head, body: state.body, bodyExceedsLimit: state.bodyExceedsLimit)
     state.body = []
     switch context.responder.reply(to: request) {
     case .response(let response):
@@ -143,20 +146,25 @@ private func addHeaders(_ headers: [(name: String, value: String)], to response:
     }
 }
 
-/// Collects the header fields or query arguments of the current request.
-private func values(of connection: OpaquePointer, kind: MHD_ValueKind) -> [(name: String, value: String)] {
-    final class Collector {
-        var pairs: [(name: String, value: String)] = []
+/// `MHD_NotifyConnectionCallback`: starts and ends a connection's ``ConnectionClock``,
+/// kept behind its socket context.
+func connectionNotified(
+    _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ code: MHD_ConnectionNotificationCode
+) {
+    guard let cls, let connection, let socketContext,
+        let deadline = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().receiveDeadline
+    else { return }
+    if code == .CONNECTION_NOTIFY_STARTED {
+        let clock = deadline.opened(fd: minerva_mhd_connection_fd(connection))
+        socketContext.pointee = Unmanaged.passRetained(clock).toOpaque()
+    } else if code == .CONNECTION_NOTIFY_CLOSED, let stored = socketContext.pointee {
+        socketContext.pointee = nil
+        deadline.closed(Unmanaged<ConnectionClock>.fromOpaque(stored).takeRetainedValue())
     }
-    let collector = Collector()
-    let unmanaged = Unmanaged.passUnretained(collector)
-    _ = MHD_get_connection_values(
-        connection, kind,
-        { cls, _, key, value in
-            guard let cls, let key else { return .YES }
-            let collector = Unmanaged<Collector>.fromOpaque(cls).takeUnretainedValue()
-            collector.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
-            return .YES
-        }, unmanaged.toOpaque())
-    return withExtendedLifetime(collector) { collector.pairs }
+}
+
+/// The clock of a connection, while it is open.
+private func clock(of connection: OpaquePointer) -> ConnectionClock? {
+    minerva_mhd_socket_context(connection).map { Unmanaged<ConnectionClock>.fromOpaque($0).takeUnretainedValue() }
 }

@@ -23,7 +23,9 @@ public final class HTTPServer: Sendable {
     ///   - responder: what answers each request.
     public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
         self.configuration = configuration
-        context = ServerContext(responder: responder, maxBodySize: configuration.maxBodySize)
+        context = ServerContext(
+            responder: responder, maxBodySize: configuration.maxBodySize,
+            receiveDeadline: configuration.requestTimeout > 0 ? ReceiveDeadline(seconds: Double(configuration.requestTimeout)) : nil)
     }
 
     /// The port it listens on once started (useful with port 0).
@@ -49,7 +51,8 @@ public final class HTTPServer: Sendable {
                     connection_limit: UInt32(configuration.connectionLimit),
                     connection_timeout: UInt32(configuration.connectionTimeout),
                     connection_memory_limit: configuration.connectionMemoryLimit,
-                    listen_backlog: 1024)
+                    listen_backlog: 1024, per_ip_connection_limit: UInt32(configuration.connectionsPerAddress),
+                    notify_connection: context.receiveDeadline == nil ? nil : connectionNotified, notify_connection_context: unmanaged)
                 return minerva_mhd_start(&settings, accessHandler, unmanaged, requestCompleted, unmanaged)
             }
             guard let started else {
@@ -57,6 +60,7 @@ public final class HTTPServer: Sendable {
                     description: "could not listen on \(configuration.host):\(configuration.port) (address in use or not available)")
             }
             handle = DaemonHandle(pointer: started)
+            context.receiveDeadline?.start()
             boundPort.store(Int(minerva_mhd_bound_port(started)), ordering: .releasing)
         }
     }
@@ -82,6 +86,7 @@ public final class HTTPServer: Sendable {
                 usleep(10_000)
                 waited += 0.01
             }
+            context.receiveDeadline?.stop()
             MHD_stop_daemon(current.pointer)
             handle = nil
         }

@@ -16,23 +16,31 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxBodySize: Int
     /// Open connections at most; more are refused at accept.
     public var connectionLimit: Int
+    /// Open connections from one client address at most (0: no limit); more are refused at
+    /// accept. Behind a proxy every connection comes from its address: raise it there.
+    public var connectionsPerAddress: Int
     /// Seconds an idle connection stays open (0: forever).
     public var connectionTimeout: Int
+    /// Seconds a request may take to arrive whole, from its first byte (0: no limit); its
+    /// connection is closed when it takes longer, however steadily its bytes trickle in.
+    public var requestTimeout: Int
     /// Bytes each connection has for its request line and headers; more answers `431`.
     public var connectionMemoryLimit: Int
 
     /// Creates a configuration with defaults suited to a small server.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, threads: Int = HTTPServerConfiguration.processorCount,
-        maxBodySize: Int = 1 << 20, connectionLimit: Int = 4096, connectionTimeout: Int = 60,
-        connectionMemoryLimit: Int = 64 << 10
+        maxBodySize: Int = 1 << 20, connectionLimit: Int = 4096, connectionsPerAddress: Int = 1024, connectionTimeout: Int = 60,
+        requestTimeout: Int = 30, connectionMemoryLimit: Int = 64 << 10
     ) {
         self.host = host
         self.port = port
         self.threads = threads
         self.maxBodySize = maxBodySize
         self.connectionLimit = connectionLimit
+        self.connectionsPerAddress = connectionsPerAddress
         self.connectionTimeout = connectionTimeout
+        self.requestTimeout = requestTimeout
         self.connectionMemoryLimit = connectionMemoryLimit
     }
 

@@ -5,6 +5,8 @@ import Synchronization
 final class ServerContext: Sendable {
     let responder: any HTTPResponder
     let maxBodySize: Int
+    /// The deadline for receiving each request, if there is one.
+    let receiveDeadline: ReceiveDeadline?
     /// Requests begun and not yet completed.
     let inFlight = Atomic<Int>(0)
     /// Answers still to come (long polls, streams), so that shutdown can end them first.
@@ -16,17 +18,17 @@ final class ServerContext: Sendable {
         case stream(HTTPStream)
     }
 
-    init(responder: any HTTPResponder, maxBodySize: Int) {
+    init(responder: any HTTPResponder, maxBodySize: Int, receiveDeadline: ReceiveDeadline?) {
         self.responder = responder
         self.maxBodySize = maxBodySize
+        self.receiveDeadline = receiveDeadline
     }
 }
 
 /// One request's state between libmicrohttpd's calls, kept behind `con_cls`.
 /// Only the thread that owns the connection touches it.
 final class RequestState {
-    let method: String
-    let path: String
+    let head: RequestHead
     var body: [UInt8] = []
     var bodyExceedsLimit: Bool
     /// The deferred answer this request waits for, once the responder has chosen to wait.
@@ -34,9 +36,8 @@ final class RequestState {
     /// The key under which a long poll or stream is registered in ``ServerContext/waiting``.
     var waitingKey: ObjectIdentifier?
 
-    init(method: String, path: String, bodyExceedsLimit: Bool) {
-        self.method = method
-        self.path = path
+    init(head: RequestHead, bodyExceedsLimit: Bool) {
+        self.head = head
         self.bodyExceedsLimit = bodyExceedsLimit
     }
 }

@@ -8,7 +8,7 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     public let code: String
     /// What is wrong and what to do about it.
     public let message: String
-    /// Extra header fields (`Allow` for 405).
+    /// Extra header fields (`Allow` for 405, `Retry-After` for 429 and 503).
     public let headers: [Header]
 
     /// A header field of an error answer.
@@ -48,7 +48,10 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     }
     static func unprocessable(_ message: String) -> APIError { APIError(status: 422, code: "unprocessable", message: message) }
     static func conflict(_ message: String) -> APIError { APIError(status: 409, code: "conflict", message: message) }
-    static func unavailable(_ message: String) -> APIError { APIError(status: 503, code: "unavailable", message: message) }
+    /// `503`: storage or a server-wide limit refuses for now; `Retry-After` says when to try again.
+    static func unavailable(_ message: String) -> APIError {
+        APIError(status: 503, code: "unavailable", message: message, headers: [Header(name: "Retry-After", value: "5")])
+    }
     static func rateLimited(retryAfter: Double) -> APIError {
         let seconds = max(1, Int(retryAfter.rounded(.up)))
         return APIError(

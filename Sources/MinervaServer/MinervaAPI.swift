@@ -142,6 +142,9 @@ public final class MinervaAPI: HTTPResponder {
     }
 
     private func route(_ request: HTTPRequest, _ route: Route?, requestID: String) throws(APIError) -> HTTPReply {
+        if let malformation = request.malformation {
+            throw .invalidRequest(malformation)
+        }
         try checkSizes(request)
         guard let route else {
             throw .notFound("no such path: \(Excerpt(request.path))")

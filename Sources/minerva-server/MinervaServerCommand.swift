@@ -35,8 +35,19 @@ struct MinervaServerCommand: ParsableCommand {
     @Option(help: "Open connections at most.")
     var maxConnections = 4096
 
+    @Option(
+        name: .customLong("max-connections-per-ip"),
+        help: "Open connections from one client address at most (0: no limit); behind a proxy, raise it to --max-connections.")
+    var maxConnectionsPerIP = 1024
+
     @Option(help: ArgumentHelp("Seconds before an idle connection is closed.", valueName: "seconds"))
     var connectionTimeout = 60
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a request may take to arrive whole (line, headers and body) from its first byte; slower ones are cut off (0: no limit).",
+            valueName: "seconds"))
+    var requestTimeout = 30
 
     @Option(help: "Live sessions at most; more answer 503.")
     var maxSessions = 100_000
@@ -82,7 +93,9 @@ struct MinervaServerCommand: ParsableCommand {
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
         guard maxBody >= 1 else { throw ValidationError("--max-body must be at least 1") }
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
+        guard maxConnectionsPerIP >= 0 else { throw ValidationError("--max-connections-per-ip must be 0 or more") }
         guard connectionTimeout >= 0 else { throw ValidationError("--connection-timeout must be 0 or more") }
+        guard requestTimeout >= 0 else { throw ValidationError("--request-timeout must be 0 or more") }
         guard maxSessions >= 1 else { throw ValidationError("--max-sessions must be at least 1") }
         guard listHistory >= 32 else { throw ValidationError("--list-history must be at least 32") }
         guard maxListItems >= 1 else { throw ValidationError("--max-list-items must be at least 1") }
@@ -155,7 +168,7 @@ struct MinervaServerCommand: ParsableCommand {
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(
                 host: host, port: port, threads: threads, maxBodySize: maxBody, connectionLimit: maxConnections,
-                connectionTimeout: connectionTimeout,
+                connectionsPerAddress: maxConnectionsPerIP, connectionTimeout: connectionTimeout, requestTimeout: requestTimeout,
                 // The server's own limits plus room for libmicrohttpd's records, so that those limits
                 // answer in JSON rather than libmicrohttpd's HTML; no more, because libmicrohttpd
                 // zeroes the whole pool between the requests of a connection.

@@ -1,0 +1,143 @@
+import CMicroHTTPD
+import Dispatch
+import Locking
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A deadline for receiving each request whole (request line, header fields and body),
+/// counted from its first byte: a client that trickles a request byte by byte keeps
+/// libmicrohttpd's idle timeout from firing, but not this one.
+///
+/// libmicrohttpd reports when connections open and close and when a request has arrived; a
+/// timer looks at each connection that is between requests, sees from the kernel's TCP
+/// statistics when a new request's bytes began to arrive, and shuts down the socket of one
+/// that has taken longer than the deadline. An idle keep-alive connection is left to the idle
+/// timeout; a request that has arrived whole (a long poll, a stream) is never cut off.
+final class ReceiveDeadline: Sendable {
+    /// Seconds a request may take to arrive.
+    let seconds: Double
+    private let connections = Locked<[ObjectIdentifier: ConnectionClock]>([:])
+    private let timer: TimerHandle
+
+    /// Creates a stopped deadline.
+    /// - Parameter seconds: the longest time a request may take to arrive, from its first byte.
+    init(seconds: Double) {
+        self.seconds = seconds
+        let interval = min(1, max(0.05, seconds / 4))
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "microhttp.receive-deadline"))
+        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
+        self.timer = TimerHandle(source: timer)
+        timer.setEventHandler { [weak self] in self?.sweep() }
+    }
+
+    func start() {
+        timer.source.resume()
+    }
+
+    func stop() {
+        timer.source.cancel()
+    }
+
+    /// A connection opened: its clock starts idle.
+    /// - Returns: the clock, to keep behind the connection's socket context.
+    func opened(fd: Int32) -> ConnectionClock {
+        let clock = ConnectionClock(fd: fd, now: Self.now())
+        connections.withLock { $0[ObjectIdentifier(clock)] = clock }
+        return clock
+    }
+
+    /// A connection closed: its socket is about to be closed, so the clock must not touch it.
+    func closed(_ clock: ConnectionClock) {
+        clock.close()
+        _ = connections.withLock { $0.removeValue(forKey: ObjectIdentifier(clock)) }
+    }
+
+    private func sweep() {
+        let now = Self.now()
+        for clock in connections.withLock({ Array($0.values) }) {
+            clock.check(now: now, deadline: seconds)
+        }
+    }
+
+    /// Seconds on the monotonic clock.
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
+
+/// Where one connection stands between its requests, behind its own lock.
+final class ConnectionClock: Sendable {
+    private enum Phase {
+        /// Waiting for a request since this time (libmicrohttpd's idle timeout applies).
+        case idle(since: Double)
+        /// Bytes of a request have been arriving since this time (the deadline applies).
+        case receiving(since: Double)
+        /// The whole request has arrived; it is being answered.
+        case answering
+        /// The socket is closed or being closed: never touch it again.
+        case closed
+    }
+
+    private let fd: Int32
+    private let phase: Locked<Phase>
+
+    fileprivate init(fd: Int32, now: Double) {
+        self.fd = fd
+        phase = Locked(.idle(since: now))
+    }
+
+    /// The whole request has arrived.
+    func requestArrived() {
+        phase.withLock { phase in
+            if case .closed = phase { return }
+            phase = .answering
+        }
+    }
+
+    /// The answer is sent; the connection waits for its next request.
+    func requestCompleted() {
+        phase.withLock { phase in
+            if case .closed = phase { return }
+            phase = .idle(since: ReceiveDeadline.now())
+        }
+    }
+
+    fileprivate func close() {
+        phase.withLock { $0 = .closed }
+    }
+
+    /// Starts the deadline when a request's bytes began to arrive; shuts the socket down when
+    /// it has passed. Runs under the clock's lock, so the socket cannot be closed meanwhile.
+    fileprivate func check(now: Double, deadline: Double) {
+        phase.withLock { phase in
+            switch phase {
+            case .idle(let since):
+                // The kernel tells how long ago data last came; jiffies are coarse, hence the slack.
+                guard let quiet = secondsSinceDataReceived(), now - quiet > since + 0.02 else { return }
+                phase = .receiving(since: now - quiet)
+            case .receiving(let since):
+                guard now - since > deadline else { return }
+                shutdown(fd, Int32(SHUT_RDWR))
+                phase = .closed
+            case .answering, .closed:
+                return
+            }
+        }
+    }
+
+    private func secondsSinceDataReceived() -> Double? {
+        var info = tcp_info()
+        var length = socklen_t(MemoryLayout<tcp_info>.size)
+        guard getsockopt(fd, Int32(IPPROTO_TCP), TCP_INFO, &info, &length) == 0 else { return nil }
+        return Double(info.tcpi_last_data_recv) / 1000
+    }
+}
+
+/// The timer, which libdispatch makes safe to use from any thread.
+private struct TimerHandle: @unchecked Sendable {
+    let source: any DispatchSourceTimer
+}

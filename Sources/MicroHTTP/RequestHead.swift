@@ -1,0 +1,88 @@
+import CMicroHTTPD
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A request's line and header block as libmicrohttpd's first handler call has them: the path
+/// and query arguments percent-decoded (here, once), the header fields with every byte
+/// libmicrohttpd stored, and what is malformed about them at the HTTP level, if anything.
+struct RequestHead {
+    let method: String
+    let path: String
+    let query: [(name: String, value: String)]
+    /// Names lower-cased.
+    let headers: [(name: String, value: String)]
+    /// Why the request must be refused with `400` before anything else, if it must.
+    let malformation: String?
+
+    init(connection: OpaquePointer, method: String, url: UnsafePointer<CChar>?, version: String) {
+        self.method = method
+        var headers: [(name: String, value: String)] = []
+        Self.forEachValue(of: connection, kind: .HEADER_KIND) { name, value in
+            headers.append((Self.lowercased(name), String(decoding: value, as: UTF8.self)))
+        }
+        self.headers = headers
+        var problem: String?
+        let rawPath = url.map { UnsafeRawBufferPointer(start: $0, count: strlen($0)) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        do throws(PercentDecoding.Failure) {
+            path = try PercentDecoding.decode(rawPath)
+        } catch {
+            problem = Self.message(error, in: "the path")
+            path = String(decoding: rawPath, as: UTF8.self)
+        }
+        var query: [(name: String, value: String)] = []
+        Self.forEachValue(of: connection, kind: .GET_ARGUMENT_KIND) { name, value in
+            do throws(PercentDecoding.Failure) {
+                query.append((try PercentDecoding.decode(name), try PercentDecoding.decode(value)))
+            } catch {
+                problem = problem ?? Self.message(error, in: "a query argument")
+            }
+        }
+        self.query = query
+        malformation = problem ?? RequestFraming.problem(version: version, headers: headers)
+    }
+
+    private static func message(_ failure: PercentDecoding.Failure, in part: String) -> String {
+        switch failure {
+        case .nul: "\(part) contains a NUL byte (%00)"
+        case .badEscape: "\(part) has a '%' that is not followed by two hex digits"
+        case .notUTF8: "\(part) is not UTF-8 once percent-decoded"
+        }
+    }
+
+    /// ASCII lower-casing of a header name's bytes, into a string in one allocation.
+    private static func lowercased(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { buffer in
+            for (index, byte) in bytes.enumerated() {
+                buffer[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            }
+            return bytes.count
+        }
+    }
+
+    /// Calls `body` with each header field or query argument of the current request, with
+    /// their full sizes, so that a NUL inside a value shows instead of ending it. A query
+    /// argument without `=` has an empty value.
+    private static func forEachValue(
+        of connection: OpaquePointer, kind: MHD_ValueKind, _ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Void
+    ) {
+        withoutActuallyEscaping(body) { body in
+            final class Visitor {
+                let body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Void
+                init(_ body: @escaping (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Void) { self.body = body }
+            }
+            let visitor = Visitor(body)
+            _ = MHD_get_connection_values_n(
+                connection, kind,
+                { cls, _, key, keySize, value, valueSize in
+                    guard let cls, let key else { return .YES }
+                    Unmanaged<Visitor>.fromOpaque(cls).takeUnretainedValue().body(
+                        UnsafeRawBufferPointer(start: key, count: keySize),
+                        UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize))
+                    return .YES
+                }, Unmanaged.passUnretained(visitor).toOpaque())
+            withExtendedLifetime(visitor) {}
+        }
+    }
+}
