@@ -53,8 +53,8 @@ minerva_mhd_start(const struct minerva_mhd_settings *settings,
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_BACKLOG_SIZE, settings->listen_backlog, NULL };
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_PER_IP_CONNECTION_LIMIT, settings->per_ip_connection_limit, NULL };
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)minerva_mhd_keep_percent_escapes, NULL };
-    /* 1: HTTP/1.1 without Host and whitespace before a header's colon are refused */
-    options[count++] = (struct MHD_OptionItem){ MHD_OPTION_STRICT_FOR_CLIENT, 1, NULL };
+    /* No MHD_OPTION_STRICT_FOR_CLIENT: at 1, 0.9.75 answers a missing Host with its status line
+       twice and closes on a space in the URL without an answer; MicroHTTP checks both itself. */
     if (settings->notify_connection != NULL) {
         options[count++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)settings->notify_connection,
                                                     settings->notify_connection_context };

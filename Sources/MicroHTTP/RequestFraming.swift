@@ -47,11 +47,15 @@ enum RequestFraming {
         return nil
     }
 
-    /// A NUL, CR, LF or other control byte (horizontal tab aside) in a field: RFC 9110 §5.5.
+    /// A NUL, CR, LF or other control byte (horizontal tab aside) in a field (RFC 9110 §5.5), or
+    /// whitespace between a field's name and its colon (RFC 9112 §5.1).
     private static func controlCharacterProblem(name: String, value: String) -> String? {
         func isControl(_ byte: UInt8) -> Bool { (byte < 0x20 && byte != 0x09) || byte == 0x7F }
         if name.utf8.contains(where: isControl) {
             return "a header field name contains a control character"
+        }
+        if name.utf8.contains(where: { $0 == UInt8(ascii: " ") || $0 == 0x09 }) {
+            return "header field '\(name.prefix(64))' has whitespace before its colon"
         }
         if value.utf8.contains(where: isControl) {
             let what = value.utf8.contains(0) ? "a NUL byte" : "a control character"

@@ -31,6 +31,10 @@ struct RequestHead {
             problem = Self.message(error, in: "the path")
             path = String(decoding: rawPath, as: UTF8.self)
         }
+        if rawPath.contains(where: { $0 == UInt8(ascii: " ") || $0 == 0x09 }) {
+            // libmicrohttpd takes `GET /a b HTTP/1.1` as the target `/a b`; RFC 9112 does not.
+            problem = problem ?? "the request target contains whitespace; percent-encode it (%20)"
+        }
         var query: [(name: String, value: String)] = []
         Self.forEachValue(of: connection, kind: .GET_ARGUMENT_KIND) { name, value in
             do throws(PercentDecoding.Failure) {
