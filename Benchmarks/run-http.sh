@@ -88,6 +88,11 @@ common_args=(--host 127.0.0.1 --port 0 --threads "$server_threads")
 if grep -q -- '--rate-limit' <<<"$minerva_help"; then
   common_args+=(--rate-limit 1000000000 --rate-burst 1000000000)
 fi
+# wrk's connections all come from 127.0.0.1, as a proxy's would: as behind a proxy, the
+# per-address connection limit is raised to the total.
+if grep -q -- '--max-connections-per-ip' <<<"$minerva_help"; then
+  common_args+=(--max-connections-per-ip 4096)
+fi
 # MINERVA_ARGS: more options, e.g. "--log-level notice" to leave out the per-request log lines.
 read -r -a extra_args <<<"${MINERVA_ARGS:-}"
 minerva_args=("${common_args[@]}")
