@@ -23,6 +23,7 @@ let package = Package(
         .executable(name: "minerva-server", targets: ["minerva-server"]),
         .library(name: "MinervaCoordinator", targets: ["MinervaCoordinator"]),
         .library(name: "MinervaList", targets: ["MinervaList"]),
+        .library(name: "MinervaJSON", targets: ["MinervaJSON"]),
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "MinervaServer", targets: ["MinervaServer"]),
     ],

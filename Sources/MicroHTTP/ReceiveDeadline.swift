@@ -19,25 +19,31 @@ final class ReceiveDeadline: Sendable {
     /// Seconds a request may take to arrive.
     let seconds: Double
     private let connections = Locked<[ObjectIdentifier: ConnectionClock]>([:])
-    private let timer: TimerHandle
+    /// The sweeping timer while the server runs (a dispatch source must not be released unresumed).
+    private let timer = Locked<TimerHandle?>(nil)
 
     /// Creates a stopped deadline.
     /// - Parameter seconds: the longest time a request may take to arrive, from its first byte.
     init(seconds: Double) {
         self.seconds = seconds
-        let interval = min(1, max(0.05, seconds / 4))
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "microhttp.receive-deadline"))
-        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
-        self.timer = TimerHandle(source: timer)
-        timer.setEventHandler { [weak self] in self?.sweep() }
     }
 
+    /// Starts looking at the connections, a few times per deadline and at least once a second.
     func start() {
-        timer.source.resume()
+        let interval = min(1, max(0.05, seconds / 4))
+        let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "microhttp.receive-deadline"))
+        source.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
+        source.setEventHandler { [weak self] in self?.sweep() }
+        source.resume()
+        timer.withLock { $0 = TimerHandle(source: source) }
     }
 
+    /// Stops looking; connections still open are left to libmicrohttpd.
     func stop() {
-        timer.source.cancel()
+        timer.withLock { timer in
+            timer?.source.cancel()
+            timer = nil
+        }
     }
 
     /// A connection opened: its clock starts idle.

@@ -17,6 +17,7 @@ struct EchoResponder: HTTPResponder {
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
         if delay > .zero { Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18) }
+        if let malformation = request.malformation { return HTTPResponse(status: 400, body: Array(malformation.utf8)) }
         if request.bodyExceedsLimit { return HTTPResponse(status: 413, body: Array("too large".utf8)) }
         let query = request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
         let text = "\(request.method) \(request.path) ?\(query) x-test=\(request.header("x-test") ?? "-") body=\(request.body.count)"
@@ -42,6 +43,17 @@ func startServer(_ responder: any HTTPResponder = EchoResponder(), maxBody: Int 
         #expect(answer.status == 200)
         #expect(answer.headers["x-echo"] == "1")
         #expect(answer.body == "GET /a/b c ?x=1&flag= x-test=yes body=0")
+    }
+
+    @Test func refusesAMalformedRequestBeforeItsBodyAndCloses() throws {
+        let server = try startServer()
+        defer { server.shutdown() }
+        let client = try RawClient(port: server.port)
+        client.send("POST /a%00b HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\n\r\n")
+        let answer = try client.readResponse()
+        #expect(answer.status == 400)
+        #expect(answer.body == "the path contains a NUL byte (%00)")
+        #expect(client.isClosedByPeer())
     }
 
     @Test func keepsConnectionsAliveAcrossRequests() throws {
