@@ -56,6 +56,23 @@ func startServer(_ responder: any HTTPResponder = EchoResponder(), maxBody: Int 
         #expect(client.isClosedByPeer())
     }
 
+    @Test func cutsOffARequestThatTricklesPastTheDeadline() throws {
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 2, requestTimeout: 1), responder: EchoResponder())
+        try server.start()
+        defer { server.shutdown() }
+        let client = try RawClient(port: server.port)
+        client.send("GET /slow HTTP/1.1\r\nHost: t\r\nX-Slow: ")
+        var ticks = 0
+        // a byte every 0.1 s keeps the idle timeout from firing, but not the 1 s deadline
+        while client.isOpen(), ticks < 100 {
+            client.send("a")
+            Thread.sleep(forTimeInterval: 0.1)
+            ticks += 1
+        }
+        #expect(ticks < 100)
+    }
+
     @Test func keepsConnectionsAliveAcrossRequests() throws {
         let server = try startServer()
         defer { server.shutdown() }

@@ -59,6 +59,12 @@ final class RawClient {
         return recv(socket, &chunk, chunk.count, 0) <= 0
     }
 
+    /// Whether the connection is still open, without waiting: nothing to read and no end of stream.
+    func isOpen() -> Bool {
+        var byte: UInt8 = 0
+        return recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+    }
+
     private func headerEnd() -> Int? {
         guard buffer.count >= 4 else { return nil }
         for index in 0...(buffer.count - 4)
