@@ -129,5 +129,6 @@ def test_max_sessions(strict):
     time.sleep(1.6)  # earlier sessions expire
     statuses = [strict.request("POST", "/v1/sessions", {})[0] for _ in range(45)]
     assert statuses.count(201) == 40 and statuses[-1] == 503
-    status, _, body = strict.request("POST", "/v1/sessions", {})
+    status, headers, body = strict.request("POST", "/v1/sessions", {})
     assert body["error"]["code"] == "unavailable"
+    assert headers["Retry-After"] == "5"
