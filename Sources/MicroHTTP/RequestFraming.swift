@@ -8,7 +8,7 @@ enum RequestFraming {
     /// - Parameters:
     ///   - version: the request line's version (`HTTP/1.1`, `HTTP/1.0`).
     ///   - headers: the header fields as received, names lower-cased, values with every byte
-    ///     libmicrohttpd stored (a NUL included).
+    ///     libmicrohttpd reports.
     /// - Returns: a message a person can act on, or `nil` when the block is sound.
     /// - Complexity: O(n) in the bytes of the header block.
     static func problem(version: String, headers: [(name: String, value: String)]) -> String? {

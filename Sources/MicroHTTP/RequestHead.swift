@@ -65,9 +65,11 @@ struct RequestHead {
         }
     }
 
-    /// Calls `body` with each header field or query argument of the current request, with
-    /// their full sizes, so that a NUL inside a value shows instead of ending it. A query
-    /// argument without `=` has an empty value.
+    /// Calls `body` with each header field or query argument of the current request, with the
+    /// sizes libmicrohttpd recorded (a libmicrohttpd that records a header value's full size
+    /// shows a NUL inside it; 0.9.75 measures values with `strlen`, so there a raw NUL still ends
+    /// one unseen, as the README's security notes say). A query argument without `=` has an
+    /// empty value.
     private static func forEachValue(
         of connection: OpaquePointer, kind: MHD_ValueKind, _ body: (_ name: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) -> Void
     ) {
