@@ -10,10 +10,13 @@ set -euo pipefail
 cd "$(dirname "$0")"
 seconds="${1:-60}"
 
-swift build -Xswiftc -sanitize=fuzzer 2>&1 | tail -n 1
-bin="$(swift build -Xswiftc -sanitize=fuzzer --show-bin-path)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+if ! swift build -Xswiftc -sanitize=fuzzer >"$work/build.log" 2>&1; then
+  cat "$work/build.log" >&2
+  exit 1
+fi
+bin="$(swift build -Xswiftc -sanitize=fuzzer --show-bin-path)"
 mkdir -p findings
 
 status=0
