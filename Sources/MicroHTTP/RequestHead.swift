@@ -24,7 +24,8 @@ struct RequestHead {
         }
         self.headers = headers
         var problem: String?
-        let rawPath = url.map { UnsafeRawBufferPointer(start: $0, count: strlen($0)) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        let target = url.map { UnsafeRawBufferPointer(start: $0, count: strlen($0)) } ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        let rawPath = Self.path(of: target)
         do throws(PercentDecoding.Failure) {
             path = try PercentDecoding.decode(rawPath)
         } catch {
@@ -45,6 +46,26 @@ struct RequestHead {
         }
         self.query = query
         malformation = problem ?? RequestFraming.problem(version: version, headers: headers)
+    }
+
+    /// The path of a request target: the target itself in origin form (`/a/b`); in absolute form
+    /// (`http://host/a/b`), which RFC 9112 §3.2.2 has a server accept, what follows the authority.
+    private static func path(of target: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        guard target.first != UInt8(ascii: "/"), let schemeEnd = schemeEnd(of: target) else { return target }
+        let rest = UnsafeRawBufferPointer(rebasing: target[schemeEnd...])
+        guard let slash = rest.firstIndex(of: UInt8(ascii: "/")) else {
+            // no path after the authority: the path is `/` (a static string's bytes live forever)
+            return UnsafeRawBufferPointer(start: ("/" as StaticString).utf8Start, count: 1)
+        }
+        return UnsafeRawBufferPointer(rebasing: rest[slash...])
+    }
+
+    /// Where the authority starts when a target begins with `http://` or `https://` (any case).
+    private static func schemeEnd(of target: UnsafeRawBufferPointer) -> Int? {
+        for scheme in ["http://", "https://"] where target.count >= scheme.utf8.count {
+            if zip(target, scheme.utf8).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) { return scheme.utf8.count }
+        }
+        return nil
     }
 
     private static func message(_ failure: PercentDecoding.Failure, in part: String) -> String {

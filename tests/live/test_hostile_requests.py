@@ -46,6 +46,9 @@ CASES = [
     Case("escape-decoded-once", GET.format(target="/healthz%2500"), 404, False),
     Case("escaped-question-mark-stays-in-the-path", GET.format(target="/healthz%3Fx=1"), 404, False),
     Case("escaped-letter-matches", GET.format(target="/health%7A"), 200, False),
+    # The absolute form (RFC 9112 §3.2.2) names the same path; its authority is not part of it.
+    Case("absolute-form-target", GET.format(target="http://example.org/health%7A"), 200, False),
+    Case("absolute-form-without-path", GET.format(target="HTTPS://example.org"), 200, False),
     pytest.param(Case("raw-nul-in-path", GET.format(target="/healthz\0junk"), 400, True),
                  marks=pytest.mark.xfail(reason=RAW_NUL, strict=True)),
     pytest.param(Case("raw-nul-in-query", GET.format(target="/healthz?x=\0"), 400, True),
