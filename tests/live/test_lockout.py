@@ -2,6 +2,7 @@
 client out, and a request that trickles is cut off at the receive deadline however steadily
 its bytes come. Loopback only (127.0.0.1 attacks, 127.0.0.2 behaves), bounded in count and time.
 """
+import resource
 import socket
 import statistics
 import time
@@ -15,6 +16,11 @@ ATTACKERS = 4200
 ATTACK_SECONDS = 20
 TRICKLE_EVERY = 2.0
 HEAD = b"GET /healthz HTTP/1.1\r\nHost: t\r\nX-Slow: "
+
+# 4,200 sockets here and as many in the server (which inherits the limit): raise the soft limit
+# on open files as far as the hard one allows.
+_soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (max(_soft, min(_hard, 16384)), _hard))
 
 
 @pytest.fixture(scope="module")
