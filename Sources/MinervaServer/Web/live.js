@@ -14,7 +14,7 @@ const STREAM_ATTEMPTS = 3;
 const SHORT_LIVED_MS = 2000;
 /** How long a block without its `final` event waits for more before it is handed on anyway. */
 const BLOCK_GRACE_MS = 300;
-/** The pause before asking again after an answer came too soon (a server that ignores `wait`). */
+/** The long poll asks at most this often (a server that ignores `wait` answers at once). */
 const MIN_POLL_INTERVAL_MS = 1000;
 const OFFLINE_RETRY_MS = 2000;
 
@@ -46,6 +46,14 @@ export function follow(session, { watchState, version, onBlock, onState, onTrunc
   let blockTimer = 0;
   let polling = false;
   let eventsByPoll = false;
+  let streamOpen = false;
+  let mode = "";
+  const streamMode = watchState ? "stream+watch" : "stream";
+  const setMode = (next) => {
+    if (next === mode) return;
+    mode = next;
+    onMode(next);
+  };
 
   const stop = () => {
     clearTimeout(blockTimer);
@@ -104,17 +112,19 @@ export function follow(session, { watchState, version, onBlock, onState, onTrunc
         if (!response.ok || !response.body || !response.headers.get("Content-Type")?.startsWith("text/event-stream")) {
           throw new ApiError(response.status, "stream", "no event stream");
         }
-        onMode(watchState ? "stream+watch" : "stream");
+        streamOpen = true;
+        setMode(streamMode);
         await readEventStream(response.body, { onFrame, onRetry: (ms) => { retryMs = ms; } });
         failures = Date.now() - opened < SHORT_LIVED_MS ? failures + 1 : 0;
-      } catch {
+      } catch (error) {
         if (signal.aborted) return;
         failures += 1;
-        onMode("offline");
+        if (!(error instanceof ApiError)) setMode("offline"); // the server could not be reached
       }
+      streamOpen = false;
       if (failures >= STREAM_ATTEMPTS) {
         eventsByPoll = true;
-        await pollEvents();
+        try { await pollEvents(); } catch { /* the long poll fetches them after the next change */ }
         startPolling();
         return;
       }
@@ -142,17 +152,18 @@ export function follow(session, { watchState, version, onBlock, onState, onTrunc
       try {
         const state = await waitForState(session, version(), LONG_POLL_SECONDS, signal);
         if (signal.aborted) return;
-        if (eventsByPoll) onMode("poll");
+        if (eventsByPoll) setMode("poll");
+        else if (streamOpen) setMode(streamMode);
         if (state) {
           onState(state);
           if (eventsByPoll) await pollEvents();
-        } else if (Date.now() - asked < MIN_POLL_INTERVAL_MS) {
-          await sleep(MIN_POLL_INTERVAL_MS, signal);
         }
+        const elapsed = Date.now() - asked;
+        if (elapsed < MIN_POLL_INTERVAL_MS) await sleep(MIN_POLL_INTERVAL_MS - elapsed, signal);
       } catch (error) {
         if (signal.aborted) return;
         if (error.status === 401) { end(); return; }
-        onMode("offline");
+        setMode("offline");
         await sleep(OFFLINE_RETRY_MS, signal);
       }
     }
