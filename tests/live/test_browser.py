@@ -141,7 +141,11 @@ class Page:
             if state["version"] <= newer_than:
                 return None
             return state if self.device() == (str(state["version"]), state["focus"]) else None
-        state = wait_for(same, "the page to show the server's state", timeout)
+        def mismatch():
+            toast = self.all('[data-testid="toast"]:not([hidden])')
+            return (f"the page to show the server's state (server v{self.state()['version']}, page (version, focus) "
+                    f"{self.device()}{f', toast {toast[0].text!r}' if toast else ''})")
+        state = wait_for(same, mismatch, timeout)
         focus = find_node(state["root"], state["focus"])
         title = self.app["screens"].get(focus["screen"], {}).get("title", focus["screen"])
         wait_for(lambda: self.text('[data-testid="nav-title"]') == title,
@@ -158,13 +162,20 @@ class Page:
         return found[0].text if found else None
 
     def tap(self, selector):
-        """Taps what `selector` finds, as a person would (scrolled into view, then clicked)."""
+        """Taps what `selector` finds, as a person would (scrolled into view, once it stopped
+        moving: a click during a transition lands where the element was, then clicked)."""
+        last_place = None
+
         def shown():
+            nonlocal last_place
             element = self.css(selector) if self.all(selector) else None
             if element is None:
                 return None
-            self.driver.execute_script("arguments[0].scrollIntoView({block: 'nearest'})", element)
-            return element if element.is_displayed() else None
+            place = self.driver.execute_script(
+                "arguments[0].scrollIntoView({block: 'nearest'});"
+                "const r = arguments[0].getBoundingClientRect(); return [r.x, r.y, r.width, r.height];", element)
+            still, last_place = place == last_place, place
+            return element if still and element.is_displayed() else None
         for attempt in range(3):
             try:
                 wait_for(shown, f"{selector} to show").click()
