@@ -157,6 +157,11 @@ class Page:
         assert "is-focus" in tree_row.get_attribute("class")
         return state, focus
 
+    def logged(self, event_type, *words):
+        """Whether the event log shows an event of this type that mentions every one of `words`."""
+        return any(all(word in item.text.split() for word in words)
+                   for item in self.all(f'[data-testid="event-log"] .event-{event_type}'))
+
     def text(self, selector):
         found = self.all(selector)
         return found[0].text if found else None
@@ -250,8 +255,7 @@ def test_web_client_drives_the_demo_app(demo_server, browser):
     # Back pops it; the event log shows why it left.
     state, focus = page.act('[data-testid="back-button"]')
     assert focus["id"] == "n1" and find_node(state["root"], profile_id) is None
-    wait_for(lambda: page.all(f'[data-testid="event-log"] [data-seq="1"]'), "the pop in the event log")
-    assert "pop" in page.text('[data-testid="event-log"] [data-seq="1"]')
+    wait_for(lambda: page.logged("removed", profile_id, "pop"), "the pop in the event log")
 
     # An unknown deep link is answered inline and changes nothing.
     deeplink = page.css('[data-testid="deeplink-input"]')
@@ -356,6 +360,7 @@ def test_web_client_joins_a_session_and_follows_another_client(demo_server, brow
     other.op("navigate", {"screen": "photo", "params": {"photoId": "7"}})
     state, focus = page.in_sync(newer_than=state["version"])
     wait_for(lambda: page.all(f'.layer-presented[data-navigator="{focus["navigator"]}"]'), "the modal to rise")
+    photo_id = focus["id"]
     other.op("pop", {"navigator": "tab:home", "toRoot": True})
     state, focus = page.in_sync(newer_than=state["version"])
     assert focus["id"] == "n1"
@@ -365,7 +370,7 @@ def test_web_client_joins_a_session_and_follows_another_client(demo_server, brow
     page.in_sync(newer_than=state["version"])
     last = other.events()["last"]
     wait_for(lambda: len(page.all('[data-testid="event-log"] [data-seq]')) == last, "the other client's events")
-    assert "ancestorRemoved" in page.text('[data-testid="event-log"] [data-seq="1"]')
+    assert page.logged("removed", photo_id, "ancestorRemoved"), "the photo left with the profile that presented it"
     assert browser.execute_script("return window.notReloaded") is True
 
     # The join box opens another one.
@@ -381,13 +386,19 @@ def test_web_client_joins_a_session_and_follows_another_client(demo_server, brow
     third.op("pop", {})
     page.in_sync(newer_than=2)
 
+    # An address pasted into the page, as a link from a terminal: the page switches to it.
+    browser.get(f"{demo_server.url}/#session={other.id}&token={other.token}")
+    page.id, page.token = other.id, other.token
+    page.in_sync()
+    assert browser.execute_script("return window.notReloaded") is True
+
     # A wrong token is refused, and the page stays on the session it shows.
     page.tap('[data-testid="join-toggle"]')
-    page.css('[data-testid="join-session"]').send_keys(other.id)
+    page.css('[data-testid="join-session"]').send_keys(third.id)
     page.css('[data-testid="join-token"]').send_keys("not-the-token", Keys.ENTER)
     wait_for(lambda: page.css('[data-testid="toast"]').is_displayed(), "the refusal")
     assert "no session has that id and token" in page.text('[data-testid="toast"]')
-    assert page.text('[data-testid="session-id"]') == third.id
+    assert page.text('[data-testid="session-id"]') == other.id
 
     # At 420 px, the page, the join box and a deep-link error fit without sideways scrolling.
     assert fits_width(browser, 420)
@@ -395,4 +406,4 @@ def test_web_client_joins_a_session_and_follows_another_client(demo_server, brow
     wait_for(lambda: page.css('[data-testid="deeplink-error"]').is_displayed(), "the deep-link error")
     assert fits_width(browser, 420)
 
-    assert console_problems(browser, demo_server, provoked=[("/deep-link", 404), (f"/v1/sessions/{other.id}", 401)]) == []
+    assert console_problems(browser, demo_server, provoked=[("/deep-link", 404), (f"/v1/sessions/{third.id}", 401)]) == []

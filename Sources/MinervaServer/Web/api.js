@@ -30,7 +30,7 @@ export function sessionPath(session, suffix = "") {
  * not 2xx or 304 (304 has no document).
  * @param {object} options `body` (sent as JSON), `session` (its token is sent), `headers`, `signal`.
  */
-export async function request(method, path, { body, session, headers = {}, signal } = {}) {
+async function request(method, path, { body, session, headers = {}, signal } = {}) {
   const allHeaders = { Accept: "application/json", ...headers };
   if (body !== undefined) allHeaders["Content-Type"] = "application/json";
   if (session) Object.assign(allHeaders, authorization(session));

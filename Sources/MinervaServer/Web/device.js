@@ -31,7 +31,7 @@ function emptyView() {
 }
 
 /** Scales the device down (CSS zoom) when the window is too small for it. */
-export function fitDevice() {
+function fitDevice() {
   const stage = deviceEl.parentElement;
   const tablet = deviceEl.classList.contains("tablet");
   const natural = tablet ? { width: 780, height: 560 } : { width: 362, height: 748 };
