@@ -2,13 +2,11 @@
 // reports taps as the API's operations and follows the session live; everything it shows comes
 // from the server. This module starts it: the views, the app description, then the session.
 
-import { loadApp } from "./api.js";
 import { startDevice } from "./device.js";
 import { $ } from "./dom.js";
 import { startInspector } from "./inspector.js";
-import { joinSession, openFirstSession, sessionInAddress } from "./session.js";
-import { store } from "./store.js";
-import { showApp, startTopbar } from "./topbar.js";
+import { joinSession, loadApp, openFirstSession, sessionInAddress } from "./session.js";
+import { startTopbar } from "./topbar.js";
 
 /** Takes `#session=…&token=…` out of the address once read, so that the token does not linger. */
 function forgetAddressedSession() {
@@ -20,12 +18,11 @@ async function start() {
   startInspector();
   startTopbar();
   try {
-    store.app = await loadApp();
+    await loadApp();
   } catch (error) {
     $('[data-testid="stage-caption"]').textContent = `Cannot load the app description: ${error.summary}`;
     return;
   }
-  showApp();
   const addressed = sessionInAddress();
   if (addressed) forgetAddressedSession();
   const opened = await openFirstSession(addressed);

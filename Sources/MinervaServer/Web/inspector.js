@@ -132,8 +132,9 @@ function renderEventCount() {
   eventLogEl.dataset.empty = "No events yet: every change of the session is logged here as it happens.";
 }
 
-function renderEvents(fresh) {
-  const animate = store.events.length > fresh.length;
+/** Logs events at the top; new ones (not the history a session had when it was opened) slide in. */
+function renderEvents(fresh, history) {
+  const animate = !history && store.events.length > fresh.length;
   for (const event of fresh) {
     const item = eventItem(event);
     eventLogEl.prepend(item);
@@ -157,7 +158,7 @@ export function startInspector() {
       renderNavigators();
       renderSession();
     } else if (change.kind === "events") {
-      renderEvents(change.fresh);
+      renderEvents(change.fresh, change.history);
     } else if (change.kind === "link" || change.kind === "updates") {
       renderSession();
     }

@@ -1,5 +1,5 @@
-// The session the page shows: creating, joining or resuming it, following it live, and the
-// operations that taps make. The only module that changes the store.
+// The session the page shows: the app description, creating, joining or resuming the session,
+// following it live, and the operations that taps make. The only module that changes the store.
 
 import * as api from "./api.js";
 import { follow } from "./live.js";
@@ -15,7 +15,16 @@ let epoch = 0;
 let follower = null;
 /** The newest version the events announced; the state is fetched until it reaches it. */
 let announcedVersion = 0;
-let catchingUp = false;
+/** The epoch of the state fetch in flight for `announcedVersion`, 0 when none. */
+let catchingUpIn = 0;
+/** The newest event when the session was opened: the events up to it are history. */
+let historyUntil = 0;
+
+/** Loads the app description in use (the screens, routes and tabs the views name). */
+export async function loadApp() {
+  store.app = await api.loadApp();
+  publish({ kind: "app" });
+}
 
 /** The session saved in this tab (a reload continues it), or null. */
 function savedSession() {
@@ -82,6 +91,7 @@ function open(session, document) {
   epoch += 1;
   follower?.stop();
   announcedVersion = 0;
+  historyUntil = document.lastEvent ?? 0;
   Object.assign(store, { session, state: null, index: null, events: [], truncated: false, link: undefined, updates: "connecting" });
   sessionStorage.setItem(SAVED_SESSION_KEY, JSON.stringify(session));
   publish({ kind: "session" });
@@ -117,29 +127,29 @@ function applyState(document) {
 function receiveBlock(events) {
   store.events.push(...events);
   if (store.events.length > KEPT_EVENTS) store.events.splice(0, store.events.length - KEPT_EVENTS);
-  publish({ kind: "events", fresh: events });
+  publish({ kind: "events", fresh: events, history: events[events.length - 1].seq <= historyUntil });
   const version = events[events.length - 1].version;
   if (version !== undefined) catchUp(version);
 }
 
 function catchUp(version) {
   announcedVersion = Math.max(announcedVersion, version);
-  if (store.busy || catchingUp || !store.state || store.state.version >= announcedVersion) return;
-  catchingUp = true;
+  if (store.busy || catchingUpIn === epoch || !store.state || store.state.version >= announcedVersion) return;
   const opened = epoch;
+  catchingUpIn = opened;
   const before = store.state.version;
   api.loadState(store.session)
     .then((document) => { if (opened === epoch) applyState(document); })
     .catch(() => {}) // the follower notices a session that is gone
     .finally(() => {
-      catchingUp = false;
+      if (catchingUpIn === opened) catchingUpIn = 0;
       if (opened === epoch && store.state.version > before) catchUp(0);
     });
 }
 
 async function reload() {
   store.truncated = true;
-  publish({ kind: "events", fresh: [] });
+  publish({ kind: "events", fresh: [], history: false });
   const opened = epoch;
   try {
     const document = await api.loadState(store.session);

@@ -26,8 +26,8 @@ const listeners = new Set();
 
 /**
  * Calls `listener(change)` after every change of the store. A change is one of
- * `{kind: "session"}` (another session: start afresh), `{kind: "state", previous, animate}`
- * (`previous`: the index of the state before), `{kind: "events", fresh}`, `{kind: "link"}`,
+ * `{kind: "app"}` (the app description loaded), `{kind: "session"}` (another session: start afresh), `{kind: "state", previous, animate}`
+ * (`previous`: the index of the state before), `{kind: "events", fresh, history}` (`history`: events the session had when it was opened), `{kind: "link"}`,
  * `{kind: "updates"}` and `{kind: "busy"}`.
  */
 export function subscribe(listener) {

@@ -26,8 +26,7 @@ function showDeeplinkError(message) {
   el.deeplinkError.hidden = false;
 }
 
-/** Shows what the app description says (once it is loaded). */
-export function showApp() {
+function renderApp() {
   const { app } = store;
   el.appName.textContent = app.name ?? "app";
   el.appName.title = `App "${app.name}": ${Object.keys(app.screens ?? {}).length} screens, ${(app.routes ?? []).length} routes`;
@@ -89,13 +88,16 @@ function bind() {
 export function startTopbar() {
   bind();
   subscribe((change) => {
-    if (change.kind === "session") {
+    if (change.kind === "app") {
+      renderApp();
+    } else if (change.kind === "session") {
       renderSession();
       renderLink();
-    }
-    else if (change.kind === "state") {
+    } else if (change.kind === "state") {
       el.version.textContent = `v${store.state.version}`;
       el.layoutSelect.value = store.state.layout;
-    } else if (change.kind === "link") renderLink();
+    } else if (change.kind === "link") {
+      renderLink();
+    }
   });
 }
