@@ -5,8 +5,17 @@
 import { startDevice } from "./device.js";
 import { $ } from "./dom.js";
 import { startInspector } from "./inspector.js";
-import { joinSession, loadApp, openFirstSession, sessionInAddress } from "./session.js";
+import { joinSession, loadApp, openFirstSession } from "./session.js";
 import { startTopbar } from "./topbar.js";
+
+/** `#session=ID&token=…` in the page's address, or null. Browsers never send the fragment to a
+ *  server, so the token stays out of every URL that travels. */
+function sessionInAddress() {
+  const fields = new URLSearchParams(location.hash.slice(1));
+  const id = fields.get("session");
+  const token = fields.get("token");
+  return id && token ? { id, token } : null;
+}
 
 /** Takes `#session=…&token=…` out of the address once read, so that the token does not linger. */
 function forgetAddressedSession() {

@@ -36,14 +36,6 @@ function savedSession() {
   }
 }
 
-/** `#session=ID&token=…` in the page's address, or null. The token stays out of any URL sent. */
-export function sessionInAddress() {
-  const fields = new URLSearchParams(location.hash.slice(1));
-  const id = fields.get("session");
-  const token = fields.get("token");
-  return id && token ? { id, token } : null;
-}
-
 /** Opens `addressed` (a session named in the address, or null), else the one saved in this tab,
  *  else a new one. */
 export async function openFirstSession(addressed) {
