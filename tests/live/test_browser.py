@@ -353,6 +353,14 @@ def test_web_client_joins_a_session_and_follows_another_client(demo_server, brow
     wait_for(lambda: page.text('[data-testid="updates"]').startswith("server-sent events"), "the page to follow by SSE")
     browser.execute_script("window.notReloaded = true")
 
+    # Idle, the page keeps its event stream open and asks for nothing else; against a server whose
+    # events record only removals it also long-polls the state, at most once a second.
+    browser.execute_script("performance.clearResourceTimings()")
+    time.sleep(3)
+    asked = browser.execute_script(
+        "return performance.getEntriesByType('resource').filter(entry => entry.name.includes('/v1/')).length")
+    assert asked <= (0 if page.text('[data-testid="updates"]') == "server-sent events" else 4), asked
+
     # The other client navigates, pops, replaces a list: the page follows, without a reload.
     other.op("navigate", {"screen": "profile", "params": {"userId": "42"}})
     state, focus = page.in_sync(newer_than=1)

@@ -8,8 +8,10 @@ import { ApiError, authorization, loadEvents, sessionPath, waitForState } from "
 import { readEventStream } from "./sse.js";
 
 const LONG_POLL_SECONDS = 25;
-/** Streams that fail this many times in a row give way to the long poll. */
+/** Streams that fail this many times in a row give way to the long poll. A server that cannot be
+ *  reached is no such failure: the stream is tried again, less and less often. */
 const STREAM_ATTEMPTS = 3;
+const OFFLINE_RETRY_MAX_MS = 10000;
 /** A stream that ends sooner than this after opening counts as a failure. */
 const SHORT_LIVED_MS = 2000;
 /** How long a block without its `final` event waits for more before it is handed on anyway. */
@@ -102,6 +104,7 @@ export function follow(session, { watchState, version, onBlock, onState, onTrunc
 
   async function stream() {
     let failures = 0;
+    let offlineFor = 0;
     while (!signal.aborted) {
       const opened = Date.now();
       try {
@@ -116,10 +119,15 @@ export function follow(session, { watchState, version, onBlock, onState, onTrunc
         setMode(streamMode);
         await readEventStream(response.body, { onFrame, onRetry: (ms) => { retryMs = ms; } });
         failures = Date.now() - opened < SHORT_LIVED_MS ? failures + 1 : 0;
+        offlineFor = 0;
       } catch (error) {
         if (signal.aborted) return;
-        failures += 1;
-        if (!(error instanceof ApiError)) setMode("offline"); // the server could not be reached
+        if (error instanceof ApiError) {
+          failures += 1;
+        } else {
+          setMode("offline");
+          offlineFor += 1;
+        }
       }
       streamOpen = false;
       if (failures >= STREAM_ATTEMPTS) {
@@ -128,7 +136,7 @@ export function follow(session, { watchState, version, onBlock, onState, onTrunc
         startPolling();
         return;
       }
-      await sleep(retryMs, signal);
+      await sleep(Math.min(retryMs * 2 ** Math.max(0, offlineFor - 1), OFFLINE_RETRY_MAX_MS), signal);
     }
   }
 
