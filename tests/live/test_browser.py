@@ -167,8 +167,8 @@ class Page:
         return found[0].text if found else None
 
     def tap(self, selector):
-        """Taps what `selector` finds, as a person would (scrolled into view, once it stopped
-        moving: a click during a transition lands where the element was, then clicked)."""
+        """Taps what `selector` finds as a person would: scrolled into view and, once it has
+        stopped moving (a click during a transition lands where the element was), clicked."""
         last_place = None
 
         def shown():
