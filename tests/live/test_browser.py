@@ -88,12 +88,17 @@ def console_problems(browser, server, provoked=()):
 
 
 def fits_width(browser, width):
-    """Whether the page, shown `width` CSS pixels wide, needs no sideways scrolling."""
+    """Whether the page, shown `width` CSS pixels wide, needs no sideways scrolling, and nothing in
+    the top bar (where the join box and the deep-link error open) pokes out on either side."""
     browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                             {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": False})
     try:
         time.sleep(0.3)  # a resize observer scales the device
-        return browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+        return browser.execute_script(
+            "const inside = (element) => { const r = element.getBoundingClientRect();"
+            "  return r.width === 0 || (r.left >= 0 && r.right <= window.innerWidth); };"
+            "return document.documentElement.scrollWidth <= window.innerWidth"
+            "  && [...document.querySelectorAll('.topbar *')].every(inside);")
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
