@@ -13,6 +13,7 @@ import json
 import os
 import re
 import time
+import urllib.request
 from urllib.parse import urlsplit
 
 import pytest
@@ -233,6 +234,14 @@ def test_web_client_drives_the_demo_app(demo_server, browser):
     assert (state["version"], focus["screen"], state["tabs"]["selected"]) == (1, "home", "home")
     assert page.css('[data-testid="tab-home"]').get_attribute("aria-pressed") == "true"
     assert page.all('[data-testid="back-button"]') == [] and page.all('[data-testid="close-button"]') == []
+
+    # The page is made of ES modules, which a browser runs only when they are served as JavaScript.
+    modules = browser.execute_script(
+        "return performance.getEntriesByType('resource').map(entry => entry.name).filter(name => name.endsWith('.js'))")
+    assert len(modules) > 5, modules
+    for module in modules:
+        with urllib.request.urlopen(module, timeout=10) as answer:
+            assert answer.headers["Content-Type"] == "text/javascript; charset=utf-8", module
 
     # A list with a tappable cell on the home tab's root, put there through the API; a reload
     # continues the same session (sessionStorage) and renders it.
