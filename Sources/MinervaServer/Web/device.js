@@ -42,17 +42,18 @@ function fitDevice() {
   deviceEl.style.zoom = String(Math.round(zoom * 1000) / 1000);
 }
 
+/** The page of a node: the one drawn already (called back if it was leaving), or a new one. */
 function page(nodeId) {
-  let shown = view.pages.get(nodeId);
-  if (shown) {
-    stopAnimation(shown.element);
-    shown.element.classList.remove("exiting");
-    shown.element.removeAttribute("inert");
-    return shown;
+  const drawn = view.pages.get(nodeId);
+  if (drawn) {
+    stopAnimation(drawn.element);
+    drawn.element.classList.remove("exiting");
+    drawn.element.removeAttribute("inert");
+    return drawn;
   }
-  shown = screenPage(nodeId);
-  view.pages.set(nodeId, shown);
-  return shown;
+  const created = screenPage(nodeId);
+  view.pages.set(nodeId, created);
+  return created;
 }
 
 function stackView(navigatorId) {
@@ -83,9 +84,9 @@ function updateStack(navigatorId, previous, animate) {
   const oldPage = oldTop ? view.pages.get(oldTop)?.element : null;
   let newPage;
   if (top) {
-    const shown = page(top);
-    shown.update();
-    newPage = shown.element;
+    const topPage = page(top);
+    topPage.update();
+    newPage = topPage.element;
   } else {
     newPage = emptyDetail();
   }
