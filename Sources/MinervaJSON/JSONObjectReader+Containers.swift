@@ -62,6 +62,7 @@ extension JSONObjectReader {
     /// - Returns: what `read` returns.
     /// - Throws: ``JSONReadError`` when absent, `null`, not an object, carrying an unknown
     ///   name, or when `read` throws.
+    @inlinable
     public func object<T>(_ key: String, keys: JSONKeys, _ read: (JSONObjectReader) throws(JSONReadError) -> T) throws(JSONReadError) -> T {
         guard let result = try optionalObject(key, keys: keys, read) else { throw .missing(key) }
         return result
@@ -69,6 +70,7 @@ extension JSONObjectReader {
 
     /// Reads an optional nested object with a reader of its own; `nil` when absent or `null`.
     /// - Throws: as ``object(_:keys:_:)`` except when absent.
+    @inlinable
     public func optionalObject<T>(_ key: String, keys: JSONKeys, _ read: (JSONObjectReader) throws(JSONReadError) -> T)
         throws(JSONReadError) -> T?
     {
@@ -87,6 +89,7 @@ extension JSONObjectReader {
     /// - Returns: what `read` returns for each element, in order.
     /// - Throws: ``JSONReadError`` when absent, `null`, not an array, when an element is not
     ///   an object or carries an unknown name, or when `read` throws.
+    @inlinable
     public func objects<T>(_ key: String, keys: JSONKeys, _ read: (JSONObjectReader) throws(JSONReadError) -> T) throws(JSONReadError) -> [T] {
         guard let results = try optionalObjects(key, keys: keys, read) else { throw .missing(key) }
         return results
@@ -94,6 +97,7 @@ extension JSONObjectReader {
 
     /// Reads an optional array of objects, each with a reader of its own; `nil` when absent or `null`.
     /// - Throws: as ``objects(_:keys:_:)`` except when absent.
+    @inlinable
     public func optionalObjects<T>(_ key: String, keys: JSONKeys, _ read: (JSONObjectReader) throws(JSONReadError) -> T)
         throws(JSONReadError) -> [T]?
     {
@@ -120,6 +124,7 @@ extension JSONObjectReader {
     /// - Returns: what `read` returns, by name.
     /// - Throws: ``JSONReadError`` when absent, `null`, not an object, when a value is not an
     ///   object or carries an unknown name, or when `read` throws.
+    @inlinable
     public func members<T>(_ key: String, keys: JSONKeys, _ read: (JSONObjectReader) throws(JSONReadError) -> T) throws(JSONReadError)
         -> [String: T]
     {

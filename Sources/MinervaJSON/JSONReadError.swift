@@ -18,12 +18,14 @@ public struct JSONReadError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// A required member that is absent or `null`.
+    @usableFromInline
     static func missing(_ key: String) -> JSONReadError {
         JSONReadError(.missing, at: [.key(key)])
     }
 
     /// A value of the wrong JSON type at `path`.
     /// - Parameter expected: what it must be, with its article ("a string").
+    @usableFromInline
     static func wrongType(_ path: [JSONPathComponent], expected: String, found: JSONValue) -> JSONReadError {
         JSONReadError(.wrongType(expected: expected, found: found.typeName), at: path)
     }
@@ -39,6 +41,7 @@ public struct JSONReadError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// The same error, seen from an enclosing object: `prefix` comes before the path.
+    @usableFromInline
     func prefixed(by prefix: JSONPathComponent...) -> JSONReadError {
         JSONReadError(kind, at: prefix + components)
     }

@@ -244,3 +244,10 @@ def test_invalid_app_descriptions_are_refused_naming_file_and_key(tmp_path):
     for app, key in cases:
         code, stderr = start_with(tmp_path, app)
         assert code != 0 and str(tmp_path / "app.json") in stderr and key in stderr, (key, stderr)
+
+
+def test_unknown_keys_in_the_app_description_are_refused_naming_path_and_nearest_key(tmp_path):
+    app = {"root": {"screen": "a"}, "screens": {"a": {}, "b": {"presentaton": "present"}}}
+    code, stderr = start_with(tmp_path, app)
+    assert code != 0 and str(tmp_path / "app.json") in stderr, stderr
+    assert "screens.b.presentaton: unknown field; did you mean 'presentation'?" in stderr, stderr
