@@ -13,7 +13,7 @@
 /// let status = try body.object("result", keys: ["status", "value"]) { result in try result.string("status") }
 /// ```
 public struct JSONObjectReader: Sendable {
-    private let members: [String: JSONValue]
+    private let values: [String: JSONValue]
     /// The names this object may carry; reading any other is a programming error.
     private let keys: JSONKeys
 
@@ -29,7 +29,7 @@ public struct JSONObjectReader: Sendable {
             unknown = key
         }
         if let unknown { throw .unknown(unknown, known: keys) }
-        self.members = members
+        self.values = members
         self.keys = keys
     }
 
@@ -37,7 +37,7 @@ public struct JSONObjectReader: Sendable {
     @inline(__always)
     private func member(_ key: String) -> JSONValue? {
         assert(keys.contains(key), "'\(key)' is read but not among the object's known keys")
-        guard let value = members[key] else { return nil }
+        guard let value = values[key] else { return nil }
         if case .null = value { return nil }
         return value
     }
