@@ -29,9 +29,10 @@ struct Exchange: Sendable {
         return response
     }
 
-    /// An answer that comes later (see ``complete(_:with:)``); if the server stops first, `503`.
-    func deferred() -> HTTPDeferred {
-        HTTPDeferred(fallback: Self.shuttingDown, headers: [("X-Request-ID", requestID)])
+    /// An answer that comes later (see ``complete(_:with:)``).
+    /// - Parameter fallback: what is sent if the server stops first; by default `503`.
+    func deferred(fallback: HTTPResponse? = nil) -> HTTPDeferred {
+        HTTPDeferred(fallback: fallback ?? Self.shuttingDown, headers: [("X-Request-ID", requestID)])
     }
 
     /// Sends a later answer, counted and logged (the deferred adds the request id); the first

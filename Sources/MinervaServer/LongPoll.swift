@@ -9,11 +9,12 @@ final class LongPoll: EventSubscriber {
     private let exchange: Exchange
     private let session: LiveSession
 
-    init(after: Int, session: LiveSession, exchange: Exchange) {
+    /// - Parameter waiting: the answer now, sent if the server stops before the wait ends.
+    init(after: Int, session: LiveSession, exchange: Exchange, waiting: HTTPResponse) {
         self.after = after
         self.session = session
         self.exchange = exchange
-        deferred = exchange.deferred()
+        deferred = exchange.deferred(fallback: waiting)
     }
 
     /// The reply to return for the request.

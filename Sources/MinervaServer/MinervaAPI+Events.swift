@@ -19,11 +19,18 @@ extension MinervaAPI {
         let after = afterQuery ?? lastEventID ?? 0
         var reply: Result<HTTPReply, SessionError> = .failure(.unauthorized)
         core.observe(session) { state in
-            guard wait > 0, state.lastEvent <= after else {
-                reply = Result { () throws(SessionError) in .response(EventsDocument.response(try core.eventPage(of: session, in: state, after: after))) }
+            let now: HTTPResponse
+            do throws(SessionError) {
+                now = EventsDocument.response(try core.eventPage(of: session, in: state, after: after))
+            } catch {
+                reply = .failure(error)
                 return nil
             }
-            let poll = LongPoll(after: after, session: session, exchange: exchange)
+            guard wait > 0, state.lastEvent <= after else {
+                reply = .success(.response(now))
+                return nil
+            }
+            let poll = LongPoll(after: after, session: session, exchange: exchange, waiting: now)
             reply = .success(poll.reply)
             DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(wait)) { poll.timeOut() }
             return poll

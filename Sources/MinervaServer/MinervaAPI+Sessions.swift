@@ -55,9 +55,9 @@ extension MinervaAPI {
                 reply = .response(Self.notModified(version: state.version))
                 return nil
             }
-            let waiting = StateWait(session: session, exchange: exchange, encode: encode)
-            reply = waiting.reply
             let version = state.version
+            let waiting = StateWait(session: session, version: version, exchange: exchange, encode: encode)
+            reply = waiting.reply
             DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(wait)) { waiting.timeOut(version: version) }
             return waiting
         }

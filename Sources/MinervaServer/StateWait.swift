@@ -9,12 +9,14 @@ final class StateWait: EventSubscriber {
     private let session: LiveSession
     private let encode: @Sendable (SessionState) -> HTTPResponse
 
-    /// - Parameter encode: the `200` answer for a state.
-    init(session: LiveSession, exchange: Exchange, encode: @escaping @Sendable (SessionState) -> HTTPResponse) {
+    /// - Parameters:
+    ///   - version: the version the client has: `304` names it if the server stops before the wait ends.
+    ///   - encode: the `200` answer for a state.
+    init(session: LiveSession, version: Int, exchange: Exchange, encode: @escaping @Sendable (SessionState) -> HTTPResponse) {
         self.session = session
         self.exchange = exchange
         self.encode = encode
-        deferred = exchange.deferred()
+        deferred = exchange.deferred(fallback: MinervaAPI.notModified(version: version))
     }
 
     /// The reply to return for the request.
