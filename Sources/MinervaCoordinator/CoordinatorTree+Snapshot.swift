@@ -10,7 +10,6 @@ extension CoordinatorTree {
         writer.field("layout", layout.rawValue)
         writer.field("nextNode", nextNodeNumber)
         writer.field("nextNavigator", nextNavigatorNumber)
-        writer.field("lastSeq", lastSeq)
         writer.key("flags")
         writer.beginArray()
         for flag in flags.sorted() { writer.string(flag) }
@@ -26,14 +25,7 @@ extension CoordinatorTree {
         if let selectedTab { writer.field("selectedTab", selectedTab) }
         if let pending {
             writer.key("pending")
-            writer.beginObject()
-            writer.field("guardNode", pending.guardNode)
-            writer.field("flag", pending.flag)
-            writer.key("steps")
-            writer.beginArray()
-            for step in pending.steps { step.write(into: &writer) }
-            writer.endArray()
-            writer.endObject()
+            pending.writeSnapshot(into: &writer)
         }
         writer.endObject()
     }
@@ -59,7 +51,6 @@ extension CoordinatorTree {
         navigatorOrder = []
         nextNodeNumber = try reader.int("nextNode")
         nextNavigatorNumber = try reader.int("nextNavigator")
-        lastSeq = try reader.int("lastSeq")
         selectedTab = try reader.optionalString("selectedTab")
         flags = Set(try reader.strings("flags"))
         for nodeValue in try reader.array("nodes") {
@@ -94,18 +85,7 @@ extension CoordinatorTree {
                     role: role))
         }
         if let pendingValue = reader.member("pending") {
-            let pending = SnapshotReader(pendingValue)
-            var steps: [AppDescription.Step] = []
-            for stepValue in try pending.array("steps") {
-                let step = SnapshotReader(stepValue)
-                steps.append(
-                    AppDescription.Step(
-                        screen: try step.string("screen"), params: try step.object("params"),
-                        presentation: try step.optionalString("presentation").flatMap { AppDescription.PresentationMode(rawValue: $0) },
-                        style: try step.optionalString("style").flatMap { ModalStyle(rawValue: $0) },
-                        embedInNavigation: step.member("embedInNavigation")?.boolValue))
-            }
-            self.pending = PendingNavigation(steps: steps, guardNode: try pending.nodeID("guardNode"), flag: try pending.string("flag"))
+            pending = try PendingNavigation(snapshot: pendingValue)
         }
         guard nodes[rootID] != nil, navigators.count == navigatorOrder.count else { throw SnapshotError("the snapshot has no app coordinator") }
         if let violation = invariantViolation() { throw SnapshotError("the snapshot is not a valid tree: \(violation)") }
@@ -246,7 +226,7 @@ public struct SnapshotReader {
     }
 
     /// A required node id.
-    func nodeID(_ name: String) throws(SnapshotError) -> NodeID {
+    public func nodeID(_ name: String) throws(SnapshotError) -> NodeID {
         try Self.nodeID(try string(name))
     }
 

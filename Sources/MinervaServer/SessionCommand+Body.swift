@@ -1,6 +1,7 @@
 import MinervaJSON
+import MinervaSessions
 
-extension NavigationCommand {
+extension SessionCommand {
     /// Reads the body of `operation`: a JSON object of that operation's fields and no others.
     /// Only the body's shape is checked here; values (screens, nodes, styles) when it runs.
     /// - Throws: `400` for a missing body or field, a wrong JSON type, or an unknown field
@@ -55,7 +56,7 @@ extension NavigationCommand {
     }
 
     /// `{"navigator"?, "screen", "params"?}` or `{"navigator"?, "stack": [{"screen", "params"?}, …]}`.
-    private static func setRoot(_ body: JSONObjectReader) throws(JSONReadError) -> NavigationCommand {
+    private static func setRoot(_ body: JSONObjectReader) throws(JSONReadError) -> SessionCommand {
         let navigator = try body.optionalString("navigator")
         if body.contains("stack") {
             guard !body.contains("screen"), !body.contains("params") else {
