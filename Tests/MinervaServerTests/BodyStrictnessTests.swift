@@ -1,13 +1,14 @@
 import MinervaJSON
 import MinervaList
+import MinervaSessions
 @testable import MinervaServer
 import Testing
 
 /// Request bodies carry only the fields of their operation: any other is `400`, naming it.
 @Suite struct BodyStrictnessTests {
     func refusal(_ operation: Route.Operation, _ body: String) -> APIError? {
-        do {
-            _ = try NavigationCommand(operation, bytes: Array(body.utf8))
+        do throws(APIError) {
+            _ = try SessionCommand(operation, bytes: Array(body.utf8))
             return nil
         } catch {
             return error
