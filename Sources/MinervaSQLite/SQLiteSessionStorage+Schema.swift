@@ -63,6 +63,7 @@ extension SQLiteSessionStorage {
             table.column("tokenHash", .blob).notNull()
             table.column("version", .integer).notNull()
             table.column("lastEvent", .integer).notNull()
+            table.column("firstEvent", .integer).notNull()
             table.column("appVersion", .text).notNull()
             table.column("state", .blob).notNull()
             table.column("lastUsed", .double).notNull()
@@ -74,10 +75,10 @@ extension SQLiteSessionStorage {
             else { continue }
             var writer = JSONWriter()
             writer.value(tree)
+            let lastEvent = tree.objectValue?["lastSeq"]?.intValue ?? 0
             try db.execute(
-                sql: "INSERT INTO sessionV3 (id, tokenHash, version, lastEvent, appVersion, state, lastUsed) VALUES (?, ?, ?, ?, '', ?, ?)",
-                arguments: [id, row["tokenHash"] as Data, row["version"] as Int, tree.objectValue?["lastSeq"]?.intValue ?? 0, Data(writer.bytes),
-                    row["lastUsed"] as Double])
+                sql: "INSERT INTO sessionV3 (id, tokenHash, version, lastEvent, firstEvent, appVersion, state, lastUsed) VALUES (?, ?, ?, ?, ?, '', ?, ?)",
+                arguments: [id, row["tokenHash"] as Data, row["version"] as Int, lastEvent, lastEvent + 1, Data(writer.bytes), row["lastUsed"] as Double])
             for (node, history) in members["lists"]?.objectValue ?? [:] {
                 guard let history = try? ListHistory(snapshot: history) else { continue }
                 for (version, content) in history.keptVersions {

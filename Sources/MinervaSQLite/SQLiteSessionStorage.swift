@@ -27,7 +27,7 @@ public final class SQLiteSessionStorage: SessionStorage {
                 guard let row = try Row.fetchOne(db, sql: "SELECT * FROM session WHERE id = ?", arguments: [id]) else { return nil }
                 let record = SessionRecord(
                     id: row["id"], tokenHash: [UInt8](row["tokenHash"] as Data), version: row["version"], lastEvent: row["lastEvent"],
-                    appVersion: row["appVersion"], state: [UInt8](row["state"] as Data), lastUsed: row["lastUsed"])
+                    firstEvent: row["firstEvent"], appVersion: row["appVersion"], state: [UInt8](row["state"] as Data), lastUsed: row["lastUsed"])
                 let events = try Row.fetchAll(
                     db, sql: "SELECT seq, body FROM event WHERE session = ? ORDER BY seq DESC LIMIT ?", arguments: [id, eventTail]
                 ).reversed().map { EventRecord(seq: $0["seq"], body: [UInt8]($0["body"] as Data)) }
@@ -118,10 +118,13 @@ public final class SQLiteSessionStorage: SessionStorage {
         } else {
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO session (id, tokenHash, version, lastEvent, appVersion, state, lastUsed) VALUES (?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (id) DO NOTHING
+                    INSERT INTO session (id, tokenHash, version, lastEvent, firstEvent, appVersion, state, lastUsed)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
                     """
-            ).execute(arguments: [id, Data(record.tokenHash), record.version, record.lastEvent, record.appVersion, Data(record.state), record.lastUsed])
+            ).execute(arguments: [
+                id, Data(record.tokenHash), record.version, record.lastEvent, record.firstEvent, record.appVersion, Data(record.state),
+                record.lastUsed,
+            ])
             guard db.changesCount == 1 else { return .conflict }
         }
         let insertEvent = try db.cachedStatement(sql: "INSERT OR REPLACE INTO event (session, seq, body) VALUES (?, ?, ?)")

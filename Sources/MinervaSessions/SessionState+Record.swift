@@ -7,8 +7,8 @@ extension SessionState {
     /// The session's own row as it is now.
     func record(id: String, tokenHash: [UInt8], lastUsed: Double) -> SessionRecord {
         SessionRecord(
-            id: id, tokenHash: tokenHash, version: version, lastEvent: lastEvent, appVersion: appVersion, state: tree.snapshotBytes,
-            lastUsed: lastUsed)
+            id: id, tokenHash: tokenHash, version: version, lastEvent: lastEvent, firstEvent: firstEvent, appVersion: appVersion,
+            state: tree.snapshotBytes, lastUsed: lastUsed)
     }
 
     /// Everything a new session writes.
@@ -56,7 +56,7 @@ extension SessionState {
     init(stored: StoredSession, app: AppDescription, configuration: SessionConfiguration) throws(SnapshotError) {
         let record = stored.record
         let tree = try CoordinatorTree(snapshot: try StoredJSON.parse(record.state), app: app)
-        self.init(tree: tree, appVersion: record.appVersion, configuration: configuration)
+        self.init(tree: tree, appVersion: record.appVersion, configuration: configuration, firstEvent: record.firstEvent)
         version = record.version
         lastEvent = record.lastEvent
         for event in stored.events { events.append(try SessionEvent(record: event)) }

@@ -12,6 +12,9 @@ public struct SessionState: Sendable {
     public internal(set) var version: Int
     /// The `seq` of the newest event (0 when none).
     public internal(set) var lastEvent: Int
+    /// The `seq` the log starts from: 1, or later for a session migrated from a store that did
+    /// not keep its events.
+    let firstEvent: Int
     /// The newest events, oldest first: the whole kept log in memory, or its tail when a store
     /// holds the rest.
     public internal(set) var events: Deque<SessionEvent>
@@ -24,10 +27,11 @@ public struct SessionState: Sendable {
     /// What the session's size limit counts: every node's params and every list's current cells, in bytes.
     var byteCount: Int
 
-    init(tree: CoordinatorTree, appVersion: String, configuration: SessionConfiguration) {
+    init(tree: CoordinatorTree, appVersion: String, configuration: SessionConfiguration, firstEvent: Int = 1) {
         self.tree = tree
         version = 1
         lastEvent = 0
+        self.firstEvent = firstEvent
         events = []
         lists = [:]
         self.appVersion = appVersion
@@ -38,6 +42,6 @@ public struct SessionState: Sendable {
     /// The oldest `seq` a client can still read from this session's log (1 while nothing was
     /// dropped), given how many events are kept in all.
     func oldestKeptEvent(history: Int) -> Int {
-        max(1, lastEvent - history + 1)
+        max(firstEvent, lastEvent - history + 1)
     }
 }

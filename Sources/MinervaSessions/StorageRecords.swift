@@ -8,6 +8,8 @@ public struct SessionRecord: Sendable {
     public let version: Int
     /// The `seq` of its newest event (0 when none).
     public let lastEvent: Int
+    /// The `seq` its log starts from: 1, or after the events of an older store that were not kept.
+    public let firstEvent: Int
     /// The version of the app description it runs.
     public let appVersion: String
     /// Its state without history (the tree, flags, pending target), in the core's own format.
@@ -16,11 +18,14 @@ public struct SessionRecord: Sendable {
     public let lastUsed: Double
 
     /// Creates a record.
-    public init(id: String, tokenHash: [UInt8], version: Int, lastEvent: Int, appVersion: String, state: [UInt8], lastUsed: Double) {
+    public init(
+        id: String, tokenHash: [UInt8], version: Int, lastEvent: Int, firstEvent: Int, appVersion: String, state: [UInt8], lastUsed: Double
+    ) {
         self.id = id
         self.tokenHash = tokenHash
         self.version = version
         self.lastEvent = lastEvent
+        self.firstEvent = firstEvent
         self.appVersion = appVersion
         self.state = state
         self.lastUsed = lastUsed
