@@ -1,6 +1,11 @@
 public import MinervaJSON
 
 extension PendingNavigation {
+    /// The members of a stored pending target.
+    public static let snapshotKeys: JSONKeys = ["guardNode", "flag", "steps"]
+    /// The members of one of its steps.
+    static let stepKeys: JSONKeys = ["screen", "params", "presentation", "style", "embedInNavigation"]
+
     /// Writes the pending target for storage: `{"guardNode", "flag", "steps"}`.
     public func writeSnapshot(into writer: inout JSONWriter) {
         writer.beginObject()
@@ -13,19 +18,14 @@ extension PendingNavigation {
         writer.endObject()
     }
 
-    /// Reads a pending target back from ``writeSnapshot(into:)``.
-    /// - Throws: ``SnapshotError`` when the value is not one.
-    public init(snapshot value: JSONValue) throws(SnapshotError) {
-        let pending = SnapshotReader(value)
-        var steps: [AppDescription.Step] = []
-        for stepValue in try pending.array("steps") {
-            let step = SnapshotReader(stepValue)
-            steps.append(
-                AppDescription.Step(
-                    screen: try step.string("screen"), params: try step.object("params"),
-                    presentation: try step.optionalString("presentation").flatMap { AppDescription.PresentationMode(rawValue: $0) },
-                    style: try step.optionalString("style").flatMap { ModalStyle(rawValue: $0) },
-                    embedInNavigation: step.member("embedInNavigation")?.boolValue))
+    /// Reads a pending target back from ``writeSnapshot(into:)`` (a reader over ``snapshotKeys``).
+    /// - Throws: ``JSONReadError`` when it is not one.
+    public init(reader pending: JSONObjectReader) throws(JSONReadError) {
+        let steps = try pending.objects("steps", keys: Self.stepKeys) { step throws(JSONReadError) in
+            AppDescription.Step(
+                screen: try step.string("screen"), params: try step.optionalObject("params") ?? [:],
+                presentation: try step.optionalEnumValue("presentation", as: AppDescription.PresentationMode.self),
+                style: try step.optionalEnumValue("style", as: ModalStyle.self), embedInNavigation: try step.optionalBool("embedInNavigation"))
         }
         self.init(steps: steps, guardNode: try pending.nodeID("guardNode"), flag: try pending.string("flag"))
     }

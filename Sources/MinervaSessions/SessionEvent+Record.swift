@@ -52,52 +52,63 @@ extension SessionEvent {
         return EventRecord(seq: seq, body: writer.bytes)
     }
 
+    /// The members an event record may carry.
+    private static let recordKeys: JSONKeys = [
+        "version", "at", "final", "type", "node", "list", "from", "screen", "params", "parent", "navigator", "kind", "style",
+        "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending",
+    ]
+
     /// Reads an event back from its record.
     /// - Throws: ``SnapshotError`` when the record is not an event.
     init(record: EventRecord) throws(SnapshotError) {
-        let reader = SnapshotReader(try StoredJSON.parse(record.body))
-        let change: Change
+        let value = try StoredJSON.parse(record.body)
+        do throws(JSONReadError) {
+            let reader = try JSONObjectReader(value, keys: Self.recordKeys)
+            self.init(
+                seq: record.seq, version: try reader.int("version"), at: try reader.int("at"), isFinal: try reader.optionalBool("final") ?? false,
+                change: try Self.change(reader))
+        } catch {
+            throw SnapshotError("event \(record.seq): \(error)")
+        }
+    }
+
+    private static func change(_ reader: JSONObjectReader) throws(JSONReadError) -> Change {
         switch try reader.string("type") {
         case "listChanged":
-            change = .listChanged(node: try reader.nodeID("node"), list: try reader.int("list"), from: try reader.int("from"))
+            return .listChanged(node: try reader.nodeID("node"), list: try reader.int("list"), from: try reader.int("from"))
         case "added":
-            let style = try reader.optionalString("style").map { text throws(SnapshotError) in
-                guard let style = ModalStyle(rawValue: text) else { throw SnapshotError("unknown style '\(text)'") }
-                return style
-            }
-            change = .navigation(
+            return .navigation(
                 .added(
                     AddedNode(
-                        node: try reader.nodeID("node"), screen: try reader.string("screen"), params: try reader.object("params"),
+                        node: try reader.nodeID("node"), screen: try reader.string("screen"), params: try reader.optionalObject("params") ?? [:],
                         parent: try reader.nodeID("parent"), navigator: NavigatorID(try reader.string("navigator")),
-                        presentation: Presentation(try reader.enumValue("kind", as: Presentation.Kind.self), style: style),
+                        presentation: Presentation(
+                            try reader.enumValue("kind", as: Presentation.Kind.self), style: try reader.optionalEnumValue("style", as: ModalStyle.self)),
                         presentedBy: try reader.optionalString("presentedBy").map { NavigatorID($0) },
-                        embedded: reader.member("embedded")?.boolValue)))
+                        embedded: try reader.optionalBool("embedded"))))
         case "removed":
-            change = .navigation(
+            return .navigation(
                 .removed(
                     RemovedNode(
                         node: try reader.nodeID("node"), screen: try reader.string("screen"),
                         reason: try reader.enumValue("reason", as: NavigationEvent.RemovalReason.self),
                         navigator: NavigatorID(try reader.string("navigator")))))
         case "finished":
-            change = .navigation(
+            return .navigation(
                 .finished(
                     FinishedFlow(
                         node: try reader.nodeID("node"), screen: try reader.string("screen"), parent: try reader.nodeID("parent"),
-                        result: reader.member("result") ?? .null)))
+                        result: reader.value("result") ?? .null)))
         case "tabSelected":
-            change = .navigation(.tabSelected(try reader.string("tab")))
+            return .navigation(.tabSelected(try reader.string("tab")))
         case "flagsChanged":
-            change = .navigation(.flagsChanged(try reader.strings("flags")))
+            return .navigation(.flagsChanged(try reader.strings("flags")))
         case "pendingChanged":
-            change = .navigation(.pendingChanged(try reader.member("pending").map { value throws(SnapshotError) in try PendingNavigation(snapshot: value) }))
+            return .navigation(
+                .pendingChanged(try reader.optionalObject("pending", keys: PendingNavigation.snapshotKeys, PendingNavigation.init(reader:))))
         case let other:
-            throw SnapshotError("unknown event type '\(other)'")
+            throw reader.error("unknown event type '\(other.prefix(64))'", at: .key("type"))
         }
-        self.init(
-            seq: record.seq, version: try reader.int("version"), at: try reader.int("at"), isFinal: reader.member("final")?.boolValue ?? false,
-            change: change)
     }
 }
 

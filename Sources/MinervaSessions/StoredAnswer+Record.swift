@@ -22,20 +22,28 @@ extension IdempotencyCache.Entry {
         return AnswerRecord(key: key.key, storedAt: storedAt, body: writer.bytes)
     }
 
+    /// The members an answer record may carry (`key` and `storedAt` in records of older stores).
+    private static let recordKeys: JSONKeys = ["fingerprint", "status", "headers", "body", "key", "storedAt"]
+
     /// Reads an entry back from its record.
     /// - Throws: ``SnapshotError`` when the record is not a remembered answer.
     init(record: AnswerRecord) throws(SnapshotError) {
-        let reader = SnapshotReader(try StoredJSON.parse(record.body))
-        var headers: [(name: String, value: String)] = []
-        for pair in try reader.array("headers") {
-            guard let parts = pair.arrayValue, parts.count == 2, let name = parts[0].stringValue, let value = parts[1].stringValue else {
-                throw SnapshotError("malformed stored header")
+        let value = try StoredJSON.parse(record.body)
+        do throws(JSONReadError) {
+            let reader = try JSONObjectReader(value, keys: Self.recordKeys)
+            var headers: [(name: String, value: String)] = []
+            for (index, pair) in try reader.array("headers").enumerated() {
+                guard let parts = pair.arrayValue, parts.count == 2, let name = parts[0].stringValue, let value = parts[1].stringValue else {
+                    throw reader.error("not a [name, value] pair", at: .key("headers"), .index(index))
+                }
+                headers.append((name, value))
             }
-            headers.append((name, value))
+            self.init(
+                key: IdempotencyKey(key: record.key, fingerprint: UInt64(bitPattern: Int64(try reader.int("fingerprint")))),
+                answer: StoredAnswer(status: try reader.int("status"), headers: headers, body: Array(try reader.string("body").utf8)),
+                storedAt: record.storedAt)
+        } catch {
+            throw SnapshotError("remembered answer '\(record.key.prefix(64))': \(error)")
         }
-        self.init(
-            key: IdempotencyKey(key: record.key, fingerprint: UInt64(bitPattern: Int64(try reader.int("fingerprint")))),
-            answer: StoredAnswer(status: try reader.int("status"), headers: headers, body: Array(try reader.string("body").utf8)),
-            storedAt: record.storedAt)
     }
 }
