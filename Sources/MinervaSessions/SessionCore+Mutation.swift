@@ -84,7 +84,10 @@ extension SessionCore {
             try Self.check(mutation.precondition, version: slot.state.version)
             var next = slot.state
             let changes = try mutation.command.apply(to: &next, configuration: configuration)
-            guard let block = next.recordBlock(changes, from: slot.state, at: Int(now * 1000), keep: eventsInMemory) else {
+            guard
+                let block = next.recordBlock(
+                    changes, from: slot.state, at: Int(now * 1000), keep: eventsInMemory, historyBudget: configuration.maxSessionBytes)
+            else {
                 return .success(MutationResult(answer: mutation.answer(slot.state), events: [], replayed: false))
             }
             try checkLimits(next)

@@ -11,7 +11,11 @@ extension SessionState {
     ///   - at: the mutation's time, in milliseconds since 1970.
     ///   - keep: how many events the in-memory log keeps.
     /// - Returns: the block, or `nil` when the step changed nothing (a no-op: no version, no event).
-    mutating func recordBlock(_ changes: [SessionEvent.Change], from old: SessionState, at: Int, keep: Int) -> ArraySlice<SessionEvent>? {
+    ///   - historyBudget: bytes the in-memory log and older list versions may take together
+    ///     (half each); beyond it the oldest go (a store still holds the events).
+    mutating func recordBlock(
+        _ changes: [SessionEvent.Change], from old: SessionState, at: Int, keep: Int, historyBudget: Int
+    ) -> ArraySlice<SessionEvent>? {
         var navigation: [NavigationEvent] = []
         var listChanges: [SessionEvent.Change] = []
         for change in changes {
@@ -29,8 +33,9 @@ extension SessionState {
                 SessionEvent(seq: lastEvent + 1 + index, version: version, at: at, isFinal: index == block.count - 1, change: change))
         }
         lastEvent += block.count
-        let kept = max(keep, block.count)
-        if events.count > kept { events.removeFirst(events.count - kept) }
+        eventBytes += events.suffix(block.count).reduce(0) { $0 + $1.approximateByteCount }
+        trimEvents(keeping: keep, atLeast: block.count, budget: historyBudget)
+        if !listChanges.isEmpty { trimListHistory(budget: historyBudget) }
         return ArraySlice(events.suffix(block.count))
     }
 
@@ -38,9 +43,9 @@ extension SessionState {
     private mutating func track(_ change: SessionEvent.Change, from old: SessionState) {
         switch change {
         case .navigation(.added(let added)):
-            byteCount += JSONValue.object(added.params).encodedByteCount
+            byteCount += Self.byteCount(ofNodeWith: added.params)
         case .navigation(.removed(let removed)):
-            if let node = old.tree.nodes[removed.node] { byteCount -= JSONValue.object(node.params).encodedByteCount }
+            if let node = old.tree.nodes[removed.node] { byteCount -= Self.byteCount(ofNodeWith: node.params) }
             if let list = lists.removeValue(forKey: removed.node) { byteCount -= list.current.byteCount }
         case .listChanged(let node, _, _):
             byteCount += lists[node]!.current.byteCount - (old.lists[node]?.current.byteCount ?? 0)

@@ -60,6 +60,7 @@ extension SessionState {
         version = record.version
         lastEvent = record.lastEvent
         for event in stored.events { events.append(try SessionEvent(record: event)) }
+        eventBytes = events.reduce(0) { $0 + $1.approximateByteCount }
         var versions: [(version: Int, content: ListContent)] = []
         for (index, list) in stored.lists.enumerated() {
             let value = try StoredJSON.parse(list.body)
@@ -74,6 +75,8 @@ extension SessionState {
             }
         }
         byteCount += lists.values.reduce(0) { $0 + $1.current.byteCount }
+        trimEvents(keeping: events.count, atLeast: 1, budget: configuration.maxSessionBytes)
+        trimListHistory(budget: configuration.maxSessionBytes)
         let now = configuration.now()
         for answer in stored.answers {
             idempotency.remember(try IdempotencyCache.Entry(record: answer), now: now)

@@ -24,8 +24,11 @@ public struct SessionState: Sendable {
     public let appVersion: String
     /// Answers of recent mutations by `Idempotency-Key`.
     var idempotency: IdempotencyCache
-    /// What the session's size limit counts: every node's params and every list's current cells, in bytes.
+    /// What the session's size limit counts: every node (a fixed share and its params) and every
+    /// list's current cells, in bytes.
     var byteCount: Int
+    /// What the in-memory log takes (``SessionEvent/approximateByteCount``), in bytes.
+    var eventBytes = 0
 
     init(tree: CoordinatorTree, appVersion: String, configuration: SessionConfiguration, firstEvent: Int = 1) {
         self.tree = tree
@@ -36,7 +39,12 @@ public struct SessionState: Sendable {
         lists = [:]
         self.appVersion = appVersion
         idempotency = IdempotencyCache(capacity: configuration.idempotencyCapacity, lifetime: configuration.idempotencyLifetime)
-        byteCount = tree.nodes.values.reduce(0) { $0 + JSONValue.object($1.params).encodedByteCount }
+        byteCount = tree.nodes.values.reduce(0) { $0 + Self.byteCount(ofNodeWith: $1.params) }
+    }
+
+    /// What one node counts for the session's size limit: a fixed share for its place in the tree, and its params.
+    static func byteCount(ofNodeWith params: [String: JSONValue]) -> Int {
+        128 + JSONValue.object(params).encodedByteCount
     }
 
     /// The oldest `seq` a client can still read from this session's log (1 while nothing was
