@@ -45,6 +45,8 @@ let package = Package(
             name: "InProcessAPI",
             dependencies: [
                 .product(name: "MinervaServer", package: "minerva-server"),
+                .product(name: "MinervaSessions", package: "minerva-server"),
+                .product(name: "MinervaSQLite", package: "minerva-server"),
                 .product(name: "MinervaCoordinator", package: "minerva-server"),
                 .product(name: "MicroHTTP", package: "minerva-server"),
                 .product(name: "Logging", package: "swift-log"),

@@ -48,7 +48,11 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     }
     static func unprocessable(_ message: String) -> APIError { APIError(status: 422, code: "unprocessable", message: message) }
     static func conflict(_ message: String) -> APIError { APIError(status: 409, code: "conflict", message: message) }
-    static func unavailable(_ message: String) -> APIError { APIError(status: 503, code: "unavailable", message: message) }
+    static func unavailable(_ message: String, retryAfter: Double = 1) -> APIError {
+        APIError(
+            status: 503, code: "unavailable", message: message,
+            headers: [Header(name: "Retry-After", value: String(max(1, Int(retryAfter.rounded(.up)))))])
+    }
     static func rateLimited(retryAfter: Double) -> APIError {
         let seconds = max(1, Int(retryAfter.rounded(.up)))
         return APIError(

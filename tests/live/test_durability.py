@@ -23,17 +23,24 @@ def test_restart_keeps_sessions_tokens_events_lists_and_keys(tmp_path):
     session.call("PUT", "/nodes/n1/list", {"sections": [{"id": "a", "items": []}]})
     session.op("flags", {"set": ["beta"]}, headers={"Idempotency-Key": "flag-1"})
     before = session.get()
+    log = session.events()
+    assert log["last"] == before["lastEvent"] == 7
+    assert [event["type"] for event in log["events"]] == [
+        "added", "added", "removed", "removed", "listChanged", "listChanged", "flagsChanged"]
     assert server.stop() == 0
 
     server = start(db)
     try:
         session.server = server
         assert session.get() == before
-        assert session.events()["last"] == 2
+        assert session.events() == log                      # the whole change log, times included
         status, _, page = session.call("GET", "/nodes/n1/list?since=1")
         assert status == 200 and page["version"] == 2 and page["diff"]["items"]["deleted"] == [{"section": 0, "item": 0}]
         replay = session.op("flags", {"set": ["beta"]}, headers={"Idempotency-Key": "flag-1"})
-        assert replay["version"] == before["version"]
+        assert replay["version"] == before["version"] and session.events() == log
+        # the log goes on where it stopped: the next seq and the next version
+        block = session.change("push", {"screen": "settings"})
+        assert [(event["seq"], event["version"]) for event in block] == [(8, before["version"] + 1)]
         status, _, _ = server.request("GET", f"/v1/sessions/{session.id}", token="wrong")
         assert status == 401
     finally:

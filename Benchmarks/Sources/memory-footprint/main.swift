@@ -16,6 +16,7 @@
 import CMallocInfo
 import InProcessAPI
 import MinervaServer
+import MinervaSessions
 
 #if canImport(Glibc)
 import Glibc
@@ -77,7 +78,7 @@ do {
         guard arguments.count >= 3, let count = Int(arguments[2]), count > 0 else { fail("sessions needs N") }
         let pushes = arguments.count > 3 ? Int(arguments[3]) ?? 4 : 4
         let items = arguments.count > 4 ? Int(arguments[4]) ?? 20 : 20
-        let api = makeAPI(configuration: ServerConfiguration(maxSessions: count + 10, rateLimit: 0))
+        let api = makeAPI(configuration: ServerConfiguration(sessions: SessionConfiguration(maxSessions: count + 10, rateLimit: 0)))
         let listBodyText = listBody(items: items)
         func build(_ index: Int) throws {
             let session = try api.createSession()
@@ -100,7 +101,7 @@ do {
         print("heap_per_session: \(format(Double(after.heap - before.heap) / n))")
     case "nodes":
         let pushes = arguments.count > 2 ? Int(arguments[2]) ?? 999 : 999
-        let api = makeAPI(configuration: ServerConfiguration(maxNodes: 2000, rateLimit: 0))
+        let api = makeAPI(configuration: ServerConfiguration(sessions: SessionConfiguration(maxNodes: 2000, rateLimit: 0)))
         let warm = try api.createSession()
         for push in 0..<10 { try api.pushProfile(warm, userId: push) }
         try api.send("DELETE", "/v1/sessions/\(warm.id)", token: warm.token, expect: 204)

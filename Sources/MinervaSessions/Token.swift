@@ -1,14 +1,14 @@
 import Crypto
 
 /// Random secrets for session ids and bearer tokens.
-enum Token {
+public enum Token {
     /// The SHA-256 of a token: what is kept and stored instead of the token itself.
-    static func hash(_ token: String) -> [UInt8] {
+    public static func hash(_ token: String) -> [UInt8] {
         Array(digest(token))
     }
 
     /// Whether `token`'s SHA-256 is `hash`, compared in constant time.
-    static func matches(_ token: String, hash: [UInt8]) -> Bool {
+    public static func matches(_ token: String, hash: [UInt8]) -> Bool {
         digest(token).withUnsafeBytes { digest in
             hash.withUnsafeBytes { constantTimeEqual(digest, $0) }
         }
@@ -19,26 +19,6 @@ enum Token {
         var hasher = SHA256()
         token.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
         return hasher.finalize()
-    }
-
-    /// The token of an `Authorization: Bearer <token>` field (RFC 6750): the scheme in any case,
-    /// spaces around it and the token; `nil` for any other field or an empty token.
-    static func bearer(in field: String) -> String? {
-        var field = field
-        return field.withUTF8 { bytes -> String? in
-            func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-            var start = 0
-            var end = bytes.count
-            while start < end, isSpace(bytes[start]) { start += 1 }
-            while end > start, isSpace(bytes[end - 1]) { end -= 1 }
-            let scheme = "bearer".utf8
-            guard end - start > scheme.count + 1 else { return nil }
-            for (offset, letter) in scheme.enumerated() where bytes[start + offset] | 0x20 != letter { return nil }
-            var tokenStart = start + scheme.count
-            guard bytes[tokenStart] == UInt8(ascii: " ") else { return nil }
-            while isSpace(bytes[tokenStart]) { tokenStart += 1 }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[tokenStart..<end]), as: UTF8.self)
-        }
     }
 
     /// Compares two byte strings in time that depends only on their lengths.
@@ -53,7 +33,7 @@ enum Token {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// `count` bytes from the system's cryptographic generator, base64url-encoded without padding.
-    static func random(bytes count: Int) -> String {
+    public static func random(bytes count: Int) -> String {
         var generator = SystemRandomNumberGenerator()
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count + 8)

@@ -1,0 +1,185 @@
+/// A mutation as the API hands it to the core.
+public struct Mutation: Sendable {
+    /// What to do.
+    public var command: SessionCommand
+    /// The versions the client accepts (`If-Match`); `nil` accepts any.
+    public var precondition: (@Sendable (Int) -> Bool)?
+    /// The request's `Idempotency-Key`, if any.
+    public var idempotencyKey: IdempotencyKey?
+    /// Builds the answer from the state the mutation produced (or, for a no-op, the unchanged
+    /// one); it is remembered for the `Idempotency-Key` and stored with the mutation.
+    public var answer: @Sendable (SessionState) -> StoredAnswer
+
+    /// Creates a mutation.
+    public init(
+        command: SessionCommand, precondition: (@Sendable (Int) -> Bool)?, idempotencyKey: IdempotencyKey?,
+        answer: @escaping @Sendable (SessionState) -> StoredAnswer
+    ) {
+        self.command = command
+        self.precondition = precondition
+        self.idempotencyKey = idempotencyKey
+        self.answer = answer
+    }
+}
+
+/// How a mutation ended well.
+public struct MutationResult: Sendable {
+    /// The answer to send.
+    public let answer: StoredAnswer
+    /// The block of events it appended (empty for a no-op or a remembered answer).
+    public let events: ArraySlice<SessionEvent>
+    /// Whether the answer is a remembered one (a retry with the same `Idempotency-Key`).
+    public let replayed: Bool
+}
+
+/// Receives a mutation's outcome once it is durable (or refused).
+public typealias MutationCompletion = @Sendable (Result<MutationResult, SessionError>) -> Void
+
+extension SessionCore {
+    /// Runs a mutation: its step, then store → swap → publish.
+    /// - Parameters:
+    ///   - session: the session, from ``session(_:token:)``.
+    ///   - mutation: what to do.
+    ///   - completion: called with the outcome when it is not known at once (the write is with
+    ///     storage, or the session was busy with another write).
+    /// - Returns: the outcome when it is known at once (a refusal, a no-op, a remembered answer,
+    ///   or any mutation without storage); `completion` is then not called.
+    public func mutate(
+        _ session: LiveSession, _ mutation: Mutation, completion: @escaping MutationCompletion
+    ) -> Result<MutationResult, SessionError>? {
+        session.slot.withLock { slot in
+            guard !slot.busy else {
+                slot.waiting.append(.mutation(mutation, completion))
+                return nil
+            }
+            return start(mutation, of: session, in: &slot, completion: completion)
+        }
+    }
+
+    /// Checks a version precondition now (for a request refused before its step: `412` comes first).
+    /// - Throws: `preconditionFailed` when the current version does not satisfy it.
+    public func checkPrecondition(_ session: LiveSession, _ precondition: (@Sendable (Int) -> Bool)?) throws(SessionError) {
+        guard let precondition else { return }
+        try read(session) { state throws(SessionError) in try Self.check(precondition, version: state.version) }
+    }
+
+    static func check(_ precondition: (@Sendable (Int) -> Bool)?, version: Int) throws(SessionError) {
+        guard let precondition, !precondition(version) else { return }
+        throw SessionError(
+            .preconditionFailed(current: version), "If-Match does not name the current version \"\(version)\"; fetch the session again and retry")
+    }
+
+    /// The step, under the session's lock: a remembered answer, the precondition, the command on
+    /// a copy, the limits; then either the swap (no storage) or the write handed to storage.
+    /// - Returns: the outcome, or `nil` when the write is with storage (the slot is then busy).
+    func start(
+        _ mutation: Mutation, of session: LiveSession, in slot: inout LiveSession.Slot, completion: @escaping MutationCompletion
+    ) -> Result<MutationResult, SessionError>? {
+        guard !slot.gone else { return .failure(.unauthorized) }
+        let now = configuration.now()
+        do throws(SessionError) {
+            if let key = mutation.idempotencyKey, let answer = try slot.state.idempotency.answer(for: key, now: now) {
+                return .success(MutationResult(answer: answer, events: [], replayed: true))
+            }
+            try Self.check(mutation.precondition, version: slot.state.version)
+            var next = slot.state
+            let changes = try mutation.command.apply(to: &next, configuration: configuration)
+            guard
+                let block = next.recordBlock(
+                    changes, from: slot.state, at: Int(now * 1000), keep: eventsInMemory, historyBudget: configuration.maxSessionBytes)
+            else {
+                return .success(MutationResult(answer: mutation.answer(slot.state), events: [], replayed: false))
+            }
+            try checkLimits(next)
+            let answer = mutation.answer(next)
+            var forgotten: [String] = []
+            if let key = mutation.idempotencyKey { forgotten = next.idempotency.remember(key, answer: answer, now: now) }
+            let result = MutationResult(answer: answer, events: block, replayed: false)
+            guard let committer else {
+                liveNodes.add(next.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
+                slot.state = next
+                hub.publish(block, state: next, session: session.id)
+                return .success(result)
+            }
+            let write = next.write(
+                from: slot.state, id: session.id, tokenHash: session.tokenHash, lastUsed: session.lastUsed,
+                rememberedKey: mutation.idempotencyKey?.key, forgottenKeys: forgotten, eventHistory: configuration.eventHistory)
+            slot.busy = true
+            let accepted = next
+            committer.submit(.session(write)) { outcome in
+                self.finish(session, next: accepted, result: result, outcome: outcome, completion: completion)
+            }
+            return nil
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Refuses a state over the session's limits.
+    private func checkLimits(_ state: SessionState) throws(SessionError) {
+        let nodes = state.tree.nodes.count
+        guard nodes <= configuration.maxNodes else {
+            throw .conflict("the session would hold \(nodes) nodes, over its limit of \(configuration.maxNodes) (--max-nodes); pop or dismiss first")
+        }
+        guard state.byteCount <= configuration.maxSessionBytes else {
+            throw .conflict(
+                "the session would hold \(state.byteCount) bytes of params and lists, over its limit of \(configuration.maxSessionBytes) (--max-session-bytes); pop, dismiss or shrink a list first"
+            )
+        }
+    }
+
+    /// Storage has answered a mutation's write: swap and publish when it is durable, then give
+    /// the outcome and let the next waiting work start.
+    private func finish(
+        _ session: LiveSession, next: SessionState, result: MutationResult, outcome: Result<WriteOutcome, StorageError>,
+        completion: MutationCompletion
+    ) {
+        session.slot.withLock { slot in
+            slot.busy = false
+            switch outcome {
+            case .success(.committed):
+                liveNodes.add(next.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
+                slot.state = next
+                hub.publish(result.events, state: next, session: session.id)
+                completion(.success(result))
+            case .success(.conflict):
+                logger.error("session \(session.id) changed in storage under this process; reading it again")
+                slot.gone = true
+                registry.remove(session.id)
+                liveNodes.subtract(slot.state.tree.nodes.count, ordering: .relaxed)
+                let retry = SessionError(.unavailable(retryAfter: 0, outcomeUnknown: false), "the session changed meanwhile; retry")
+                completion(.failure(retry))
+                fail(slot.waiting, with: retry)
+                slot.waiting = []
+            case .failure(let error):
+                logger.error("could not store a change of session \(session.id): \(error)")
+                completion(.failure(.notStored("the change")))
+            }
+            runWaiting(session, in: &slot)
+        }
+    }
+
+    /// Refuses work that waited for the session's turn.
+    func fail(_ waiting: some Sequence<LiveSession.QueuedWork>, with error: SessionError) {
+        for work in waiting {
+            switch work {
+            case .mutation(_, let completion): completion(.failure(error))
+            case .deletion(_, let completion): completion(.failure(error))
+            }
+        }
+    }
+
+    /// Starts the work that waited for the session's turn, until one of them hands a write to storage.
+    func runWaiting(_ session: LiveSession, in slot: inout LiveSession.Slot) {
+        while !slot.busy, let work = slot.waiting.popFirst() {
+            switch work {
+            case .mutation(let mutation, let completion):
+                if let outcome = start(mutation, of: session, in: &slot, completion: completion) { completion(outcome) }
+            case .deletion(let precondition, let completion):
+                if let outcome = startDeletion(of: session, precondition: precondition, in: &slot, completion: completion) {
+                    completion(outcome)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// Where sessions are kept durably. Every method completes durably before it returns; the
+/// core calls them from its own threads, never while it holds a session's lock for long.
+public protocol SessionStorage: Sendable {
+    /// Reads one session, or `nil` when there is none with that id.
+    /// - Parameters:
+    ///   - id: the session id.
+    ///   - eventTail: how many of its newest events to read with it.
+    func loadSession(_ id: String, eventTail: Int) throws(StorageError) -> StoredSession?
+
+    /// The events of a session with `seq` greater than `after`, oldest first, at most `limit`.
+    func events(of id: String, after: Int, limit: Int) throws(StorageError) -> [EventRecord]
+
+    /// The remembered answer of a `POST /v1/sessions` with this `Idempotency-Key`, if any.
+    func loadCreation(_ key: String) throws(StorageError) -> AnswerRecord?
+
+    /// How many sessions are stored.
+    func sessionCount() throws(StorageError) -> Int
+
+    /// Carries out writes in one transaction.
+    /// - Returns: each write's outcome, in order; a conflicting write is left out, the others apply.
+    /// - Throws: when the transaction as a whole could not be committed: nothing was written.
+    func commit(_ writes: [StorageWrite]) throws(StorageError) -> [WriteOutcome]
+
+    /// Deletes the sessions unused since `cutoff` and creation answers stored before `creationsBefore`.
+    /// - Returns: the ids of the sessions deleted.
+    func expire(unusedSince cutoff: Double, creationsBefore: Double) throws(StorageError) -> [String]
+}
+
+/// Why storage could not do what was asked: a full disk, a read-only file, an unreachable database.
+public struct StorageError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, from the store's own error.
+    public let description: String
+
+    /// Wraps a store's error.
+    public init(_ description: String) {
+        self.description = description
+    }
+}
