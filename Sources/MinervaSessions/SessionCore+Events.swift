@@ -15,7 +15,11 @@ extension SessionCore {
     /// reaches back far enough, else from storage.
     /// - Throws: `unavailable` when storage cannot be read.
     public func eventPage(of session: LiveSession, in state: SessionState, after: Int) throws(SessionError) -> EventPage {
-        let oldestKept = state.oldestKeptEvent(history: configuration.eventHistory)
+        var oldestKept = state.oldestKeptEvent(history: configuration.eventHistory)
+        if storage == nil {
+            // Without a store, what the in-memory log dropped (to keep within the session's budget) is gone.
+            oldestKept = max(oldestKept, state.events.first?.seq ?? state.lastEvent + 1)
+        }
         let truncated = after < oldestKept - 1 && after < state.lastEvent
         let from = max(after, oldestKept - 1)
         let inMemoryFrom = state.events.first.map { $0.seq - 1 } ?? state.lastEvent
