@@ -32,7 +32,7 @@ extension SessionCore {
             return .failure(error)
         }
         guard let committer else {
-            end(session, in: &slot)
+            close(session, in: &slot)
             return .success(())
         }
         slot.busy = true
@@ -41,7 +41,7 @@ extension SessionCore {
                 slot.busy = false
                 switch outcome {
                 case .success:
-                    self.end(session, in: &slot)
+                    self.close(session, in: &slot)
                     completion(.success(()))
                 case .failure(let error):
                     self.logger.error("could not delete session \(session.id) from storage: \(error)")
@@ -54,7 +54,7 @@ extension SessionCore {
     }
 
     /// The session is gone: out of memory, its followers told, its waiting work refused.
-    private func end(_ session: LiveSession, in slot: inout LiveSession.Slot) {
+    func close(_ session: LiveSession, in slot: inout LiveSession.Slot) {
         guard !slot.gone else { return }
         slot.gone = true
         registry.remove(session.id)
@@ -77,7 +77,7 @@ extension SessionCore {
             for session in registry.all where session.lastUsed < cutoff {
                 session.slot.withLock { slot in
                     guard !slot.busy, !slot.gone, session.lastUsed < cutoff else { return }
-                    end(session, in: &slot)
+                    close(session, in: &slot)
                     expired += 1
                 }
             }
@@ -96,7 +96,7 @@ extension SessionCore {
                 liveCount.subtract(1, ordering: .relaxed)
                 continue
             }
-            session.slot.withLock { slot in end(session, in: &slot) }
+            session.slot.withLock { slot in close(session, in: &slot) }
         }
         hub.prune()
         return ids.count

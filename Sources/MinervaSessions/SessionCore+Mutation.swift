@@ -72,8 +72,10 @@ extension SessionCore {
     /// The step, under the session's lock: a remembered answer, the precondition, the command on
     /// a copy, the limits; then either the swap (no storage) or the write handed to storage.
     /// - Returns: the outcome, or `nil` when the write is with storage (the slot is then busy).
+    /// - Parameter attempt: how many times the mutation's write conflicted with another process's already.
     func start(
-        _ mutation: Mutation, of session: LiveSession, in slot: inout LiveSession.Slot, completion: @escaping MutationCompletion
+        _ mutation: Mutation, of session: LiveSession, in slot: inout LiveSession.Slot, completion: @escaping MutationCompletion,
+        attempt: Int = 0
     ) -> Result<MutationResult, SessionError>? {
         guard !slot.gone else { return .failure(.unauthorized) }
         let now = configuration.now()
@@ -107,7 +109,7 @@ extension SessionCore {
             slot.busy = true
             let accepted = next
             committer.submit(.session(write)) { outcome in
-                self.finish(session, next: accepted, result: result, outcome: outcome, completion: completion)
+                self.finish(mutation, of: session, next: accepted, result: result, outcome: outcome, completion: completion, attempt: attempt)
             }
             return nil
         } catch {
@@ -129,10 +131,12 @@ extension SessionCore {
     }
 
     /// Storage has answered a mutation's write: swap and publish when it is durable, then give
-    /// the outcome and let the next waiting work start.
+    /// the outcome and let the next waiting work start. When another process changed the
+    /// session first (the version-checked write conflicted), the session catches up and the
+    /// mutation runs again on what is stored now, a few times at most.
     private func finish(
-        _ session: LiveSession, next: SessionState, result: MutationResult, outcome: Result<WriteOutcome, StorageError>,
-        completion: MutationCompletion
+        _ mutation: Mutation, of session: LiveSession, next: SessionState, result: MutationResult,
+        outcome: Result<WriteOutcome, StorageError>, completion: @escaping MutationCompletion, attempt: Int
     ) {
         session.slot.withLock { slot in
             slot.busy = false
@@ -143,14 +147,13 @@ extension SessionCore {
                 hub.publish(result.events, state: next, session: session.id)
                 completion(.success(result))
             case .success(.conflict):
-                logger.error("session \(session.id) changed in storage under this process; reading it again")
-                slot.gone = true
-                registry.remove(session.id)
-                liveNodes.subtract(slot.state.tree.nodes.count, ordering: .relaxed)
-                let retry = SessionError(.unavailable(retryAfter: 0, outcomeUnknown: false), "the session changed meanwhile; retry")
-                completion(.failure(retry))
-                fail(slot.waiting, with: retry)
-                slot.waiting = []
+                guard attempt < 3 else {
+                    logger.error("session \(session.id) kept changing in storage under this process; gave up after \(attempt + 1) writes")
+                    completion(.failure(SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "the session is changing too fast; retry")))
+                    break
+                }
+                reload(session, in: &slot)
+                if let outcome = start(mutation, of: session, in: &slot, completion: completion, attempt: attempt + 1) { completion(outcome) }
             case .failure(let error):
                 logger.error("could not store a change of session \(session.id): \(error)")
                 completion(.failure(.notStored("the change")))

@@ -45,6 +45,7 @@ public final class SessionCore: Sendable {
         creations = CreationLedger(lifetime: configuration.idempotencyLifetime)
         liveCount = Atomic(try storage?.sessionCount() ?? 0)
         ListDiffMetrics.prepare()
+        (storage as? any SharedSessionStorage)?.observeCommits { [weak self] notice in self?.catchUp(with: notice) }
     }
 
     /// How many sessions exist.

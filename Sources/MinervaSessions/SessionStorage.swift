@@ -36,3 +36,27 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         self.description = description
     }
 }
+
+/// A commit another process made to a shared store: which session, and its newest event then.
+public struct CommitNotice: Sendable, Equatable {
+    /// The session id.
+    public let session: String
+    /// The `seq` of its newest event after the commit; 0 when it was deleted.
+    public let lastEvent: Int
+    /// Whether the session was deleted.
+    public let deleted: Bool
+
+    /// Creates a notice.
+    public init(session: String, lastEvent: Int, deleted: Bool) {
+        self.session = session
+        self.lastEvent = lastEvent
+        self.deleted = deleted
+    }
+}
+
+/// A store that several processes share tells each of them about the others' commits, so that
+/// their long polls and streams hear of every change.
+public protocol SharedSessionStorage: SessionStorage {
+    /// Starts telling `handler` about commits of other processes, from now on.
+    func observeCommits(_ handler: @escaping @Sendable (CommitNotice) -> Void)
+}
