@@ -14,13 +14,15 @@ public struct SessionConfiguration: Sendable {
     public var listHistory: Int
     /// Cells per list at most.
     public var maxListItems: Int
-    /// Bytes of one list's cells (ids, kinds and content) at most.
+    /// Bytes of one list's cells (ids, kinds, contents and a share per cell) at most.
     public var maxListBytes: Int
     /// Nodes per session at most.
     public var maxNodes: Int
     /// Bytes of one node's params (as JSON) at most.
     public var maxParamBytes: Int
-    /// Bytes of a whole session at most: every node's params and every list's current cells.
+    /// Bytes of a whole session at most: a share per node and its params, and every list's
+    /// current cells. Its in-memory history (the newest events, older list versions) keeps within
+    /// as many bytes again, half each.
     public var maxSessionBytes: Int
     /// Seconds a session may stay unused before it expires.
     public var sessionTTL: Double
@@ -39,8 +41,8 @@ public struct SessionConfiguration: Sendable {
     /// that the default `maxSessions` sessions at their `maxSessionBytes` stay within a few GiB.
     public init(
         maxSessions: Int = 100_000, eventHistory: Int = 1000, eventsInMemory: Int = 64, listHistory: Int = 32,
-        maxListItems: Int = 10_000, maxListBytes: Int = 65_536, maxNodes: Int = 1000, maxParamBytes: Int = 4096,
-        maxSessionBytes: Int = 65_536, sessionTTL: Double = 86_400, rateLimit: Double = 100, rateBurst: Double = 200,
+        maxListItems: Int = 10_000, maxListBytes: Int = 16_384, maxNodes: Int = 1000, maxParamBytes: Int = 2048,
+        maxSessionBytes: Int = 16_384, sessionTTL: Double = 86_400, rateLimit: Double = 100, rateBurst: Double = 200,
         idempotencyLifetime: Double = 86_400, idempotencyCapacity: Int = 1000,
         now: @escaping @Sendable () -> Double = SessionConfiguration.wallClock
     ) {

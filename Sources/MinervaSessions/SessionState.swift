@@ -42,9 +42,10 @@ public struct SessionState: Sendable {
         byteCount = tree.nodes.values.reduce(0) { $0 + Self.byteCount(ofNodeWith: $1.params) }
     }
 
-    /// What one node counts for the session's size limit: a fixed share for its place in the tree, and its params.
+    /// What one node counts for the session's size limit: a fixed share for its place in the
+    /// tree (about what a node takes in memory), and its params.
     static func byteCount(ofNodeWith params: [String: JSONValue]) -> Int {
-        128 + JSONValue.object(params).encodedByteCount
+        512 + JSONValue.object(params).encodedByteCount
     }
 
     /// The oldest `seq` a client can still read from this session's log (1 while nothing was

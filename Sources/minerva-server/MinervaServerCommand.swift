@@ -59,13 +59,16 @@ struct MinervaServerCommand: ParsableCommand {
     var maxNodes = 1000
 
     @Option(help: ArgumentHelp("Bytes of one node's params (as JSON) at most; more answer 422.", valueName: "bytes"))
-    var maxParamBytes = 4096
+    var maxParamBytes = 2048
 
-    @Option(help: ArgumentHelp("Bytes of one list's ids, kinds and contents at most; more answer 422.", valueName: "bytes"))
-    var maxListBytes = 65_536
+    @Option(help: ArgumentHelp("Bytes of one list at most (ids, kinds, contents, 64 per cell); more answer 422.", valueName: "bytes"))
+    var maxListBytes = 16_384
 
-    @Option(help: ArgumentHelp("Bytes of a whole session (every node's params and list) at most; growing past it answers 409.", valueName: "bytes"))
-    var maxSessionBytes = 65_536
+    @Option(
+        help: ArgumentHelp(
+            "Bytes of a session at most (512 per node and its params, its lists); growing past it answers 409. Its in-memory history keeps within as much again.",
+            valueName: "bytes"))
+    var maxSessionBytes = 16_384
 
     @Option(help: "Requests per second per session on average; 0 turns the limit off. More answer 429.")
     var rateLimit: Double = 100

@@ -10,7 +10,7 @@ import Testing
 /// Many threads on many sessions and on one session at once, in process, so that the thread
 /// sanitizer sees every lock of the API (`swift test --sanitize=thread` in the test command).
 @Suite struct ConcurrencyTests {
-    let client = InProcessClient(configuration: ServerConfiguration(sessions: SessionConfiguration(rateLimit: 0)))
+    let client = InProcessClient(configuration: ServerConfiguration(sessions: SessionConfiguration(maxSessionBytes: 1 << 20, rateLimit: 0)))
 
     @Test func manySessionsInParallelLoseNothing() {
         let sessions = (0..<16).map { _ in client.createSession() }

@@ -16,7 +16,7 @@ import Testing
 
     @Test func paramsListsAndSessionsOverTheirLimitsAreRefusedNamingTheLimit() throws {
         let harness = try CoreHarness(
-            configuration: SessionConfiguration(maxListBytes: 2000, maxParamBytes: 100, maxSessionBytes: 3000, rateLimit: 0))
+            configuration: SessionConfiguration(maxListBytes: 3000, maxParamBytes: 100, maxSessionBytes: 5000, rateLimit: 0))
         let (session, _) = try harness.create()
         let big: [String: JSONValue] = ["userId": .string(String(repeating: "7", count: 200))]
         let params = Self.refusal(harness.run(.push(from: nil, screen: "profile", params: big), on: session))

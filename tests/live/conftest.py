@@ -1,4 +1,5 @@
 """Starts the real minerva-server binary on 127.0.0.1 with a free port for the live tests."""
+import datetime
 import json
 import os
 import re
@@ -69,6 +70,16 @@ class RunningServer:
     def _drain(self):
         for line in self.process.stdout:
             self.log.append(line)
+
+    def logged(self, *parts, timeout=5):
+        """Whether a log line with all of `parts` arrives within `timeout` seconds (the log is read
+        by a thread of its own, so a line written before an answer may be read after it)."""
+        deadline = time.monotonic() + timeout
+        while not any(all(part in line for part in parts) for line in list(self.log)):
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.02)
+        return True
 
     def stop(self):
         """SIGTERM, then the exit code (0 for a graceful stop)."""
@@ -142,6 +153,9 @@ class Session:
         events = self.events(before["lastEvent"])["events"]
         check_block(events, after["version"], before["lastEvent"] + 1)
         assert after["lastEvent"] == events[-1]["seq"]
+        for event in events:                                     # `at` is the server's time now, in UTC
+            at = datetime.datetime.strptime(event["at"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc)
+            assert abs(at.timestamp() - time.time()) < 10, event
         if "version" in answer and "lastEvent" in answer:
             assert answer == after
         return answer, events

@@ -101,7 +101,7 @@ do {
         print("heap_per_session: \(format(Double(after.heap - before.heap) / n))")
     case "nodes":
         let pushes = arguments.count > 2 ? Int(arguments[2]) ?? 999 : 999
-        let api = makeAPI(configuration: ServerConfiguration(sessions: SessionConfiguration(maxNodes: 2000, rateLimit: 0)))
+        let api = makeAPI(configuration: ServerConfiguration(sessions: SessionConfiguration(maxListItems: 1 << 20, maxListBytes: 1 << 40, maxNodes: 2000, maxSessionBytes: 1 << 40, rateLimit: 0)))
         let warm = try api.createSession()
         for push in 0..<10 { try api.pushProfile(warm, userId: push) }
         try api.send("DELETE", "/v1/sessions/\(warm.id)", token: warm.token, expect: 204)
