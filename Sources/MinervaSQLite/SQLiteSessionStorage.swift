@@ -52,6 +52,16 @@ public final class SQLiteSessionStorage: SessionStorage {
         }
     }
 
+    public func listVersion(of id: String, node: String, version: Int) throws(StorageError) -> ListRecord? {
+        try storage {
+            try pool.read { db in
+                try Row.fetchOne(
+                    db, sql: "SELECT body FROM list WHERE session = ? AND node = ? AND version = ?", arguments: [id, node, version]
+                ).map { ListRecord(node: node, version: version, body: [UInt8]($0["body"] as Data)) }
+            }
+        }
+    }
+
     public func loadCreation(_ key: String) throws(StorageError) -> AnswerRecord? {
         try storage {
             try pool.read { db in

@@ -5,9 +5,16 @@ import MinervaSessions
 /// and an `ended` frame when the session is deleted or expires.
 final class EventStreamFollower: EventSubscriber {
     let stream = HTTPStream()
+    /// The `seq` the client has seen: a stream resumed beyond the newest event sends only newer ones.
+    private let after: Int
+
+    init(after: Int) {
+        self.after = after
+    }
 
     func receive(_ events: ArraySlice<SessionEvent>, state: SessionState) -> Bool {
-        stream.send(EventsDocument.serverSentEvents(events))
+        guard let newest = events.last, newest.seq > after else { return !stream.isClosed }
+        return stream.send(EventsDocument.serverSentEvents(events.drop { $0.seq <= after }))
     }
 
     func sessionEnded() {

@@ -41,7 +41,7 @@ extension MinervaAPI {
     /// A server-sent event stream: the backlog after `after` (a `truncated` frame first when
     /// part of it was dropped), then every new block.
     private func stream(_ session: LiveSession, after: Int) throws(APIError) -> HTTPReply {
-        let follower = EventStreamFollower()
+        let follower = EventStreamFollower(after: after)
         var failure: SessionError?
         core.observe(session) { state in
             let page: EventPage

@@ -38,12 +38,9 @@ extension MinervaAPI {
         guard let history = state.lists[node] else {
             throw .notFound("node '\(node)' has no list yet; PUT one first")
         }
-        let answer: ListHistory.Answer
-        do throws(ListError) {
-            answer = try since.map { value throws(ListError) in try history.diff(since: value) } ?? .diff(history.latestDiff)
-        } catch {
-            throw .unprocessable(error.description)
-        }
+        let answer = try since.map { value throws(APIError) in
+            try throughCore { () throws(SessionError) in try core.listAnswer(of: session, in: state, node: node, since: value) }
+        } ?? .diff(history.latestDiff)
         var writer = JSONWriter(capacity: 256 + history.current.itemCount * 64)
         writer.beginObject()
         writer.field("version", history.version)

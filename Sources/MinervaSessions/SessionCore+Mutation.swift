@@ -88,33 +88,48 @@ extension SessionCore {
             let changes = try mutation.command.apply(to: &next, configuration: configuration)
             guard
                 let block = next.recordBlock(
-                    changes, from: slot.state, at: Int(now * 1000), keep: eventsInMemory, historyBudget: configuration.maxSessionBytes)
+                    changes, from: slot.state, at: Int(now * 1000), keep: eventsInMemory, historyBudget: historyBudget)
             else {
-                return .success(MutationResult(answer: mutation.answer(slot.state), events: [], replayed: false))
+                // A no-op: no version, no event; its answer is still remembered for its key.
+                return remember(
+                    mutation, answer: mutation.answer(slot.state), events: [], in: slot.state, of: session, slot: &slot, now: now,
+                    completion: completion, attempt: attempt)
             }
             try checkLimits(next)
-            let answer = mutation.answer(next)
-            var forgotten: [String] = []
-            if let key = mutation.idempotencyKey { forgotten = next.idempotency.remember(key, answer: answer, now: now) }
-            let result = MutationResult(answer: answer, events: block, replayed: false)
-            guard let committer else {
-                liveNodes.add(next.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
-                slot.state = next
-                hub.publish(block, state: next, session: session.id)
-                return .success(result)
-            }
-            let write = next.write(
-                from: slot.state, id: session.id, tokenHash: session.tokenHash, lastUsed: session.lastUsed,
-                rememberedKey: mutation.idempotencyKey?.key, forgottenKeys: forgotten, eventHistory: configuration.eventHistory)
-            slot.busy = true
-            let accepted = next
-            committer.submit(.session(write)) { outcome in
-                self.finish(mutation, of: session, next: accepted, result: result, outcome: outcome, completion: completion, attempt: attempt)
-            }
-            return nil
+            return remember(
+                mutation, answer: mutation.answer(next), events: block, in: next, of: session, slot: &slot, now: now, completion: completion,
+                attempt: attempt)
         } catch {
             return .failure(error)
         }
+    }
+
+    /// Remembers the answer for the mutation's key in the state it produced, then swaps it in
+    /// and publishes (no storage) or hands its write to storage.
+    private func remember(
+        _ mutation: Mutation, answer: StoredAnswer, events block: ArraySlice<SessionEvent>, in produced: SessionState,
+        of session: LiveSession, slot: inout LiveSession.Slot, now: Double, completion: @escaping MutationCompletion, attempt: Int
+    ) -> Result<MutationResult, SessionError>? {
+        var next = produced
+        var forgotten: [String] = []
+        if let key = mutation.idempotencyKey { forgotten = next.idempotency.remember(key, answer: answer, now: now) }
+        let result = MutationResult(answer: answer, events: block, replayed: false)
+        if block.isEmpty, mutation.idempotencyKey == nil { return .success(result) }
+        guard let committer else {
+            liveNodes.add(next.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
+            slot.state = next
+            if !block.isEmpty { hub.publish(block, state: next, session: session.id) }
+            return .success(result)
+        }
+        let write = next.write(
+            from: slot.state, id: session.id, tokenHash: session.tokenHash, lastUsed: session.lastUsed,
+            rememberedKey: mutation.idempotencyKey?.key, forgottenKeys: forgotten, eventHistory: configuration.eventHistory)
+        slot.busy = true
+        let accepted = next
+        committer.submit(.session(write)) { outcome in
+            self.finish(mutation, of: session, next: accepted, result: result, outcome: outcome, completion: completion, attempt: attempt)
+        }
+        return nil
     }
 
     /// Refuses a state over the session's limits.
@@ -144,7 +159,7 @@ extension SessionCore {
             case .success(.committed):
                 liveNodes.add(next.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
                 slot.state = next
-                hub.publish(result.events, state: next, session: session.id)
+                if !result.events.isEmpty { hub.publish(result.events, state: next, session: session.id) }
                 completion(.success(result))
             case .success(.conflict):
                 guard attempt < 3 else {

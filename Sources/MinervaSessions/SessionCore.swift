@@ -102,6 +102,12 @@ public final class SessionCore: Sendable {
         hub.unsubscribe(subscriber, from: session.id)
     }
 
+    /// The bytes a session's in-memory history may take: a store keeps the rest; without one
+    /// the whole kept history (the newest `eventHistory` events, `listHistory` list versions) stays.
+    var historyBudget: Int {
+        storage == nil ? .max : configuration.maxSessionBytes
+    }
+
     /// The session in memory, or read from storage.
     private func find(_ id: String) throws(SessionError) -> LiveSession? {
         if let session = registry.session(id) { return session }

@@ -14,6 +14,7 @@ extension SessionState {
     /// forgotten version answers `reload`.
     /// - Complexity: O(n) in the cells of the older versions, for each version forgotten.
     mutating func trimListHistory(budget: Int) {
+        guard budget < .max else { return }
         var sizes = lists.mapValues(\.olderByteCount)
         var total = sizes.values.reduce(0, +)
         while total > budget / 2, let (node, size) = sizes.max(by: { $0.value < $1.value }), lists[node]!.forgetOldestVersion() {

@@ -39,7 +39,8 @@ extension SessionState {
         if oldest != old.oldestKeptEvent(history: eventHistory) { write.oldestKeptEvent = oldest }
         for (node, history) in lists where old.lists[node]?.version != history.version {
             write.newListVersions.append(ListRecord(node: node.description, version: history.version, body: Self.bytes(of: history.current)))
-            write.keptListVersions.append((node.description, history.oldestKeptVersion))
+            // The store keeps every version a diff may start from, also those memory forgot.
+            write.keptListVersions.append((node.description, max(1, history.version - history.retainedVersions)))
         }
         for node in old.lists.keys where lists[node] == nil {
             write.keptListVersions.append((node.description, nil))

@@ -10,6 +10,9 @@ public protocol SessionStorage: Sendable {
     /// The events of a session with `seq` greater than `after`, oldest first, at most `limit`.
     func events(of id: String, after: Int, limit: Int) throws(StorageError) -> [EventRecord]
 
+    /// One kept version of a node's list, if the store has it.
+    func listVersion(of id: String, node: String, version: Int) throws(StorageError) -> ListRecord?
+
     /// The remembered answer of a `POST /v1/sessions` with this `Idempotency-Key`, if any.
     func loadCreation(_ key: String) throws(StorageError) -> AnswerRecord?
 

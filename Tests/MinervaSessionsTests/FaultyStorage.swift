@@ -59,6 +59,10 @@ final class FaultyStorage: SessionStorage {
         try store.events(of: id, after: after, limit: limit)
     }
 
+    func listVersion(of id: String, node: String, version: Int) throws(StorageError) -> ListRecord? {
+        try store.listVersion(of: id, node: node, version: version)
+    }
+
     func loadCreation(_ key: String) throws(StorageError) -> AnswerRecord? {
         try store.loadCreation(key)
     }

@@ -30,9 +30,10 @@ import Testing
         #expect(try harness.state(of: session).lists[NodeID(2)] == nil)
     }
 
-    @Test func theInMemoryLogAndOlderListVersionsKeepWithinTheBudget() throws {
+    @Test func theInMemoryHistoryKeepsWithinTheBudgetAndTheStoreHoldsTheRest() throws {
         let budget = 8000
-        let harness = try CoreHarness(configuration: SessionConfiguration(maxSessionBytes: budget, rateLimit: 0))
+        let storage = try FaultyStorage()
+        let harness = try CoreHarness(storage: storage, configuration: SessionConfiguration(eventsInMemory: 1000, maxSessionBytes: budget, rateLimit: 0))
         let (session, _) = try harness.create()
         for round in 0..<40 {
             _ = try harness.run(.putList(node: "n1", sections: Self.list(items: 3, bytes: 100 + round)), on: session).get()
@@ -44,10 +45,26 @@ import Testing
         #expect(state.events.count < state.lastEvent)
         let history = try #require(state.lists[NodeID(1)])
         #expect(history.olderByteCount <= budget / 2)
-        #expect(try history.diff(since: 1) == .reload)
-        #expect(try history.diff(since: history.version - 1) != .reload)
-        // Without a store the dropped events are gone: the page says so.
+        #expect(try history.diff(since: 10) == .reload)
+        // What memory forgot, the store still has: the whole log, and a diff from version 10.
         let page = try harness.core.eventPage(of: session, in: state, after: 0)
-        #expect(page.events.count == state.events.count && page.truncated)
+        #expect(page.events.map(\.seq) == Array(1...state.lastEvent) && !page.truncated)
+        guard case .diff(let diff) = try harness.core.listAnswer(of: session, in: state, node: NodeID(1), since: 10) else {
+            Issue.record("no diff from version 10")
+            return
+        }
+        #expect(diff.from == 10 && diff.to == history.version)
+        #expect(try harness.core.listAnswer(of: session, in: state, node: NodeID(1), since: 1) == .reload)
+    }
+
+    @Test func withoutAStoreTheWholeKeptHistoryStaysInMemory() throws {
+        let harness = try CoreHarness(configuration: SessionConfiguration(maxSessionBytes: 8000, rateLimit: 0))
+        let (session, _) = try harness.create()
+        for round in 0..<40 {
+            _ = try harness.run(.putList(node: "n1", sections: Self.list(items: 3, bytes: 100 + round)), on: session).get()
+        }
+        let state = try harness.state(of: session)
+        #expect(state.events.count == 40)
+        #expect(try state.lists[NodeID(1)]!.diff(since: 9) != .reload)
     }
 }

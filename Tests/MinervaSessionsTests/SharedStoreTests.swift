@@ -56,6 +56,9 @@ import Testing
         func loadSession(_ id: String, eventTail: Int) throws(StorageError) -> StoredSession? { try store.loadSession(id, eventTail: eventTail) }
         func events(of id: String, after: Int, limit: Int) throws(StorageError) -> [EventRecord] { try store.events(of: id, after: after, limit: limit) }
         func loadCreation(_ key: String) throws(StorageError) -> AnswerRecord? { try store.loadCreation(key) }
+        func listVersion(of id: String, node: String, version: Int) throws(StorageError) -> ListRecord? {
+            try store.listVersion(of: id, node: node, version: version)
+        }
         func sessionCount() throws(StorageError) -> Int { try store.sessionCount() }
         func expire(unusedSince cutoff: Double, creationsBefore: Double) throws(StorageError) -> [String] {
             try store.expire(unusedSince: cutoff, creationsBefore: creationsBefore)
