@@ -83,7 +83,10 @@ let package = Package(
         // Resident memory per session and per node, N given on the command line.
         .executableTarget(
             name: "memory-footprint",
-            dependencies: ["InProcessAPI", "CMallocInfo"],
+            dependencies: [
+                "InProcessAPI", "CMallocInfo", .product(name: "MicroHTTP", package: "minerva-server"),
+                .product(name: "MinervaSQLite", package: "minerva-server"),
+            ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
         .executableTarget(

@@ -8,6 +8,13 @@
 //       pushes make 5.
 //   memory-footprint nodes [PUSHES]
 //       One session and PUSHES pushes (default 999) on its home tab, with --max-nodes 2000.
+//   memory-footprint worst N [sqlite|memory]
+//       N sessions at the default limits, in an SQLite store (a temporary file; the default) or in
+//       memory, each grown to the most memory those limits let it take: a 20-cell list replaced
+//       40 times (older versions: half the history budget with a store, 32 without), push/pop
+//       rounds of `profile` with params of nearly --max-param-bytes (the newest events: the other
+//       half, at most 64, with a store; 1,000 without), then small pushes until the session's byte
+//       limit answers 409 (a node costs more memory per budget byte than anything else).
 //
 // Resident memory is read from /proc/self/statm before and after (one process per N, so that
 // runs don't share a heap); the heap in use from glibc's mallinfo2() is printed beside it. Each
@@ -16,7 +23,9 @@
 import CMallocInfo
 import InProcessAPI
 import MinervaServer
+import MicroHTTP
 import MinervaSessions
+import MinervaSQLite
 
 #if canImport(Glibc)
 import Glibc
@@ -70,7 +79,7 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 2 else { fail("usage: memory-footprint sessions N [PUSHES] [ITEMS] | nodes [PUSHES]") }
+guard arguments.count >= 2 else { fail("usage: memory-footprint sessions N [PUSHES] [ITEMS] | nodes [PUSHES] | worst N") }
 
 do {
     switch arguments[1] {
@@ -94,7 +103,7 @@ do {
         malloc_trim(0)
         let trimmed = Reading.now()
         let n = Double(count)
-        print("mode=sessions sessions=\(count) nodes_per_session=\(3 + pushes) list_items=\(items) live_sessions=\(api.sessionCount)")
+        print("mode=sessions sessions=\(count) nodes_per_session=\(3 + pushes) list_items=\(items) live_sessions=\(api.core.sessionCount)")
         print("rss_before=\(before.resident) rss_after=\(after.resident) rss_after_trim=\(trimmed.resident)")
         print("rss_per_session: \(format(Double(after.resident - before.resident) / n))")
         print("rss_per_session_after_malloc_trim: \(format(Double(trimmed.resident - before.resident) / n))")
@@ -118,6 +127,55 @@ do {
         print("rss_per_node: \(format(Double(after.resident - before.resident) / n))")
         print("rss_per_node_after_malloc_trim: \(format(Double(trimmed.resident - before.resident) / n))")
         print("heap_per_node: \(format(Double(after.heap - before.heap) / n))")
+    case "worst":
+        guard arguments.count >= 3, let count = Int(arguments[2]), count > 0 else { fail("worst needs N") }
+        let durable = arguments.count < 4 || arguments[3] == "sqlite"
+        let path = "/tmp/memory-footprint-\(getpid()).sqlite"
+        defer { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }
+        let api = makeAPI(
+            configuration: ServerConfiguration(sessions: SessionConfiguration(maxSessions: count + 10, rateLimit: 0)),
+            storage: durable ? try SQLiteSessionStorage(path: path) : nil)
+        let bigParam = String(repeating: "7", count: SessionConfiguration().maxParamBytes - 16)
+        var nodes = 0
+        func build(_ index: Int) throws {
+            let session = try api.createSession()
+            for round in 0..<40 {
+                try api.send("PUT", "/v1/sessions/\(session.id)/nodes/n1/list", token: session.token, body: listBody(items: 20 + round % 2))
+            }
+            for _ in 0..<(durable ? 40 : 500) {
+                try api.send(
+                    "POST", "/v1/sessions/\(session.id)/push", token: session.token,
+                    body: #"{"screen":"profile","params":{"userId":"\#(bigParam)"}}"#)
+                try api.send("POST", "/v1/sessions/\(session.id)/pop", token: session.token, body: "{}")
+            }
+            var push = 0
+            while true {
+                let body = #"{"screen":"profile","params":{"userId":"\#(index)-\#(push)"}}"#
+                let response = try api.answer(
+                    HTTPRequest(
+                        method: "POST", path: "/v1/sessions/\(session.id)/push", headers: [("authorization", "Bearer \(session.token)")],
+                        body: Array(body.utf8)))
+                guard response.status == 200 else { break }
+                push += 1
+            }
+            nodes += 3 + push
+        }
+        try build(-1)  // warm-up: one-time allocations, SQLite's page cache
+        nodes = 0
+        malloc_trim(0)
+        let before = Reading.now()
+        for index in 0..<count { try build(index) }
+        let after = Reading.now()
+        malloc_trim(0)
+        let trimmed = Reading.now()
+        let n = Double(count)
+        print("mode=worst sessions=\(count) nodes_per_session=\(Double(nodes) / n) list_items=20 store=\(durable ? "sqlite" : "memory") limits=defaults")
+        print("rss_before=\(before.resident) rss_after=\(after.resident) rss_after_trim=\(trimmed.resident)")
+        print("rss_per_session: \(format(Double(after.resident - before.resident) / n))")
+        print("rss_per_session_after_malloc_trim: \(format(Double(trimmed.resident - before.resident) / n))")
+        print("heap_per_session: \(format(Double(after.heap - before.heap) / n))")
+        let projected = Double(after.resident - before.resident) / n * 100_000 / 1_073_741_824
+        print("projected_rss_for_100000_sessions: \((projected * 100).rounded() / 100) GiB")
     default:
         fail("unknown mode \(arguments[1])")
     }
