@@ -45,44 +45,7 @@ enum EventsDocument {
         writer.field("version", event.version)
         writer.field("at", Timestamp.rfc3339(milliseconds: event.at))
         writer.field("type", event.type)
-        switch event.change {
-        case .listChanged(let node, let list, let from):
-            writer.field("node", node)
-            writer.field("list", list)
-            writer.field("from", from)
-        case .navigation(.added(let added)):
-            writer.field("node", added.node)
-            writer.field("screen", added.screen)
-            writer.key("params")
-            writer.value(.object(added.params))
-            writer.field("parent", added.parent)
-            writer.field("navigator", added.navigator.rawValue)
-            writer.key("presentation")
-            StateDocument.write(added.presentation, into: &writer)
-            if let presentedBy = added.presentedBy { writer.field("presentedBy", presentedBy.rawValue) }
-            if let embedded = added.embedded { writer.field("embedded", embedded) }
-        case .navigation(.removed(let removed)):
-            writer.field("node", removed.node)
-            writer.field("screen", removed.screen)
-            writer.field("reason", removed.reason.rawValue)
-            writer.field("navigator", removed.navigator.rawValue)
-        case .navigation(.finished(let finished)):
-            writer.field("node", finished.node)
-            writer.field("screen", finished.screen)
-            writer.field("parent", finished.parent)
-            writer.key("result")
-            writer.value(finished.result)
-        case .navigation(.tabSelected(let tab)):
-            writer.field("tab", tab)
-        case .navigation(.flagsChanged(let flags)):
-            writer.key("flags")
-            writer.beginArray()
-            for flag in flags { writer.string(flag) }
-            writer.endArray()
-        case .navigation(.pendingChanged(let pending)):
-            writer.key("pending")
-            StateDocument.write(pending, into: &writer)
-        }
+        event.change.writeFields(into: &writer) { pending, writer in StateDocument.write(pending, into: &writer) }
         if event.isFinal { writer.field("final", true) }
         writer.endObject()
     }

@@ -84,7 +84,7 @@ enum StateDocument {
         writer.key("params")
         writer.value(.object(node.params))
         writer.key("presentation")
-        write(node.presentation, into: &writer)
+        node.presentation.write(into: &writer)
         writer.field("navigator", node.navigator?.rawValue)
         writer.key("children")
         writer.beginArray()
@@ -106,14 +106,6 @@ enum StateDocument {
             }
             writer.endObject()
         }
-        writer.endObject()
-    }
-
-    /// `{"kind", "style"?}`.
-    static func write(_ presentation: Presentation, into writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.field("kind", presentation.kind.rawValue)
-        if let style = presentation.style { writer.field("style", style.rawValue) }
         writer.endObject()
     }
 

@@ -10,42 +10,7 @@ extension SessionEvent {
         writer.field("at", at)
         if isFinal { writer.field("final", true) }
         writer.field("type", type)
-        switch change {
-        case .listChanged(let node, let list, let from):
-            writer.field("node", node)
-            writer.field("list", list)
-            writer.field("from", from)
-        case .navigation(.added(let added)):
-            writer.field("node", added.node)
-            writer.field("screen", added.screen)
-            writer.key("params")
-            writer.value(.object(added.params))
-            writer.field("parent", added.parent)
-            writer.field("navigator", added.navigator.rawValue)
-            writer.field("kind", added.presentation.kind.rawValue)
-            if let style = added.presentation.style { writer.field("style", style.rawValue) }
-            if let presentedBy = added.presentedBy { writer.field("presentedBy", presentedBy.rawValue) }
-            if let embedded = added.embedded { writer.field("embedded", embedded) }
-        case .navigation(.removed(let removed)):
-            writer.field("node", removed.node)
-            writer.field("screen", removed.screen)
-            writer.field("reason", removed.reason.rawValue)
-            writer.field("navigator", removed.navigator.rawValue)
-        case .navigation(.finished(let finished)):
-            writer.field("node", finished.node)
-            writer.field("screen", finished.screen)
-            writer.field("parent", finished.parent)
-            writer.key("result")
-            writer.value(finished.result)
-        case .navigation(.tabSelected(let tab)):
-            writer.field("tab", tab)
-        case .navigation(.flagsChanged(let flags)):
-            writer.key("flags")
-            writer.beginArray()
-            for flag in flags { writer.string(flag) }
-            writer.endArray()
-        case .navigation(.pendingChanged(let pending)):
-            writer.key("pending")
+        change.writeFields(into: &writer) { pending, writer in
             if let pending { pending.writeSnapshot(into: &writer) } else { writer.null() }
         }
         writer.endObject()
@@ -54,7 +19,7 @@ extension SessionEvent {
 
     /// The members an event record may carry.
     private static let recordKeys: JSONKeys = [
-        "version", "at", "final", "type", "node", "list", "from", "screen", "params", "parent", "navigator", "kind", "style",
+        "version", "at", "final", "type", "node", "list", "from", "screen", "params", "parent", "navigator", "presentation",
         "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending",
     ]
 
@@ -82,8 +47,7 @@ extension SessionEvent {
                     AddedNode(
                         node: try reader.nodeID("node"), screen: try reader.string("screen"), params: try reader.optionalObject("params") ?? [:],
                         parent: try reader.nodeID("parent"), navigator: NavigatorID(try reader.string("navigator")),
-                        presentation: Presentation(
-                            try reader.enumValue("kind", as: Presentation.Kind.self), style: try reader.optionalEnumValue("style", as: ModalStyle.self)),
+                        presentation: try reader.object("presentation", keys: Presentation.keys, Presentation.init(reader:)),
                         presentedBy: try reader.optionalString("presentedBy").map { NavigatorID($0) },
                         embedded: try reader.optionalBool("embedded"))))
         case "removed":

@@ -72,6 +72,14 @@ func format(_ bytes: Double) -> String {
     return "\(Int(bytes.rounded())) B (\((kib * 100).rounded() / 100) KiB)"
 }
 
+/// Prints the readings: resident memory before and after, and per session or node.
+func report(_ before: Reading, _ after: Reading, _ trimmed: Reading, per unit: String, count: Double) {
+    print("rss_before=\(before.resident) rss_after=\(after.resident) rss_after_trim=\(trimmed.resident)")
+    print("rss_per_\(unit): \(format(Double(after.resident - before.resident) / count))")
+    print("rss_per_\(unit)_after_malloc_trim: \(format(Double(trimmed.resident - before.resident) / count))")
+    print("heap_per_\(unit): \(format(Double(after.heap - before.heap) / count))")
+}
+
 func fail(_ message: String) -> Never {
     var text = "memory-footprint: \(message)\n"
     text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
@@ -104,10 +112,7 @@ do {
         let trimmed = Reading.now()
         let n = Double(count)
         print("mode=sessions sessions=\(count) nodes_per_session=\(3 + pushes) list_items=\(items) live_sessions=\(api.core.sessionCount)")
-        print("rss_before=\(before.resident) rss_after=\(after.resident) rss_after_trim=\(trimmed.resident)")
-        print("rss_per_session: \(format(Double(after.resident - before.resident) / n))")
-        print("rss_per_session_after_malloc_trim: \(format(Double(trimmed.resident - before.resident) / n))")
-        print("heap_per_session: \(format(Double(after.heap - before.heap) / n))")
+        report(before, after, trimmed, per: "session", count: n)
     case "nodes":
         let pushes = arguments.count > 2 ? Int(arguments[2]) ?? 999 : 999
         let api = makeAPI(configuration: ServerConfiguration(sessions: SessionConfiguration(maxListItems: 1 << 20, maxListBytes: 1 << 40, maxNodes: 2000, maxSessionBytes: 1 << 40, rateLimit: 0)))
@@ -123,10 +128,7 @@ do {
         let trimmed = Reading.now()
         let n = Double(pushes)
         print("mode=nodes pushes=\(pushes) nodes=\(3 + pushes)")
-        print("rss_before=\(before.resident) rss_after=\(after.resident) rss_after_trim=\(trimmed.resident)")
-        print("rss_per_node: \(format(Double(after.resident - before.resident) / n))")
-        print("rss_per_node_after_malloc_trim: \(format(Double(trimmed.resident - before.resident) / n))")
-        print("heap_per_node: \(format(Double(after.heap - before.heap) / n))")
+        report(before, after, trimmed, per: "node", count: n)
     case "worst":
         guard arguments.count >= 3, let count = Int(arguments[2]), count > 0 else { fail("worst needs N") }
         let durable = arguments.count < 4 || arguments[3] == "sqlite"
@@ -170,10 +172,7 @@ do {
         let trimmed = Reading.now()
         let n = Double(count)
         print("mode=worst sessions=\(count) nodes_per_session=\(Double(nodes) / n) list_items=20 store=\(durable ? "sqlite" : "memory") limits=defaults")
-        print("rss_before=\(before.resident) rss_after=\(after.resident) rss_after_trim=\(trimmed.resident)")
-        print("rss_per_session: \(format(Double(after.resident - before.resident) / n))")
-        print("rss_per_session_after_malloc_trim: \(format(Double(trimmed.resident - before.resident) / n))")
-        print("heap_per_session: \(format(Double(after.heap - before.heap) / n))")
+        report(before, after, trimmed, per: "session", count: n)
         let projected = Double(after.resident - before.resident) / n * 100_000 / 1_073_741_824
         print("projected_rss_for_100000_sessions: \((projected * 100).rounded() / 100) GiB")
     default:
