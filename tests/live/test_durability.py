@@ -378,3 +378,51 @@ def test_a_disk_that_fills_while_clients_write_loses_nothing_and_leaks_nothing(s
             assert session.get() == before and session.events()["last"] == before["lastEvent"]
     finally:
         server.stop()
+
+
+def test_kill_9_during_creations_leaves_no_session_without_its_key(tmp_path):
+    """Session creation and its Idempotency-Key are one transaction: after kill -9 at a random
+    moment, a retry of every key answers one session, and no stored session is left that no key
+    answers (a session nobody holds a token for)."""
+    db = tmp_path / "creations.sqlite"
+    rng = random.Random(2026)
+    answered = {}                                              # key -> session id of its answer
+    cut_short = 0                                              # keys the crash left unanswered
+    for round_ in range(20):
+        server = start(db)
+        keys = [f"r{round_}-k{index}" for index in range(40)]
+        stop = threading.Event()
+
+        def create(key):
+            if stop.is_set():
+                return
+            try:
+                status, _, body = server.request("POST", "/v1/sessions", {}, headers={"Idempotency-Key": key})
+            except OSError:
+                return
+            if status == 201:
+                answered[key] = body["id"]
+
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            futures = [pool.submit(create, key) for key in keys]
+            time.sleep(rng.uniform(0.005, 0.08))
+            server.process.send_signal(signal.SIGKILL)
+            stop.set()
+            for future in futures:
+                future.exception()
+        server.process.wait(timeout=10)
+        cut_short += sum(key not in answered for key in keys)
+
+        server = start(db)
+        try:
+            for key in keys:                                   # every client retries with its key
+                status, _, body = server.request("POST", "/v1/sessions", {}, headers={"Idempotency-Key": key})
+                assert status == 201
+                if key in answered:
+                    assert body["id"] == answered[key], "a retry after the crash made a second session"
+                answered[key] = body["id"]
+        finally:
+            assert server.stop() == 0
+    assert cut_short > 0, "the crashes never interrupted a creation; the test proved nothing"
+    stored = {row[0] for row in sqlite3.connect(db).execute("SELECT id FROM session")}
+    assert stored == set(answered.values()), "a stored session that no key answers"
