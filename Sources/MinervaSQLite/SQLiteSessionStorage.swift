@@ -42,11 +42,11 @@ public final class SQLiteSessionStorage: SessionStorage {
         }
     }
 
-    public func events(of id: String, after: Int, limit: Int) throws(StorageError) -> [EventRecord] {
+    public func events(of id: String, after: Int, through last: Int) throws(StorageError) -> [EventRecord] {
         try storage {
             try pool.read { db in
                 try Row.fetchAll(
-                    db, sql: "SELECT seq, body FROM event WHERE session = ? AND seq > ? ORDER BY seq LIMIT ?", arguments: [id, after, limit]
+                    db, sql: "SELECT seq, body FROM event WHERE session = ? AND seq > ? AND seq <= ? ORDER BY seq", arguments: [id, after, last]
                 ).map { EventRecord(seq: $0["seq"], body: [UInt8]($0["body"] as Data)) }
             }
         }
@@ -58,6 +58,16 @@ public final class SQLiteSessionStorage: SessionStorage {
                 try Row.fetchOne(
                     db, sql: "SELECT body FROM list WHERE session = ? AND node = ? AND version = ?", arguments: [id, node, version]
                 ).map { ListRecord(node: node, version: version, body: [UInt8]($0["body"] as Data)) }
+            }
+        }
+    }
+
+    public func loadAnswer(of id: String, key: String) throws(StorageError) -> AnswerRecord? {
+        try storage {
+            try pool.read { db in
+                try Row.fetchOne(db, sql: "SELECT key, storedAt, body FROM answer WHERE session = ? AND key = ?", arguments: [id, key]).map {
+                    AnswerRecord(key: $0["key"], storedAt: $0["storedAt"], body: [UInt8]($0["body"] as Data))
+                }
             }
         }
     }
@@ -105,12 +115,13 @@ public final class SQLiteSessionStorage: SessionStorage {
         }
     }
 
-    public func expire(unusedSince cutoff: Double, creationsBefore: Double) throws(StorageError) -> [String] {
+    public func expire(unusedSince cutoff: Double, answersBefore: Double) throws(StorageError) -> [String] {
         try storage {
             try pool.write { db in
                 let ids = try String.fetchAll(db, sql: "SELECT id FROM session WHERE lastUsed < ?", arguments: [cutoff])
                 for id in ids { try Self.delete(id, in: db) }
-                try db.execute(sql: "DELETE FROM creation WHERE storedAt < ?", arguments: [creationsBefore])
+                try db.execute(sql: "DELETE FROM creation WHERE storedAt < ?", arguments: [answersBefore])
+                try db.execute(sql: "DELETE FROM answer WHERE storedAt < ?", arguments: [answersBefore])
                 return ids
             }
         }
@@ -153,8 +164,10 @@ public final class SQLiteSessionStorage: SessionStorage {
         }
         let insertAnswer = try db.cachedStatement(sql: "INSERT OR REPLACE INTO answer (session, key, storedAt, body) VALUES (?, ?, ?, ?)")
         for answer in change.newAnswers { try insertAnswer.execute(arguments: [id, answer.key, answer.storedAt, Data(answer.body)]) }
-        for key in change.forgottenAnswers {
-            try db.cachedStatement(sql: "DELETE FROM answer WHERE session = ? AND key = ?").execute(arguments: [id, key])
+        if change.keptAnswers < Int.max {
+            try db.cachedStatement(
+                sql: "DELETE FROM answer WHERE session = ? AND key NOT IN (SELECT key FROM answer WHERE session = ? ORDER BY storedAt DESC LIMIT ?)"
+            ).execute(arguments: [id, id, change.keptAnswers])
         }
         if let creation = change.creation {
             try db.cachedStatement(sql: "INSERT OR REPLACE INTO creation (key, storedAt, body) VALUES (?, ?, ?)")

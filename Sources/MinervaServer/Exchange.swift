@@ -1,4 +1,5 @@
 import MicroHTTP
+import MinervaSessions
 
 /// One request on its way to its answer: what its log line and metrics need, kept until the
 /// answer is sent (at once, or when a stored mutation or a long poll completes).
@@ -43,6 +44,10 @@ struct Exchange: Sendable {
 
     /// What a deferred answer is when the server stops before it comes.
     private static let shuttingDown = MinervaAPI.errorResponse(.unavailable("the server is shutting down; retry"))
+    /// What a stored change's deferred answer is when the server stops before it comes: its
+    /// write may still commit.
+    static let shuttingDownDuringWrite = MinervaAPI.errorResponse(
+        APIError(SessionError(.unavailable(retryAfter: 1, outcomeUnknown: true), "the server is shutting down while the change is being stored")))
 
     /// Counts the answer and writes the request's log line.
     func record(status: Int) {

@@ -25,9 +25,4 @@ struct IfMatch: Sendable {
         }
         return false
     }
-
-    /// Throws `412` unless the precondition holds.
-    func check(version: Int) throws(APIError) {
-        guard matches(version: version) else { throw .preconditionFailed(current: version) }
-    }
 }

@@ -22,7 +22,9 @@ final class LongPoll: EventSubscriber {
 
     func receive(_ events: ArraySlice<SessionEvent>, state: SessionState) -> Bool {
         guard let newest = events.last, newest.seq > after else { return true }
-        answer(with: state)
+        // The poll waited from a state at or before `after`: every event newer than it is in this block.
+        let page = EventPage(events: Array(events.drop { $0.seq <= after }), last: state.lastEvent, truncated: false, version: state.version)
+        exchange.complete(deferred, with: EventsDocument.response(page))
         return false
     }
 
@@ -36,17 +38,9 @@ final class LongPoll: EventSubscriber {
     func timeOut() {
         exchange.api.core.stopObserving(session, self)
         guard !deferred.isCompleted else { return }
-        do throws(SessionError) {
-            try exchange.api.core.read(session) { state throws(SessionError) in answer(with: state) }
-        } catch {
-            exchange.complete(deferred, with: MinervaAPI.errorResponse(APIError(error)))
-        }
-    }
-
-    private func answer(with state: SessionState) {
         let response: HTTPResponse
         do throws(SessionError) {
-            response = EventsDocument.response(try exchange.api.core.eventPage(of: session, in: state, after: after))
+            response = EventsDocument.response(try exchange.api.core.eventPage(of: session, after: after))
         } catch {
             response = MinervaAPI.errorResponse(APIError(error))
         }

@@ -18,14 +18,12 @@ extension MinervaAPI {
         }
         let after = afterQuery ?? lastEventID ?? 0
         var reply: Result<HTTPReply, SessionError> = .failure(.unauthorized)
-        core.observe(session) { state in
-            let now: HTTPResponse
-            do throws(SessionError) {
-                now = EventsDocument.response(try core.eventPage(of: session, in: state, after: after))
-            } catch {
-                reply = .failure(error)
+        core.observe(session, after: after) { state, page in
+            guard case .success(let page) = page else {
+                if case .failure(let error) = page { reply = .failure(error) }
                 return nil
             }
+            let now = EventsDocument.response(page)
             guard wait > 0, state.lastEvent <= after else {
                 reply = .success(.response(now))
                 return nil
@@ -43,13 +41,14 @@ extension MinervaAPI {
     private func stream(_ session: LiveSession, after: Int) throws(APIError) -> HTTPReply {
         let follower = EventStreamFollower(after: after)
         var failure: SessionError?
-        core.observe(session) { state in
+        core.observe(session, after: after) { _, result in
             let page: EventPage
-            do throws(SessionError) {
-                page = try core.eventPage(of: session, in: state, after: after)
-            } catch {
+            switch result {
+            case .success(let found): page = found
+            case .failure(let error):
                 failure = error
                 return nil
+            case nil: return nil
             }
             follower.stream.send(Array("retry: 1000\n\n".utf8))
             if page.truncated {

@@ -25,7 +25,7 @@ extension MinervaAPI {
             throw error
         }
         let mutation = Mutation(command: parsed, precondition: precondition, idempotencyKey: key) { StoredAnswer(answer($0)) }
-        let deferred = exchange.deferred()
+        let deferred = exchange.deferred(fallback: Exchange.shuttingDownDuringWrite)
         let outcome = core.mutate(session, mutation) { outcome in
             exchange.complete(deferred, with: self.response(to: outcome))
         }
@@ -36,6 +36,10 @@ extension MinervaAPI {
     /// The answer to a mutation's outcome; its events are counted.
     private func response(to outcome: Result<MutationResult, SessionError>) -> HTTPResponse {
         switch outcome {
+        case .success(let result) where result.replayed:
+            var response = result.answer.response
+            response.headers.append(("Idempotent-Replayed", "true"))
+            return response
         case .success(let result):
             metrics.events(result.events)
             return result.answer.response

@@ -16,7 +16,7 @@ extension MinervaAPI {
             throw .notFound("no route matches the deep link \(Excerpt(deepLink))")
         }
         let layout = try enumValue(layoutText, field: "layout", as: Layout.self) ?? .stack
-        let deferred = exchange.deferred()
+        let deferred = exchange.deferred(fallback: Exchange.shuttingDownDuringWrite)
         let outcome = core.create(layout: layout, deepLink: deepLink, key: key) { created in
             let document = StateDocument.encode(sessionID: created.id, state: created.state, token: created.token)
             return StoredAnswer(Self.json(201, document, headers: [Self.etag(1), ("Location", "/v1/sessions/\(created.id)")]))
@@ -46,7 +46,7 @@ extension MinervaAPI {
             Self.json(200, StateDocument.encode(sessionID: id, state: state, lists: lists), headers: [Self.etag(state.version)])
         }
         var reply: HTTPReply?
-        core.observe(session) { state in
+        core.observe(session) { state, _ in
             guard let ifNoneMatch, ifNoneMatch.matches(version: state.version) else {
                 reply = .response(encode(state))
                 return nil
@@ -71,7 +71,7 @@ extension MinervaAPI {
 
     /// `DELETE /v1/sessions/{id}`: the session and its token are gone; its streams end.
     func deleteSession(_ session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
-        let deferred = exchange.deferred()
+        let deferred = exchange.deferred(fallback: Exchange.shuttingDownDuringWrite)
         let outcome = core.delete(session, precondition: IfMatch(request.header("if-match")).precondition) { outcome in
             exchange.complete(deferred, with: Self.response(toDeletion: outcome))
         }

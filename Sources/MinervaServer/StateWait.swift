@@ -1,3 +1,4 @@
+import Dispatch
 import MicroHTTP
 import MinervaSessions
 
@@ -23,7 +24,8 @@ final class StateWait: EventSubscriber {
     var reply: HTTPReply { .deferred(deferred) }
 
     func receive(_ events: ArraySlice<SessionEvent>, state: SessionState) -> Bool {
-        exchange.complete(deferred, with: encode(state))
+        // Encoded elsewhere: the core calls this on its storage writer, holding the session's lock.
+        DispatchQueue.global().async { [exchange, deferred, encode] in exchange.complete(deferred, with: encode(state)) }
         return false
     }
 

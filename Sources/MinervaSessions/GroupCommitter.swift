@@ -52,8 +52,11 @@ final class GroupCommitter: Sendable {
                 return taken
             }
             guard !batch.isEmpty else { return }
-            do {
+            do throws(StorageError) {
                 let outcomes = try storage.commit(batch.map(\.write))
+                guard outcomes.count == batch.count else {
+                    throw StorageError("the store answered \(outcomes.count) outcomes for \(batch.count) writes")
+                }
                 for (item, outcome) in zip(batch, outcomes) { item.completion(.success(outcome)) }
             } catch {
                 for item in batch { item.completion(.failure(error)) }

@@ -10,6 +10,10 @@ public final class LiveSession: Sendable {
     struct Slot: Sendable {
         /// The state storage has accepted: what every read sees.
         var state: SessionState
+        /// The newest events of its change log.
+        var log: SessionLog
+        /// Answers of its recent mutations by `Idempotency-Key`.
+        var answers: IdempotencyCache
         /// Whether a mutation's write is with storage now.
         var busy = false
         /// Work that arrived while a write was with storage, in arrival order.
@@ -32,10 +36,13 @@ public final class LiveSession: Sendable {
     private let limiter: Locked<RateLimiter?>
     private let lastUsedMilliseconds: Atomic<Int>
 
-    init(id: String, tokenHash: [UInt8], state: SessionState, configuration: SessionConfiguration, lastUsed: Double) {
+    init(
+        id: String, tokenHash: [UInt8], state: SessionState, log: SessionLog, answers: IdempotencyCache, configuration: SessionConfiguration,
+        lastUsed: Double
+    ) {
         self.id = id
         self.tokenHash = tokenHash
-        slot = Locked(Slot(state: state))
+        slot = Locked(Slot(state: state, log: log, answers: answers))
         let rate = configuration.rateLimit
         limiter = Locked(rate > 0 ? RateLimiter(rate: rate, burst: max(1, configuration.rateBurst), now: lastUsed) : nil)
         lastUsedMilliseconds = Atomic(Int(lastUsed * 1000))

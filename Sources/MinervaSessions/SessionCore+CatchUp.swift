@@ -12,40 +12,39 @@ extension SessionCore {
                 return
             }
             guard slot.state.lastEvent < notice.lastEvent else { return }
-            _ = reload(session, in: &slot)
+            reload(session, in: &slot)
         }
     }
 
-    /// Reads the session's state from storage again, swaps it in and publishes the events
-    /// newer than what this process had; a session gone from storage ends.
-    /// - Returns: whether the session is still there.
-    @discardableResult
-    func reload(_ session: LiveSession, in slot: inout LiveSession.Slot) -> Bool {
-        guard let storage else { return true }
+    /// Reads the session from storage again, swaps it in and publishes the events newer than
+    /// what this process had, block by block; a session gone from storage closes.
+    func reload(_ session: LiveSession, in slot: inout LiveSession.Slot) {
+        guard let storage else { return }
         do {
             guard let stored = try storage.loadSession(session.id, eventTail: eventsInMemory) else {
                 close(session, in: &slot)
-                return false
+                return
             }
-            let fresh = try SessionState(stored: stored, app: app, configuration: configuration)
+            let fresh = try restore(stored)
             let known = slot.state.lastEvent
-            var missed: [SessionEvent] = fresh.events.filter { $0.seq > known }
+            var missed: [SessionEvent] = fresh.log.events.filter { $0.seq > known }
             if let first = missed.first?.seq, first > known + 1 {
-                let older = try storage.events(of: session.id, after: known, limit: first - known - 1)
+                let older = try storage.events(of: session.id, after: known, through: first - 1)
                 missed = try older.map { try SessionEvent(record: $0) } + missed
             }
-            liveNodes.add(fresh.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
-            slot.state = fresh
+            liveNodes.add(fresh.state.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
+            slot.state = fresh.state
+            slot.log = fresh.log
+            slot.answers = fresh.answers
             var start = missed.startIndex
             while start < missed.endIndex {
                 let version = missed[start].version
                 let end = missed[start...].firstIndex { $0.version != version } ?? missed.endIndex
-                hub.publish(missed[start..<end], state: fresh, session: session.id)
+                hub.publish(missed[start..<end], state: fresh.state, session: session.id)
                 start = end
             }
         } catch {
             logger.error("could not read session \(session.id) again from storage: \(error)")
         }
-        return true
     }
 }

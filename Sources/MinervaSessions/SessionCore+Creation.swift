@@ -95,9 +95,11 @@ extension SessionCore {
                 "the server holds its limit of \(configuration.maxSessions) sessions; delete unused sessions or try later")
         }
         let token = Token.random(bytes: 32)
-        let state = SessionState(tree: tree, appVersion: appVersion, configuration: configuration)
+        let state = SessionState(tree: tree, appVersion: appVersion)
         let created = CreatedSession(id: "s_" + Token.random(bytes: 16), token: token, state: state)
-        let session = LiveSession(id: created.id, tokenHash: Token.hash(token), state: state, configuration: configuration, lastUsed: now)
+        let session = LiveSession(
+            id: created.id, tokenHash: Token.hash(token), state: state, log: SessionLog(), answers: newAnswers(), configuration: configuration,
+            lastUsed: now)
         let response = answer(created)
         let entry = key.map { IdempotencyCache.Entry(key: $0, answer: response, storedAt: now) }
         guard let committer else {

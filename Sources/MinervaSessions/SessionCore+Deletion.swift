@@ -72,6 +72,7 @@ extension SessionCore {
     public func expireIdleSessions() -> Int {
         let now = configuration.now()
         let cutoff = now - configuration.sessionTTL
+        hub.prune()
         guard let storage else {
             var expired = 0
             for session in registry.all where session.lastUsed < cutoff {
@@ -86,7 +87,7 @@ extension SessionCore {
         flushUsage(waiting: true)
         let ids: [String]
         do {
-            ids = try storage.expire(unusedSince: cutoff, creationsBefore: now - configuration.idempotencyLifetime)
+            ids = try storage.expire(unusedSince: cutoff, answersBefore: now - configuration.idempotencyLifetime)
         } catch {
             logger.error("could not expire sessions in storage: \(error)")
             return 0
@@ -98,7 +99,6 @@ extension SessionCore {
             }
             session.slot.withLock { slot in close(session, in: &slot) }
         }
-        hub.prune()
         return ids.count
     }
 

@@ -71,8 +71,8 @@ extension SessionCore {
 
     /// The step, under the session's lock: a remembered answer, the precondition, the command on
     /// a copy, the limits; then either the swap (no storage) or the write handed to storage.
-    /// - Returns: the outcome, or `nil` when the write is with storage (the slot is then busy).
     /// - Parameter attempt: how many times the mutation's write conflicted with another process's already.
+    /// - Returns: the outcome, or `nil` when the write is with storage (the slot is then busy).
     func start(
         _ mutation: Mutation, of session: LiveSession, in slot: inout LiveSession.Slot, completion: @escaping MutationCompletion,
         attempt: Int = 0
@@ -80,67 +80,86 @@ extension SessionCore {
         guard !slot.gone else { return .failure(.unauthorized) }
         let now = configuration.now()
         do throws(SessionError) {
-            if let key = mutation.idempotencyKey, let answer = try slot.state.idempotency.answer(for: key, now: now) {
+            if let key = mutation.idempotencyKey, let answer = try rememberedAnswer(for: key, of: session, in: &slot, now: now) {
                 return .success(MutationResult(answer: answer, events: [], replayed: true))
             }
             try Self.check(mutation.precondition, version: slot.state.version)
             var next = slot.state
             let changes = try mutation.command.apply(to: &next, configuration: configuration)
-            guard
-                let block = next.recordBlock(
-                    changes, from: slot.state, at: Int(now * 1000), keep: eventsInMemory, historyBudget: historyBudget)
-            else {
+            let block = next.recordBlock(changes, from: slot.state, at: Int(now * 1000), listHistoryBudget: historyBudget)
+            if block == nil {
                 // A no-op: no version, no event; its answer is still remembered for its key.
-                return remember(
-                    mutation, answer: mutation.answer(slot.state), events: [], in: slot.state, of: session, slot: &slot, now: now,
-                    completion: completion, attempt: attempt)
+                next = slot.state
+            } else {
+                try checkLimits(next, growingFrom: slot.state)
             }
-            try checkLimits(next)
-            return remember(
-                mutation, answer: mutation.answer(next), events: block, in: next, of: session, slot: &slot, now: now, completion: completion,
-                attempt: attempt)
+            let answer = mutation.answer(next)
+            let entry = mutation.idempotencyKey.map { IdempotencyCache.Entry(key: $0, answer: answer, storedAt: now) }
+            let result = MutationResult(answer: answer, events: ArraySlice(block ?? []), replayed: false)
+            if block == nil, entry == nil { return .success(result) }
+            guard let committer else {
+                swap(in: next, block: block ?? [], answer: entry, of: session, slot: &slot, now: now)
+                return .success(result)
+            }
+            let write = next.write(
+                from: slot.state, id: session.id, tokenHash: session.tokenHash, lastUsed: session.lastUsed, block: block ?? [], answer: entry,
+                keptAnswers: configuration.idempotencyCapacity, eventHistory: configuration.eventHistory)
+            slot.busy = true
+            let accepted = next
+            committer.submit(.session(write)) { outcome in
+                self.finish(mutation, of: session, next: accepted, answer: entry, result: result, outcome: outcome, completion: completion, attempt: attempt)
+            }
+            return nil
         } catch {
             return .failure(error)
         }
     }
 
-    /// Remembers the answer for the mutation's key in the state it produced, then swaps it in
-    /// and publishes (no storage) or hands its write to storage.
-    private func remember(
-        _ mutation: Mutation, answer: StoredAnswer, events block: ArraySlice<SessionEvent>, in produced: SessionState,
-        of session: LiveSession, slot: inout LiveSession.Slot, now: Double, completion: @escaping MutationCompletion, attempt: Int
-    ) -> Result<MutationResult, SessionError>? {
-        var next = produced
-        var forgotten: [String] = []
-        if let key = mutation.idempotencyKey { forgotten = next.idempotency.remember(key, answer: answer, now: now) }
-        let result = MutationResult(answer: answer, events: block, replayed: false)
-        if block.isEmpty, mutation.idempotencyKey == nil { return .success(result) }
-        guard let committer else {
-            liveNodes.add(next.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
-            slot.state = next
-            if !block.isEmpty { hub.publish(block, state: next, session: session.id) }
-            return .success(result)
+    /// The answer remembered for `key`: in memory, or (memory forgot it) in the store.
+    /// - Throws: `invalid` for a key used with another request, `unavailable` when the store cannot be read.
+    private func rememberedAnswer(
+        for key: IdempotencyKey, of session: LiveSession, in slot: inout LiveSession.Slot, now: Double
+    ) throws(SessionError) -> StoredAnswer? {
+        if let answer = try slot.answers.answer(for: key, now: now) { return answer }
+        guard let storage else { return nil }
+        let record: AnswerRecord?
+        do {
+            record = try storage.loadAnswer(of: session.id, key: key.key)
+        } catch {
+            logger.error("could not read an idempotency key of session \(session.id) from storage: \(error)")
+            throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "storage cannot be read right now; retry later")
         }
-        let write = next.write(
-            from: slot.state, id: session.id, tokenHash: session.tokenHash, lastUsed: session.lastUsed,
-            rememberedKey: mutation.idempotencyKey?.key, forgottenKeys: forgotten, eventHistory: configuration.eventHistory)
-        slot.busy = true
-        let accepted = next
-        committer.submit(.session(write)) { outcome in
-            self.finish(mutation, of: session, next: accepted, result: result, outcome: outcome, completion: completion, attempt: attempt)
-        }
-        return nil
+        guard let record, let entry = try? IdempotencyCache.Entry(record: record), now - entry.storedAt < configuration.idempotencyLifetime
+        else { return nil }
+        guard entry.key.fingerprint == key.fingerprint else { throw .reusedKey(key.key) }
+        slot.answers.remember(entry, now: now)
+        return entry.answer
     }
 
-    /// Refuses a state over the session's limits.
-    private func checkLimits(_ state: SessionState) throws(SessionError) {
+    /// The mutation is durable (or there is no store): its state becomes the session's, its
+    /// events join the log and go to the followers, its answer is remembered.
+    private func swap(
+        in next: SessionState, block: [SessionEvent], answer: IdempotencyCache.Entry?, of session: LiveSession,
+        slot: inout LiveSession.Slot, now: Double
+    ) {
+        liveNodes.add(next.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
+        slot.state = next
+        if let answer { slot.answers.remember(answer, now: now) }
+        guard !block.isEmpty else { return }
+        slot.log.append(block, keep: eventsInMemory, budget: historyBudget)
+        hub.publish(block[...], state: next, session: session.id)
+    }
+
+    /// Refuses a state that grows over the session's limits (a session already over them, say
+    /// under a lowered limit, may still shrink).
+    private func checkLimits(_ state: SessionState, growingFrom old: SessionState) throws(SessionError) {
         let nodes = state.tree.nodes.count
-        guard nodes <= configuration.maxNodes else {
+        guard nodes <= configuration.maxNodes || nodes <= old.tree.nodes.count else {
             throw .conflict("the session would hold \(nodes) nodes, over its limit of \(configuration.maxNodes) (--max-nodes); pop or dismiss first")
         }
-        guard state.byteCount <= configuration.maxSessionBytes else {
+        guard state.byteCount <= configuration.maxSessionBytes || state.byteCount <= old.byteCount else {
             throw .conflict(
-                "the session would hold \(state.byteCount) bytes of params and lists, over its limit of \(configuration.maxSessionBytes) (--max-session-bytes); pop, dismiss or shrink a list first"
+                "the session would hold \(state.byteCount) bytes, over its limit of \(configuration.maxSessionBytes) (--max-session-bytes); pop, dismiss or shrink a list first"
             )
         }
     }
@@ -150,16 +169,16 @@ extension SessionCore {
     /// session first (the version-checked write conflicted), the session catches up and the
     /// mutation runs again on what is stored now, a few times at most.
     private func finish(
-        _ mutation: Mutation, of session: LiveSession, next: SessionState, result: MutationResult,
+        _ mutation: Mutation, of session: LiveSession, next: SessionState, answer: IdempotencyCache.Entry?, result: MutationResult,
         outcome: Result<WriteOutcome, StorageError>, completion: @escaping MutationCompletion, attempt: Int
     ) {
         session.slot.withLock { slot in
             slot.busy = false
             switch outcome {
+            case .success(.committed) where slot.gone:
+                completion(.failure(.unauthorized))
             case .success(.committed):
-                liveNodes.add(next.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
-                slot.state = next
-                if !result.events.isEmpty { hub.publish(result.events, state: next, session: session.id) }
+                swap(in: next, block: Array(result.events), answer: answer, of: session, slot: &slot, now: configuration.now())
                 completion(.success(result))
             case .success(.conflict):
                 guard attempt < 3 else {

@@ -67,7 +67,7 @@ public final class SessionCore: Sendable {
     /// - Throws: `unauthorized` for an unknown session or a wrong token (never told apart),
     ///   `rateLimited` when its budget is spent, `unavailable` when storage cannot be read.
     public func session(_ id: String, token: String) throws(SessionError) -> LiveSession {
-        guard let session = try find(id) else {
+        guard let session = try find(id, token: token) else {
             _ = Token.matches(token, hash: Token.hash(id))
             throw .unauthorized
         }
@@ -84,12 +84,18 @@ public final class SessionCore: Sendable {
         }
     }
 
-    /// Starts following a session: `start` sees the current state and either answers at once
-    /// (returning `nil`) or returns a subscriber that receives every later block of events.
-    /// Nothing published can slip between the two.
-    public func observe(_ session: LiveSession, _ start: (SessionState) -> (any EventSubscriber)?) {
+    /// Starts following a session: `start` sees the current state (and, when `after` is given,
+    /// the page of the log after it) and either answers at once (returning `nil`) or returns a
+    /// subscriber that receives every later block of events. Nothing published can slip between
+    /// the two.
+    public func observe(
+        _ session: LiveSession, after: Int? = nil, _ start: (SessionState, Result<EventPage, SessionError>?) -> (any EventSubscriber)?
+    ) {
         let ended: (any EventSubscriber)? = session.slot.withLock { slot in
-            guard let subscriber = start(slot.state) else { return nil }
+            let page = after.map { after in
+                Result<EventPage, SessionError>(catching: { () throws(SessionError) in try self.page(of: session, slot.state, slot.log, after: after) })
+            }
+            guard let subscriber = start(slot.state, page) else { return nil }
             if slot.gone { return subscriber }
             hub.subscribe(subscriber, to: session.id)
             return nil
@@ -108,8 +114,9 @@ public final class SessionCore: Sendable {
         storage == nil ? .max : configuration.maxSessionBytes
     }
 
-    /// The session in memory, or read from storage.
-    private func find(_ id: String) throws(SessionError) -> LiveSession? {
+    /// The session in memory, or read from storage (only when `token` is its token: a wrong one
+    /// reads no more than the session's row).
+    private func find(_ id: String, token: String) throws(SessionError) -> LiveSession? {
         if let session = registry.session(id) { return session }
         guard let storage, id.utf8.count <= 64 else { return nil }
         let stored: StoredSession?
@@ -119,22 +126,23 @@ public final class SessionCore: Sendable {
             logger.error("could not read session \(id) from storage: \(error)")
             throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "storage cannot be read right now; retry later")
         }
-        guard let stored else { return nil }
-        let state: SessionState
+        guard let stored, Token.matches(token, hash: stored.record.tokenHash) else { return nil }
+        let restored: (state: SessionState, log: SessionLog, answers: IdempotencyCache)
         do throws(SnapshotError) {
-            state = try SessionState(stored: stored, app: app, configuration: configuration)
+            restored = try restore(stored)
         } catch {
             logger.warning("session \(id) is kept in the store but not served: \(error)")
             return nil
         }
-        let unknown = state.tree.unknownScreens
+        let unknown = restored.state.tree.unknownScreens
         if !unknown.isEmpty {
             logger.warning("session \(id) shows screens the app no longer declares: \(unknown.joined(separator: ", "))")
         }
         let session = LiveSession(
-            id: id, tokenHash: stored.record.tokenHash, state: state, configuration: configuration, lastUsed: stored.record.lastUsed)
+            id: id, tokenHash: stored.record.tokenHash, state: restored.state, log: restored.log, answers: restored.answers,
+            configuration: configuration, lastUsed: stored.record.lastUsed)
         let inMemory = registry.insert(session)
-        if inMemory === session { liveNodes.add(state.tree.nodes.count, ordering: .relaxed) }
+        if inMemory === session { liveNodes.add(restored.state.tree.nodes.count, ordering: .relaxed) }
         return inMemory
     }
 }

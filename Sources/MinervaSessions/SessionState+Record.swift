@@ -14,7 +14,6 @@ extension SessionState {
     /// Everything a new session writes.
     func creationWrite(id: String, tokenHash: [UInt8], lastUsed: Double) -> SessionWrite {
         var write = SessionWrite(record: record(id: id, tokenHash: tokenHash, lastUsed: lastUsed), expectedVersion: nil)
-        write.newEvents = events.map(\.record)
         for (node, history) in lists {
             for (version, content) in history.keptVersions {
                 write.newListVersions.append(ListRecord(node: node.description, version: version, body: Self.bytes(of: content)))
@@ -23,18 +22,19 @@ extension SessionState {
         return write
     }
 
-    /// What a mutation from `old` to this state writes: the row, new events, new list versions
-    /// and what fell out of the kept histories, and a remembered answer.
+    /// What a mutation from `old` to this state writes: the row, its block of events, new list
+    /// versions and what fell out of the kept histories, and a remembered answer.
     /// - Parameters:
-    ///   - rememberedKey: the `Idempotency-Key` whose answer the mutation remembered, if any.
-    ///   - forgottenKeys: the keys the answer cache forgot meanwhile.
+    ///   - block: the mutation's events.
+    ///   - answer: the answer remembered for the mutation's `Idempotency-Key`, if any.
+    ///   - keptAnswers: how many answers the store keeps for the session.
     ///   - eventHistory: how many events the log keeps.
     func write(
-        from old: SessionState, id: String, tokenHash: [UInt8], lastUsed: Double, rememberedKey: String?, forgottenKeys: [String],
-        eventHistory: Int
+        from old: SessionState, id: String, tokenHash: [UInt8], lastUsed: Double, block: [SessionEvent], answer: IdempotencyCache.Entry?,
+        keptAnswers: Int, eventHistory: Int
     ) -> SessionWrite {
         var write = SessionWrite(record: record(id: id, tokenHash: tokenHash, lastUsed: lastUsed), expectedVersion: old.version)
-        write.newEvents = events.reversed().prefix { $0.seq > old.lastEvent }.reversed().map(\.record)
+        write.newEvents = block.map(\.record)
         let oldest = oldestKeptEvent(history: eventHistory)
         if oldest != old.oldestKeptEvent(history: eventHistory) { write.oldestKeptEvent = oldest }
         for (node, history) in lists where old.lists[node]?.version != history.version {
@@ -45,23 +45,21 @@ extension SessionState {
         for node in old.lists.keys where lists[node] == nil {
             write.keptListVersions.append((node.description, nil))
         }
-        if let rememberedKey, let entry = idempotency.entry(for: rememberedKey) {
-            write.newAnswers = [entry.record]
+        if let answer {
+            write.newAnswers = [answer.record]
+            write.keptAnswers = keptAnswers
         }
-        write.forgottenAnswers = forgottenKeys
         return write
     }
 
-    /// Reads a stored session back.
+    /// Reads a stored session's state back.
     /// - Throws: ``SnapshotError`` when what is stored is not a session of this app.
-    init(stored: StoredSession, app: AppDescription, configuration: SessionConfiguration) throws(SnapshotError) {
+    init(stored: StoredSession, app: AppDescription, configuration: SessionConfiguration, listHistoryBudget: Int) throws(SnapshotError) {
         let record = stored.record
         let tree = try CoordinatorTree(snapshot: try StoredJSON.parse(record.state), app: app)
-        self.init(tree: tree, appVersion: record.appVersion, configuration: configuration, firstEvent: record.firstEvent)
+        self.init(tree: tree, appVersion: record.appVersion, firstEvent: record.firstEvent)
         version = record.version
         lastEvent = record.lastEvent
-        for event in stored.events { events.append(try SessionEvent(record: event)) }
-        eventBytes = events.reduce(0) { $0 + $1.approximateByteCount }
         var versions: [(version: Int, content: ListContent)] = []
         for (index, list) in stored.lists.enumerated() {
             let value = try StoredJSON.parse(list.body)
@@ -76,12 +74,7 @@ extension SessionState {
             }
         }
         byteCount += lists.values.reduce(0) { $0 + $1.current.byteCount }
-        trimEvents(keeping: events.count, atLeast: 1, budget: configuration.maxSessionBytes)
-        trimListHistory(budget: configuration.maxSessionBytes)
-        let now = configuration.now()
-        for answer in stored.answers {
-            idempotency.remember(try IdempotencyCache.Entry(record: answer), now: now)
-        }
+        trimListHistory(budget: listHistoryBudget)
     }
 
     static func bytes(of content: ListContent) -> [UInt8] {

@@ -1,4 +1,3 @@
-public import DequeModule
 public import MinervaCoordinator
 public import MinervaList
 import MinervaJSON
@@ -15,30 +14,21 @@ public struct SessionState: Sendable {
     /// The `seq` the log starts from: 1, or later for a session migrated from a store that did
     /// not keep its events.
     let firstEvent: Int
-    /// The newest events, oldest first: the whole kept log in memory, or its tail when a store
-    /// holds the rest.
-    public internal(set) var events: Deque<SessionEvent>
     /// Each node's list, for the nodes that have one.
     public internal(set) var lists: [NodeID: ListHistory]
     /// The version of the app description the session runs.
     public let appVersion: String
-    /// Answers of recent mutations by `Idempotency-Key`.
-    var idempotency: IdempotencyCache
     /// What the session's size limit counts: every node (a fixed share and its params) and every
     /// list's current cells, in bytes.
     var byteCount: Int
-    /// What the in-memory log takes (``SessionEvent/approximateByteCount``), in bytes.
-    var eventBytes = 0
 
-    init(tree: CoordinatorTree, appVersion: String, configuration: SessionConfiguration, firstEvent: Int = 1) {
+    init(tree: CoordinatorTree, appVersion: String, firstEvent: Int = 1) {
         self.tree = tree
         version = 1
         lastEvent = 0
         self.firstEvent = firstEvent
-        events = []
         lists = [:]
         self.appVersion = appVersion
-        idempotency = IdempotencyCache(capacity: configuration.idempotencyCapacity, lifetime: configuration.idempotencyLifetime)
         byteCount = tree.nodes.values.reduce(0) { $0 + Self.byteCount(ofNodeWith: $1.params) }
     }
 

@@ -1,5 +1,6 @@
-/// Where sessions are kept durably. Every method completes durably before it returns; the
-/// core calls them from its own threads, never while it holds a session's lock for long.
+/// Where sessions are kept durably. Every method completes durably before it returns. The core
+/// commits from its writer thread; it reads (a session on first use, events and list versions
+/// memory no longer holds, remembered answers) from the threads that serve requests.
 public protocol SessionStorage: Sendable {
     /// Reads one session, or `nil` when there is none with that id.
     /// - Parameters:
@@ -7,11 +8,15 @@ public protocol SessionStorage: Sendable {
     ///   - eventTail: how many of its newest events to read with it.
     func loadSession(_ id: String, eventTail: Int) throws(StorageError) -> StoredSession?
 
-    /// The events of a session with `seq` greater than `after`, oldest first, at most `limit`.
-    func events(of id: String, after: Int, limit: Int) throws(StorageError) -> [EventRecord]
+    /// The events of a session with `seq` greater than `after` and at most `last`, oldest first
+    /// (a write in flight may already have stored newer ones, which are not published yet).
+    func events(of id: String, after: Int, through last: Int) throws(StorageError) -> [EventRecord]
 
     /// One kept version of a node's list, if the store has it.
     func listVersion(of id: String, node: String, version: Int) throws(StorageError) -> ListRecord?
+
+    /// A session's remembered answer to a mutation with this `Idempotency-Key`, if any.
+    func loadAnswer(of id: String, key: String) throws(StorageError) -> AnswerRecord?
 
     /// The remembered answer of a `POST /v1/sessions` with this `Idempotency-Key`, if any.
     func loadCreation(_ key: String) throws(StorageError) -> AnswerRecord?
@@ -24,9 +29,10 @@ public protocol SessionStorage: Sendable {
     /// - Throws: when the transaction as a whole could not be committed: nothing was written.
     func commit(_ writes: [StorageWrite]) throws(StorageError) -> [WriteOutcome]
 
-    /// Deletes the sessions unused since `cutoff` and creation answers stored before `creationsBefore`.
+    /// Deletes the sessions unused since `cutoff`, and remembered answers (of creations and of
+    /// mutations) stored before `answersBefore`.
     /// - Returns: the ids of the sessions deleted.
-    func expire(unusedSince cutoff: Double, creationsBefore: Double) throws(StorageError) -> [String]
+    func expire(unusedSince cutoff: Double, answersBefore: Double) throws(StorageError) -> [String]
 }
 
 /// Why storage could not do what was asked: a full disk, a read-only file, an unreachable database.

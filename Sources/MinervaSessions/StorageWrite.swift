@@ -26,8 +26,8 @@ public struct SessionWrite: Sendable {
     public var keptListVersions: [(node: String, oldest: Int?)] = []
     /// Answers to remember.
     public var newAnswers: [AnswerRecord] = []
-    /// Keys whose answers are forgotten.
-    public var forgottenAnswers: [String] = []
+    /// How many of the session's answers are kept at most: the oldest beyond it go.
+    public var keptAnswers = Int.max
     /// For a session created with an `Idempotency-Key`: the key and its answer, stored with it.
     public var creation: AnswerRecord?
 

@@ -12,7 +12,7 @@ import Testing
         let harness = try CoreHarness(storage: storage)
         let (session, _) = try harness.create()
         let recorder = Recorder()
-        harness.core.observe(session) { _ in recorder }
+        harness.core.observe(session) { _, _ in recorder }
         let before = try harness.state(of: session)
 
         storage.setFailing(true)
@@ -43,7 +43,7 @@ import Testing
         let harness = try CoreHarness(storage: storage)
         let (session, token) = try harness.create()
         let recorder = Recorder()
-        harness.core.observe(session) { _ in recorder }
+        harness.core.observe(session) { _, _ in recorder }
 
         storage.hold()
         let outcome = Locked<Result<MutationResult, SessionError>?>(nil)

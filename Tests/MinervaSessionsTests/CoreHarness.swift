@@ -39,6 +39,11 @@ struct CoreHarness {
         if let outcome = core.mutate(session, mutation, completion: completion) { completion(outcome) }
     }
 
+    /// The session's in-memory log now.
+    func log(of session: LiveSession) -> SessionLog {
+        session.slot.withLock { $0.log }
+    }
+
     /// The session's state now.
     func state(of session: LiveSession) throws -> SessionState {
         try core.read(session) { $0 }

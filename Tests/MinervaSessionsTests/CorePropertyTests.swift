@@ -42,7 +42,7 @@ import TestSupport
         let harness = try CoreHarness(app: app, storage: storage)
         let (session, token) = try harness.create()
         let recorder = Recorder()
-        harness.core.observe(session) { _ in recorder }
+        harness.core.observe(session) { _, _ in recorder }
         /// The live nodes after each version, to replay from.
         var liveAt: [Int: Set<NodeID>] = [1: Set(try harness.state(of: session).tree.nodes.keys)]
         var applied = 0
@@ -92,9 +92,10 @@ import TestSupport
             let restarted = try CoreHarness(app: app, storage: storage)
             let reread = try restarted.state(of: try restarted.core.session(session.id, token: token))
             #expect(reread.tree == now.tree && reread.version == now.version && reread.lastEvent == now.lastEvent)
-            #expect(Array(reread.events) == Array(now.events.suffix(reread.events.count)))
+            let rereadLog = restarted.log(of: try restarted.core.session(session.id, token: token)).events
+            #expect(Array(rereadLog) == Array(harness.log(of: session).events.suffix(rereadLog.count)))
             #expect(reread.lists.mapValues(\.version) == now.lists.mapValues(\.version))
-            let page = try restarted.core.eventPage(of: session, in: reread, after: 0)
+            let page = try restarted.core.eventPage(of: try restarted.core.session(session.id, token: token), after: 0)
             #expect(page.events == Array(events.suffix(page.events.count)) && page.events.count == min(events.count, 1000))
         }
     }

@@ -55,12 +55,16 @@ final class FaultyStorage: SessionStorage {
         try store.loadSession(id, eventTail: eventTail)
     }
 
-    func events(of id: String, after: Int, limit: Int) throws(StorageError) -> [EventRecord] {
-        try store.events(of: id, after: after, limit: limit)
+    func events(of id: String, after: Int, through last: Int) throws(StorageError) -> [EventRecord] {
+        try store.events(of: id, after: after, through: last)
     }
 
     func listVersion(of id: String, node: String, version: Int) throws(StorageError) -> ListRecord? {
         try store.listVersion(of: id, node: node, version: version)
+    }
+
+    func loadAnswer(of id: String, key: String) throws(StorageError) -> AnswerRecord? {
+        try store.loadAnswer(of: id, key: key)
     }
 
     func loadCreation(_ key: String) throws(StorageError) -> AnswerRecord? {
@@ -71,7 +75,7 @@ final class FaultyStorage: SessionStorage {
         try store.sessionCount()
     }
 
-    func expire(unusedSince cutoff: Double, creationsBefore: Double) throws(StorageError) -> [String] {
-        try store.expire(unusedSince: cutoff, creationsBefore: creationsBefore)
+    func expire(unusedSince cutoff: Double, answersBefore: Double) throws(StorageError) -> [String] {
+        try store.expire(unusedSince: cutoff, answersBefore: answersBefore)
     }
 }

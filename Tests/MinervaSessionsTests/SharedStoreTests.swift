@@ -54,14 +54,17 @@ import Testing
         }
 
         func loadSession(_ id: String, eventTail: Int) throws(StorageError) -> StoredSession? { try store.loadSession(id, eventTail: eventTail) }
-        func events(of id: String, after: Int, limit: Int) throws(StorageError) -> [EventRecord] { try store.events(of: id, after: after, limit: limit) }
+        func events(of id: String, after: Int, through last: Int) throws(StorageError) -> [EventRecord] {
+            try store.events(of: id, after: after, through: last)
+        }
         func loadCreation(_ key: String) throws(StorageError) -> AnswerRecord? { try store.loadCreation(key) }
+        func loadAnswer(of id: String, key: String) throws(StorageError) -> AnswerRecord? { try store.loadAnswer(of: id, key: key) }
         func listVersion(of id: String, node: String, version: Int) throws(StorageError) -> ListRecord? {
             try store.listVersion(of: id, node: node, version: version)
         }
         func sessionCount() throws(StorageError) -> Int { try store.sessionCount() }
-        func expire(unusedSince cutoff: Double, creationsBefore: Double) throws(StorageError) -> [String] {
-            try store.expire(unusedSince: cutoff, creationsBefore: creationsBefore)
+        func expire(unusedSince cutoff: Double, answersBefore: Double) throws(StorageError) -> [String] {
+            try store.expire(unusedSince: cutoff, answersBefore: answersBefore)
         }
     }
 
@@ -79,7 +82,7 @@ import Testing
         let (onA, token) = try a.create()
         let onB = try b.core.session(onA.id, token: token)
         let heardOnB = Recorder()
-        b.core.observe(onB) { _ in heardOnB }
+        b.core.observe(onB) { _, _ in heardOnB }
 
         _ = try a.run(.navigate(from: nil, screen: "profile", params: ["userId": "1"]), on: onA).get()
         #expect(try b.state(of: onB).version == 2)

@@ -49,7 +49,7 @@ import Testing
         #expect(state.tree == tree && state.version == 6 && state.lastEvent == 5)
         #expect(state.lists[NodeID(3)]?.current.itemCount == 1)
         // The old log is not kept, its numbers are: a client asking for it is told to reload.
-        let page = try harness.core.eventPage(of: session, in: state, after: 0)
+        let page = try harness.core.eventPage(of: session, after: 0)
         #expect(page.events.isEmpty && page.truncated && page.last == 5)
         let replay = harness.run(.pop(navigator: nil, to: nil, toRoot: false), on: session, key: IdempotencyKey(key: "k1", fingerprint: 7))
         #expect(try replay.get().replayed)
