@@ -94,13 +94,9 @@ public final class SQLiteSessionStorage: SessionStorage {
                 for write in writes {
                     switch write {
                     case .session(let change):
-                        var outcome = WriteOutcome.committed
-                        // A conflicting write rolls back to its savepoint and leaves the others of the group.
-                        try db.inSavepoint {
-                            outcome = try Self.save(change, in: db)
-                            return outcome == .committed ? .commit : .rollback
-                        }
-                        outcomes.append(outcome)
+                        // The version-checked statement comes first: a conflicting write changes
+                        // nothing and leaves the others of the group.
+                        outcomes.append(try Self.save(change, in: db))
                     case .delete(let id):
                         try Self.delete(id, in: db)
                         outcomes.append(.committed)
@@ -127,7 +123,8 @@ public final class SQLiteSessionStorage: SessionStorage {
         }
     }
 
-    /// Writes one session's change; `conflict` when the stored version is not the expected one.
+    /// Writes one session's change; `conflict` (and nothing written) when the stored version is
+    /// not the expected one, or a session to create exists already.
     private static func save(_ change: SessionWrite, in db: Database) throws -> WriteOutcome {
         let record = change.record
         let id = record.id
