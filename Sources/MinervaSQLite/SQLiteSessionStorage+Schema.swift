@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import MinervaJSON
 import MinervaList
+import MinervaSessions
 
 extension SQLiteSessionStorage {
     /// The schema's history: each migration runs once per database, in order.
@@ -72,7 +73,11 @@ extension SQLiteSessionStorage {
             let id: String = row["id"]
             guard let snapshot = try? JSONParser.parse([UInt8](row["snapshot"] as Data), maximumDepth: JSONParser.maximumDepth + 32),
                 let members = snapshot.objectValue, let tree = members["tree"]
-            else { continue }
+            else {
+                // Not a session any build wrote: it could never be served, so nothing of it stays.
+                for table in ["list", "answer"] { try db.execute(sql: "DELETE FROM \(table) WHERE session = ?", arguments: [id]) }
+                continue
+            }
             var writer = JSONWriter()
             writer.value(tree)
             let lastEvent = tree.objectValue?["lastSeq"]?.intValue ?? 0
@@ -103,7 +108,7 @@ extension SQLiteSessionStorage {
         try db.rename(table: "sessionV3", to: "session")
     }
 
-    /// Creation answers are kept as one record, as sessions keep theirs.
+    /// Creation answers are kept as one record, as sessions keep theirs, sealed (they carry tokens).
     private static func migrateCreationsToV3(_ db: Database) throws {
         try db.create(table: "creationV3") { table in
             table.primaryKey("key", .text)
@@ -129,9 +134,9 @@ extension SQLiteSessionStorage {
             writer.endArray()
             writer.field("body", String(decoding: row["body"] as Data, as: UTF8.self))
             writer.endObject()
+            let sealed = try CreationSealing.seal(AnswerRecord(key: row["key"], storedAt: row["storedAt"], body: writer.bytes))
             try db.execute(
-                sql: "INSERT INTO creationV3 (key, storedAt, body) VALUES (?, ?, ?)",
-                arguments: [row["key"] as String, row["storedAt"] as Double, Data(writer.bytes)])
+                sql: "INSERT INTO creationV3 (key, storedAt, body) VALUES (?, ?, ?)", arguments: [sealed.key, sealed.storedAt, Data(sealed.body)])
         }
         try db.drop(table: "creation")
         try db.rename(table: "creationV3", to: "creation")

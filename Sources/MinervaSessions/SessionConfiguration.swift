@@ -41,7 +41,7 @@ public struct SessionConfiguration: Sendable {
     /// that the default `maxSessions` sessions at their `maxSessionBytes` stay within a few GiB.
     public init(
         maxSessions: Int = 100_000, eventHistory: Int = 1000, eventsInMemory: Int = 64, listHistory: Int = 32,
-        maxListItems: Int = 10_000, maxListBytes: Int = 16_384, maxNodes: Int = 1000, maxParamBytes: Int = 2048,
+        maxListItems: Int = 10_000, maxListBytes: Int = 12_288, maxNodes: Int = 1000, maxParamBytes: Int = 2048,
         maxSessionBytes: Int = 16_384, sessionTTL: Double = 86_400, rateLimit: Double = 100, rateBurst: Double = 200,
         idempotencyLifetime: Double = 86_400, idempotencyCapacity: Int = 1000,
         now: @escaping @Sendable () -> Double = SessionConfiguration.wallClock

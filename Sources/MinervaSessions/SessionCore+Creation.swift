@@ -56,7 +56,7 @@ extension SessionCore {
         guard let storage else { return nil }
         let record: AnswerRecord?
         do {
-            record = try storage.loadCreation(key.key)
+            record = try storage.loadCreation(CreationSealing.storedKey(key.key)).map { try CreationSealing.open($0, key: key.key) }
         } catch {
             logger.error("could not read an idempotency key from storage: \(error)")
             throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "storage cannot be read right now; retry later")
@@ -109,7 +109,13 @@ extension SessionCore {
             return .success(response)
         }
         var write = state.creationWrite(id: session.id, tokenHash: session.tokenHash, lastUsed: now)
-        write.creation = entry?.record
+        if let entry {
+            do {
+                write.creation = try CreationSealing.seal(entry.record)
+            } catch {
+                logger.error("could not seal the answer of Idempotency-Key \(key?.key ?? ""): \(error); a retry will make a new session")
+            }
+        }
         committer.submit(.session(write)) { outcome in
             let result: Result<StoredAnswer, SessionError>
             switch outcome {

@@ -62,7 +62,7 @@ struct MinervaServerCommand: ParsableCommand {
     var maxParamBytes = 2048
 
     @Option(help: ArgumentHelp("Bytes of one list at most (ids, kinds, contents, 64 per cell); more answer 422.", valueName: "bytes"))
-    var maxListBytes = 16_384
+    var maxListBytes = 12_288
 
     @Option(
         help: ArgumentHelp(
@@ -103,8 +103,10 @@ struct MinervaServerCommand: ParsableCommand {
         guard maxSessions >= 1 else { throw ValidationError("--max-sessions must be at least 1") }
         guard listHistory >= 32 else { throw ValidationError("--list-history must be at least 32") }
         guard eventHistory >= 1000 else { throw ValidationError("--event-history must be at least 1000") }
-        guard maxParamBytes >= 2, maxListBytes >= 1, maxSessionBytes >= maxParamBytes else {
-            throw ValidationError("--max-param-bytes must be at least 2, --max-list-bytes at least 1, --max-session-bytes at least --max-param-bytes")
+        guard maxParamBytes >= 2, maxListBytes >= 1, maxSessionBytes >= maxListBytes + 4096, maxSessionBytes >= maxParamBytes + 4096 else {
+            throw ValidationError(
+                "--max-param-bytes must be at least 2 and --max-list-bytes at least 1; --max-session-bytes must leave 4096 bytes beside the largest list and the largest params"
+            )
         }
         guard maxListItems >= 1 else { throw ValidationError("--max-list-items must be at least 1") }
         guard maxNodes >= 2 else { throw ValidationError("--max-nodes must be at least 2") }

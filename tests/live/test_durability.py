@@ -387,6 +387,7 @@ def test_kill_9_during_creations_leaves_no_session_without_its_key(tmp_path):
     db = tmp_path / "creations.sqlite"
     rng = random.Random(2026)
     answered = {}                                              # key -> session id of its answer
+    tokens = set()
     cut_short = 0                                              # keys the crash left unanswered
     for round_ in range(20):
         server = start(db)
@@ -402,6 +403,7 @@ def test_kill_9_during_creations_leaves_no_session_without_its_key(tmp_path):
                 return
             if status == 201:
                 answered[key] = body["id"]
+                tokens.add(body["token"])
 
         with ThreadPoolExecutor(max_workers=8) as pool:
             futures = [pool.submit(create, key) for key in keys]
@@ -421,8 +423,15 @@ def test_kill_9_during_creations_leaves_no_session_without_its_key(tmp_path):
                 if key in answered:
                     assert body["id"] == answered[key], "a retry after the crash made a second session"
                 answered[key] = body["id"]
+                tokens.add(body["token"])
         finally:
             assert server.stop() == 0
     assert cut_short > 0, "the crashes never interrupted a creation; the test proved nothing"
-    stored = {row[0] for row in sqlite3.connect(db).execute("SELECT id FROM session")}
+    database = sqlite3.connect(db)
+    stored = {row[0] for row in database.execute("SELECT id FROM session")}
     assert stored == set(answered.values()), "a stored session that no key answers"
+    # The remembered answers carry tokens: the store keeps them sealed, and the keys only hashed.
+    rows = database.execute("SELECT key, body FROM creation").fetchall()
+    assert len(rows) == len(answered)
+    assert not any(key.startswith("r") for key, _ in rows), "a creation's key is stored in clear"
+    assert not any(token.encode() in bytes(body) for _, body in rows for token in tokens), "a token is stored in clear"
