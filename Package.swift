@@ -25,6 +25,8 @@ let package = Package(
         .library(name: "MinervaList", targets: ["MinervaList"]),
         .library(name: "MinervaJSON", targets: ["MinervaJSON"]),
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
+        .library(name: "MinervaSessions", targets: ["MinervaSessions"]),
+        .library(name: "MinervaSQLite", targets: ["MinervaSQLite"]),
         .library(name: "MinervaServer", targets: ["MinervaServer"]),
     ],
     dependencies: [argumentParser, swiftLog, swiftCollections, grdb, swiftCrypto, swiftMetrics, swiftPrometheus],
@@ -60,6 +62,30 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "MinervaSessions",
+            dependencies: [
+                "Locking",
+                "MinervaJSON",
+                "MinervaCoordinator",
+                "MinervaList",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "MinervaSQLite",
+            dependencies: [
+                "MinervaSessions",
+                "MinervaJSON",
+                "MinervaList",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "MinervaServer",
             dependencies: [
                 "MicroHTTP",
@@ -67,9 +93,8 @@ let package = Package(
                 "MinervaJSON",
                 "MinervaCoordinator",
                 "MinervaList",
+                "MinervaSessions",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "DequeModule", package: "swift-collections"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
@@ -80,6 +105,8 @@ let package = Package(
             name: "minerva-server",
             dependencies: [
                 "MinervaServer",
+                "MinervaSessions",
+                "MinervaSQLite",
                 "MicroHTTP",
                 "MinervaJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -117,9 +144,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "MinervaSessionsTests",
+            dependencies: [
+                "MinervaSessions", "MinervaSQLite", "MinervaCoordinator", "MinervaList", "MinervaJSON", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "MinervaServerTests",
             dependencies: [
-                "MinervaServer", "MinervaCoordinator", "MinervaList", "MinervaJSON", "MicroHTTP", .product(name: "GRDB", package: "GRDB.swift"),
+                "MinervaServer", "MinervaSessions", "MinervaSQLite", "MinervaCoordinator", "MinervaList", "MinervaJSON", "MicroHTTP",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),

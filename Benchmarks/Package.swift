@@ -45,6 +45,8 @@ let package = Package(
             name: "InProcessAPI",
             dependencies: [
                 .product(name: "MinervaServer", package: "minerva-server"),
+                .product(name: "MinervaSessions", package: "minerva-server"),
+                .product(name: "MinervaSQLite", package: "minerva-server"),
                 .product(name: "MinervaCoordinator", package: "minerva-server"),
                 .product(name: "MicroHTTP", package: "minerva-server"),
                 .product(name: "Logging", package: "swift-log"),
@@ -81,7 +83,10 @@ let package = Package(
         // Resident memory per session and per node, N given on the command line.
         .executableTarget(
             name: "memory-footprint",
-            dependencies: ["InProcessAPI", "CMallocInfo"],
+            dependencies: [
+                "InProcessAPI", "CMallocInfo", .product(name: "MicroHTTP", package: "minerva-server"),
+                .product(name: "MinervaSQLite", package: "minerva-server"),
+            ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
         .executableTarget(

@@ -270,7 +270,7 @@ mkdir -p "$results/documents"
 sessions "$minerva_port" 1 "$results/probe-session.txt"
 read -r probe_id probe_token <"$results/probe-session.txt"
 call "$minerva_port" "$probe_id" "$probe_token" GET "" "" "$results/documents/get.json"
-call "$minerva_port" "$probe_id" "$probe_token" POST /push '{"screen":"settings"}' "$results/documents/push.json"
+call "$minerva_port" "$probe_id" "$probe_token" POST /push '{"screen":"profile","params":{"userId":"1"}}' "$results/documents/push.json"
 call "$minerva_port" "$probe_id" "$probe_token" POST /pop '{}' "$results/documents/pop.json"
 list_lengths=()
 if [[ -n "$list_put_connections" ]]; then
@@ -320,7 +320,7 @@ fi
 for name in minerva peer; do
   port_var="${name}_port"
   call "${!port_var}" "$get_id" "$get_token" GET "" "" "$results/$name-get.body"
-  call "${!port_var}" "$check_id" "$check_token" POST /push '{"screen":"settings"}' "$results/$name-push.body"
+  call "${!port_var}" "$check_id" "$check_token" POST /push '{"screen":"profile","params":{"userId":"1"}}' "$results/$name-push.body"
   if [[ -n "$list_put_connections" ]]; then
     for what in a b c; do
       call "${!port_var}" "$list_id" "$list_token" PUT "/nodes/$list_node/list" "@$list_bodies/$what.json" \

@@ -1,5 +1,5 @@
 -- wrk script: PUT /v1/sessions/{id}/nodes/{node}/list with a 20-item list, so that every
--- request replaces a list and computes a real diff (API.md: 200 {"version", "diff"}).
+-- request replaces a list and computes a real diff (the answer is 200 {"version", "diff"}).
 --
 --   WRK_THREADS=2 SESSIONS_FILE=sessions.txt LIST_NODE=n1 \
 --     wrk -t2 -c64 -d10s --latency -s list_put.lua http://127.0.0.1:8080

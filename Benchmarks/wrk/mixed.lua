@@ -37,7 +37,7 @@ function request()
     return wrk.format("POST", base .. "/pop", headers, "{}")
   end
   pushed[position] = true
-  return wrk.format("POST", base .. "/push", headers, '{"screen": "settings"}')
+  return wrk.format("POST", base .. "/push", headers, '{"screen": "profile", "params": {"userId": "1"}}')
 end
 
 function done(summary, latency, requests)

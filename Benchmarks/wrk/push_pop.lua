@@ -1,6 +1,6 @@
--- wrk script: POST /v1/sessions/{id}/push {"screen":"settings"} and POST .../pop {} in turn,
+-- wrk script: POST /v1/sessions/{id}/push {"screen":"profile","params":{"userId":"1"}} and POST .../pop {} in turn,
 -- each session used by one request at a time, so every session's stack stays bounded
--- (root, then root + settings, then root again …) and no request can fail for its order.
+-- (root, then root + profile, then root again …) and no request can fail for its order.
 --
 --   WRK_THREADS=2 SESSIONS_FILE=sessions.txt \
 --     wrk -t2 -c64 -d10s --latency -s push_pop.lua http://127.0.0.1:8080
@@ -28,7 +28,7 @@ local free = {}        -- stack of sessions with no request in flight
 local by_id = {}       -- id -> session
 starved = 0            -- requests sent on a busy session (should stay 0); global for thread:get
 unmatched = 0          -- answers that named no session (should stay 0)
-local push_body = '{"screen":"settings"}'
+local push_body = '{"screen":"profile","params":{"userId":"1"}}'
 local pop_body = '{}'
 
 function init(args)

@@ -54,6 +54,16 @@ public final class HTTPDeferred: Sendable {
         }
     }
 
+    /// The answer once it is given and until it is sent (for a caller that answers requests
+    /// itself, without a connection: an in-process client).
+    public var response: HTTPResponse? {
+        state.withLock { state in
+            guard case .completed(var response) = state else { return nil }
+            response.headers.append(contentsOf: headers)
+            return response
+        }
+    }
+
     /// Called on the connection's thread: the answer if it is already there, else suspends.
     func suspendUnlessCompleted(_ connection: OpaquePointer) -> HTTPResponse? {
         state.withLock { state in

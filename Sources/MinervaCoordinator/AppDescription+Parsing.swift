@@ -3,14 +3,15 @@ import MinervaJSON
 extension AppDescription {
     /// Reads and validates an app description from its JSON text.
     ///
-    /// Checks that every screen named by the root, the tabs, the guards and the routes is
+    /// Refuses keys it does not know anywhere in the document, naming the nearest known one;
+    /// checks that every screen named by the root, the tabs, the guards and the routes is
     /// declared, that route patterns are unique, and that every `:param` a step uses is a
     /// parameter of its route's path.
     /// - Parameters:
     ///   - bytes: the file's content.
     ///   - source: the file's name, for error messages.
     /// - Returns: the validated description.
-    /// - Throws: ``AppDescriptionError`` naming the file and key at fault.
+    /// - Throws: ``AppDescriptionError`` naming the file and the JSON path at fault.
     public static func parse(_ bytes: some Collection<UInt8>, source: String) throws(AppDescriptionError) -> AppDescription {
         let document: JSONValue
         do {
@@ -18,200 +19,163 @@ extension AppDescription {
         } catch {
             throw AppDescriptionError(source: source, key: "", message: "not valid JSON: \(error)")
         }
-        return try AppReader(source: source).app(document)
+        do throws(JSONReadError) {
+            return try AppReader.app(document)
+        } catch {
+            throw AppDescriptionError(source: source, key: error.path, message: error.reason)
+        }
     }
 }
 
-private struct AppReader {
-    let source: String
+/// Reads the parts of an app description; every error names its JSON path.
+private enum AppReader {
+    /// `$schema` lets an editor find the description's JSON Schema; the server ignores it.
+    static let appKeys: JSONKeys = ["$schema", "name", "scheme", "root", "screens", "routes"]
+    static let screenKeys: JSONKeys = ["presentation", "style", "embedInNavigation", "params", "title", "requires", "otherwise"]
+    static let otherwiseKeys: JSONKeys = ["screen", "params"]
+    static let rootKeys: JSONKeys = ["screen", "tabs"]
+    static let tabKeys: JSONKeys = ["id", "screen"]
+    static let routeKeys: JSONKeys = ["path", "tab", "steps"]
+    static let stepKeys: JSONKeys = ["screen", "params", "presentation", "style", "embedInNavigation"]
 
-    func fail(_ key: String, _ message: String) -> AppDescriptionError {
-        AppDescriptionError(source: source, key: key, message: message)
+    static func app(_ document: JSONValue) throws(JSONReadError) -> AppDescription {
+        let top = try JSONObjectReader(document, keys: appKeys)
+        let name = try top.optionalString("name") ?? "app"
+        let scheme = try top.optionalString("scheme")
+        let declared = try top.object("screens")
+        guard !declared.isEmpty else { throw top.error("must declare at least one screen", at: "screens") }
+        let screens = try top.members("screens", keys: screenKeys) { screen throws(JSONReadError) in
+            try Self.screen(screen, declared: declared)
+        }
+        for screenName in screens.keys.sorted() {
+            if let guarded = screens[screenName]!.guarded, screens[guarded.otherwise]?.guarded?.flag == guarded.flag {
+                throw top.error(
+                    "'\(guarded.otherwise)' requires '\(guarded.flag)' itself, so it could never be shown", at: "screens", .key(screenName), "otherwise")
+            }
+        }
+        let root = try top.object("root", keys: rootKeys) { root throws(JSONReadError) in try Self.root(root, screens: screens) }
+        let routes = try self.routes(top, declared: declared, root: root)
+        return AppDescription(name: name, scheme: scheme, root: root, screens: screens, routes: routes)
     }
 
-    func object(_ value: JSONValue?, _ key: String) throws(AppDescriptionError) -> [String: JSONValue] {
-        guard let value, value != .null else { throw fail(key, "is required") }
-        guard let members = value.objectValue else { throw fail(key, "must be an object, not \(value.typeName)") }
-        return members
-    }
-
-    func array(_ value: JSONValue?, _ key: String) throws(AppDescriptionError) -> [JSONValue]? {
-        guard let value, value != .null else { return nil }
-        guard let elements = value.arrayValue else { throw fail(key, "must be an array, not \(value.typeName)") }
-        return elements
-    }
-
-    func string(_ value: JSONValue?, _ key: String) throws(AppDescriptionError) -> String? {
-        guard let value, value != .null else { return nil }
-        guard let text = value.stringValue else { throw fail(key, "must be a string, not \(value.typeName)") }
+    /// A required string that must not be empty.
+    static func nonEmptyString(_ object: JSONObjectReader, _ key: String) throws(JSONReadError) -> String {
+        let text = try object.string(key)
+        guard !text.isEmpty else { throw object.error("must not be empty", at: .key(key)) }
         return text
     }
 
-    func requiredString(_ value: JSONValue?, _ key: String) throws(AppDescriptionError) -> String {
-        guard let text = try string(value, key) else { throw fail(key, "is required") }
-        guard !text.isEmpty else { throw fail(key, "must not be empty") }
-        return text
+    /// A required screen name that `screens` declares.
+    static func declaredScreen(_ object: JSONObjectReader, _ key: String, _ declared: [String: JSONValue]) throws(JSONReadError) -> String {
+        let screen = try nonEmptyString(object, key)
+        guard declared[screen] != nil else { throw object.error("'\(screen)' is not declared in screens", at: .key(key)) }
+        return screen
     }
 
-    func bool(_ value: JSONValue?, _ key: String) throws(AppDescriptionError) -> Bool? {
-        guard let value, value != .null else { return nil }
-        guard let flag = value.boolValue else { throw fail(key, "must be a boolean, not \(value.typeName)") }
-        return flag
-    }
-
-    func enumValue<T: RawRepresentable & CaseIterable>(_ value: JSONValue?, _ key: String, as: T.Type) throws(AppDescriptionError) -> T?
+    static func enumValue<T: RawRepresentable & CaseIterable>(_ object: JSONObjectReader, _ key: String, as: T.Type) throws(JSONReadError) -> T?
     where T.RawValue == String {
-        guard let text = try string(value, key) else { return nil }
+        guard let text = try object.optionalString(key) else { return nil }
         guard let result = T(rawValue: text) else {
             let allowed = T.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
-            throw fail(key, "'\(text)' is not one of \(allowed)")
+            throw object.error("'\(text)' is not one of \(allowed)", at: .key(key))
         }
         return result
     }
 
-    func declared(_ screen: String, _ screens: [String: JSONValue], _ key: String) throws(AppDescriptionError) {
-        guard screens[screen] != nil else { throw fail(key, "'\(screen)' is not declared in screens") }
-    }
-
-    func app(_ document: JSONValue) throws(AppDescriptionError) -> AppDescription {
-        let top = try object(document, "")
-        let name = try string(top["name"], "name") ?? "app"
-        let scheme = try string(top["scheme"], "scheme")
-        let screensObject = try object(top["screens"], "screens")
-        guard !screensObject.isEmpty else { throw fail("screens", "must declare at least one screen") }
-        var screens: [String: AppDescription.Screen] = [:]
-        for screenName in screensObject.keys.sorted() {
-            screens[screenName] = try screen(screensObject[screenName]!, "screens.\(screenName)", all: screensObject)
-        }
-        for screenName in screensObject.keys.sorted() {
-            if let guarded = screens[screenName]!.guarded, screens[guarded.otherwise]?.guarded?.flag == guarded.flag {
-                throw fail("screens.\(screenName).otherwise", "'\(guarded.otherwise)' requires '\(guarded.flag)' itself, so it could never be shown")
-            }
-        }
-        let root = try self.root(try object(top["root"], "root"), screens: screens, all: screensObject)
-        let routes = try self.routes(top["routes"], screens: screens, all: screensObject, root: root)
-        return AppDescription(name: name, scheme: scheme, root: root, screens: screens, routes: routes)
-    }
-
-    func screen(_ value: JSONValue, _ key: String, all: [String: JSONValue]) throws(AppDescriptionError) -> AppDescription.Screen {
-        let members = try object(value, key)
-        let presentation = try enumValue(members["presentation"], "\(key).presentation", as: AppDescription.PresentationMode.self) ?? .push
-        let style = try enumValue(members["style"], "\(key).style", as: ModalStyle.self)
-        let embed = try bool(members["embedInNavigation"], "\(key).embedInNavigation")
+    static func screen(_ screen: JSONObjectReader, declared: [String: JSONValue]) throws(JSONReadError) -> AppDescription.Screen {
+        let presentation = try enumValue(screen, "presentation", as: AppDescription.PresentationMode.self) ?? .push
+        let style = try enumValue(screen, "style", as: ModalStyle.self)
+        let embed = try screen.optionalBool("embedInNavigation")
         var params: [String] = []
-        for (index, element) in (try array(members["params"], "\(key).params") ?? []).enumerated() {
-            guard let param = element.stringValue, !param.isEmpty else {
-                throw fail("\(key).params[\(index)]", "must be a non-empty string")
-            }
-            guard !params.contains(param) else { throw fail("\(key).params[\(index)]", "'\(param)' is listed twice") }
+        for (index, element) in (try screen.optionalArray("params") ?? []).enumerated() {
+            guard let param = element.stringValue, !param.isEmpty else { throw screen.error("must be a non-empty string", at: "params", .index(index)) }
+            guard !params.contains(param) else { throw screen.error("'\(param)' is listed twice", at: "params", .index(index)) }
             params.append(param)
         }
-        let title = try string(members["title"], "\(key).title")
+        let title = try screen.optionalString("title")
         var guarded: AppDescription.Guard?
-        let requires = try string(members["requires"], "\(key).requires")
-        let otherwise = members["otherwise"].flatMap { $0 == .null ? nil : $0 }
-        switch (requires, otherwise) {
-        case (nil, nil):
+        switch (try screen.optionalString("requires"), screen.contains("otherwise")) {
+        case (nil, false):
             break
-        case (.some, nil):
-            throw fail("\(key).otherwise", "is required with 'requires': name the screen shown while the flag is missing")
-        case (nil, .some):
-            throw fail("\(key).requires", "is required with 'otherwise'")
-        case let (.some(flag), .some(flow)):
-            guard !flag.isEmpty else { throw fail("\(key).requires", "must not be empty") }
-            let flowMembers = try object(flow, "\(key).otherwise")
-            let flowScreen = try requiredString(flowMembers["screen"], "\(key).otherwise.screen")
-            try declared(flowScreen, all, "\(key).otherwise.screen")
-            let flowParams = try object(flowMembers["params"] ?? .object([:]), "\(key).otherwise.params")
-            guarded = AppDescription.Guard(flag: flag, otherwise: flowScreen, otherwiseParams: flowParams)
+        case (.some, false):
+            throw screen.error("is required with 'requires': name the screen shown while the flag is missing", at: "otherwise")
+        case (nil, true):
+            throw screen.error("is required with 'otherwise'", at: "requires")
+        case (.some(let flag), true):
+            guard !flag.isEmpty else { throw screen.error("must not be empty", at: "requires") }
+            guarded = try screen.object("otherwise", keys: otherwiseKeys) { flow throws(JSONReadError) in
+                AppDescription.Guard(
+                    flag: flag, otherwise: try declaredScreen(flow, "screen", declared), otherwiseParams: try flow.optionalObject("params") ?? [:])
+            }
         }
         return AppDescription.Screen(
             presentation: presentation, style: style, embedInNavigation: embed, params: params, title: title, guarded: guarded)
     }
 
-    func root(_ members: [String: JSONValue], screens: [String: AppDescription.Screen], all: [String: JSONValue])
-        throws(AppDescriptionError) -> AppDescription.Root
-    {
-        func usable(_ screen: String, _ key: String) throws(AppDescriptionError) {
-            try declared(screen, all, key)
-            guard screens[screen]!.params.isEmpty else { throw fail(key, "'\(screen)' requires params and cannot be a root screen") }
+    static func root(_ root: JSONObjectReader, screens: [String: AppDescription.Screen]) throws(JSONReadError) -> AppDescription.Root {
+        func usable(_ object: JSONObjectReader) throws(JSONReadError) -> String {
+            let screen = try nonEmptyString(object, "screen")
+            guard let declared = screens[screen] else { throw object.error("'\(screen)' is not declared in screens", at: "screen") }
+            guard declared.params.isEmpty else { throw object.error("'\(screen)' requires params and cannot be a root screen", at: "screen") }
+            return screen
         }
-        if let tabValues = try array(members["tabs"], "root.tabs") {
-            guard members["screen"] == nil || members["screen"] == .null else {
-                throw fail("root", "give either 'screen' or 'tabs', not both")
-            }
-            guard !tabValues.isEmpty else { throw fail("root.tabs", "must list at least one tab") }
-            var tabs: [AppDescription.Tab] = []
-            for (index, value) in tabValues.enumerated() {
-                let key = "root.tabs[\(index)]"
-                let tab = try object(value, key)
-                let id = try requiredString(tab["id"], "\(key).id")
-                guard !tabs.contains(where: { $0.id == id }) else { throw fail("\(key).id", "tab '\(id)' is listed twice") }
-                let screen = try requiredString(tab["screen"], "\(key).screen")
-                try usable(screen, "\(key).screen")
-                tabs.append(AppDescription.Tab(id: id, screen: screen))
-            }
-            return .tabs(tabs)
+        guard root.contains("tabs") else { return .screen(try usable(root)) }
+        guard !root.contains("screen") else { throw root.error("give either 'screen' or 'tabs', not both") }
+        let tabs = try root.objects("tabs", keys: tabKeys) { tab throws(JSONReadError) in
+            AppDescription.Tab(id: try nonEmptyString(tab, "id"), screen: try usable(tab))
         }
-        let screen = try requiredString(members["screen"], "root.screen")
-        try usable(screen, "root.screen")
-        return .screen(screen)
+        guard !tabs.isEmpty else { throw root.error("must list at least one tab", at: "tabs") }
+        for (index, tab) in tabs.enumerated() where tabs[..<index].contains(where: { $0.id == tab.id }) {
+            throw root.error("tab '\(tab.id)' is listed twice", at: "tabs", .index(index), "id")
+        }
+        return .tabs(tabs)
     }
 
-    func routes(_ value: JSONValue?, screens: [String: AppDescription.Screen], all: [String: JSONValue], root: AppDescription.Root)
-        throws(AppDescriptionError) -> [AppDescription.Route]
+    static func routes(_ top: JSONObjectReader, declared: [String: JSONValue], root: AppDescription.Root) throws(JSONReadError)
+        -> [AppDescription.Route]
     {
-        var routes: [AppDescription.Route] = []
+        // Each route read so far added one pattern, so a pattern's value is its route's index.
         var patterns: [String: Int] = [:]
-        for (index, routeValue) in (try array(value, "routes") ?? []).enumerated() {
-            let key = "routes[\(index)]"
-            let members = try object(routeValue, key)
-            let path = try requiredString(members["path"], "\(key).path")
-            guard path.hasPrefix("/") else { throw fail("\(key).path", "'\(path)' must start with '/'") }
+        return try top.optionalObjects("routes", keys: routeKeys) { route throws(JSONReadError) in
+            let path = try nonEmptyString(route, "path")
+            guard path.hasPrefix("/") else { throw route.error("'\(path)' must start with '/'", at: "path") }
             let segments = path.split(separator: "/").map(String.init)
             var pathParams: Set<String> = []
             for segment in segments where segment.hasPrefix(":") {
                 let name = String(segment.dropFirst())
-                guard !name.isEmpty else { throw fail("\(key).path", "'\(path)' has a parameter without a name") }
-                guard pathParams.insert(name).inserted else { throw fail("\(key).path", "'\(path)' names ':\(name)' twice") }
+                guard !name.isEmpty else { throw route.error("'\(path)' has a parameter without a name", at: "path") }
+                guard pathParams.insert(name).inserted else { throw route.error("'\(path)' names ':\(name)' twice", at: "path") }
             }
             let pattern = "/" + segments.map { $0.hasPrefix(":") ? ":" : $0 }.joined(separator: "/")
             if let earlier = patterns[pattern] {
-                throw fail("\(key).path", "'\(path)' matches the same paths as routes[\(earlier)]")
+                throw route.error("'\(path)' matches the same paths as routes[\(earlier)]", at: "path")
             }
-            patterns[pattern] = index
+            patterns[pattern] = patterns.count
             var tab: String?
-            if let tabID = try string(members["tab"], "\(key).tab") {
-                guard case .tabs(let tabs) = root else { throw fail("\(key).tab", "the app has no tabs") }
-                guard tabs.contains(where: { $0.id == tabID }) else { throw fail("\(key).tab", "'\(tabID)' is not a tab of root.tabs") }
+            if let tabID = try route.optionalString("tab") {
+                guard case .tabs(let tabs) = root else { throw route.error("the app has no tabs", at: "tab") }
+                guard tabs.contains(where: { $0.id == tabID }) else { throw route.error("'\(tabID)' is not a tab of root.tabs", at: "tab") }
                 tab = tabID
             }
-            guard let stepValues = try array(members["steps"], "\(key).steps") else { throw fail("\(key).steps", "is required") }
-            var steps: [AppDescription.Step] = []
-            for (stepIndex, stepValue) in stepValues.enumerated() {
-                steps.append(try step(stepValue, "\(key).steps[\(stepIndex)]", pathParams: pathParams, all: all))
+            let steps = try route.objects("steps", keys: stepKeys) { step throws(JSONReadError) in
+                try Self.step(step, pathParams: pathParams, declared: declared)
             }
-            routes.append(AppDescription.Route(path: path, segments: segments, steps: steps, tab: tab))
-        }
-        return routes
+            return AppDescription.Route(path: path, segments: segments, steps: steps, tab: tab)
+        } ?? []
     }
 
-    func step(_ value: JSONValue, _ key: String, pathParams: Set<String>, all: [String: JSONValue]) throws(AppDescriptionError)
-        -> AppDescription.Step
-    {
-        let members = try object(value, key)
-        let screen = try requiredString(members["screen"], "\(key).screen")
-        try declared(screen, all, "\(key).screen")
-        let params = try object(members["params"] ?? .object([:]), "\(key).params")
-        for (param, value) in params {
-            if let text = value.stringValue, text.hasPrefix(":"), !pathParams.contains(String(text.dropFirst())) {
-                throw fail("\(key).params.\(param)", "'\(text)' is not a parameter of the route's path")
+    static func step(_ step: JSONObjectReader, pathParams: Set<String>, declared: [String: JSONValue]) throws(JSONReadError) -> AppDescription.Step {
+        let screen = try declaredScreen(step, "screen", declared)
+        let params = try step.optionalObject("params") ?? [:]
+        for param in params.keys.sorted() {
+            if let text = params[param]!.stringValue, text.hasPrefix(":"), !pathParams.contains(String(text.dropFirst())) {
+                throw step.error("'\(text)' is not a parameter of the route's path", at: "params", .key(param))
             }
         }
         return AppDescription.Step(
             screen: screen, params: params,
-            presentation: try enumValue(members["presentation"], "\(key).presentation", as: AppDescription.PresentationMode.self),
-            style: try enumValue(members["style"], "\(key).style", as: ModalStyle.self),
-            embedInNavigation: try bool(members["embedInNavigation"], "\(key).embedInNavigation"))
+            presentation: try enumValue(step, "presentation", as: AppDescription.PresentationMode.self),
+            style: try enumValue(step, "style", as: ModalStyle.self),
+            embedInNavigation: try step.optionalBool("embedInNavigation"))
     }
 }

@@ -40,7 +40,7 @@ extension CoordinatorTree {
         var events = next.remove(removing, reason: .finish)
         var result: [String: JSONValue] = ["status": .string(status.rawValue)]
         if let value, value != .null { result["value"] = value }
-        events.append(next.nextEvent(.finished(parent: parent, result: .object(result)), node: target.id, screen: target.screen))
+        events.append(.finished(FinishedFlow(node: target.id, screen: target.screen, parent: parent, result: .object(result))))
         if let waiting, status == .success {
             next.flags.insert(waiting.flag)
             events += try next.apply(waiting.steps, from: nil).events

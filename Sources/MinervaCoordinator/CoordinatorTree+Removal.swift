@@ -20,7 +20,8 @@ extension CoordinatorTree {
         events.reserveCapacity(removed.count)
         for id in nodesInScreenOrder.reversed() where removed.contains(id) {
             let node = nodes[id]!
-            events.append(nextEvent(.removed(targets.contains(id) ? reason : .ancestorRemoved), node: id, screen: node.screen))
+            events.append(
+                .removed(RemovedNode(node: id, screen: node.screen, reason: targets.contains(id) ? reason : .ancestorRemoved, navigator: node.navigator!)))
         }
         for navigatorID in navigatorOrder {
             navigators[navigatorID]!.stack.removeAll { removed.contains($0) }

@@ -10,7 +10,6 @@ extension CoordinatorTree {
         writer.field("layout", layout.rawValue)
         writer.field("nextNode", nextNodeNumber)
         writer.field("nextNavigator", nextNavigatorNumber)
-        writer.field("lastSeq", lastSeq)
         writer.key("flags")
         writer.beginArray()
         for flag in flags.sorted() { writer.string(flag) }
@@ -26,14 +25,7 @@ extension CoordinatorTree {
         if let selectedTab { writer.field("selectedTab", selectedTab) }
         if let pending {
             writer.key("pending")
-            writer.beginObject()
-            writer.field("guardNode", pending.guardNode)
-            writer.field("flag", pending.flag)
-            writer.key("steps")
-            writer.beginArray()
-            for step in pending.steps { step.write(into: &writer) }
-            writer.endArray()
-            writer.endObject()
+            pending.writeSnapshot(into: &writer)
         }
         writer.endObject()
     }
@@ -49,63 +41,23 @@ extension CoordinatorTree {
     /// declares are kept (see ``unknownScreens``), so a session survives a changed app description.
     /// - Throws: ``SnapshotError`` when the value is not a snapshot or does not make a valid tree.
     public init(snapshot value: JSONValue, app: AppDescription) throws(SnapshotError) {
-        let reader = SnapshotReader(value)
-        let layout = try reader.enumValue("layout", as: Layout.self)
         self.app = app
-        self.layout = layout
         rootID = NodeID(0)
         nodes = [:]
         navigators = [:]
         navigatorOrder = []
-        nextNodeNumber = try reader.int("nextNode")
-        nextNavigatorNumber = try reader.int("nextNavigator")
-        lastSeq = try reader.int("lastSeq")
-        selectedTab = try reader.optionalString("selectedTab")
-        flags = Set(try reader.strings("flags"))
-        for nodeValue in try reader.array("nodes") {
-            let node = SnapshotReader(nodeValue)
-            let id = try node.nodeID("id")
-            var style: ModalStyle?
-            if let text = try node.optionalString("style") {
-                guard let known = ModalStyle(rawValue: text) else { throw SnapshotError("unknown style \(text)") }
-                style = known
-            }
-            nodes[id] = Node(
-                id: id, screen: try node.string("screen"), params: try node.object("params"),
-                presentation: Presentation(try node.enumValue("kind", as: Presentation.Kind.self), style: style),
-                navigator: try node.optionalString("navigator").map { NavigatorID($0) },
-                parent: try node.optionalNodeID("parent"), children: try node.nodeIDs("children"))
-        }
-        for navigatorValue in try reader.array("navigators") {
-            let navigator = SnapshotReader(navigatorValue)
-            let role: Navigator.Role
-            if let style = try navigator.optionalString("presentedStyle") {
-                guard let modal = ModalStyle(rawValue: style) else { throw SnapshotError("unknown style \(style)") }
-                role = .presented(modal)
-            } else {
-                role = .base(rootKind: try navigator.enumValue("rootKind", as: Presentation.Kind.self))
-            }
-            addNavigator(
-                Navigator(
-                    id: NavigatorID(try navigator.string("id")),
-                    stack: try navigator.nodeIDs("stack"),
-                    presentedNavigator: try navigator.optionalString("presentedNavigator").map { NavigatorID($0) },
-                    parent: try navigator.optionalString("parent").map { NavigatorID($0) }, embedded: try navigator.bool("embedded"),
-                    role: role))
-        }
-        if let pendingValue = reader.member("pending") {
-            let pending = SnapshotReader(pendingValue)
-            var steps: [AppDescription.Step] = []
-            for stepValue in try pending.array("steps") {
-                let step = SnapshotReader(stepValue)
-                steps.append(
-                    AppDescription.Step(
-                        screen: try step.string("screen"), params: try step.object("params"),
-                        presentation: try step.optionalString("presentation").flatMap { AppDescription.PresentationMode(rawValue: $0) },
-                        style: try step.optionalString("style").flatMap { ModalStyle(rawValue: $0) },
-                        embedInNavigation: step.member("embedInNavigation")?.boolValue))
-            }
-            self.pending = PendingNavigation(steps: steps, guardNode: try pending.nodeID("guardNode"), flag: try pending.string("flag"))
+        do throws(JSONReadError) {
+            let reader = try JSONObjectReader(value, keys: Self.snapshotKeys)
+            layout = try reader.enumValue("layout", as: Layout.self)
+            nextNodeNumber = try reader.int("nextNode")
+            nextNavigatorNumber = try reader.int("nextNavigator")
+            selectedTab = try reader.optionalString("selectedTab")
+            flags = Set(try reader.strings("flags"))
+            for node in try reader.objects("nodes", keys: Self.nodeKeys, Self.node) { nodes[node.id] = node }
+            for navigator in try reader.objects("navigators", keys: Self.navigatorKeys, Self.navigator) { addNavigator(navigator) }
+            pending = try reader.optionalObject("pending", keys: PendingNavigation.snapshotKeys, PendingNavigation.init(reader:))
+        } catch {
+            throw SnapshotError(error.description)
         }
         guard nodes[rootID] != nil, navigators.count == navigatorOrder.count else { throw SnapshotError("the snapshot has no app coordinator") }
         if let violation = invariantViolation() { throw SnapshotError("the snapshot is not a valid tree: \(violation)") }
@@ -165,105 +117,6 @@ public struct SnapshotError: Error, Sendable, CustomStringConvertible {
     /// Creates an error.
     public init(_ description: String) {
         self.description = description
-    }
-}
-
-/// Typed access to the members of a snapshot object.
-public struct SnapshotReader {
-    private let members: [String: JSONValue]
-
-    /// Wraps a value; anything but an object reads as empty.
-    public init(_ value: JSONValue) {
-        members = value.objectValue ?? [:]
-    }
-
-    /// A member, `nil` when absent or `null`.
-    public func member(_ name: String) -> JSONValue? {
-        guard let value = members[name], value != .null else { return nil }
-        return value
-    }
-
-    private func required(_ name: String) throws(SnapshotError) -> JSONValue {
-        guard let value = member(name) else { throw SnapshotError("missing '\(name)'") }
-        return value
-    }
-
-    /// A required string.
-    public func string(_ name: String) throws(SnapshotError) -> String {
-        guard let text = try required(name).stringValue else { throw SnapshotError("'\(name)' is not a string") }
-        return text
-    }
-
-    /// An optional string.
-    public func optionalString(_ name: String) throws(SnapshotError) -> String? {
-        guard let value = member(name) else { return nil }
-        guard let text = value.stringValue else { throw SnapshotError("'\(name)' is not a string") }
-        return text
-    }
-
-    /// A required integer.
-    public func int(_ name: String) throws(SnapshotError) -> Int {
-        guard let number = try required(name).intValue else { throw SnapshotError("'\(name)' is not an integer") }
-        return number
-    }
-
-    /// A required boolean.
-    public func bool(_ name: String) throws(SnapshotError) -> Bool {
-        guard let flag = try required(name).boolValue else { throw SnapshotError("'\(name)' is not a boolean") }
-        return flag
-    }
-
-    /// A required array.
-    public func array(_ name: String) throws(SnapshotError) -> [JSONValue] {
-        guard let elements = try required(name).arrayValue else { throw SnapshotError("'\(name)' is not an array") }
-        return elements
-    }
-
-    /// An object, empty when absent.
-    public func object(_ name: String) throws(SnapshotError) -> [String: JSONValue] {
-        guard let value = member(name) else { return [:] }
-        guard let object = value.objectValue else { throw SnapshotError("'\(name)' is not an object") }
-        return object
-    }
-
-    /// An array of strings, empty when absent.
-    public func strings(_ name: String) throws(SnapshotError) -> [String] {
-        guard let value = member(name) else { return [] }
-        guard let elements = value.arrayValue else { throw SnapshotError("'\(name)' is not an array") }
-        var result: [String] = []
-        for element in elements {
-            guard let text = element.stringValue else { throw SnapshotError("'\(name)' holds a non-string") }
-            result.append(text)
-        }
-        return result
-    }
-
-    /// A required enum value.
-    public func enumValue<T: RawRepresentable>(_ name: String, as: T.Type) throws(SnapshotError) -> T where T.RawValue == String {
-        let text = try string(name)
-        guard let value = T(rawValue: text) else { throw SnapshotError("'\(name)' has the unknown value '\(text)'") }
-        return value
-    }
-
-    /// A required node id.
-    func nodeID(_ name: String) throws(SnapshotError) -> NodeID {
-        try Self.nodeID(try string(name))
-    }
-
-    func optionalNodeID(_ name: String) throws(SnapshotError) -> NodeID? {
-        guard let text = try optionalString(name) else { return nil }
-        return try Self.nodeID(text)
-    }
-
-    func nodeIDs(_ name: String) throws(SnapshotError) -> [NodeID] {
-        var ids: [NodeID] = []
-        for text in try strings(name) { ids.append(try Self.nodeID(text)) }
-        return ids
-    }
-
-    static func nodeID(_ text: String) throws(SnapshotError) -> NodeID {
-        guard let id = NodeID(text) else { throw SnapshotError("'\(text)' is not a node id") }
-        return id
     }
 }
 

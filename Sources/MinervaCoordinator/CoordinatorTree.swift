@@ -18,8 +18,6 @@ public struct CoordinatorTree: Sendable {
     public internal(set) var navigators: [NavigatorID: Navigator]
     /// Navigator ids in the order they were made (base navigators first).
     public internal(set) var navigatorOrder: [NavigatorID]
-    /// The `seq` of the newest event (0 when none).
-    public internal(set) var lastSeq: Int = 0
     /// The selected tab's id, in a tabs app.
     public internal(set) var selectedTab: String?
     /// The session's flags, which guards read (e.g. `signedIn`).
@@ -147,18 +145,13 @@ public struct CoordinatorTree: Sendable {
         nodes[parent]!.children.append(id)
         return id
     }
-
-    mutating func nextEvent(_ kind: NavigationEvent.Kind, node: NodeID, screen: String) -> NavigationEvent {
-        lastSeq += 1
-        return NavigationEvent(seq: lastSeq, kind: kind, node: node, screen: screen)
-    }
 }
 
 extension CoordinatorTree: Equatable {
     /// Two trees are equal when they hold the same nodes, navigators and counters.
     public static func == (lhs: CoordinatorTree, rhs: CoordinatorTree) -> Bool {
         lhs.layout == rhs.layout && lhs.nodes == rhs.nodes && lhs.navigators == rhs.navigators
-            && lhs.navigatorOrder == rhs.navigatorOrder && lhs.lastSeq == rhs.lastSeq
+            && lhs.navigatorOrder == rhs.navigatorOrder
             && lhs.nextNodeNumber == rhs.nextNodeNumber && lhs.nextNavigatorNumber == rhs.nextNavigatorNumber
             && lhs.selectedTab == rhs.selectedTab && lhs.flags == rhs.flags && lhs.pending == rhs.pending
     }

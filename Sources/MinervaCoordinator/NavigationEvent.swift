@@ -1,34 +1,107 @@
 public import MinervaJSON
 
-/// Something a navigation operation did that a client may need to react to.
-public struct NavigationEvent: Hashable, Sendable {
+/// One change of a session's navigation state that a client following the session applies:
+/// operations return the removals and flow results they caused, and
+/// ``CoordinatorTree/changeBlock(since:operationEvents:)`` completes them into the whole block
+/// of a mutation (nodes added, the tab, flags and pending target that changed).
+public enum NavigationEvent: Hashable, Sendable {
+    /// A node came on screen.
+    case added(AddedNode)
+    /// A node left the screen and the tree.
+    case removed(RemovedNode)
+    /// A flow ended with a result for its parent (after its `removed` events).
+    case finished(FinishedFlow)
+    /// The selected tab changed.
+    case tabSelected(String)
+    /// The session's flags changed: the whole new set, sorted.
+    case flagsChanged([String])
+    /// A guarded target is kept, replaced or dropped (`nil`).
+    case pendingChanged(PendingNavigation?)
+
     /// Why a node left the tree.
     public enum RemovalReason: String, Sendable, CaseIterable {
         case pop, dismiss, setRoot, finish, deepLink, ancestorRemoved
     }
 
-    /// What happened.
-    public enum Kind: Hashable, Sendable {
-        /// The node and its coordinator left the tree.
-        case removed(RemovalReason)
-        /// The flow at the node ended with a result for its parent.
-        case finished(parent: NodeID, result: JSONValue)
+    /// The node an `added`, `removed` or `finished` event is about.
+    public var node: NodeID? {
+        switch self {
+        case .added(let added): added.node
+        case .removed(let removed): removed.node
+        case .finished(let finished): finished.node
+        case .tabSelected, .flagsChanged, .pendingChanged: nil
+        }
     }
+}
 
-    /// Position in the session's event log: 1, 2, 3, …
-    public let seq: Int
-    /// What happened.
-    public let kind: Kind
-    /// The node concerned.
+/// A node that came on screen, as the `added` event describes it.
+public struct AddedNode: Hashable, Sendable {
+    /// The new node.
     public let node: NodeID
-    /// Its screen.
+    /// Its screen and params.
     public let screen: String
+    public let params: [String: JSONValue]
+    /// The coordinator that started it.
+    public let parent: NodeID
+    /// The navigator whose stack holds it.
+    public let navigator: NavigatorID
+    /// How it came on screen.
+    public let presentation: Presentation
+    /// For a node that starts a navigator of its own (a present): the presenting navigator.
+    public let presentedBy: NavigatorID?
+    /// For a node that starts a navigator of its own: whether that navigator accepts pushes.
+    public let embedded: Bool?
 
-    /// Creates an event; operations make them, and stores read them back.
-    public init(seq: Int, kind: Kind, node: NodeID, screen: String) {
-        self.seq = seq
-        self.kind = kind
+    /// Describes a node as added; stores read events back with it.
+    public init(
+        node: NodeID, screen: String, params: [String: JSONValue], parent: NodeID, navigator: NavigatorID, presentation: Presentation,
+        presentedBy: NavigatorID?, embedded: Bool?
+    ) {
         self.node = node
         self.screen = screen
+        self.params = params
+        self.parent = parent
+        self.navigator = navigator
+        self.presentation = presentation
+        self.presentedBy = presentedBy
+        self.embedded = embedded
+    }
+}
+
+/// A node that left the tree, and why.
+public struct RemovedNode: Hashable, Sendable {
+    /// The node and its screen.
+    public let node: NodeID
+    public let screen: String
+    /// Why it left.
+    public let reason: NavigationEvent.RemovalReason
+    /// The navigator whose stack held it, so a client can animate the right stack.
+    public let navigator: NavigatorID
+
+    /// Describes a removal; stores read events back with it.
+    public init(node: NodeID, screen: String, reason: NavigationEvent.RemovalReason, navigator: NavigatorID) {
+        self.node = node
+        self.screen = screen
+        self.reason = reason
+        self.navigator = navigator
+    }
+}
+
+/// A flow that ended with a result for its parent.
+public struct FinishedFlow: Hashable, Sendable {
+    /// The flow's node and its screen.
+    public let node: NodeID
+    public let screen: String
+    /// The coordinator that receives the result.
+    public let parent: NodeID
+    /// `{"status": "success"|"cancelled", "value"?}`.
+    public let result: JSONValue
+
+    /// Describes a finished flow; stores read events back with it.
+    public init(node: NodeID, screen: String, parent: NodeID, result: JSONValue) {
+        self.node = node
+        self.screen = screen
+        self.parent = parent
+        self.result = result
     }
 }

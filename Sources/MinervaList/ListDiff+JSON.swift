@@ -1,7 +1,7 @@
 public import MinervaJSON
 
 extension ListDiff {
-    /// Writes the diff as API.md shows it:
+    /// Writes the diff as the contract shows it:
     /// `{"from", "to", "sections": {"deleted", "inserted", "moved", "updated"}, "items": {…}}`.
     /// - Complexity: O(d) in the number of changes.
     public func write(into writer: inout JSONWriter) {

@@ -49,8 +49,10 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     static func unprocessable(_ message: String) -> APIError { APIError(status: 422, code: "unprocessable", message: message) }
     static func conflict(_ message: String) -> APIError { APIError(status: 409, code: "conflict", message: message) }
     /// `503`: storage or a server-wide limit refuses for now; `Retry-After` says when to try again.
-    static func unavailable(_ message: String) -> APIError {
-        APIError(status: 503, code: "unavailable", message: message, headers: [Header(name: "Retry-After", value: "5")])
+    static func unavailable(_ message: String, retryAfter: Double = 1) -> APIError {
+        APIError(
+            status: 503, code: "unavailable", message: message,
+            headers: [Header(name: "Retry-After", value: String(max(1, Int(retryAfter.rounded(.up)))))])
     }
     static func rateLimited(retryAfter: Double) -> APIError {
         let seconds = max(1, Int(retryAfter.rounded(.up)))

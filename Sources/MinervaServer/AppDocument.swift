@@ -1,3 +1,4 @@
+import Crypto
 import MinervaCoordinator
 import MinervaJSON
 
@@ -69,5 +70,12 @@ enum AppDocument {
             writer.endObject()
         }
         writer.endObject()
+    }
+}
+
+extension AppDocument {
+    /// The app's version: the SHA-256 of its document, in hex, recorded with every session.
+    static func version(of document: [UInt8]) -> String {
+        SHA256.hash(data: document).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 }

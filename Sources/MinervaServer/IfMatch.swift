@@ -1,10 +1,16 @@
 /// The `If-Match` precondition of a mutation (and `If-None-Match` of a read): `*`, or a list of
 /// entity tags, compared with the session's version.
-struct IfMatch {
+struct IfMatch: Sendable {
     private let header: String?
 
     init(_ header: String?) {
         self.header = header
+    }
+
+    /// The precondition for the session core; `nil` without a header.
+    var precondition: (@Sendable (Int) -> Bool)? {
+        guard header != nil else { return nil }
+        return { version in self.matches(version: version) }
     }
 
     /// Whether the precondition holds for the session's current version; no header always holds.
@@ -18,10 +24,5 @@ struct IfMatch {
             if candidate == current { return true }
         }
         return false
-    }
-
-    /// Throws `412` unless the precondition holds.
-    func check(version: Int) throws(APIError) {
-        guard matches(version: version) else { throw .preconditionFailed(current: version) }
     }
 }

@@ -1,57 +1,50 @@
 import MicroHTTP
-import MinervaCoordinator
+import MinervaSessions
 
 extension MinervaAPI {
-    /// Runs one mutation of a session under its lock, in the contract's order: a remembered
-    /// `Idempotency-Key` answers at once; then `412`; then the body's own errors (`400`); then
-    /// `apply`, which either throws and changes nothing or updates the state and answers.
+    /// Hands a mutation to the session core: answered at once when the outcome is known, else
+    /// (the write is with storage) by a deferred answer once it is stored.
+    ///
+    /// A remembered `Idempotency-Key` answers before anything else; then `If-Match` (`412`);
+    /// then the header's and the body's own errors (`400`), which were read before.
     /// - Parameters:
-    ///   - parsed: the body as read before the lock was taken.
-    ///   - apply: changes the state and builds the answer.
-    func mutate<Command>(
-        _ session: Session, _ request: HTTPRequest, parsed: Result<Command, APIError>,
-        apply: (inout SessionState, Command) throws(APIError) -> HTTPResponse
-    ) throws(APIError) -> HTTPResponse {
-        let ifMatch = IfMatch(request.header("if-match"))
-        let keyResult = parse { () throws(APIError) in try IdempotencyKey(request) }
-        let now = configuration.now()
-        return try session.state.withLock { state throws(APIError) in
-            if case .success(let key?) = keyResult,
-                let stored = try state.idempotency.answer(for: key.key, fingerprint: key.fingerprint, now: now)
-            {
-                return stored
-            }
-            try ifMatch.check(version: state.version)
-            let key = try keyResult.get()
-            let command = try parsed.get()
-            guard let storage else {
-                let response = try apply(&state, command)
-                if let key { state.idempotency.remember(key.key, fingerprint: key.fingerprint, response: response, now: now) }
-                return response
-            }
-            // Durable before the answer: change a copy, store what changed, then keep it.
-            var next = state
-            let response = try apply(&next, command)
-            var forgottenKeys: [String] = []
-            if let key { forgottenKeys = next.idempotency.remember(key.key, fingerprint: key.fingerprint, response: response, now: now) }
-            try persist(
-                SessionSnapshot.change(of: session, from: state, to: next, rememberedKey: key?.key, forgottenKeys: forgottenKeys, lastUsed: now),
-                storage: storage)
-            state = next
-            return response
-        }
-    }
-}
-
-extension MinervaAPI {
-    /// Writes a session's change to storage.
-    /// - Throws: `503` when storage refuses; the caller then keeps the old state.
-    func persist(_ change: SessionChange, storage: any SessionStorage) throws(APIError) {
-        do {
-            try storage.save(change)
+    ///   - command: the body read into a command, or its error.
+    ///   - answer: the answer built from the state the mutation produced.
+    func mutate(
+        _ session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange, command: Result<SessionCommand, APIError>,
+        answer: @escaping @Sendable (SessionState) -> HTTPResponse
+    ) throws(APIError) -> HTTPReply {
+        let precondition = IfMatch(request.header("if-match")).precondition
+        let key: IdempotencyKey?
+        let parsed: SessionCommand
+        do throws(APIError) {
+            key = try IdempotencyKey.parse(request)
+            parsed = try command.get()
         } catch {
-            logger.error("could not store session \(change.id): \(error)")
-            throw .unavailable("the change could not be stored; nothing was changed, retry later")
+            try throughCore { () throws(SessionError) in try core.checkPrecondition(session, precondition) }
+            throw error
+        }
+        let mutation = Mutation(command: parsed, precondition: precondition, idempotencyKey: key) { StoredAnswer(answer($0)) }
+        let deferred = exchange.deferred(fallback: Exchange.shuttingDownDuringWrite)
+        let outcome = core.mutate(session, mutation) { outcome in
+            exchange.complete(deferred, with: self.response(to: outcome))
+        }
+        guard let outcome else { return .deferred(deferred) }
+        return .response(response(to: outcome))
+    }
+
+    /// The answer to a mutation's outcome; its events are counted.
+    private func response(to outcome: Result<MutationResult, SessionError>) -> HTTPResponse {
+        switch outcome {
+        case .success(let result) where result.replayed:
+            var response = result.answer.response
+            response.headers.append(("Idempotent-Replayed", "true"))
+            return response
+        case .success(let result):
+            metrics.events(result.events)
+            return result.answer.response
+        case .failure(let error):
+            return Self.errorResponse(APIError(error))
         }
     }
 }

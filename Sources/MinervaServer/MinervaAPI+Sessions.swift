@@ -1,126 +1,123 @@
+import Dispatch
 import MicroHTTP
 import MinervaCoordinator
 import MinervaJSON
+import MinervaSessions
 
 extension MinervaAPI {
     /// `POST /v1/sessions`: a new session on the app's root screen, or built by a deep link.
     /// With `Idempotency-Key`, a retry with the same key and body answers the same session.
-    func createSession(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        guard let key = try IdempotencyKey(request) else { return try makeSession(request) }
-        let now = configuration.now()
-        return try creations.withLock { cache throws(APIError) in
-            if let stored = try cache.answer(for: key.key, fingerprint: key.fingerprint, now: now) { return stored }
-            let response = try makeSession(request)
-            cache.remember(key.key, fingerprint: key.fingerprint, response: response, now: now)
-            do {
-                try storage?.save(
-                    StoredCreation(
-                        key: key.key, fingerprint: key.fingerprint, status: response.status, headers: response.headers, body: response.body,
-                        storedAt: now),
-                    expiredBefore: now - configuration.idempotencyLifetime)
-            } catch {
-                logger.error("could not store an idempotency key: \(error)")
-            }
-            return response
+    func createSession(_ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
+        let key = try IdempotencyKey.parse(request)
+        let (layoutText, deepLink) = try readBody(request.body, required: false, keys: ["layout", "deepLink"]) { body throws(JSONReadError) in
+            (try body.optionalString("layout"), try body.optionalString("deepLink"))
         }
-    }
-
-    private func makeSession(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        let body = try RequestBody(request.body, required: false)
-        let layoutText = try body.string("layout")
-        let deepLink = try body.string("deepLink")
         if let deepLink, app.route(for: deepLink) == nil {
             throw .notFound("no route matches the deep link \(Excerpt(deepLink))")
         }
         let layout = try enumValue(layoutText, field: "layout", as: Layout.self) ?? .stack
-        do throws(NavigationError) {
-            try CoordinatorTree.check(layout: layout, for: app)
-        } catch {
-            throw APIError(error)
+        let deferred = exchange.deferred(fallback: Exchange.shuttingDownDuringWrite)
+        let outcome = core.create(layout: layout, deepLink: deepLink, key: key) { created in
+            let document = StateDocument.encode(sessionID: created.id, state: created.state, token: created.token)
+            return StoredAnswer(Self.json(201, document, headers: [Self.etag(1), ("Location", "/v1/sessions/\(created.id)")]))
+        } completion: { outcome in
+            exchange.complete(deferred, with: Self.response(to: outcome))
         }
-        var tree = CoordinatorTree(app: app, layout: layout)
-        if let deepLink {
-            do throws(NavigationError) {
-                try tree.deepLink(deepLink)
-            } catch {
-                throw APIError(error)
-            }
-            guard tree.nodes.count <= configuration.maxNodes else {
-                throw .conflict("the deep link would make \(tree.nodes.count) nodes, over the limit of \(configuration.maxNodes)")
-            }
-        }
-        let id = "s_" + Token.random(bytes: 16)
-        let token = Token.random(bytes: 32)
-        let now = configuration.now()
-        let state = SessionState(
-            tree: tree, eventHistory: configuration.eventHistory,
-            idempotency: IdempotencyCache(capacity: configuration.idempotencyCapacity, lifetime: configuration.idempotencyLifetime))
-        let session = Session(
-            id: id, tokenHash: Token.hash(token), state: state, rateLimit: configuration.rateLimit, rateBurst: configuration.rateBurst,
-            lastUsed: now)
-        guard store.insert(session) else {
-            throw .unavailable("the server holds its limit of \(configuration.maxSessions) sessions; delete unused sessions or try later")
-        }
-        if let storage {
-            do throws(APIError) {
-                try persist(SessionSnapshot.wholeChange(of: session, state, lastUsed: now), storage: storage)
-            } catch {
-                store.remove(id)
-                throw error
-            }
-        }
-        metrics.sessions(store.count)
-        metrics.nodes(changedBy: tree.nodes.count)
-        let document = session.state.withLock { state in
-            StateDocument.encode(sessionID: id, state: state, token: token)
-        }
-        return Self.json(201, document, headers: [Self.etag(1), ("Location", "/v1/sessions/\(id)")])
+        guard let outcome else { return .deferred(deferred) }
+        return .response(Self.response(to: outcome))
     }
 
-    /// `GET /v1/sessions/{id}?lists=none|summary|full`: the state document.
-    /// With `If-None-Match` naming the current version, `304` and no body: a cheap "has
-    /// anything changed?" for clients that poll.
-    func getSession(_ session: Session, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+    private static func response(to outcome: Result<StoredAnswer, SessionError>) -> HTTPResponse {
+        switch outcome {
+        case .success(let answer): answer.response
+        case .failure(let error): errorResponse(APIError(error))
+        }
+    }
+
+    /// `GET /v1/sessions/{id}?lists=none|summary|full&wait=S`: the state document.
+    /// With `If-None-Match` naming the current version, `304` and no body; with `wait` as well,
+    /// the answer waits (holding no thread) until the version moves or `S` seconds pass.
+    func getSession(_ session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
         let lists = try enumValue(request.queryValue("lists"), field: "lists", kind: "query parameter", as: StateDocument.ListDetail.self) ?? .full
+        let wait = try Self.waitSeconds(request)
         let ifNoneMatch = request.header("if-none-match").map(IfMatch.init)
-        let (version, document) = session.state.withLock { state -> (Int, [UInt8]?) in
-            if let ifNoneMatch, ifNoneMatch.matches(version: state.version) { return (state.version, nil) }
-            return (state.version, StateDocument.encode(sessionID: session.id, state: state, lists: lists))
+        let id = session.id
+        let encode: @Sendable (SessionState) -> HTTPResponse = { state in
+            Self.json(200, StateDocument.encode(sessionID: id, state: state, lists: lists), headers: [Self.etag(state.version)])
         }
-        guard let document else {
-            return HTTPResponse(status: 304, headers: [Self.etag(version), ("Cache-Control", "no-store")])
-        }
-        return Self.json(200, document, headers: [Self.etag(version)])
-    }
-
-    /// `DELETE /v1/sessions/{id}`: the session and its token are gone.
-    func deleteSession(_ session: Session, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        let ifMatch = IfMatch(request.header("if-match"))
-        let nodes = try session.state.withLock { state throws(APIError) in
-            try ifMatch.check(version: state.version)
-            do {
-                try storage?.delete([session.id])
-            } catch {
-                logger.error("could not delete session \(session.id) from storage: \(error)")
-                throw .unavailable("the session could not be deleted from storage; retry later")
+        var reply: HTTPReply?
+        core.observe(session) { state, _ in
+            guard let ifNoneMatch, ifNoneMatch.matches(version: state.version) else {
+                reply = .response(encode(state))
+                return nil
             }
-            state.closeListeners()
-            return state.tree.nodes.count
+            guard wait > 0 else {
+                reply = .response(Self.notModified(version: state.version))
+                return nil
+            }
+            let version = state.version
+            let waiting = StateWait(session: session, version: version, exchange: exchange, encode: encode)
+            reply = waiting.reply
+            DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(wait)) { waiting.timeOut(version: version) }
+            return waiting
         }
-        store.remove(session.id)
-        metrics.sessions(store.count)
-        metrics.nodes(changedBy: -nodes)
-        return HTTPResponse(status: 204, headers: [("Cache-Control", "no-store")])
+        return reply!
     }
 
-    /// `GET /v1/sessions/{id}/link`: the deep link that rebuilds the current state.
-    func link(_ session: Session) throws(APIError) -> HTTPResponse {
-        let (version, path) = session.state.withLock { state in (state.version, state.tree.link()) }
-        guard let path else { throw .notFound("no route describes the current state") }
-        var writer = JSONWriter(capacity: 32 + path.utf8.count)
+    /// `304` with the version's `ETag`.
+    static func notModified(version: Int) -> HTTPResponse {
+        HTTPResponse(status: 304, headers: [etag(version), ("Cache-Control", "no-store")])
+    }
+
+    /// `DELETE /v1/sessions/{id}`: the session and its token are gone; its streams end.
+    func deleteSession(_ session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
+        let deferred = exchange.deferred(fallback: Exchange.shuttingDownDuringWrite)
+        let outcome = core.delete(session, precondition: IfMatch(request.header("if-match")).precondition) { outcome in
+            exchange.complete(deferred, with: Self.response(toDeletion: outcome))
+        }
+        guard let outcome else { return .deferred(deferred) }
+        return .response(Self.response(toDeletion: outcome))
+    }
+
+    private static func response(toDeletion outcome: Result<Void, SessionError>) -> HTTPResponse {
+        switch outcome {
+        case .success: HTTPResponse(status: 204, headers: [("Cache-Control", "no-store")])
+        case .failure(let error): errorResponse(APIError(error))
+        }
+    }
+
+    /// `GET /v1/sessions/{id}/link`: the deep link that rebuilds the current state, or
+    /// `{"url": null}` when no route describes it.
+    func link(_ session: LiveSession) throws(APIError) -> HTTPResponse {
+        let (version, path) = try throughCore { () throws(SessionError) in
+            try core.read(session) { state in (state.version, state.tree.link()) }
+        }
+        var writer = JSONWriter(capacity: 32 + (path?.utf8.count ?? 0))
         writer.beginObject()
         writer.field("url", path)
         writer.endObject()
         return Self.json(200, writer.bytes, headers: [Self.etag(version)])
+    }
+
+    /// The longest `wait` a request may ask for, in seconds.
+    static let maximumWait = 60
+
+    /// The `wait` query parameter: 0 when absent, at most ``maximumWait``.
+    static func waitSeconds(_ request: HTTPRequest) throws(APIError) -> Int {
+        let wait = try wholeNumber(request.queryValue("wait"), "query parameter 'wait'") ?? 0
+        guard wait <= maximumWait else {
+            throw .invalidRequest("query parameter 'wait' is at most \(maximumWait) seconds")
+        }
+        return wait
+    }
+
+    /// A query parameter or header that must be a whole number ≥ 0; `nil` when absent.
+    /// - Parameter name: how the message names it (`query parameter 'after'`).
+    static func wholeNumber(_ text: String?, _ name: String) throws(APIError) -> Int? {
+        guard let text else { return nil }
+        guard let value = Int(text.trimmingSpaces), value >= 0 else {
+            throw .invalidRequest("\(name) must be a whole number of at least 0, not \(Excerpt(text))")
+        }
+        return value
     }
 }

@@ -3,20 +3,18 @@ public import Logging
 public import MicroHTTP
 public import MinervaCoordinator
 import MinervaJSON
+public import MinervaSessions
 import Synchronization
 
-/// The HTTP API of Minerva Server: recognises the route, checks the token, method, body
-/// and version in the contract's order, runs the navigation model and writes JSON.
+/// The HTTP API of Minerva Server: recognises the route, checks the token, method, body and
+/// version in the contract's order, hands the request to the session core as a typed command,
+/// and writes its answer as JSON. Request ids, metrics and logs are wrapped around every
+/// request once, when its answer is sent (which, for a durable mutation, is once it is stored).
 public final class MinervaAPI: HTTPResponder {
-    /// The app every session runs.
-    public let app: AppDescription
+    /// The session core every session lives in.
+    public let core: SessionCore
     let configuration: ServerConfiguration
-    let store: SessionStore
     let logger: Logger
-    /// Answers of `POST /v1/sessions` by `Idempotency-Key`.
-    let creations: Locked<IdempotencyCache>
-    /// Where sessions survive restarts; `nil` keeps them in memory only.
-    let storage: (any SessionStorage)?
     /// The web client's files.
     let web: WebAssets
     /// Counters, gauges and timers through swift-metrics.
@@ -26,108 +24,53 @@ public final class MinervaAPI: HTTPResponder {
     private let requestSequence = Atomic<Int>(0)
     /// The text of `GET /metrics`, from whatever metrics backend the executable bootstrapped.
     let metricsText: @Sendable () -> [UInt8]
-    /// When usage was last written to storage.
-    private let lastUsageFlush = Locked<Double>(0)
+    /// `GET /v1/app`'s answer, written once.
+    let appDocument: [UInt8]
 
-    /// Creates the API over an empty session store.
+    /// Creates the API and its session core.
     /// - Parameters:
     ///   - app: the validated app description.
     ///   - configuration: limits.
     ///   - logger: where request logs go (tokens are never logged).
-    ///   - storage: where sessions survive restarts; call ``restore()`` before serving.
+    ///   - storage: where sessions are kept durably; `nil` keeps them in memory only.
     ///   - webRoot: a folder to serve the web client from instead of its embedded copy.
     ///   - metricsText: the Prometheus text format of the metrics, for `GET /metrics`.
+    /// - Throws: ``StorageError`` when storage cannot be read.
     public init(
         app: AppDescription, configuration: ServerConfiguration = ServerConfiguration(), logger: Logger,
         storage: (any SessionStorage)? = nil, webRoot: String? = nil, metricsText: @escaping @Sendable () -> [UInt8] = { [] }
-    ) {
+    ) throws(StorageError) {
+        appDocument = AppDocument.encode(app)
+        core = try SessionCore(
+            app: app, appVersion: AppDocument.version(of: appDocument), configuration: configuration.sessions, storage: storage,
+            logger: logger)
         web = WebAssets(root: webRoot)
         self.metricsText = metricsText
-        self.app = app
         self.configuration = configuration
-        store = SessionStore(capacity: configuration.maxSessions)
         self.logger = logger
-        self.storage = storage
-        creations = Locked(IdempotencyCache(capacity: 10_000, lifetime: configuration.idempotencyLifetime))
+        refreshGauges()
     }
 
-    /// Drops the sessions unused for longer than the session TTL, here and in storage.
-    /// - Returns: how many were dropped.
-    @discardableResult
-    public func expireIdleSessions() -> Int {
-        let expired = store.expire(unusedSince: configuration.now() - configuration.sessionTTL)
-        for session in expired {
-            let nodes = session.state.withLock { state in
-                state.closeListeners()
-                return state.tree.nodes.count
-            }
-            metrics.nodes(changedBy: -nodes)
-        }
-        if !expired.isEmpty { metrics.sessions(store.count) }
-        do {
-            try storage?.delete(expired.map(\.id))
-        } catch {
-            logger.error("could not delete expired sessions from storage: \(error)")
-        }
-        return expired.count
-    }
-
-    /// Writes to storage when sessions were last used, so that expiry survives a restart.
-    public func flushUsage() {
-        guard let storage else { return }
-        let since = lastUsageFlush.withLock { last in
-            defer { last = configuration.now() }
-            return last
-        }
-        let usage = store.all.filter { $0.lastUsed >= since }.map { (id: $0.id, lastUsed: $0.lastUsed) }
-        do {
-            try storage.touch(usage)
-        } catch {
-            logger.error("could not record session usage in storage: \(error)")
-        }
-    }
-
-    /// How many sessions are live.
-    public var sessionCount: Int { store.count }
+    /// The app every new session runs.
+    public var app: AppDescription { core.app }
 
     public func reply(to request: HTTPRequest) -> HTTPReply {
-        let started = ContinuousClock.now
         let route = Route(path: request.path)
-        let requestID = requestID(request)
-        var reply: HTTPReply
+        let exchange = Exchange(api: self, request: request, route: route, requestID: requestID(request))
         do throws(APIError) {
-            reply = try self.route(request, route, requestID: requestID)
-        } catch {
-            reply = .response(Self.errorResponse(error))
-        }
-        let status: Int
-        switch reply {
-        case .response(var response):
-            status = response.status
-            response.headers.append(("X-Request-ID", requestID))
-            reply = .response(response)
-        case .stream(let streamStatus, var headers, let stream):
-            status = streamStatus
-            headers.append(("X-Request-ID", requestID))
-            reply = .stream(status: streamStatus, headers: headers, stream)
-        case .deferred:
-            status = 200
-        }
-        let elapsed = ContinuousClock.now - started
-        let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
-        let method =
-            switch request.method {
-            case "GET", "HEAD", "POST", "PUT", "DELETE": request.method
-            default: "other"
+            switch try self.route(request, route, exchange) {
+            case .response(let response):
+                return .response(exchange.finish(response))
+            case .stream(let status, var headers, let stream):
+                headers.append(("X-Request-ID", exchange.requestID))
+                exchange.record(status: status)
+                return .stream(status: status, headers: headers, stream)
+            case .deferred(let deferred):
+                return .deferred(deferred)
             }
-        metrics.request(route: route?.metricName ?? "unknown", method: method, status: status, nanoseconds: nanoseconds)
-        logger.info(
-            "request",
-            metadata: [
-                "request_id": "\(requestID)", "method": "\(request.method)", "route": "\(route?.metricName ?? "unknown")",
-                "status": "\(status)", "micros": "\(nanoseconds / 1000)",
-            ])
-        return reply
+        } catch {
+            return .response(exchange.finish(Self.errorResponse(error)))
+        }
     }
 
     /// The client's `X-Request-ID` when it is short and printable, else a new one: this
@@ -141,7 +84,7 @@ public final class MinervaAPI: HTTPResponder {
         return requestIDPrefix + String(requestSequence.add(1, ordering: .relaxed).newValue, radix: 16)
     }
 
-    private func route(_ request: HTTPRequest, _ route: Route?, requestID: String) throws(APIError) -> HTTPReply {
+    private func route(_ request: HTTPRequest, _ route: Route?, _ exchange: Exchange) throws(APIError) -> HTTPReply {
         if let malformation = request.malformation {
             throw .invalidRequest(malformation)
         }
@@ -149,10 +92,10 @@ public final class MinervaAPI: HTTPResponder {
         guard let route else {
             throw .notFound("no such path: \(Excerpt(request.path))")
         }
-        var session: Session?
+        var session: LiveSession?
         if let id = route.sessionID {
-            session = try authenticate(id, request)
-            try session!.admit(now: configuration.now())
+            guard let token = request.header("authorization").flatMap(BearerToken.parse) else { throw .unauthorized }
+            session = try throughCore { () throws(SessionError) in try core.session(id, token: token) }
         }
         let method = request.method == "HEAD" ? "GET" : request.method
         guard route.allowedMethods.contains(request.method) || route.allowedMethods.contains(method) else {
@@ -165,6 +108,7 @@ public final class MinervaAPI: HTTPResponder {
         case (.health, _):
             return .response(Self.json(200, Array(#"{"status":"ok"}"#.utf8)))
         case (.metrics, _):
+            refreshGauges()
             return .response(
                 HTTPResponse(
                     status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")],
@@ -173,19 +117,19 @@ public final class MinervaAPI: HTTPResponder {
             guard let response = web.response(for: name) else { throw .notFound("no such file: \(Excerpt(name))") }
             return .response(response)
         case (.app, _):
-            return .response(Self.json(200, AppDocument.encode(app)))
+            return .response(Self.json(200, appDocument))
         case (.sessions, _):
-            return .response(try createSession(request))
+            return try createSession(request, exchange)
         case (.session, "DELETE"):
-            return .response(try deleteSession(session!, request))
+            return try deleteSession(session!, request, exchange)
         case (.session, _):
-            return .response(try getSession(session!, request))
+            return try getSession(session!, request, exchange)
         case (.events, _):
-            return try events(session!, request, requestID: requestID)
+            return try events(session!, request, exchange)
         case (.operation(_, let operation), _):
-            return .response(try perform(operation, on: session!, request))
+            return try perform(operation, on: session!, request, exchange)
         case (.list(_, let node), "PUT"):
-            return .response(try putList(node, on: session!, request))
+            return try putList(node, on: session!, request, exchange)
         case (.list(_, let node), _):
             return .response(try getList(node, on: session!, request))
         case (.link, _):
@@ -201,22 +145,16 @@ public final class MinervaAPI: HTTPResponder {
         guard headers <= configuration.maxHeaderBytes else { throw .headersTooLarge(limit: configuration.maxHeaderBytes) }
     }
 
-    /// Finds the session and checks its bearer token; an unknown session answers exactly like a wrong token.
-    private func authenticate(_ id: String, _ request: HTTPRequest) throws(APIError) -> Session {
-        guard let token = request.header("authorization").flatMap(Token.bearer(in:)) else { throw .unauthorized }
-        guard let session = store.session(id) else {
-            _ = Token.matches(token, hash: Token.hash(id))
-            throw .unauthorized
-        }
-        guard session.authorizes(token) else { throw .unauthorized }
-        return session
+    /// Records the core's session and node counts in the gauges.
+    func refreshGauges() {
+        metrics.sessions(core.sessionCount, nodes: core.nodeCount)
     }
 
     // MARK: - Answers
 
     static func json(_ status: Int, _ body: [UInt8], headers: [(name: String, value: String)] = []) -> HTTPResponse {
         var fields: [(name: String, value: String)] = []
-        fields.reserveCapacity(3 + headers.count)  // and the X-Request-ID that `reply(to:)` adds
+        fields.reserveCapacity(3 + headers.count)  // and the X-Request-ID that the exchange adds
         fields.append(("Content-Type", "application/json; charset=utf-8"))
         fields.append(("Cache-Control", "no-store"))
         fields.append(contentsOf: headers)
@@ -229,6 +167,15 @@ public final class MinervaAPI: HTTPResponder {
 
     static func etag(_ version: Int) -> (name: String, value: String) {
         ("ETag", "\"\(version)\"")
+    }
+}
+
+/// Runs a call into the session core, its refusal as the API's error.
+func throughCore<T>(_ call: () throws(SessionError) -> T) throws(APIError) -> T {
+    do throws(SessionError) {
+        return try call()
+    } catch {
+        throw APIError(error)
     }
 }
 

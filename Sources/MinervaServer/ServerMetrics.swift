@@ -1,10 +1,10 @@
 import Locking
 import Metrics
-import Synchronization
+import MinervaSessions
 
 /// The figures operators expect, through swift-metrics (the executable exports them in the
 /// Prometheus text format at `/metrics`): requests by route and status with their latency,
-/// live sessions and nodes, list diffs and their duration, navigation events.
+/// live sessions and nodes, events by type (the session core counts list diffs itself).
 final class ServerMetrics: Sendable {
     private struct RequestKey: Hashable {
         let route: String
@@ -16,13 +16,10 @@ final class ServerMetrics: Sendable {
     private let requestTimers = Locked<[String: Metrics.Timer]>([:])
     private let sessionGauge = Gauge(label: "minerva_sessions")
     private let nodeGauge = Gauge(label: "minerva_nodes")
-    private let nodeCount = Atomic<Int>(0)
-    private let listDiffs = Counter(label: "minerva_list_diffs_total")
-    private let listDiffDuration = Metrics.Timer(label: "minerva_list_diff_duration_seconds")
-    private let eventCounters = [
-        "removed": Counter(label: "minerva_events_total", dimensions: [("type", "removed")]),
-        "finished": Counter(label: "minerva_events_total", dimensions: [("type", "finished")]),
-    ]
+    private let eventCounters = Dictionary(
+        uniqueKeysWithValues: ["added", "removed", "finished", "listChanged", "tabSelected", "flagsChanged", "pendingChanged"].map {
+            ($0, Counter(label: "minerva_events_total", dimensions: [("type", $0)]))
+        })
 
     /// Counts a request and records how long its answer took.
     func request(route: String, method: String, status: Int, nanoseconds: Int64) {
@@ -44,26 +41,14 @@ final class ServerMetrics: Sendable {
         timer.recordNanoseconds(nanoseconds)
     }
 
-    /// Records how many sessions are live.
-    func sessions(_ count: Int) {
+    /// Records how many sessions exist and how many nodes the sessions in memory hold.
+    func sessions(_ count: Int, nodes: Int) {
         sessionGauge.record(count)
+        nodeGauge.record(nodes)
     }
 
-    /// Records a change in the number of nodes across all sessions.
-    func nodes(changedBy delta: Int) {
-        guard delta != 0 else { return }
-        nodeGauge.record(nodeCount.add(delta, ordering: .relaxed).newValue)
-    }
-
-    /// Records one list diff.
-    func listDiff(nanoseconds: Int64) {
-        listDiffs.increment()
-        listDiffDuration.recordNanoseconds(nanoseconds)
-    }
-
-    /// Counts navigation events by type.
-    func events(removed: Int, finished: Int) {
-        if removed > 0 { eventCounters["removed"]!.increment(by: removed) }
-        if finished > 0 { eventCounters["finished"]!.increment(by: finished) }
+    /// Counts a block of events by type.
+    func events(_ block: some Collection<SessionEvent>) {
+        for event in block { eventCounters[event.type]!.increment() }
     }
 }

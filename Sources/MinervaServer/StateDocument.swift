@@ -1,8 +1,9 @@
 import MinervaCoordinator
 import MinervaJSON
 import MinervaList
+import MinervaSessions
 
-/// Writes the state document of API.md: the tree as nested nodes, the navigators, the focus.
+/// Writes the state document: the tree as nested nodes, the navigators, the focus.
 enum StateDocument {
     /// How much of each node's list the document carries (`?lists=`).
     enum ListDetail: String, CaseIterable {
@@ -67,17 +68,8 @@ enum StateDocument {
             writer.endArray()
         }
         writer.key("pending")
-        if let pending = tree.pending {
-            writer.beginObject()
-            writer.key("steps")
-            writer.beginArray()
-            for step in pending.steps { step.write(into: &writer) }
-            writer.endArray()
-            writer.field("flow", pending.guardNode)
-            writer.endObject()
-        } else {
-            writer.null()
-        }
+        write(tree.pending, into: &writer)
+        writer.field("lastEvent", state.lastEvent)
         writer.endObject()
         return writer.bytes
     }
@@ -92,10 +84,7 @@ enum StateDocument {
         writer.key("params")
         writer.value(.object(node.params))
         writer.key("presentation")
-        writer.beginObject()
-        writer.field("kind", node.presentation.kind.rawValue)
-        if let style = node.presentation.style { writer.field("style", style.rawValue) }
-        writer.endObject()
+        node.presentation.write(into: &writer)
         writer.field("navigator", node.navigator?.rawValue)
         writer.key("children")
         writer.beginArray()
@@ -117,6 +106,21 @@ enum StateDocument {
             }
             writer.endObject()
         }
+        writer.endObject()
+    }
+
+    /// `{"steps", "flow"}`, or `null`.
+    static func write(_ pending: PendingNavigation?, into writer: inout JSONWriter) {
+        guard let pending else {
+            writer.null()
+            return
+        }
+        writer.beginObject()
+        writer.key("steps")
+        writer.beginArray()
+        for step in pending.steps { step.write(into: &writer) }
+        writer.endArray()
+        writer.field("flow", pending.guardNode)
         writer.endObject()
     }
 

@@ -7,11 +7,26 @@ struct WebAssets: Sendable {
     let root: String?
 
     /// The files the client is made of, by the name in `/web/<name>`, with their media types.
+    /// The scripts are ES modules: browsers load them only when served as JavaScript.
     private static let embedded: [String: (type: String, bytes: [UInt8])] = [
-        "index.html": ("text/html; charset=utf-8", PackageResources.index_html),
-        "app.js": ("text/javascript; charset=utf-8", PackageResources.app_js),
+        "index.html": (html, PackageResources.index_html),
         "style.css": ("text/css; charset=utf-8", PackageResources.style_css),
+        "app.js": (script, PackageResources.app_js),
+        "api.js": (script, PackageResources.api_js),
+        "live.js": (script, PackageResources.live_js),
+        "sse.js": (script, PackageResources.sse_js),
+        "store.js": (script, PackageResources.store_js),
+        "session.js": (script, PackageResources.session_js),
+        "device.js": (script, PackageResources.device_js),
+        "screen.js": (script, PackageResources.screen_js),
+        "list.js": (script, PackageResources.list_js),
+        "inspector.js": (script, PackageResources.inspector_js),
+        "topbar.js": (script, PackageResources.topbar_js),
+        "toast.js": (script, PackageResources.toast_js),
+        "dom.js": (script, PackageResources.dom_js),
     ]
+    private static let html = "text/html; charset=utf-8"
+    private static let script = "text/javascript; charset=utf-8"
 
     /// Whether the client has a file of this name.
     static func contains(_ name: String) -> Bool {

@@ -4,6 +4,8 @@ import Metrics
 import MicroHTTP
 import MinervaCoordinator
 import MinervaServer
+import MinervaSessions
+import MinervaSQLite
 import Prometheus
 
 /// `minerva-server`: serves the Minerva navigation API over HTTP.
@@ -49,8 +51,11 @@ struct MinervaServerCommand: ParsableCommand {
             valueName: "seconds"))
     var requestTimeout = 30
 
-    @Option(help: "Live sessions at most; more answer 503.")
+    @Option(help: "Sessions at most (in the store, when there is one); more answer 503.")
     var maxSessions = 100_000
+
+    @Option(help: "Events kept per session for GET …/events (at least 1000).")
+    var eventHistory = 1000
 
     @Option(help: "List versions kept per node for GET …/list?since= (at least 32).")
     var listHistory = 32
@@ -63,6 +68,18 @@ struct MinervaServerCommand: ParsableCommand {
 
     @Option(help: "Nodes per session at most; operations that would pass it answer 409.")
     var maxNodes = 1000
+
+    @Option(help: ArgumentHelp("Bytes of one node's params (as JSON) at most; more answer 422.", valueName: "bytes"))
+    var maxParamBytes = 2048
+
+    @Option(help: ArgumentHelp("Bytes of one list at most (ids, kinds, contents, 64 per cell); more answer 422.", valueName: "bytes"))
+    var maxListBytes = 12_288
+
+    @Option(
+        help: ArgumentHelp(
+            "Bytes of a session at most (512 per node and its params, its lists); growing past it answers 409. Its in-memory history keeps within as much again.",
+            valueName: "bytes"))
+    var maxSessionBytes = 16_384
 
     @Option(help: "Requests per second per session on average; 0 turns the limit off. More answer 429.")
     var rateLimit: Double = 100
@@ -98,6 +115,12 @@ struct MinervaServerCommand: ParsableCommand {
         guard requestTimeout >= 0 else { throw ValidationError("--request-timeout must be 0 or more") }
         guard maxSessions >= 1 else { throw ValidationError("--max-sessions must be at least 1") }
         guard listHistory >= 32 else { throw ValidationError("--list-history must be at least 32") }
+        guard eventHistory >= 1000 else { throw ValidationError("--event-history must be at least 1000") }
+        guard maxParamBytes >= 2, maxListBytes >= 1, maxSessionBytes >= maxListBytes + 4096, maxSessionBytes >= maxParamBytes + 4096 else {
+            throw ValidationError(
+                "--max-param-bytes must be at least 2 and --max-list-bytes at least 1; --max-session-bytes must leave 4096 bytes beside the largest list and the largest params"
+            )
+        }
         guard maxListItems >= 1 else { throw ValidationError("--max-list-items must be at least 1") }
         guard maxNodes >= 2 else { throw ValidationError("--max-nodes must be at least 2") }
         guard rateLimit >= 0, rateBurst >= 1 else { throw ValidationError("--rate-limit must be 0 or more and --rate-burst at least 1") }
@@ -143,27 +166,27 @@ struct MinervaServerCommand: ParsableCommand {
                 throw ValidationError("cannot open the session store '\(path)': \(error)")
             }
         }
-        let api = MinervaAPI(
-            app: appDescription,
-            configuration: ServerConfiguration(
-                maxBodySize: maxBody, maxSessions: maxSessions, listHistory: listHistory, maxListItems: maxListItems,
-                maxNodes: maxNodes, sessionTTL: sessionTTL.seconds, rateLimit: rateLimit, rateBurst: rateBurst,
-                maxURLBytes: maxURLBytes, maxHeaderBytes: maxHeaderBytes),
-            logger: logger, storage: storage, webRoot: webRoot,
-            metricsText: {
-                var text: [UInt8] = []
-                registry.emit(into: &text)
-                return text
-            })
-        let report = try api.restore()
+        let sessions = SessionConfiguration(
+            maxSessions: maxSessions, eventHistory: eventHistory, listHistory: listHistory, maxListItems: maxListItems,
+            maxListBytes: maxListBytes, maxNodes: maxNodes, maxParamBytes: maxParamBytes, maxSessionBytes: maxSessionBytes,
+            sessionTTL: sessionTTL.seconds, rateLimit: rateLimit, rateBurst: rateBurst)
+        let api: MinervaAPI
+        do {
+            api = try MinervaAPI(
+                app: appDescription,
+                configuration: ServerConfiguration(
+                    maxBodySize: maxBody, maxURLBytes: maxURLBytes, maxHeaderBytes: maxHeaderBytes, sessions: sessions),
+                logger: logger, storage: storage, webRoot: webRoot,
+                metricsText: {
+                    var text: [UInt8] = []
+                    registry.emit(into: &text)
+                    return text
+                })
+        } catch {
+            throw ValidationError("cannot read the session store: \(error)")
+        }
         if storage != nil {
-            logger.notice("restored \(report.loaded) sessions from \(store); \(report.expired) had expired")
-        }
-        for (id, reason) in report.unreadable {
-            logger.warning("session \(id) is kept in the store but not served: \(reason)")
-        }
-        for (id, screens) in report.unknownScreens {
-            logger.warning("session \(id) shows screens the app no longer declares: \(screens.joined(separator: ", "))")
+            logger.notice("\(api.core.sessionCount) sessions in \(store); each is read when first used")
         }
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(

@@ -9,8 +9,8 @@ final class SessionSweeper {
         timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "minerva.session-sweeper"))
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(10))
         timer.setEventHandler {
-            api.expireIdleSessions()
-            api.flushUsage()
+            api.core.expireIdleSessions()
+            api.core.flushUsage()
         }
     }
 

@@ -38,9 +38,31 @@ import Testing
         }
     }
 
-    @Test func unknownKeysAreIgnored() throws {
-        let app = try parse(#"{"name": "x", "extra": 1, "root": {"screen": "a"}, "screens": {"a": {"title": "A", "color": "red"}}}"#)
-        #expect(app.name == "x")
+    @Test(arguments: [
+        (#"{"root": {"screen": "a"}, "screens": {"a": {"presentaton": "present"}}}"#, "screens.a.presentaton",
+         "unknown field; did you mean 'presentation'?"),
+        (#"{"extra": 1, "root": {"screen": "a"}, "screens": {"a": {}}}"#, "extra",
+         "unknown field; the known fields are '$schema', 'name', 'scheme', 'root', 'screens', 'routes'"),
+    ])
+    func unknownKeysAreRefusedWithTheNearestKnownOne(text: String, key: String, message: String) {
+        do {
+            _ = try parse(text)
+            Issue.record("accepted \(text)")
+        } catch {
+            #expect(error.key == key)
+            #expect(error.message == message)
+        }
+    }
+
+    @Test func aSchemaReferenceIsAllowed() throws {
+        let app = try parse(#"{"$schema": "./app-description.schema.json", "root": {"screen": "a"}, "screens": {"a": {"title": "A"}}}"#)
         #expect(app.screens["a"]?.title == "A")
+    }
+
+    @Test func nullMeansAbsent() throws {
+        let app = try parse(#"{"name": null, "root": {"screen": "a", "tabs": null}, "screens": {"a": {"style": null, "otherwise": null}}, "routes": null}"#)
+        #expect(app.name == "app")
+        #expect(app.root == .screen("a"))
+        #expect(app.screens["a"]?.style == nil)
     }
 }

@@ -71,9 +71,9 @@ func screens(_ tree: CoordinatorTree, _ navigator: NavigatorID) -> [String] {
         try checked(&tree) { try $0.push(screen: "settings") }                      // n3
         let popped = try checked(&tree) { try $0.finish(node: "n2", status: .success, value: 7) }
         #expect(removals(popped) == ["n3:finish", "n2:finish", "n2:finished"])
-        guard case .finished(let parent, let result) = popped.last!.kind else { Issue.record("no finished event"); return }
-        #expect(parent == NodeID(1))
-        #expect(result == ["status": "success", "value": 7])
+        guard case .finished(let finished) = popped.last! else { Issue.record("no finished event"); return }
+        #expect(finished.parent == NodeID(1))
+        #expect(finished.result == ["status": "success", "value": 7])
         expectRefused(&tree, .conflict) { try $0.finish(node: "n1", status: .success) }
         expectRefused(&tree, .conflict) { try $0.finish(node: "n0", status: .success) }
         expectRefused(&tree, .notFound) { try $0.finish(node: "n2", status: .success) }

@@ -16,12 +16,13 @@ import TestSupport
     }
 
     /// Thousands of random operations (valid and invalid) with the invariants checked after each;
-    /// every refusal must leave the tree unchanged, and event numbers must run without gaps.
+    /// every refusal must leave the tree unchanged, every change must make a non-empty block of
+    /// events, and replaying the `added` and `removed` events must give exactly the live nodes.
     @Test(arguments: [1, 2, 3, 42, 2026] as [UInt64], [Layout.stack, .split])
     func randomSequencesKeepTheInvariants(seed: UInt64, layout: Layout) {
         var random = SeededGenerator(state: seed)
         var tree = CoordinatorTree(app: .basic, layout: layout)
-        var expectedSeq = 0
+        var live = Set(tree.nodes.keys).subtracting([tree.rootID])
         var applied = 0
         for _ in 0..<3000 {
             let before = tree
@@ -57,17 +58,24 @@ import TestSupport
                 }
                 applied += 1
                 for event in events {
-                    expectedSeq += 1
-                    #expect(event.seq == expectedSeq)
-                    if case .removed = event.kind {
-                        #expect(tree.nodes[event.node] == nil, "a removed node is still in the tree")
+                    if case .removed(let removed) = event {
+                        #expect(tree.nodes[removed.node] == nil, "a removed node is still in the tree")
+                    }
+                }
+                let block = tree.changeBlock(since: before, operationEvents: events)
+                #expect(block.isEmpty == (tree == before), "an operation changed the tree without an event, or the reverse")
+                for event in block {
+                    switch event {
+                    case .added(let added): #expect(live.insert(added.node).inserted, "\(added.node) added twice")
+                    case .removed(let removed): #expect(live.remove(removed.node) != nil, "\(removed.node) removed but never added")
+                    default: break
                     }
                 }
             } catch {
                 #expect(tree == before, "refused operation changed the tree: \(error)")
             }
             tree.checkInvariants()
-            #expect(tree.lastSeq == expectedSeq)
+            #expect(live == Set(tree.nodes.keys).subtracting([tree.rootID]), "replaying added and removed does not give the live nodes")
             if applied % 97 == 0 {
                 let restored = try? CoordinatorTree(snapshot: JSONParser.parse(tree.snapshotBytes), app: tree.app)
                 #expect(restored == tree, "the snapshot does not restore the tree")

@@ -4,12 +4,13 @@ import MicroHTTP
 import MinervaCoordinator
 import MinervaJSON
 @testable import MinervaServer
+import MinervaSessions
 import Testing
 
 /// Many threads on many sessions and on one session at once, in process, so that the thread
 /// sanitizer sees every lock of the API (`swift test --sanitize=thread` in the test command).
 @Suite struct ConcurrencyTests {
-    let client = InProcessClient(configuration: ServerConfiguration(rateLimit: 0))
+    let client = InProcessClient(configuration: ServerConfiguration(sessions: SessionConfiguration(maxSessionBytes: 1 << 20, rateLimit: 0)))
 
     @Test func manySessionsInParallelLoseNothing() {
         let sessions = (0..<16).map { _ in client.createSession() }
@@ -40,11 +41,11 @@ import Testing
     @Test func creationAndExpiryRaceSafely() {
         DispatchQueue.concurrentPerform(iterations: 64) { index in
             if index % 8 == 0 {
-                client.api.expireIdleSessions()
+                client.api.core.expireIdleSessions()
             } else {
                 _ = client.createSession()
             }
         }
-        #expect(client.api.sessionCount == 56)
+        #expect(client.api.core.sessionCount == 56)
     }
 }

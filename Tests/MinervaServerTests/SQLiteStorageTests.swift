@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import MinervaJSON
 @testable import MinervaServer
+import MinervaSessions
+import MinervaSQLite
 import Testing
 
 /// The SQLite store read back by a second API over the same file, as after a restart.
@@ -22,10 +24,9 @@ import Testing
 
     private func server(_ file: DatabaseFile, eventHistory: Int = 1000, listHistory: Int = 32) throws -> InProcessClient {
         let client = InProcessClient(
-            configuration: ServerConfiguration(maxSessions: 10, eventHistory: eventHistory, listHistory: listHistory, rateLimit: 0),
+            configuration: ServerConfiguration(
+                sessions: SessionConfiguration(maxSessions: 10, eventHistory: eventHistory, listHistory: listHistory, rateLimit: 0)),
             storage: try SQLiteSessionStorage(path: file.path))
-        let report = try client.api.restore()
-        #expect(report.unreadable.isEmpty)
         return client
     }
 
@@ -86,38 +87,5 @@ import Testing
         let second = try server(file, listHistory: 2)
         #expect(second.body("GET", path, query: [("since", "3")], headers: [auth]) == kept)
         #expect(second.body("GET", path, query: [("since", "2")], headers: [auth]) == forgotten)
-    }
-
-    @Test func aSessionStoredWholeInTheOlderFormatIsReadAndWrittenInParts() throws {
-        let file = DatabaseFile()
-        let first = try server(file)
-        let (id, auth, answer) = buildSession(on: first)
-        let state = first.send("GET", "/v1/sessions/\(id)", headers: [auth]).json
-        // Fold the records into the snapshot, as stores wrote them before they had records of their own.
-        try DatabaseQueue(path: file.path).write { db in
-            let snapshot = try Data.fetchOne(db, sql: "SELECT snapshot FROM session WHERE id = ?", arguments: [id])!
-            guard case .object(var members) = try JSONParser.parse(Array(snapshot)) else { Issue.record("not an object"); return }
-            let parse = { (data: Data) in try JSONParser.parse(Array(data)) }
-            members["events"] = .array(try Data.fetchAll(db, sql: "SELECT body FROM event ORDER BY seq").map(parse))
-            members["idempotency"] = .array(try Data.fetchAll(db, sql: "SELECT body FROM answer").map(parse))
-            var lists: [String: JSONValue] = [:]
-            // The session's list has one version, which the older format kept as a whole history.
-            for row in try Row.fetchAll(db, sql: "SELECT node, version, body FROM list") {
-                let version: Int = row["version"]
-                lists[row["node"]] = ["current": try parse(row["body"]), "older": [], "retained": 32, "version": .int(version)]
-            }
-            members["lists"] = .object(lists)
-            var writer = JSONWriter()
-            writer.value(.object(members))
-            try db.execute(sql: "UPDATE session SET snapshot = ? WHERE id = ?", arguments: [Data(writer.bytes), id])
-            for table in ["event", "list", "answer"] { try db.execute(sql: "DELETE FROM \(table)") }
-        }
-
-        let second = try server(file)
-        #expect(second.send("GET", "/v1/sessions/\(id)", headers: [auth]).json == state)
-        #expect(second.send("POST", "/v1/sessions/\(id)/pop", "{}", headers: [auth, ("Idempotency-Key", "pop-1")]).json == answer)
-        #expect(try file.count("event") > 0)
-        #expect(try file.count("list") == 1)
-        #expect(try file.count("answer") == 1)
     }
 }

@@ -1,11 +1,15 @@
 """Starts the real minerva-server binary on 127.0.0.1 with a free port for the live tests."""
+import datetime
 import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import threading
+import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -14,6 +18,32 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 APPS = Path(__file__).resolve().parent / "apps"
 BINARY = Path(os.environ.get("MINERVA_BIN", ROOT / ".build" / "release" / "minerva-server"))
+AT = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
+
+
+def check_block(events, version, first_seq):
+    """Asserts that `events` are one mutation's whole block: seq contiguous from `first_seq`,
+    every event at `version` with an RFC 3339 UTC time in milliseconds, `final` on the last only."""
+    assert events, "a successful mutation appended no event"
+    assert [event["seq"] for event in events] == list(range(first_seq, first_seq + len(events))), events
+    assert all(event["version"] == version for event in events), events
+    assert [event.get("final", False) for event in events] == [False] * (len(events) - 1) + [True], events
+    assert all(AT.fullmatch(event["at"]) for event in events), events
+    return events
+
+
+def split_blocks(events):
+    """Splits a run of events into blocks at each `final`, checking each block (versions grow by 1)."""
+    blocks, current = [], []
+    for event in events:
+        current.append(event)
+        if event.get("final"):
+            blocks.append(check_block(current, current[0]["version"], current[0]["seq"]))
+            current = []
+    assert not current, f"events after the last final one: {current}"
+    for earlier, later in zip(blocks, blocks[1:]):
+        assert later[0]["version"] == earlier[0]["version"] + 1
+    return blocks
 
 
 class RunningServer:
@@ -40,6 +70,16 @@ class RunningServer:
     def _drain(self):
         for line in self.process.stdout:
             self.log.append(line)
+
+    def logged(self, *parts, timeout=5):
+        """Whether a log line with all of `parts` arrives within `timeout` seconds (the log is read
+        by a thread of its own, so a line written before an answer may be read after it)."""
+        deadline = time.monotonic() + timeout
+        while not any(all(part in line for part in parts) for line in list(self.log)):
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.02)
+        return True
 
     def stop(self):
         """SIGTERM, then the exit code (0 for a graceful stop)."""
@@ -97,6 +137,107 @@ class Session:
         status, _, document = self.call("GET", f"/events?after={after}")
         assert status == 200, document
         return document
+
+    def other_client(self):
+        """A second client of the same session (same id and token, its own connections)."""
+        return Session(self.server, self.id, self.token, self.state)
+
+    def block(self, method, suffix, body=None, headers=None):
+        """Runs a mutation that must succeed and returns (answer, its block of events), checking
+        that it moved the version by 1 and appended one whole block that `lastEvent` ends."""
+        before = self.get()
+        status, _, answer = self.call(method, suffix, body, headers)
+        assert status == 200, (method, suffix, body, status, answer)
+        after = self.get()
+        assert after["version"] == before["version"] + 1, (suffix, body)
+        events = self.events(before["lastEvent"])["events"]
+        check_block(events, after["version"], before["lastEvent"] + 1)
+        assert after["lastEvent"] == events[-1]["seq"]
+        for event in events:                                     # `at` is the server's time now, in UTC
+            at = datetime.datetime.strptime(event["at"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc)
+            assert abs(at.timestamp() - time.time()) < 10, event
+        if "version" in answer and "lastEvent" in answer:
+            assert answer == after
+        return answer, events
+
+    def change(self, name, body=None, headers=None):
+        """A navigation operation that must succeed: its block of events (see `block`)."""
+        return self.block("POST", "/" + name, body if body is not None else {}, headers)[1]
+
+
+class EventStream:
+    """A server-sent event stream of a session read over a raw socket: the HTTP head, then the
+    chunked body decoded into frames ({"id"?, "event"?, "data"?, "retry"?}, data parsed as JSON)."""
+
+    def __init__(self, session, headers=None, timeout=10):
+        address = urllib.parse.urlsplit(session.server.url)
+        self.socket = socket.create_connection((address.hostname, address.port), timeout=timeout)
+        extra = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
+        self.socket.sendall((f"GET /v1/sessions/{session.id}/events HTTP/1.1\r\nHost: x\r\n"
+                             f"Authorization: Bearer {session.token}\r\nAccept: text/event-stream\r\n{extra}\r\n").encode())
+        self.raw, self.text, self.frames, self.ended = b"", "", [], False
+        while b"\r\n\r\n" not in self.raw:
+            self._receive(time.monotonic() + timeout)
+        head, _, self.raw = self.raw.partition(b"\r\n\r\n")
+        lines = head.decode().split("\r\n")
+        self.status = int(lines[0].split()[1])
+        self.headers = {name.strip().lower(): value.strip() for name, _, value in (line.partition(":") for line in lines[1:])}
+        assert self.headers.get("transfer-encoding") == "chunked", head
+        self._decode()
+
+    def _receive(self, deadline):
+        self.socket.settimeout(max(0.01, deadline - time.monotonic()))
+        try:
+            chunk = self.socket.recv(65536)
+        except (socket.timeout, TimeoutError):
+            return False
+        if not chunk:
+            raise ConnectionError("the stream closed without its last chunk")
+        self.raw += chunk
+        return True
+
+    def _decode(self):
+        while not self.ended:
+            size_line, separator, rest = self.raw.partition(b"\r\n")
+            if not separator:
+                break
+            size = int(size_line.split(b";")[0], 16)
+            if len(rest) < size + 2:
+                break
+            assert rest[size:size + 2] == b"\r\n", self.raw
+            self.text += rest[:size].decode()
+            self.raw = rest[size + 2:]
+            if size == 0:
+                self.ended = True
+        while "\n\n" in self.text:
+            frame_text, _, self.text = self.text.partition("\n\n")
+            frame = {}
+            for line in frame_text.split("\n"):
+                name, _, value = line.partition(": ")
+                frame[name] = json.loads(value) if name == "data" else value
+            self.frames.append(frame)
+
+    def wait(self, predicate, timeout=10):
+        """Reads until predicate(frames) holds or the stream ends; False when it timed out."""
+        deadline = time.monotonic() + timeout
+        while not predicate(self.frames):
+            if self.ended or time.monotonic() >= deadline:
+                return False
+            if self._receive(deadline):
+                self._decode()
+        return True
+
+    def events(self):
+        """The frames that carry an event of the change log."""
+        return [frame for frame in self.frames if "id" in frame]
+
+    def read_events(self, count, timeout=10):
+        """Waits for `count` event frames and returns them; fewer when the time ran out."""
+        self.wait(lambda frames: len([frame for frame in frames if "id" in frame]) >= count, timeout)
+        return self.events()
+
+    def close(self):
+        self.socket.close()
 
 
 @pytest.fixture(scope="session")

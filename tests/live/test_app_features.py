@@ -3,11 +3,7 @@ import json
 import subprocess
 
 from conftest import BINARY, RunningServer
-from test_navigation import navigator, nodes
-
-
-def reasons(session, after=0):
-    return [(event["node"], event.get("reason", event["type"])) for event in session.events(after)["events"]]
+from test_navigation import navigator, nodes, removals
 
 
 # --- split -------------------------------------------------------------------------------
@@ -22,9 +18,15 @@ def test_split_push_from_primary_replaces_detail(server):
     assert [child["id"] for child in nodes(state)["n1"]["children"]] == ["n2"]
     state = session.op("push", {"screen": "followers", "params": {"userId": "1"}})          # from detail
     assert navigator(state, "detail")["stack"] == ["n2", "n3"]
-    state = session.op("push", {"screen": "profile", "params": {"userId": "2"}, "from": "n1"})  # from primary
+    state, block = session.block("POST", "/push", {"screen": "profile", "params": {"userId": "2"}, "from": "n1"})  # from primary
     assert navigator(state, "detail")["stack"] == ["n4"]
-    assert reasons(session) == [("n3", "setRoot"), ("n2", "setRoot")]
+    assert removals(session) == [("n3", "setRoot"), ("n2", "setRoot")]
+    assert block[:2] == [{**block[0], "type": "removed", "node": "n3", "screen": "followers", "reason": "setRoot", "navigator": "detail"},
+                         {**block[1], "type": "removed", "node": "n2", "screen": "profile", "reason": "setRoot", "navigator": "detail"}]
+    assert {key: value for key, value in block[2].items() if key not in ("seq", "version", "at", "final")} == {
+        "type": "added", "node": "n4", "screen": "profile", "params": {"userId": "2"}, "parent": "n1",
+        "navigator": "detail", "presentation": {"kind": "detail"}}
+    assert len(block) == 3
     session.op("pop", {"navigator": "detail"}, expect=409)
 
 
@@ -95,10 +97,16 @@ def test_deep_link_resets_while_modals_are_open(session):
     session.op("present", {"screen": "onboarding"})                     # n3
     session.op("push", {"screen": "onboardingStep", "params": {"step": 1}})   # n4
     session.op("present", {"screen": "photo", "params": {"photoId": "p"}})    # n5
-    state = session.op("deep-link", {"url": "/photos/9"})
+    state, block = session.block("POST", "/deep-link", {"url": "/photos/9"})
     assert [item["id"] for item in state["navigators"]] == ["v0", "v3"]
     assert navigator(state, "v0")["stack"] == ["n1"] and navigator(state, "v3")["stack"] == ["n6"]
-    assert reasons(session) == [("n5", "deepLink"), ("n4", "deepLink"), ("n3", "deepLink"), ("n2", "deepLink")]
+    assert removals(session) == [("n5", "deepLink"), ("n4", "deepLink"), ("n3", "deepLink"), ("n2", "deepLink")]
+    assert [(event["type"], event["node"], event.get("reason"), event["navigator"]) for event in block] == [
+        ("removed", "n5", "deepLink", "v2"), ("removed", "n4", "deepLink", "v1"), ("removed", "n3", "deepLink", "v1"),
+        ("removed", "n2", "deepLink", "v0"), ("added", "n6", None, "v3")]
+    assert {key: block[-1][key] for key in ("screen", "params", "parent", "presentation", "presentedBy", "embedded")} == {
+        "screen": "photo", "params": {"photoId": "9"}, "parent": "n1", "presentation": {"kind": "present", "style": "fullScreen"},
+        "presentedBy": "v0", "embedded": False}
     assert session.call("GET", "/link")[2] == {"url": "/photos/9"}
 
 
@@ -115,19 +123,21 @@ def test_a_failing_deep_link_changes_nothing(session):
     session.op("deep-link", {"url": "/nowhere/at/all"}, expect=404)
     session.op("deep-link", {"url": "other://users/1"}, expect=404)
     session.op("deep-link", {"url": "users/1"}, expect=404)
-    assert session.get() == before and session.events()["last"] == 0
+    assert session.get() == before and session.events()["last"] == before["lastEvent"] == 1
 
 
-def test_link_is_404_when_no_route_describes_the_state(session):
+def test_link_is_null_when_no_route_describes_the_state(session):
     status, _, body = session.call("GET", "/link")
-    assert status == 404 and body["error"]["code"] == "not_found"
+    assert status == 200 and body == {"url": None}
     session.op("push", {"screen": "settings"})
-    assert session.call("GET", "/link")[0] == 404
+    assert session.call("GET", "/link")[:3:2] == (200, {"url": None})
+    session.op("deep-link", {"url": "/users/3"})
+    assert session.call("GET", "/link")[:3:2] == (200, {"url": "/users/3"})
 
 
 def test_sessions_may_start_with_a_deep_link(server):
     status, _, state = server.request("POST", "/v1/sessions", {"deepLink": "/users/5/followers"})
-    assert status == 201 and state["version"] == 1 and state["focus"] == "n3"
+    assert status == 201 and state["version"] == 1 and state["focus"] == "n3" and state["lastEvent"] == 0
     status, _, events = server.request("GET", f"/v1/sessions/{state['id']}/events", token=state["token"])
     assert events == {"events": [], "last": 0}
     status, _, body = server.request("POST", "/v1/sessions", {"deepLink": "/nope"})
@@ -151,15 +161,17 @@ def test_finish_removes_the_flow_as_shown_and_reports_to_the_parent(session):
     session.op("push", {"screen": "settings"})                                   # n2
     session.op("present", {"screen": "onboarding"})                              # n3
     session.op("push", {"screen": "onboardingStep", "params": {"step": 1}})      # n4
-    state = session.op("finish", {"node": "n3", "result": {"status": "success", "value": {"done": True}}})
+    state, events = session.block("POST", "/finish", {"node": "n3", "result": {"status": "success", "value": {"done": True}}})
     assert set(nodes(state)) == {"n0", "n1", "n2"}
-    events = session.events()["events"]
-    assert [(event["node"], event["type"], event.get("reason")) for event in events] == [
-        ("n4", "removed", "finish"), ("n3", "removed", "finish"), ("n3", "finished", None)]
-    assert events[-1]["parent"] == "n2" and events[-1]["result"] == {"status": "success", "value": {"done": True}}
-    state = session.op("finish", {"node": "n2", "result": {"status": "cancelled"}})
+    assert [(event["node"], event["type"], event.get("reason"), event.get("navigator")) for event in events] == [
+        ("n4", "removed", "finish", "v1"), ("n3", "removed", "finish", "v1"), ("n3", "finished", None, None)]
+    assert {key: events[-1][key] for key in ("screen", "parent", "result")} == {
+        "screen": "onboarding", "parent": "n2", "result": {"status": "success", "value": {"done": True}}}
+    state, events = session.block("POST", "/finish", {"node": "n2", "result": {"status": "cancelled"}})
     assert set(nodes(state)) == {"n0", "n1"}
-    assert session.events(3)["events"][-1]["result"] == {"status": "cancelled"}
+    assert [(event["type"], event["node"]) for event in events] == [("removed", "n2"), ("finished", "n2")]
+    assert events[0]["reason"] == "finish" and events[0]["navigator"] == "v0"
+    assert events[-1]["parent"] == "n1" and events[-1]["result"] == {"status": "cancelled"}
 
 
 def test_finish_errors(session):
@@ -244,3 +256,10 @@ def test_invalid_app_descriptions_are_refused_naming_file_and_key(tmp_path):
     for app, key in cases:
         code, stderr = start_with(tmp_path, app)
         assert code != 0 and str(tmp_path / "app.json") in stderr and key in stderr, (key, stderr)
+
+
+def test_unknown_keys_in_the_app_description_are_refused_naming_path_and_nearest_key(tmp_path):
+    app = {"root": {"screen": "a"}, "screens": {"a": {}, "b": {"presentaton": "present"}}}
+    code, stderr = start_with(tmp_path, app)
+    assert code != 0 and str(tmp_path / "app.json") in stderr, stderr
+    assert "screens.b.presentaton: unknown field; did you mean 'presentation'?" in stderr, stderr

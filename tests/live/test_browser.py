@@ -2,13 +2,19 @@
 
 Every step taps or types in the page like a person would, then checks that what the page shows
 (the device's data-focus and data-version, the navigation bar's title) is the server's own state
-document, fetched beside the browser with urllib. Needs Debian's chromium and chromium-driver
-and Selenium from pip. Saves the screenshot to test-artifacts/web-client.png; with
-UPDATE_SCREENSHOT=1 to docs/web-client.png, the one the README shows.
+document, fetched beside the browser with urllib. Another client (urllib here, curl or an app
+elsewhere) changes a session the page has joined, and the page follows without a reload. The
+browser's log must stay free of warnings and errors, and the page must fit 420 px without
+sideways scrolling. Needs Debian's chromium and chromium-driver and Selenium from pip. Saves the
+screenshot to test-artifacts/web-client.png; with UPDATE_SCREENSHOT=1 to docs/web-client.png,
+the one the README shows.
 """
 import json
 import os
+import re
 import time
+import urllib.request
+from urllib.parse import urlsplit
 
 import pytest
 from selenium import webdriver
@@ -31,6 +37,7 @@ def browser():
     options.binary_location = CHROMIUM
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1400,900"):
         options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(20)
     yield driver
@@ -61,6 +68,40 @@ def find_node(node, node_id):
         if found:
             return found
     return None
+
+
+def console_problems(browser, server, provoked=()):
+    """The warnings and errors in the browser's log since it was last read. The network's record
+    of an error answer the test provoked on purpose is left out: `provoked` lists them as
+    (path ending, status). So is `GET …/link` answering 404 from a server older than the
+    contract's `{"url": null}`, which the page takes to mean the same."""
+    session = server.create_session()
+    if session.call("GET", "/link")[0] == 404:
+        provoked = (*provoked, ("/link", 404))
+
+    def expected(entry):
+        match = re.match(r"(\S+) - Failed to load resource: the server responded with a status of (\d+)", entry["message"])
+        return entry.get("source") == "network" and match is not None and any(
+            urlsplit(match.group(1)).path.endswith(ending) and int(match.group(2)) == status for ending, status in provoked)
+
+    return [entry for entry in browser.get_log("browser")
+            if entry["level"] in ("WARNING", "SEVERE") and not expected(entry)]
+
+
+def fits_width(browser, width):
+    """Whether the page, shown `width` CSS pixels wide, needs no sideways scrolling, and nothing in
+    the top bar (where the join box and the deep-link error open) pokes out on either side."""
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                            {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    try:
+        time.sleep(0.3)  # a resize observer scales the device
+        return browser.execute_script(
+            "const inside = (element) => { const r = element.getBoundingClientRect();"
+            "  return r.width === 0 || (r.left >= 0 && r.right <= window.innerWidth); };"
+            "return document.documentElement.scrollWidth <= window.innerWidth"
+            "  && [...document.querySelectorAll('.topbar *')].every(inside);")
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 class Page:
@@ -106,7 +147,11 @@ class Page:
             if state["version"] <= newer_than:
                 return None
             return state if self.device() == (str(state["version"]), state["focus"]) else None
-        state = wait_for(same, "the page to show the server's state", timeout)
+        def mismatch():
+            toast = self.all('[data-testid="toast"]:not([hidden])')
+            return (f"the page to show the server's state (server v{self.state()['version']}, page (version, focus) "
+                    f"{self.device()}{f', toast {toast[0].text!r}' if toast else ''})")
+        state = wait_for(same, mismatch, timeout)
         focus = find_node(state["root"], state["focus"])
         title = self.app["screens"].get(focus["screen"], {}).get("title", focus["screen"])
         wait_for(lambda: self.text('[data-testid="nav-title"]') == title,
@@ -118,18 +163,30 @@ class Page:
         assert "is-focus" in tree_row.get_attribute("class")
         return state, focus
 
+    def logged(self, event_type, *words):
+        """Whether the event log shows an event of this type that mentions every one of `words`."""
+        return any(all(word in item.text.split() for word in words)
+                   for item in self.all(f'[data-testid="event-log"] .event-{event_type}'))
+
     def text(self, selector):
         found = self.all(selector)
         return found[0].text if found else None
 
     def tap(self, selector):
-        """Taps what `selector` finds, as a person would (scrolled into view, then clicked)."""
+        """Taps what `selector` finds as a person would: scrolled into view and, once it has
+        stopped moving (a click during a transition lands where the element was), clicked."""
+        last_place = None
+
         def shown():
+            nonlocal last_place
             element = self.css(selector) if self.all(selector) else None
             if element is None:
                 return None
-            self.driver.execute_script("arguments[0].scrollIntoView({block: 'nearest'})", element)
-            return element if element.is_displayed() else None
+            place = self.driver.execute_script(
+                "arguments[0].scrollIntoView({block: 'nearest'});"
+                "const r = arguments[0].getBoundingClientRect(); return [r.x, r.y, r.width, r.height];", element)
+            still, last_place = place == last_place, place
+            return element if still and element.is_displayed() else None
         for attempt in range(3):
             try:
                 wait_for(shown, f"{selector} to show").click()
@@ -178,6 +235,14 @@ def test_web_client_drives_the_demo_app(demo_server, browser):
     assert page.css('[data-testid="tab-home"]').get_attribute("aria-pressed") == "true"
     assert page.all('[data-testid="back-button"]') == [] and page.all('[data-testid="close-button"]') == []
 
+    # The page is made of ES modules, which a browser runs only when they are served as JavaScript.
+    modules = browser.execute_script(
+        "return performance.getEntriesByType('resource').map(entry => entry.name).filter(name => name.endsWith('.js'))")
+    assert len(modules) > 5, modules
+    for module in modules:
+        with urllib.request.urlopen(module, timeout=10) as answer:
+            assert answer.headers["Content-Type"] == "text/javascript; charset=utf-8", module
+
     # A list with a tappable cell on the home tab's root, put there through the API; a reload
     # continues the same session (sessionStorage) and renders it.
     page.call("PUT", "/nodes/n1/list", {"sections": [{"id": "people", "items": [
@@ -204,8 +269,7 @@ def test_web_client_drives_the_demo_app(demo_server, browser):
     # Back pops it; the event log shows why it left.
     state, focus = page.act('[data-testid="back-button"]')
     assert focus["id"] == "n1" and find_node(state["root"], profile_id) is None
-    wait_for(lambda: page.all(f'[data-testid="event-log"] [data-seq="1"]'), "the pop in the event log")
-    assert "pop" in page.text('[data-testid="event-log"] [data-seq="1"]')
+    wait_for(lambda: page.logged("removed", profile_id, "pop"), "the pop in the event log")
 
     # An unknown deep link is answered inline and changes nothing.
     deeplink = page.css('[data-testid="deeplink-input"]')
@@ -284,7 +348,84 @@ def test_web_client_drives_the_demo_app(demo_server, browser):
     SCREENSHOT.parent.mkdir(exist_ok=True)
     assert browser.save_screenshot(str(SCREENSHOT))
 
-    # No script errors along the way (the 404s of GET …/link and of the unknown deep link are
-    # the network's, and expected).
-    errors = [entry for entry in browser.get_log("browser") if entry.get("source") != "network"]
-    assert errors == []
+    # Nothing went wrong along the way: the only error answers are those the test asked for (the
+    # unknown deep link, and a stale tap's 412 when the list's change had not reached the page yet).
+    assert console_problems(browser, demo_server, provoked=[("/deep-link", 404), ("/navigate", 412)]) == []
+
+
+def test_web_client_joins_a_session_and_follows_another_client(demo_server, browser):
+    # A session made by another client (curl, an app): the page opens it from its address.
+    other = demo_server.create_session()
+    page = Page(browser, demo_server)
+    page.id, page.token = other.id, other.token
+    browser.get("about:blank")
+    browser.get(f"{demo_server.url}/#session={other.id}&token={other.token}")
+    state, focus = page.in_sync()
+    assert (state["version"], focus["screen"]) == (1, "home")
+    assert page.text('[data-testid="session-id"]') == other.id
+    assert browser.execute_script("return location.hash") == "", "the token leaves the address once read"
+    wait_for(lambda: page.text('[data-testid="updates"]').startswith("server-sent events"), "the page to follow by SSE")
+    browser.execute_script("window.notReloaded = true")
+
+    # Idle, the page keeps its event stream open and asks for nothing else; against a server whose
+    # events record only removals it also long-polls the state, at most once a second.
+    browser.execute_script("performance.clearResourceTimings()")
+    time.sleep(3)
+    asked = browser.execute_script(
+        "return performance.getEntriesByType('resource').filter(entry => entry.name.includes('/v1/')).length")
+    assert asked <= (0 if page.text('[data-testid="updates"]') == "server-sent events" else 4), asked
+
+    # The other client navigates, pops, replaces a list: the page follows, without a reload.
+    other.op("navigate", {"screen": "profile", "params": {"userId": "42"}})
+    state, focus = page.in_sync(newer_than=1)
+    assert (focus["screen"], page.text('[data-testid="back-button"]')) == ("profile", "Home")
+    other.op("navigate", {"screen": "photo", "params": {"photoId": "7"}})
+    state, focus = page.in_sync(newer_than=state["version"])
+    wait_for(lambda: page.all(f'.layer-presented[data-navigator="{focus["navigator"]}"]'), "the modal to rise")
+    photo_id = focus["id"]
+    other.op("pop", {"navigator": "tab:home", "toRoot": True})
+    state, focus = page.in_sync(newer_than=state["version"])
+    assert focus["id"] == "n1"
+    wait_for(lambda: not page.all(".layer-presented"), "the modal to leave with the screen that presented it")
+    assert other.call("PUT", "/nodes/n1/list", followers(1))[0] == 200
+    wait_for(lambda: page.all('[data-node-id="n1"] [data-testid="cell-u5"]'), "the other client's list")
+    page.in_sync(newer_than=state["version"])
+    last = other.events()["last"]
+    wait_for(lambda: len(page.all('[data-testid="event-log"] [data-seq]')) == last, "the other client's events")
+    assert page.logged("removed", photo_id, "ancestorRemoved"), "the photo left with the profile that presented it"
+    assert browser.execute_script("return window.notReloaded") is True
+
+    # The join box opens another one.
+    third = demo_server.create_session()
+    third.op("navigate", {"screen": "followers", "params": {"userId": "7"}})
+    page.tap('[data-testid="join-toggle"]')
+    page.css('[data-testid="join-session"]').send_keys(third.id)
+    page.css('[data-testid="join-token"]').send_keys(third.token, Keys.ENTER)
+    page.id, page.token = third.id, third.token
+    state, focus = page.in_sync()
+    assert (state["version"], focus["screen"]) == (2, "followers")
+    assert not page.css('[data-testid="join-form"]').is_displayed()
+    third.op("pop", {})
+    page.in_sync(newer_than=2)
+
+    # An address pasted into the page, as a link from a terminal: the page switches to it.
+    browser.get(f"{demo_server.url}/#session={other.id}&token={other.token}")
+    page.id, page.token = other.id, other.token
+    page.in_sync()
+    assert browser.execute_script("return window.notReloaded") is True
+
+    # A wrong token is refused, and the page stays on the session it shows.
+    page.tap('[data-testid="join-toggle"]')
+    page.css('[data-testid="join-session"]').send_keys(third.id)
+    page.css('[data-testid="join-token"]').send_keys("not-the-token", Keys.ENTER)
+    wait_for(lambda: page.css('[data-testid="toast"]').is_displayed(), "the refusal")
+    assert "no session has that id and token" in page.text('[data-testid="toast"]')
+    assert page.text('[data-testid="session-id"]') == other.id
+
+    # At 420 px, the page, the join box and a deep-link error fit without sideways scrolling.
+    assert fits_width(browser, 420)
+    page.css('[data-testid="deeplink-input"]').send_keys("/nowhere", Keys.ENTER)
+    wait_for(lambda: page.css('[data-testid="deeplink-error"]').is_displayed(), "the deep-link error")
+    assert fits_width(browser, 420)
+
+    assert console_problems(browser, demo_server, provoked=[("/deep-link", 404), (f"/v1/sessions/{third.id}", 401)]) == []

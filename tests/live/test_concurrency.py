@@ -1,6 +1,19 @@
 """Many clients on many sessions at once: nothing lost, nothing crossed."""
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
+from conftest import APPS, RunningServer
+
+
+@pytest.fixture(scope="module")
+def server():
+    """The basic app with room for the deep stacks these tests build (200 nodes take more
+    than the default --max-session-bytes)."""
+    running = RunningServer("--app", str(APPS / "basic.json"), "--rate-limit", "0", "--max-session-bytes", "1048576")
+    yield running
+    assert running.stop() == 0, "".join(running.log)
+
 
 def test_concurrent_clients_on_many_sessions(server):
     sessions = [server.create_session() for _ in range(40)]

@@ -41,8 +41,10 @@ def test_bad_json_wrong_types_and_missing_fields_are_400(session):
     assert session.get()["version"] == 1
 
 
-def test_null_means_absent_and_unknown_fields_are_ignored(session):
-    state = session.op("push", {"screen": "settings", "from": None, "params": None, "color": "blue"})
+def test_null_means_absent_and_unknown_fields_are_refused(session):
+    answer = session.op("push", {"screen": "settings", "from": None, "params": None, "color": "blue"}, expect=400)
+    assert answer["error"]["message"].startswith("unknown field 'color'")
+    state = session.op("push", {"screen": "settings", "from": None, "params": None})
     assert state["version"] == 2
 
 

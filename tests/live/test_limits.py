@@ -131,4 +131,4 @@ def test_max_sessions(strict):
     assert statuses.count(201) == 40 and statuses[-1] == 503
     status, headers, body = strict.request("POST", "/v1/sessions", {})
     assert body["error"]["code"] == "unavailable"
-    assert headers["Retry-After"] == "5"
+    assert headers["Retry-After"] == "60"

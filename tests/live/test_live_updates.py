@@ -5,19 +5,23 @@ import time
 import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 
+from conftest import EventStream, split_blocks
+
 
 def test_a_long_poll_returns_when_another_client_changes_the_session(server, session):
+    other = session.other_client()
+
     def later():
         time.sleep(0.5)
-        session.op("push", {"screen": "settings"})
-        session.op("pop")
+        other.op("push", {"screen": "settings"})
 
     threading.Thread(target=later).start()
     started = time.monotonic()
     status, _, body = session.call("GET", "/events?after=0&wait=10")
     elapsed = time.monotonic() - started
     assert status == 200 and 0.4 < elapsed < 5
-    assert [event["seq"] for event in body["events"]] == [1] and body["last"] == 1
+    assert [(event["seq"], event["type"], event["node"]) for event in body["events"]] == [(1, "added", "n2")]
+    assert body["last"] == 1 and body["events"][0]["final"] is True
 
 
 def test_a_long_poll_answers_empty_after_its_wait(session):
@@ -32,7 +36,8 @@ def test_a_long_poll_with_events_already_there_answers_at_once(session):
     session.op("pop")
     started = time.monotonic()
     status, _, body = session.call("GET", "/events?after=0&wait=30")
-    assert status == 200 and len(body["events"]) == 1 and time.monotonic() - started < 1
+    assert status == 200 and [event["type"] for event in body["events"]] == ["added", "removed"]
+    assert time.monotonic() - started < 1
 
 
 def test_many_waiting_long_polls_hold_no_thread(server):
@@ -46,9 +51,8 @@ def test_many_waiting_long_polls_hold_no_thread(server):
         assert time.monotonic() - started < 1
         for s in sessions:
             s.op("push", {"screen": "settings"})
-            s.op("pop")
         results = [poll.result(timeout=10) for poll in polls]
-    assert all(status == 200 and body["last"] == 1 for status, _, body in results)
+    assert all(status == 200 and body["last"] == 1 and body["events"][0]["type"] == "added" for status, _, body in results)
 
 
 def test_wait_errors(session):
@@ -57,51 +61,43 @@ def test_wait_errors(session):
     assert session.call("GET", "/events?wait=x")[0] == 400
 
 
-def read_sse(server, session, headers, count, timeout=10):
-    """Opens a stream and returns the first `count` events as (id, data) pairs."""
-    address = urllib.parse.urlsplit(server.url)
-    sock = socket.create_connection((address.hostname, address.port), timeout=timeout)
-    extra = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
-    sock.sendall((f"GET /v1/sessions/{session.id}/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {session.token}\r\n"
-                  f"Accept: text/event-stream\r\n{extra}\r\n").encode())
-    data = b""
-    events = []
-    deadline = time.monotonic() + timeout
-    while len(events) < count and time.monotonic() < deadline:
-        chunk = sock.recv(65536)
-        if not chunk:
-            break
-        data += chunk
-        events = [line for line in data.decode(errors="replace").split("\n") if line.startswith("id: ")]
-    return sock, data.decode(errors="replace")
-
-
 def test_server_sent_events_stream_changes_as_they_happen(server, session):
     session.op("push", {"screen": "settings"})
-    session.op("pop")                                   # event 1 exists before the stream opens
+    session.op("pop")                                   # events 1 and 2 exist before the stream opens
 
     def later():
         time.sleep(0.5)
         session.op("push", {"screen": "settings"})
         session.op("push", {"screen": "settings"})
-        session.op("pop", {"toRoot": True})             # events 2 and 3
+        session.op("pop", {"toRoot": True})             # events 3 to 6
 
-    threading.Thread(target=later).start()
-    sock, text = read_sse(server, session, {}, count=3)
-    sock.close()
-    head, _, body = text.partition("\r\n\r\n")
-    assert head.startswith("HTTP/1.1 200") and "text/event-stream" in head
-    assert "id: 1\n" in body and "id: 2\n" in body and "id: 3\n" in body
-    assert '"reason":"pop"' in body and "event: removed" in body
+    stream = EventStream(session)
+    try:
+        threading.Thread(target=later).start()
+        frames = stream.read_events(6)
+    finally:
+        stream.close()
+    assert stream.status == 200 and stream.headers["content-type"].startswith("text/event-stream")
+    assert [frame["id"] for frame in frames] == ["1", "2", "3", "4", "5", "6"]
+    assert all(frame["id"] == str(frame["data"]["seq"]) and frame["event"] == frame["data"]["type"] for frame in frames)
+    assert [(frame["event"], frame["data"]["node"], frame["data"].get("reason")) for frame in frames] == [
+        ("added", "n2", None), ("removed", "n2", "pop"), ("added", "n3", None), ("added", "n4", None),
+        ("removed", "n4", "pop"), ("removed", "n3", "pop")]
+    assert [frame["data"] for frame in frames] == session.events()["events"]
+    split_blocks([frame["data"] for frame in frames])
 
 
 def test_last_event_id_resumes_without_loss(server, session):
     for _ in range(3):
         session.op("push", {"screen": "settings"})
         session.op("pop")
-    sock, text = read_sse(server, session, {"Last-Event-ID": "1"}, count=2)
-    sock.close()
-    assert "id: 1\n" not in text and "id: 2\n" in text and "id: 3\n" in text
+    stream = EventStream(session, {"Last-Event-ID": "1"})
+    try:
+        frames = stream.read_events(5)
+        assert not stream.wait(lambda frames: len([frame for frame in frames if "id" in frame]) > 5, timeout=0.5)
+    finally:
+        stream.close()
+    assert [frame["id"] for frame in frames] == ["2", "3", "4", "5", "6"]
 
 
 def test_streams_end_cleanly_when_the_session_is_deleted(server):

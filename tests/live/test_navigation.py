@@ -1,4 +1,5 @@
 """Navigation operations over live HTTP, with the events they cause."""
+from conftest import EventStream, split_blocks
 
 
 def nodes(state):
@@ -13,6 +14,11 @@ def nodes(state):
 
 def navigator(state, id):
     return next(item for item in state["navigators"] if item["id"] == id)
+
+
+def removals(session, after=0):
+    """(node, reason) of every `removed` event after `after`, in order."""
+    return [(event["node"], event["reason"]) for event in session.events(after)["events"] if event["type"] == "removed"]
 
 
 def test_push_makes_a_child_of_the_focus_on_its_navigator(session):
@@ -75,14 +81,14 @@ def test_dismiss_removes_the_modal_and_everything_above_it(session):
     session.op("present", {"screen": "onboarding"})            # n2 on v1, embedded
     session.op("push", {"screen": "onboardingStep", "params": {"step": 1}})  # n3
     session.op("present", {"screen": "photo", "params": {"photoId": "1"}})  # n4 on v2
-    state = session.op("dismiss", {"node": "n2"})
+    state, block = session.block("POST", "/dismiss", {"node": "n2"})
     assert set(nodes(state)) == {"n0", "n1"}
     assert [item["id"] for item in state["navigators"]] == ["v0"]
     assert navigator(state, "v0")["presented"] is None
-    removed = session.events()["events"]
-    assert [(event["node"], event["reason"]) for event in removed] == [
-        ("n4", "dismiss"), ("n3", "dismiss"), ("n2", "dismiss")]
-    assert [event["seq"] for event in removed] == [1, 2, 3]
+    assert [(event["type"], event["node"], event["screen"], event["reason"], event["navigator"]) for event in block] == [
+        ("removed", "n4", "photo", "dismiss", "v2"), ("removed", "n3", "onboardingStep", "dismiss", "v1"),
+        ("removed", "n2", "onboarding", "dismiss", "v1")]
+    assert [event["seq"] for event in block] == [4, 5, 6] and {event["version"] for event in block} == {5}
 
 
 def test_dismiss_defaults_to_the_top_most_presentation(session):
@@ -109,19 +115,21 @@ def test_pop_top_to_and_to_root(session):
     session.op("push", {"screen": "settings"})
     state = session.op("pop", {"toRoot": True})
     assert navigator(state, "v0")["stack"] == ["n1"]
-    reasons = [(event["node"], event["reason"]) for event in session.events()["events"]]
-    assert reasons == [("n5", "pop"), ("n4", "pop"), ("n3", "pop"), ("n6", "pop"), ("n2", "pop")]
+    assert removals(session) == [("n5", "pop"), ("n4", "pop"), ("n3", "pop"), ("n6", "pop"), ("n2", "pop")]
+    blocks = split_blocks(session.events()["events"])
+    assert [[event["type"] for event in block] for block in blocks] == [["added"]] * 4 + [
+        ["removed"], ["removed", "removed"], ["added"], ["removed", "removed"]]
 
 
 def test_pop_removes_whole_subtrees_with_ancestor_removed(session):
     session.op("push", {"screen": "settings"})                    # n2
     session.op("present", {"screen": "onboarding"})                # n3 presented from n2
     session.op("push", {"screen": "onboardingStep", "params": {"step": 1}})  # n4
-    state = session.op("pop", {"navigator": "v0"})
+    state, block = session.block("POST", "/pop", {"navigator": "v0"})
     assert set(nodes(state)) == {"n0", "n1"}
     assert [item["id"] for item in state["navigators"]] == ["v0"]
-    reasons = [(event["node"], event["reason"]) for event in session.events()["events"]]
-    assert reasons == [("n4", "ancestorRemoved"), ("n3", "ancestorRemoved"), ("n2", "pop")]
+    assert [(event["type"], event["node"], event["reason"], event["navigator"]) for event in block] == [
+        ("removed", "n4", "ancestorRemoved", "v1"), ("removed", "n3", "ancestorRemoved", "v1"), ("removed", "n2", "pop", "v0")]
 
 
 def test_pop_errors(session):
@@ -141,13 +149,18 @@ def test_pop_errors(session):
 
 def test_set_root_replaces_the_stack(session):
     session.op("push", {"screen": "settings"})
-    state = session.op("set-root", {"stack": [{"screen": "profile", "params": {"userId": "1"}}, {"screen": "followers", "params": {"userId": "1"}}]})
+    state, block = session.block("POST", "/set-root", {"stack": [{"screen": "profile", "params": {"userId": "1"}},
+                                                                {"screen": "followers", "params": {"userId": "1"}}]})
     all_nodes = nodes(state)
     assert navigator(state, "v0")["stack"] == ["n3", "n4"]
     assert all_nodes["n3"]["presentation"] == {"kind": "root"} and all_nodes["n4"]["presentation"] == {"kind": "push"}
     assert [child["id"] for child in all_nodes["n0"]["children"]] == ["n3", "n4"]
-    reasons = [(event["node"], event["reason"]) for event in session.events()["events"]]
-    assert reasons == [("n2", "setRoot"), ("n1", "setRoot")]
+    assert removals(session) == [("n2", "setRoot"), ("n1", "setRoot")]
+    assert [(event["type"], event["node"]) for event in block] == [
+        ("removed", "n2"), ("removed", "n1"), ("added", "n3"), ("added", "n4")]
+    assert [{key: block[index][key] for key in ("screen", "params", "parent", "navigator", "presentation")} for index in (2, 3)] == [
+        {"screen": "profile", "params": {"userId": "1"}, "parent": "n0", "navigator": "v0", "presentation": {"kind": "root"}},
+        {"screen": "followers", "params": {"userId": "1"}, "parent": "n0", "navigator": "v0", "presentation": {"kind": "push"}}]
 
 
 def test_set_root_single_screen_on_a_presented_navigator(session):
@@ -174,10 +187,14 @@ def test_events_after_and_last(session):
     session.op("push", {"screen": "settings"})
     session.op("push", {"screen": "settings"})
     session.op("pop", {"toRoot": True})
-    assert session.events(0)["last"] == 2
+    everything = session.events(0)
+    assert everything["last"] == 4 and session.get()["lastEvent"] == 4
+    assert [(event["seq"], event["version"], event["type"], event["node"]) for event in everything["events"]] == [
+        (1, 2, "added", "n2"), (2, 3, "added", "n3"), (3, 4, "removed", "n3"), (4, 4, "removed", "n2")]
     later = session.events(1)
-    assert [event["seq"] for event in later["events"]] == [2] and later["last"] == 2
-    assert session.events(5) == {"events": [], "last": 2}
+    assert later["events"] == everything["events"][1:] and later["last"] == 4
+    assert session.events(4) == {"events": [], "last": 4}
+    assert session.events(5) == {"events": [], "last": 4}
     status, _, body = session.call("GET", "/events?after=-1")
     assert status == 400
     status, _, body = session.call("GET", "/events?after=abc")
@@ -185,7 +202,7 @@ def test_events_after_and_last(session):
 
 
 def test_events_are_truncated_after_a_thousand(session):
-    for _ in range(260):
+    for _ in range(130):                                # 8 events a round: 4 added, then 4 removed
         session.op("push", {"screen": "settings"})
         session.op("push", {"screen": "settings"})
         session.op("push", {"screen": "settings"})
@@ -194,4 +211,14 @@ def test_events_are_truncated_after_a_thousand(session):
     everything = session.events(0)
     assert everything["last"] == 1040 and everything["truncated"] is True
     assert len(everything["events"]) == 1000 and everything["events"][0]["seq"] == 41
+    assert [event["seq"] for event in everything["events"]] == list(range(41, 1041))
     assert "truncated" not in session.events(40)
+    # a stream resumed from before the oldest kept event says so first, then sends what is kept
+    stream = EventStream(session, {"Last-Event-ID": "1"})
+    try:
+        assert stream.read_events(1000, timeout=15)[-1]["id"] == "1040"
+    finally:
+        stream.close()
+    frames = [frame for frame in stream.frames if "event" in frame]
+    assert frames[0]["event"] == "truncated" and "id" not in frames[0]
+    assert [frame["id"] for frame in frames[1:]] == [str(seq) for seq in range(41, 1041)]

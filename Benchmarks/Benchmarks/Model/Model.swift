@@ -22,11 +22,11 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(2),
         maxIterations: 2000)
 
-    Benchmark("push+pop (demo, settings)", configuration: perOperation) { benchmark in
+    Benchmark("push+pop (demo, profile)", configuration: perOperation) { benchmark in
         var tree = CoordinatorTree(app: .demo)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            try! tree.push(screen: "settings")
+            try! tree.push(screen: "profile", params: ["userId": "1"])
             try! tree.pop()
         }
         benchmark.stopMeasurement()

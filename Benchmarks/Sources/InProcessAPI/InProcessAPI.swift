@@ -4,6 +4,10 @@ import Logging
 public import MicroHTTP
 public import MinervaCoordinator
 public import MinervaServer
+public import MinervaSessions
+#if canImport(Glibc)
+import Glibc
+#endif
 import MinervaJSON
 
 /// A session made through the API: its id and bearer token.
@@ -21,7 +25,7 @@ public enum InProcessAPIError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unexpected(let status, let body): "unexpected status \(status): \(body)"
-        case .notAResponse: "the API answered with a stream or a deferred reply"
+        case .notAResponse: "the API answered with a stream"
         }
     }
 }
@@ -29,11 +33,16 @@ public enum InProcessAPIError: Error, CustomStringConvertible {
 /// The API with a logger at `.critical` (request logs cost nothing), the given configuration
 /// and, optionally, storage (the memory store when `nil`).
 public func makeAPI(
-    app: AppDescription = .demo, configuration: ServerConfiguration = ServerConfiguration(rateLimit: 0), storage: (any SessionStorage)? = nil
+    app: AppDescription = .demo, configuration: ServerConfiguration = ServerConfiguration(sessions: SessionConfiguration(rateLimit: 0)),
+    storage: (any SessionStorage)? = nil
 ) -> MinervaAPI {
     var logger = Logger(label: "minerva-bench")
     logger.logLevel = .critical
-    return MinervaAPI(app: app, configuration: configuration, logger: logger, storage: storage)
+    do {
+        return try MinervaAPI(app: app, configuration: configuration, logger: logger, storage: storage)
+    } catch {
+        preconditionFailure("cannot read the store: \(error)")
+    }
 }
 
 extension MinervaAPI {
@@ -45,12 +54,24 @@ extension MinervaAPI {
         var headers: [(name: String, value: String)] = []
         if let token { headers.append(("authorization", "Bearer \(token)")) }
         if !body.isEmpty { headers.append(("content-type", "application/json")) }
-        let reply = reply(to: HTTPRequest(method: method, path: path, headers: headers, body: Array(body.utf8)))
-        guard case .response(let response) = reply else { throw InProcessAPIError.notAResponse }
+        let response = try answer(HTTPRequest(method: method, path: path, headers: headers, body: Array(body.utf8)))
         guard response.status == expect else {
             throw InProcessAPIError.unexpected(status: response.status, body: String(decoding: response.body, as: UTF8.self))
         }
         return response
+    }
+
+    /// The answer to a request: at once, or (a durable mutation) once its group is committed.
+    public func answer(_ request: HTTPRequest) throws -> HTTPResponse {
+        switch reply(to: request) {
+        case .response(let response):
+            return response
+        case .deferred(let deferred):
+            while deferred.response == nil { sched_yield() }
+            return deferred.response!
+        case .stream:
+            throw InProcessAPIError.notAResponse
+        }
     }
 
     /// `POST /v1/sessions` with an empty body; the id, token and focus from the state document.

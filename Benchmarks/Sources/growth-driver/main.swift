@@ -28,6 +28,7 @@ import MicroHTTP
 import MinervaJSON
 import MinervaList
 import MinervaServer
+import MinervaSessions
 
 #if canImport(Glibc)
 import Glibc
@@ -42,7 +43,7 @@ struct StateCase {
 
     init(nodes: Int) throws {
         precondition(nodes >= 3, "a demo session has at least 3 nodes")
-        api = makeAPI(configuration: ServerConfiguration(maxNodes: 2000, rateLimit: 0))
+        api = makeAPI(configuration: ServerConfiguration(sessions: SessionConfiguration(maxListItems: 1 << 20, maxListBytes: 1 << 40, maxNodes: 2000, maxSessionBytes: 1 << 40, rateLimit: 0)))
         let session = try api.createSession()
         for push in 0..<(nodes - 3) { try api.pushProfile(session, userId: push) }
         request = MinervaAPI.getStateRequest(session)

@@ -8,6 +8,13 @@
 //       pushes make 5.
 //   memory-footprint nodes [PUSHES]
 //       One session and PUSHES pushes (default 999) on its home tab, with --max-nodes 2000.
+//   memory-footprint worst N [sqlite|memory]
+//       N sessions at the default limits, in an SQLite store (a temporary file; the default) or in
+//       memory, each grown to the most memory those limits let it take: a 20-cell list replaced
+//       40 times (older versions: half the history budget with a store, 32 without), push/pop
+//       rounds of `profile` with params of nearly --max-param-bytes (the newest events: the other
+//       half, at most 64, with a store; 1,000 without), then small pushes until the session's byte
+//       limit answers 409 (a node costs more memory per budget byte than anything else).
 //
 // Resident memory is read from /proc/self/statm before and after (one process per N, so that
 // runs don't share a heap); the heap in use from glibc's mallinfo2() is printed beside it. Each
@@ -16,6 +23,9 @@
 import CMallocInfo
 import InProcessAPI
 import MinervaServer
+import MicroHTTP
+import MinervaSessions
+import MinervaSQLite
 
 #if canImport(Glibc)
 import Glibc
@@ -62,6 +72,14 @@ func format(_ bytes: Double) -> String {
     return "\(Int(bytes.rounded())) B (\((kib * 100).rounded() / 100) KiB)"
 }
 
+/// Prints the readings: resident memory before and after, and per session or node.
+func report(_ before: Reading, _ after: Reading, _ trimmed: Reading, per unit: String, count: Double) {
+    print("rss_before=\(before.resident) rss_after=\(after.resident) rss_after_trim=\(trimmed.resident)")
+    print("rss_per_\(unit): \(format(Double(after.resident - before.resident) / count))")
+    print("rss_per_\(unit)_after_malloc_trim: \(format(Double(trimmed.resident - before.resident) / count))")
+    print("heap_per_\(unit): \(format(Double(after.heap - before.heap) / count))")
+}
+
 func fail(_ message: String) -> Never {
     var text = "memory-footprint: \(message)\n"
     text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
@@ -69,7 +87,7 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 2 else { fail("usage: memory-footprint sessions N [PUSHES] [ITEMS] | nodes [PUSHES]") }
+guard arguments.count >= 2 else { fail("usage: memory-footprint sessions N [PUSHES] [ITEMS] | nodes [PUSHES] | worst N") }
 
 do {
     switch arguments[1] {
@@ -77,7 +95,7 @@ do {
         guard arguments.count >= 3, let count = Int(arguments[2]), count > 0 else { fail("sessions needs N") }
         let pushes = arguments.count > 3 ? Int(arguments[3]) ?? 4 : 4
         let items = arguments.count > 4 ? Int(arguments[4]) ?? 20 : 20
-        let api = makeAPI(configuration: ServerConfiguration(maxSessions: count + 10, rateLimit: 0))
+        let api = makeAPI(configuration: ServerConfiguration(sessions: SessionConfiguration(maxSessions: count + 10, rateLimit: 0)))
         let listBodyText = listBody(items: items)
         func build(_ index: Int) throws {
             let session = try api.createSession()
@@ -93,14 +111,11 @@ do {
         malloc_trim(0)
         let trimmed = Reading.now()
         let n = Double(count)
-        print("mode=sessions sessions=\(count) nodes_per_session=\(3 + pushes) list_items=\(items) live_sessions=\(api.sessionCount)")
-        print("rss_before=\(before.resident) rss_after=\(after.resident) rss_after_trim=\(trimmed.resident)")
-        print("rss_per_session: \(format(Double(after.resident - before.resident) / n))")
-        print("rss_per_session_after_malloc_trim: \(format(Double(trimmed.resident - before.resident) / n))")
-        print("heap_per_session: \(format(Double(after.heap - before.heap) / n))")
+        print("mode=sessions sessions=\(count) nodes_per_session=\(3 + pushes) list_items=\(items) live_sessions=\(api.core.sessionCount)")
+        report(before, after, trimmed, per: "session", count: n)
     case "nodes":
         let pushes = arguments.count > 2 ? Int(arguments[2]) ?? 999 : 999
-        let api = makeAPI(configuration: ServerConfiguration(maxNodes: 2000, rateLimit: 0))
+        let api = makeAPI(configuration: ServerConfiguration(sessions: SessionConfiguration(maxListItems: 1 << 20, maxListBytes: 1 << 40, maxNodes: 2000, maxSessionBytes: 1 << 40, rateLimit: 0)))
         let warm = try api.createSession()
         for push in 0..<10 { try api.pushProfile(warm, userId: push) }
         try api.send("DELETE", "/v1/sessions/\(warm.id)", token: warm.token, expect: 204)
@@ -113,10 +128,53 @@ do {
         let trimmed = Reading.now()
         let n = Double(pushes)
         print("mode=nodes pushes=\(pushes) nodes=\(3 + pushes)")
-        print("rss_before=\(before.resident) rss_after=\(after.resident) rss_after_trim=\(trimmed.resident)")
-        print("rss_per_node: \(format(Double(after.resident - before.resident) / n))")
-        print("rss_per_node_after_malloc_trim: \(format(Double(trimmed.resident - before.resident) / n))")
-        print("heap_per_node: \(format(Double(after.heap - before.heap) / n))")
+        report(before, after, trimmed, per: "node", count: n)
+    case "worst":
+        guard arguments.count >= 3, let count = Int(arguments[2]), count > 0 else { fail("worst needs N") }
+        let durable = arguments.count < 4 || arguments[3] == "sqlite"
+        let path = "/tmp/memory-footprint-\(getpid()).sqlite"
+        defer { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }
+        let api = makeAPI(
+            configuration: ServerConfiguration(sessions: SessionConfiguration(maxSessions: count + 10, rateLimit: 0)),
+            storage: durable ? try SQLiteSessionStorage(path: path) : nil)
+        let bigParam = String(repeating: "7", count: SessionConfiguration().maxParamBytes - 16)
+        var nodes = 0
+        func build(_ index: Int) throws {
+            let session = try api.createSession()
+            for round in 0..<40 {
+                try api.send("PUT", "/v1/sessions/\(session.id)/nodes/n1/list", token: session.token, body: listBody(items: 20 + round % 2))
+            }
+            for _ in 0..<(durable ? 40 : 500) {
+                try api.send(
+                    "POST", "/v1/sessions/\(session.id)/push", token: session.token,
+                    body: #"{"screen":"profile","params":{"userId":"\#(bigParam)"}}"#)
+                try api.send("POST", "/v1/sessions/\(session.id)/pop", token: session.token, body: "{}")
+            }
+            var push = 0
+            while true {
+                let body = #"{"screen":"profile","params":{"userId":"\#(index)-\#(push)"}}"#
+                let response = try api.answer(
+                    HTTPRequest(
+                        method: "POST", path: "/v1/sessions/\(session.id)/push", headers: [("authorization", "Bearer \(session.token)")],
+                        body: Array(body.utf8)))
+                guard response.status == 200 else { break }
+                push += 1
+            }
+            nodes += 3 + push
+        }
+        try build(-1)  // warm-up: one-time allocations, SQLite's page cache
+        nodes = 0
+        malloc_trim(0)
+        let before = Reading.now()
+        for index in 0..<count { try build(index) }
+        let after = Reading.now()
+        malloc_trim(0)
+        let trimmed = Reading.now()
+        let n = Double(count)
+        print("mode=worst sessions=\(count) nodes_per_session=\(Double(nodes) / n) list_items=20 store=\(durable ? "sqlite" : "memory") limits=defaults")
+        report(before, after, trimmed, per: "session", count: n)
+        let projected = Double(after.resident - before.resident) / n * 100_000 / 1_073_741_824
+        print("projected_rss_for_100000_sessions: \((projected * 100).rounded() / 100) GiB")
     default:
         fail("unknown mode \(arguments[1])")
     }

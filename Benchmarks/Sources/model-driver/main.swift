@@ -3,14 +3,14 @@
 // Runs one model operation ITERATIONS times after its set-up, for valgrind's callgrind: the
 // difference between the totals of ITERATIONS 0 and k, over k, is one operation (set-up and
 // process start-up cancel out). run-model.sh does that. The operations are the Model suite's:
-//   push-pop         tree.push(screen: "settings"), tree.pop()           (demo app)
+//   push-pop         tree.push(screen: "profile", params: ["userId": "1"]), tree.pop() (demo app)
 //   present-dismiss  tree.present(screen: "photo", ["photoId": "1"]), tree.dismiss()
 //   deeplink2        tree.deepLink("/users/42/followers")                (demo, same tree)
 //   deeplink5        tree.deepLink(fiveStepLink)                         (5-step app, same tree)
 //   deeplink5-fresh  the same on a copy of a fresh tree each time
 //   get-fresh        MinervaAPI.reply(to: GET /v1/sessions/{id})         (fresh demo session)
 //   get-loaded       the same for a session with 4 pushes and a 20-item list
-//   http-push-pop    MinervaAPI.reply(to:) of POST …/push {"screen":"settings"} and POST …/pop
+//   http-push-pop    MinervaAPI.reply(to:) of POST …/push {"screen":"profile","params":{"userId":"1"}} and POST …/pop
 //   http-push-pop-sqlite  the same with the SQLite store (a file in /tmp)
 //   http-list-put    three PUTs …/nodes/n1/list of wrk/list_put/{a,b,c}.json (LIST_PUT_BODIES: their folder)
 import Foundation
@@ -19,6 +19,7 @@ import MicroHTTP
 import MinervaCoordinator
 import MinervaJSON
 import MinervaServer
+import MinervaSQLite
 
 #if canImport(Glibc)
 import Glibc
@@ -40,7 +41,7 @@ switch arguments[1] {
 case "push-pop":
     var tree = CoordinatorTree(app: .demo)
     for _ in 0..<iterations {
-        try! tree.push(screen: "settings")
+        try! tree.push(screen: "profile", params: ["userId": "1"])
         checksum &+= try! tree.pop().count
     }
     checksum &+= tree.nodes.count
@@ -89,11 +90,11 @@ case "http-push-pop", "http-push-pop-sqlite":
     let api = makeAPI(storage: storage)
     let session = try! api.createSession()
     let auth = [(name: "authorization", value: "Bearer \(session.token)")]
-    let push = HTTPRequest(method: "POST", path: "/v1/sessions/\(session.id)/push", headers: auth, body: Array(#"{"screen":"settings"}"#.utf8))
+    let push = HTTPRequest(method: "POST", path: "/v1/sessions/\(session.id)/push", headers: auth, body: Array(#"{"screen":"profile","params":{"userId":"1"}}"#.utf8))
     let pop = HTTPRequest(method: "POST", path: "/v1/sessions/\(session.id)/pop", headers: auth, body: Array("{}".utf8))
     for _ in 0..<iterations {
         for request in [push, pop] {
-            guard case .response(let response) = api.reply(to: request), response.status == 200 else { fatalError("not a 200") }
+            guard let response = try? api.answer(request), response.status == 200 else { fatalError("not a 200") }
             checksum &+= response.body.count
         }
     }

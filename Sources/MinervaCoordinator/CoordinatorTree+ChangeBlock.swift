@@ -1,0 +1,42 @@
+extension CoordinatorTree {
+    /// The whole block of events that changed `old` into this tree, in the order a client
+    /// applies them: `removed` (top-most first, as the operation reported them), `finished`,
+    /// `added` (in the order the nodes were shown), then `tabSelected`, `flagsChanged` and
+    /// `pendingChanged`, each at most once with its final value.
+    ///
+    /// An empty block means the operation changed nothing (selecting the selected tab, setting
+    /// a flag already set).
+    /// - Parameters:
+    ///   - old: the tree before the operation.
+    ///   - operationEvents: the removals and flow results the operation returned.
+    /// - Complexity: O(k) in the number of events and new nodes.
+    public func changeBlock(since old: CoordinatorTree, operationEvents: [NavigationEvent]) -> [NavigationEvent] {
+        let firstNew = old.nextNodeNumber
+        var block: [NavigationEvent] = []
+        block.reserveCapacity(operationEvents.count + nextNodeNumber - firstNew + 3)
+        for event in operationEvents {
+            // A node made and removed by the same operation was never on screen for anyone.
+            if case .removed(let removed) = event, removed.node.number < firstNew { block.append(event) }
+        }
+        for event in operationEvents {
+            if case .finished = event { block.append(event) }
+        }
+        for number in firstNew..<max(firstNew, nextNodeNumber) {
+            if let node = nodes[NodeID(number)] { block.append(.added(added(node))) }
+        }
+        if let selectedTab, selectedTab != old.selectedTab { block.append(.tabSelected(selectedTab)) }
+        if flags != old.flags { block.append(.flagsChanged(flags.sorted())) }
+        if pending != old.pending { block.append(.pendingChanged(pending)) }
+        return block
+    }
+
+    /// How the `added` event describes a node of this tree.
+    private func added(_ node: Node) -> AddedNode {
+        let navigator = navigators[node.navigator!]!
+        let startsNavigator = !navigator.isBase && navigator.stack.first == node.id
+        return AddedNode(
+            node: node.id, screen: node.screen, params: node.params, parent: node.parent!, navigator: navigator.id,
+            presentation: node.presentation, presentedBy: startsNavigator ? navigator.parent : nil,
+            embedded: startsNavigator ? navigator.embedded : nil)
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import GRDB
+public import MinervaSessions
+
+/// Sessions in an SQLite database through GRDB, in WAL mode: a group of writes is committed
+/// before any of their answers is sent, so a crash (`kill -9`) loses no acknowledged change.
+public final class SQLiteSessionStorage: SessionStorage {
+    let pool: DatabasePool
+
+    /// Opens (or creates) the database and brings its schema up to date.
+    /// - Parameter path: the database file.
+    /// - Throws: GRDB's error when the file cannot be opened or migrated.
+    public init(path: String) throws {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            // WAL survives a crash of the process with every committed transaction; NORMAL skips
+            // only the fsync that protects against power loss.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
+        try Self.migrator.migrate(pool)
+    }
+
+    public func loadSession(_ id: String, eventTail: Int) throws(StorageError) -> StoredSession? {
+        try storage {
+            try pool.read { db in
+                guard let row = try Row.fetchOne(db, sql: "SELECT * FROM session WHERE id = ?", arguments: [id]) else { return nil }
+                let record = SessionRecord(
+                    id: row["id"], tokenHash: [UInt8](row["tokenHash"] as Data), version: row["version"], lastEvent: row["lastEvent"],
+                    firstEvent: row["firstEvent"], appVersion: row["appVersion"], state: [UInt8](row["state"] as Data), lastUsed: row["lastUsed"])
+                let events = try Row.fetchAll(
+                    db, sql: "SELECT seq, body FROM event WHERE session = ? ORDER BY seq DESC LIMIT ?", arguments: [id, eventTail]
+                ).reversed().map { EventRecord(seq: $0["seq"], body: [UInt8]($0["body"] as Data)) }
+                let lists = try Row.fetchAll(
+                    db, sql: "SELECT node, version, body FROM list WHERE session = ? ORDER BY node, version", arguments: [id]
+                ).map { ListRecord(node: $0["node"], version: $0["version"], body: [UInt8]($0["body"] as Data)) }
+                let answers = try Row.fetchAll(
+                    db, sql: "SELECT key, storedAt, body FROM answer WHERE session = ? ORDER BY storedAt", arguments: [id]
+                ).map { AnswerRecord(key: $0["key"], storedAt: $0["storedAt"], body: [UInt8]($0["body"] as Data)) }
+                return StoredSession(record: record, events: events, lists: lists, answers: answers)
+            }
+        }
+    }
+
+    public func events(of id: String, after: Int, through last: Int) throws(StorageError) -> [EventRecord] {
+        try storage {
+            try pool.read { db in
+                try Row.fetchAll(
+                    db, sql: "SELECT seq, body FROM event WHERE session = ? AND seq > ? AND seq <= ? ORDER BY seq", arguments: [id, after, last]
+                ).map { EventRecord(seq: $0["seq"], body: [UInt8]($0["body"] as Data)) }
+            }
+        }
+    }
+
+    public func listVersion(of id: String, node: String, version: Int) throws(StorageError) -> ListRecord? {
+        try storage {
+            try pool.read { db in
+                try Row.fetchOne(
+                    db, sql: "SELECT body FROM list WHERE session = ? AND node = ? AND version = ?", arguments: [id, node, version]
+                ).map { ListRecord(node: node, version: version, body: [UInt8]($0["body"] as Data)) }
+            }
+        }
+    }
+
+    public func loadAnswer(of id: String, key: String) throws(StorageError) -> AnswerRecord? {
+        try storage {
+            try pool.read { db in
+                try Row.fetchOne(db, sql: "SELECT key, storedAt, body FROM answer WHERE session = ? AND key = ?", arguments: [id, key]).map {
+                    AnswerRecord(key: $0["key"], storedAt: $0["storedAt"], body: [UInt8]($0["body"] as Data))
+                }
+            }
+        }
+    }
+
+    public func loadCreation(_ key: String) throws(StorageError) -> AnswerRecord? {
+        try storage {
+            try pool.read { db in
+                try Row.fetchOne(db, sql: "SELECT key, storedAt, body FROM creation WHERE key = ?", arguments: [key]).map {
+                    AnswerRecord(key: $0["key"], storedAt: $0["storedAt"], body: [UInt8]($0["body"] as Data))
+                }
+            }
+        }
+    }
+
+    public func sessionCount() throws(StorageError) -> Int {
+        try storage { try pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM session") ?? 0 } }
+    }
+
+    public func commit(_ writes: [StorageWrite]) throws(StorageError) -> [WriteOutcome] {
+        try storage {
+            try pool.write { db in
+                var outcomes: [WriteOutcome] = []
+                outcomes.reserveCapacity(writes.count)
+                for write in writes {
+                    switch write {
+                    case .session(let change):
+                        // The version-checked statement comes first: a conflicting write changes
+                        // nothing and leaves the others of the group.
+                        outcomes.append(try Self.save(change, in: db))
+                    case .delete(let id):
+                        try Self.delete(id, in: db)
+                        outcomes.append(.committed)
+                    case .touch(let usage):
+                        let statement = try db.cachedStatement(sql: "UPDATE session SET lastUsed = MAX(lastUsed, ?) WHERE id = ?")
+                        for (id, lastUsed) in usage { try statement.execute(arguments: [lastUsed, id]) }
+                        outcomes.append(.committed)
+                    }
+                }
+                return outcomes
+            }
+        }
+    }
+
+    public func expire(unusedSince cutoff: Double, answersBefore: Double) throws(StorageError) -> [String] {
+        try storage {
+            try pool.write { db in
+                let ids = try String.fetchAll(db, sql: "SELECT id FROM session WHERE lastUsed < ?", arguments: [cutoff])
+                for id in ids { try Self.delete(id, in: db) }
+                try db.execute(sql: "DELETE FROM creation WHERE storedAt < ?", arguments: [answersBefore])
+                try db.execute(sql: "DELETE FROM answer WHERE storedAt < ?", arguments: [answersBefore])
+                return ids
+            }
+        }
+    }
+
+    /// Writes one session's change; `conflict` (and nothing written) when the stored version is
+    /// not the expected one, or a session to create exists already.
+    private static func save(_ change: SessionWrite, in db: Database) throws -> WriteOutcome {
+        let record = change.record
+        let id = record.id
+        if let expected = change.expectedVersion {
+            try db.cachedStatement(
+                sql: "UPDATE session SET version = ?, lastEvent = ?, appVersion = ?, state = ?, lastUsed = ? WHERE id = ? AND version = ?"
+            ).execute(arguments: [record.version, record.lastEvent, record.appVersion, Data(record.state), record.lastUsed, id, expected])
+            guard db.changesCount == 1 else { return .conflict }
+        } else {
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO session (id, tokenHash, version, lastEvent, firstEvent, appVersion, state, lastUsed)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+                    """
+            ).execute(arguments: [
+                id, Data(record.tokenHash), record.version, record.lastEvent, record.firstEvent, record.appVersion, Data(record.state),
+                record.lastUsed,
+            ])
+            guard db.changesCount == 1 else { return .conflict }
+        }
+        let insertEvent = try db.cachedStatement(sql: "INSERT OR REPLACE INTO event (session, seq, body) VALUES (?, ?, ?)")
+        for event in change.newEvents { try insertEvent.execute(arguments: [id, event.seq, Data(event.body)]) }
+        if let oldest = change.oldestKeptEvent {
+            try db.cachedStatement(sql: "DELETE FROM event WHERE session = ? AND seq < ?").execute(arguments: [id, oldest])
+        }
+        let insertList = try db.cachedStatement(sql: "INSERT OR REPLACE INTO list (session, node, version, body) VALUES (?, ?, ?, ?)")
+        for list in change.newListVersions { try insertList.execute(arguments: [id, list.node, list.version, Data(list.body)]) }
+        for (node, oldest) in change.keptListVersions {
+            if let oldest {
+                try db.cachedStatement(sql: "DELETE FROM list WHERE session = ? AND node = ? AND version < ?").execute(arguments: [id, node, oldest])
+            } else {
+                try db.cachedStatement(sql: "DELETE FROM list WHERE session = ? AND node = ?").execute(arguments: [id, node])
+            }
+        }
+        let insertAnswer = try db.cachedStatement(sql: "INSERT OR REPLACE INTO answer (session, key, storedAt, body) VALUES (?, ?, ?, ?)")
+        for answer in change.newAnswers { try insertAnswer.execute(arguments: [id, answer.key, answer.storedAt, Data(answer.body)]) }
+        if change.keptAnswers < Int.max {
+            try db.cachedStatement(
+                sql: "DELETE FROM answer WHERE session = ? AND key NOT IN (SELECT key FROM answer WHERE session = ? ORDER BY storedAt DESC LIMIT ?)"
+            ).execute(arguments: [id, id, change.keptAnswers])
+        }
+        if let creation = change.creation {
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO creation (key, storedAt, body) VALUES (?, ?, ?)")
+                .execute(arguments: [creation.key, creation.storedAt, Data(creation.body)])
+        }
+        return .committed
+    }
+
+    /// Removes a session and everything it holds.
+    private static func delete(_ id: String, in db: Database) throws {
+        for table in ["event", "list", "answer"] {
+            try db.cachedStatement(sql: "DELETE FROM \(table) WHERE session = ?").execute(arguments: [id])
+        }
+        try db.cachedStatement(sql: "DELETE FROM session WHERE id = ?").execute(arguments: [id])
+    }
+
+    /// Runs a database call, its errors as ``StorageError``.
+    private func storage<T>(_ body: () throws -> T) throws(StorageError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw StorageError("\(error)")
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import MinervaSessions
+
+extension APIError {
+    /// The answer to a refusal of the session core: the one place where its errors become statuses.
+    init(_ error: SessionError) {
+        switch error.category {
+        case .unauthorized: self = .unauthorized
+        case .notFound: self = .notFound(error.description)
+        case .invalid: self = .unprocessable(error.description)
+        case .conflict: self = .conflict(error.description)
+        case .preconditionFailed(let current): self = .preconditionFailed(current: current)
+        case .rateLimited(let retryAfter): self = .rateLimited(retryAfter: retryAfter)
+        case .unavailable(let retryAfter, let outcomeUnknown):
+            let message =
+                outcomeUnknown
+                ? error.description + "; the change may still have been applied: retry with the same Idempotency-Key to learn its outcome"
+                : error.description
+            self = .unavailable(message, retryAfter: retryAfter)
+        }
+    }
+}

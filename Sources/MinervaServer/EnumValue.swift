@@ -1,0 +1,13 @@
+/// Reads an enum value; an unknown one is `422`, naming the allowed values.
+/// - Parameters:
+///   - field: the field's name in messages.
+///   - kind: what the name is (`field`, `query parameter`).
+func enumValue<T: RawRepresentable & CaseIterable>(_ text: String?, field: String, kind: String = "field", as: T.Type) throws(APIError) -> T?
+where T.RawValue == String {
+    guard let text else { return nil }
+    guard let value = T(rawValue: text) else {
+        let allowed = T.allCases.map(\.rawValue).joined(separator: ", ")
+        throw .unprocessable("\(kind) '\(field)' is \(Excerpt(text)); use one of: \(allowed)")
+    }
+    return value
+}

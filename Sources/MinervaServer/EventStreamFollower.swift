@@ -1,0 +1,26 @@
+import MicroHTTP
+import MinervaSessions
+
+/// A server-sent event stream following a session: each published block of events as frames,
+/// and an `ended` frame when the session is deleted or expires.
+final class EventStreamFollower: EventSubscriber {
+    let stream = HTTPStream()
+    /// The `seq` the client has seen: a stream resumed beyond the newest event sends only newer ones.
+    private let after: Int
+
+    init(after: Int) {
+        self.after = after
+    }
+
+    func receive(_ events: ArraySlice<SessionEvent>, state: SessionState) -> Bool {
+        guard let newest = events.last, newest.seq > after else { return !stream.isClosed }
+        return stream.send(EventsDocument.serverSentEvents(events.drop { $0.seq <= after }))
+    }
+
+    func sessionEnded() {
+        stream.send(Array("event: ended\ndata: {}\n\n".utf8))
+        stream.finish()
+    }
+
+    var isActive: Bool { !stream.isClosed }
+}

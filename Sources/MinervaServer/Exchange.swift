@@ -1,0 +1,64 @@
+import MicroHTTP
+import MinervaSessions
+
+/// One request on its way to its answer: what its log line and metrics need, kept until the
+/// answer is sent (at once, or when a stored mutation or a long poll completes).
+struct Exchange: Sendable {
+    let api: MinervaAPI
+    /// The request's id, sent back as `X-Request-ID`.
+    let requestID: String
+    private let method: String
+    private let routeName: String
+    private let started = ContinuousClock.now
+
+    init(api: MinervaAPI, request: HTTPRequest, route: Route?, requestID: String) {
+        self.api = api
+        self.requestID = requestID
+        method =
+            switch request.method {
+            case "GET", "HEAD", "POST", "PUT", "DELETE": request.method
+            default: "other"
+            }
+        routeName = route?.metricName ?? "unknown"
+    }
+
+    /// The answer with the request id, counted and logged.
+    func finish(_ response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        response.headers.append(("X-Request-ID", requestID))
+        record(status: response.status)
+        return response
+    }
+
+    /// An answer that comes later (see ``complete(_:with:)``).
+    /// - Parameter fallback: what is sent if the server stops first; by default `503`.
+    func deferred(fallback: HTTPResponse? = nil) -> HTTPDeferred {
+        HTTPDeferred(fallback: fallback ?? Self.shuttingDown, headers: [("X-Request-ID", requestID)])
+    }
+
+    /// Sends a later answer, counted and logged (the deferred adds the request id); the first
+    /// answer wins, later ones are ignored.
+    func complete(_ deferred: HTTPDeferred, with response: HTTPResponse) {
+        if deferred.complete(response) { record(status: response.status) }
+    }
+
+    /// What a deferred answer is when the server stops before it comes.
+    private static let shuttingDown = MinervaAPI.errorResponse(.unavailable("the server is shutting down; retry"))
+    /// What a stored change's deferred answer is when the server stops before it comes: its
+    /// write may still commit.
+    static let shuttingDownDuringWrite = MinervaAPI.errorResponse(
+        APIError(SessionError(.unavailable(retryAfter: 1, outcomeUnknown: true), "the server is shutting down while the change is being stored")))
+
+    /// Counts the answer and writes the request's log line.
+    func record(status: Int) {
+        let elapsed = ContinuousClock.now - started
+        let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+        api.metrics.request(route: routeName, method: method, status: status, nanoseconds: nanoseconds)
+        api.logger.info(
+            "request",
+            metadata: [
+                "request_id": "\(requestID)", "method": "\(method)", "route": "\(routeName)", "status": "\(status)",
+                "micros": "\(nanoseconds / 1000)",
+            ])
+    }
+}

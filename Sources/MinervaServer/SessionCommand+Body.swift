@@ -1,0 +1,89 @@
+import MinervaJSON
+import MinervaSessions
+
+extension SessionCommand {
+    /// Reads the body of `operation`: a JSON object of that operation's fields and no others.
+    /// Only the body's shape is checked here; values (screens, nodes, styles) when it runs.
+    /// - Throws: `400` for a missing body or field, a wrong JSON type, or an unknown field
+    ///   (naming it and the nearest known one: `pop {"to_root": true}` never pops one screen).
+    init(_ operation: Route.Operation, bytes: [UInt8]) throws(APIError) {
+        switch operation {
+        case .push:
+            self = try readBody(bytes, required: true, keys: Fields.push) { body throws(JSONReadError) in
+                .push(from: try body.optionalString("from"), screen: try body.string("screen"), params: try body.optionalObject("params") ?? [:])
+            }
+        case .present:
+            self = try readBody(bytes, required: true, keys: Fields.present) { body throws(JSONReadError) in
+                .present(
+                    from: try body.optionalString("from"), screen: try body.string("screen"), params: try body.optionalObject("params") ?? [:],
+                    style: try body.optionalString("style"), embedInNavigation: try body.optionalBool("embedInNavigation"))
+            }
+        case .dismiss:
+            self = try readBody(bytes, required: false, keys: Fields.dismiss) { body throws(JSONReadError) in
+                .dismiss(node: try body.optionalString("node"))
+            }
+        case .pop:
+            self = try readBody(bytes, required: false, keys: Fields.pop) { body throws(JSONReadError) in
+                .pop(navigator: try body.optionalString("navigator"), to: try body.optionalString("to"), toRoot: try body.optionalBool("toRoot") ?? false)
+            }
+        case .setRoot:
+            self = try readBody(bytes, required: true, keys: Fields.setRoot, Self.setRoot)
+        case .navigate:
+            self = try readBody(bytes, required: true, keys: Fields.navigate) { body throws(JSONReadError) in
+                .navigate(from: try body.optionalString("from"), screen: try body.string("screen"), params: try body.optionalObject("params") ?? [:])
+            }
+        case .deepLink:
+            self = try readBody(bytes, required: true, keys: Fields.deepLink) { body throws(JSONReadError) in
+                .deepLink(url: try body.string("url"))
+            }
+        case .finish:
+            self = try readBody(bytes, required: true, keys: Fields.finish) { body throws(JSONReadError) in
+                let node = try body.string("node")
+                let (status, value) = try body.object("result", keys: Fields.result) { result throws(JSONReadError) in
+                    (try result.string("status"), result.value("value"))
+                }
+                return .finish(node: node, status: status, value: value)
+            }
+        case .selectTab:
+            self = try readBody(bytes, required: true, keys: Fields.selectTab) { body throws(JSONReadError) in
+                .selectTab(try body.string("tab"))
+            }
+        case .flags:
+            self = try readBody(bytes, required: false, keys: Fields.flags) { body throws(JSONReadError) in
+                .flags(set: try body.optionalStrings("set") ?? [], clear: try body.optionalStrings("clear") ?? [])
+            }
+        }
+    }
+
+    /// `{"navigator"?, "screen", "params"?}` or `{"navigator"?, "stack": [{"screen", "params"?}, …]}`.
+    private static func setRoot(_ body: JSONObjectReader) throws(JSONReadError) -> SessionCommand {
+        let navigator = try body.optionalString("navigator")
+        if body.contains("stack") {
+            guard !body.contains("screen"), !body.contains("params") else {
+                throw body.error("give either 'stack' or 'screen' (with its 'params'), not both")
+            }
+            let stack = try body.objects("stack", keys: Fields.stackEntry) { entry throws(JSONReadError) in
+                (screen: try entry.string("screen"), params: try entry.optionalObject("params") ?? [:])
+            }
+            return .setRoot(navigator: navigator, stack: stack)
+        }
+        guard let screen = try body.optionalString("screen") else { throw body.error("field 'screen' or 'stack' is required") }
+        return .setRoot(navigator: navigator, stack: [(screen, try body.optionalObject("params") ?? [:])])
+    }
+}
+
+/// The fields each operation's body may carry.
+private enum Fields {
+    static let push: JSONKeys = ["from", "screen", "params"]
+    static let present: JSONKeys = ["from", "screen", "params", "style", "embedInNavigation"]
+    static let dismiss: JSONKeys = ["node"]
+    static let pop: JSONKeys = ["navigator", "to", "toRoot"]
+    static let setRoot: JSONKeys = ["navigator", "screen", "params", "stack"]
+    static let stackEntry: JSONKeys = ["screen", "params"]
+    static let navigate: JSONKeys = ["from", "screen", "params"]
+    static let deepLink: JSONKeys = ["url"]
+    static let finish: JSONKeys = ["node", "result"]
+    static let result: JSONKeys = ["status", "value"]
+    static let selectTab: JSONKeys = ["tab"]
+    static let flags: JSONKeys = ["set", "clear"]
+}

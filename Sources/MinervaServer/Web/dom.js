@@ -1,0 +1,97 @@
+// DOM helpers: building elements, icons, and playing CSS animations. Knows nothing of Minerva.
+
+const REDUCED_MOTION = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/** Whether the person asked for less motion: animations are skipped. */
+export const reducedMotion = () => REDUCED_MOTION;
+
+/** The first element `selector` finds under `root`. */
+export const $ = (selector, root = document) => root.querySelector(selector);
+
+/** `h("div", {class: "x", onclick: f}, child, "text", [more])`: an element with attributes,
+ *  listeners (`on…` functions) and children (nodes, text, nested arrays; null and false skipped). */
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs ?? {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+    else if (key === "class") node.className = value;
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  return append(node, children);
+}
+
+/** Appends children as `h` takes them. */
+export function append(node, children) {
+  for (const child of [children].flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const ICONS = {
+  chevronLeft: "M15 5l-7 7 7 7",
+  chevronRight: "M9 5l7 7-7 7",
+  home: "M3.5 11L12 4l8.5 7M6 9.5V20h4.5v-5.5h3V20H18V9.5",
+  account: "M12 12.5a4 4 0 100-8 4 4 0 000 8zM4.5 20.5c.8-3.6 3.9-5.5 7.5-5.5s6.7 1.9 7.5 5.5",
+  grid: "M4.5 4.5h6v6h-6zM13.5 4.5h6v6h-6zM4.5 13.5h6v6h-6zM13.5 13.5h6v6h-6z",
+  lock: "M7 11V8a5 5 0 0110 0v3M5.5 11h13v9h-13z",
+  check: "M5 12.5l4.5 4.5L19 7",
+};
+
+/** Whether there is an icon of this name. */
+export const hasIcon = (name) => Object.hasOwn(ICONS, name);
+
+/** An inline SVG icon (a grid when the name is unknown). */
+export function icon(name, cls = "icon") {
+  const svg = document.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("class", cls);
+  svg.setAttribute("aria-hidden", "true");
+  const path = document.createElementNS(SVG_NS, "path");
+  path.setAttribute("d", hasIcon(name) ? ICONS[name] : ICONS.grid);
+  svg.append(path);
+  return svg;
+}
+
+/** The animation each element plays now: a newer `play` or `stopAnimation` supersedes it. */
+const playing = new WeakMap();
+
+/** Plays a CSS animation class on a node; `done` runs when it ends (or after a timeout). */
+export function play(node, cls, done) {
+  if (REDUCED_MOTION) { done?.(); return; }
+  const token = {};
+  playing.set(node, token);
+  node.classList.add(cls);
+  const finish = () => {
+    if (playing.get(node) !== token) return;
+    playing.delete(node);
+    node.classList.remove(cls);
+    node.removeEventListener("animationend", onEnd);
+    done?.();
+  };
+  const onEnd = (event) => { if (event.target === node) finish(); };
+  node.addEventListener("animationend", onEnd);
+  setTimeout(finish, 900);
+}
+
+/** Stops any animation `play` started on the node (its `done` is not run). */
+export function stopAnimation(node) {
+  playing.delete(node);
+  for (const cls of [...node.classList]) if (/^(enter|exit)-/.test(cls)) node.classList.remove(cls);
+}
+
+/** A stable hue (0–359) for a text, for avatars and glyphs. */
+export function hashHue(text) {
+  let hash = 0;
+  for (const char of String(text)) hash = (hash * 31 + char.codePointAt(0)) >>> 0;
+  return hash % 360;
+}
+
+/** `key: value, …` for a params object. */
+export function formatParams(params) {
+  return Object.entries(params ?? {})
+    .map(([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`).join(", ");
+}

@@ -1,0 +1,166 @@
+// The inspector beside the device: the coordinator tree, the navigators, the session and its
+// event log, all drawn from the store.
+
+import { $, formatParams, h, icon, play } from "./dom.js";
+import { store, subscribe, visibleNavigators } from "./store.js";
+
+/** The event log shows this many of the newest events. */
+const SHOWN_EVENTS = 300;
+/** Narrower than this, the inspector's two columns stack. */
+const TWO_COLUMNS_MIN_WIDTH = 660;
+
+const inspectorEl = $(".inspector");
+const treeEl = $('[data-testid="inspector-tree"]');
+const navigatorsEl = $('[data-testid="inspector-navigators"]');
+const sessionEl = $('[data-testid="inspector-session"]');
+const eventLogEl = $('[data-testid="event-log"]');
+const eventCountEl = $('[data-testid="event-count"]');
+
+const UPDATES = {
+  connecting: "connecting…",
+  stream: "server-sent events",
+  "stream+watch": "server-sent events + state long poll",
+  poll: "long poll (GET ?wait=)",
+  offline: "offline: retrying",
+  ended: "ended: the session is gone",
+};
+
+function renderTree() {
+  const { state } = store;
+  const row = (node) => {
+    const presentation = node.presentation ?? {};
+    const isFocus = node.id === state.focus;
+    return h("li", { class: "tree-item" },
+      h("div", { class: isFocus ? "tree-row is-focus" : "tree-row", "data-tree-node": node.id },
+        h("span", { class: "tree-id" }, node.id),
+        h("span", { class: "tree-screen" }, node.screen),
+        Object.keys(node.params ?? {}).length ? h("span", { class: "tree-params" }, formatParams(node.params)) : null,
+        h("span", { class: `badge kind-${presentation.kind}` }, presentation.kind ?? "?"),
+        presentation.style ? h("span", { class: "badge badge-style" }, presentation.style) : null,
+        node.navigator ? h("span", { class: "badge badge-nav" }, node.navigator) : null,
+        node.list ? h("span", { class: "badge badge-list", title: "list version" }, `list v${node.list.version ?? "?"}`) : null,
+        isFocus ? h("span", { class: "badge badge-focus" }, "focus") : null),
+      node.children?.length ? h("ul", { class: "tree" }, node.children.map(row)) : null);
+  };
+  treeEl.replaceChildren(h("ul", { class: "tree tree-root" }, row(state.root)));
+}
+
+function renderNavigators() {
+  const { state, index } = store;
+  const visible = new Set(visibleNavigators(state, index));
+  navigatorsEl.replaceChildren(h("div", { class: "nav-table" }, state.navigators.map((navigator) => {
+    const tags = [navigator.parent === null ? (state.tabs ? "tab" : "base") : `presented by ${navigator.parent}`];
+    if (navigator.embedded) tags.push("embedded");
+    return h("div", { class: visible.has(navigator.id) ? "nav-row is-visible" : "nav-row", "data-navigator-row": navigator.id },
+      h("div", { class: "nav-row-head" },
+        h("span", { class: "nav-id" }, navigator.id),
+        tags.map((tag) => h("span", { class: "badge" }, tag)),
+        navigator.presented ? h("span", { class: "badge badge-presents" }, `presents ${navigator.presented}`) : null),
+      h("div", { class: "nav-stack" }, navigator.stack.length
+        ? navigator.stack.map((id, i) => [
+          i ? icon("chevronRight", "icon tiny sep") : null,
+          h("span", { class: id === state.focus ? "stack-chip is-focus" : "stack-chip" },
+            h("b", {}, id), " ", index.nodes.get(id)?.screen ?? "?")])
+        : h("span", { class: "muted" }, "empty")));
+  })));
+}
+
+const steps = (list) => (list ?? []).map((step, i) => [i ? " › " : "", h("code", {}, step.screen),
+  Object.keys(step.params ?? {}).length ? ` (${formatParams(step.params)})` : ""]);
+
+function renderSession() {
+  const { state, link } = store;
+  if (!state) return;
+  const none = (text = "none") => h("span", { class: "muted" }, text);
+  const rows = [
+    ["layout", h("code", {}, state.layout)],
+    ["version", h("code", {}, String(state.version))],
+    ["focus", h("code", {}, state.focus ?? "—")],
+    state.tabs ? ["tab", h("code", {}, state.tabs.selected)] : null,
+    ["link", link ? h("code", {}, link) : none(link === null ? "no route describes it" : "…")],
+    ["flags", state.flags?.length ? state.flags.map((flag) => h("span", { class: "badge badge-flag" }, flag)) : none()],
+    ["pending", state.pending
+      ? h("span", {}, steps(state.pending.steps), state.pending.flow ? none(` after flow ${state.pending.flow}`) : null)
+      : none()],
+    ["updates", h("span", { "data-testid": "updates" }, UPDATES[store.updates] ?? store.updates)],
+  ].filter(Boolean);
+  sessionEl.replaceChildren(h("dl", { class: "kv" },
+    rows.map(([key, value]) => h("div", { class: "kv-row", "data-kv": key }, h("dt", {}, key), h("dd", {}, value)))));
+}
+
+/** What an event says, after its type: its subject and a badge. */
+function describeEvent(event) {
+  const node = event.node ? [h("b", {}, event.node), " ", event.screen ?? ""] : [];
+  switch (event.type) {
+    case "removed":
+      return [node, h("span", { class: `badge reason reason-${event.reason}` }, event.reason)];
+    case "finished":
+      return [[node, event.parent ? h("span", { class: "muted" }, " → ", h("b", {}, event.parent)) : null],
+        h("span", { class: `badge result-${event.result?.status ?? "none"}`, title: JSON.stringify(event.result ?? null) },
+          event.result?.status ?? "—")];
+    case "added":
+      return [[node, event.navigator ? h("span", { class: "muted" }, " on ", event.navigator) : null],
+        h("span", { class: `badge kind-${event.presentation?.kind}` }, event.presentation?.kind ?? "added")];
+    case "listChanged":
+      return [h("b", {}, event.node), h("span", { class: "badge badge-list" }, `list v${event.from}→v${event.list}`)];
+    case "tabSelected":
+      return [h("b", {}, event.tab), h("span")];
+    case "flagsChanged":
+      return [event.flags?.length ? event.flags.join(", ") : h("span", { class: "muted" }, "none"), h("span")];
+    case "pendingChanged":
+      return [event.pending ? steps(event.pending.steps) : h("span", { class: "muted" }, "dropped"), h("span")];
+    default:
+      return [node, h("span")];
+  }
+}
+
+function eventItem(event) {
+  const [subject, badge] = describeEvent(event);
+  return h("li", {
+    class: event.final ? `event event-${event.type} is-final` : `event event-${event.type}`,
+    "data-seq": event.seq, title: event.version === undefined ? null : `version ${event.version}${event.at ? ` at ${event.at}` : ""}`,
+  },
+  h("span", { class: "event-seq" }, `#${event.seq}`),
+  h("span", { class: "event-type" }, event.type),
+  h("span", { class: "event-node" }, subject),
+  badge);
+}
+
+function renderEventCount() {
+  const count = store.events.length;
+  eventCountEl.textContent = `${count} ${count === 1 ? "event" : "events"}${store.truncated ? " (truncated)" : ""}`;
+  eventLogEl.dataset.empty = "No events yet: every change of the session is logged here as it happens.";
+}
+
+/** Logs events at the top; new ones (not the history a session had when it was opened) slide in. */
+function renderEvents(fresh, history) {
+  const animate = !history && store.events.length > fresh.length;
+  for (const event of fresh) {
+    const item = eventItem(event);
+    eventLogEl.prepend(item);
+    if (animate) play(item, "row-enter");
+  }
+  while (eventLogEl.children.length > SHOWN_EVENTS) eventLogEl.lastElementChild.remove();
+  renderEventCount();
+}
+
+/** Draws the inspector from the store from now on. */
+export function startInspector() {
+  new ResizeObserver(() => {
+    inspectorEl.classList.toggle("is-narrow", inspectorEl.clientWidth < TWO_COLUMNS_MIN_WIDTH);
+  }).observe(inspectorEl);
+  subscribe((change) => {
+    if (change.kind === "session") {
+      eventLogEl.replaceChildren();
+      renderEventCount();
+    } else if (change.kind === "state") {
+      renderTree();
+      renderNavigators();
+      renderSession();
+    } else if (change.kind === "events") {
+      renderEvents(change.fresh, change.history);
+    } else if (change.kind === "link" || change.kind === "updates") {
+      renderSession();
+    }
+  });
+}

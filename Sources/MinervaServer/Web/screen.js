@@ -1,0 +1,162 @@
+// One screen on the device: a node's page with its navigation bar (back or close), what the node
+// is, its list, the flow it may finish, and the app's screens to go to.
+
+import { append, h, hashHue, icon } from "./dom.js";
+import { listView } from "./list.js";
+import { operate } from "./session.js";
+import { presentationLabel, screenInfo, screenTitle, store } from "./store.js";
+
+function hero(node) {
+  const title = screenTitle(node.screen);
+  const params = Object.entries(node.params ?? {});
+  const show = (value) => (typeof value === "string" ? value : JSON.stringify(value));
+  return h("div", { class: "hero", style: `--hue:${hashHue(node.screen)}` },
+    h("div", { class: "hero-avatar" }, title.slice(0, 1).toUpperCase()),
+    h("div", { class: "hero-text" },
+      h("div", { class: "hero-title" }, title,
+        params.length ? h("span", { class: "hero-param" }, ` ${params.map(([, value]) => String(value)).join(" · ")}`) : null),
+      h("div", { class: "hero-sub" },
+        h("code", {}, node.screen), h("span", { class: "dot" }, "·"), h("span", {}, node.id),
+        h("span", { class: "dot" }, "·"), h("span", {}, presentationLabel(node.presentation)))),
+    params.length ? h("dl", { class: "hero-params" },
+      params.map(([key, value]) => h("div", { class: "param" }, h("dt", {}, key), h("dd", {}, show(value))))) : null);
+}
+
+/** "Go to…": every screen of the app, navigated to from this node (asking for params first). */
+function gotoPanel(nodeId) {
+  const details = h("details", { class: "goto", "data-testid": "goto-panel" },
+    h("summary", {}, h("span", {}, "Go to…"), h("span", { class: "summary-hint" }, "POST navigate")));
+  const list = h("div", { class: "goto-list" });
+  for (const [name, info] of Object.entries(store.app?.screens ?? {})) {
+    const params = info.params ?? [];
+    const how = info.presentation === "present" ? `present · ${info.style ?? "automatic"}` : "push";
+    const form = params.length ? h("form", { class: "param-form", hidden: true, autocomplete: "off" },
+      params.map((param) => h("label", { class: "param-field" }, h("span", {}, param),
+        h("input", { name: param, required: true, placeholder: param, "data-testid": `param-${name}-${param}` }))),
+      h("div", { class: "param-actions" },
+        h("button", { type: "button", class: "btn btn-small", onclick: () => { form.hidden = true; } }, "Cancel"),
+        h("button", { type: "submit", class: "btn btn-small btn-primary" }, "Go"))) : null;
+    form?.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const values = Object.fromEntries(new FormData(form).entries());
+      if (await operate("navigate", { from: nodeId, screen: name, params: values })) {
+        form.reset();
+        form.hidden = true;
+      }
+    });
+    const button = h("button", {
+      type: "button", class: "goto-button", "data-testid": `goto-${name}`,
+      onclick: () => {
+        if (!form) {
+          operate("navigate", { from: nodeId, screen: name });
+          return;
+        }
+        form.hidden = !form.hidden;
+        if (!form.hidden) form.querySelector("input")?.focus();
+      },
+    },
+    h("span", { class: "goto-glyph", style: `--hue:${hashHue(name)}` }, (info.title ?? name).slice(0, 1).toUpperCase()),
+    h("span", { class: "goto-title" }, info.title ?? name,
+      params.length ? h("span", { class: "goto-params" }, ` (${params.join(", ")})`) : null),
+    h("span", { class: "goto-how" }, info.requires ? icon("lock", "icon tiny") : null, how),
+    icon("chevronRight", "icon chevron"));
+    list.append(append(h("div", { class: "goto-item" }), [button, form]));
+  }
+  details.append(list);
+  return details;
+}
+
+/** Finishing a presented flow hands its result to the screen that showed it. */
+function finishPanel(nodeId) {
+  const finish = (status) => operate("finish", { node: nodeId, result: { status } });
+  return h("div", { class: "finish" },
+    h("p", { class: "finish-note" }, "This screen is the root of a presented flow. Finishing it hands a result to the screen that showed it."),
+    h("div", { class: "finish-actions" },
+      h("button", { type: "button", class: "btn btn-primary", "data-testid": "finish-success", onclick: () => finish("success") },
+        icon("check", "icon tiny"), "Finish (success)"),
+      h("button", { type: "button", class: "btn", "data-testid": "finish-cancelled", onclick: () => finish("cancelled") },
+        "Finish (cancelled)")));
+}
+
+/**
+ * The page of node `nodeId` (as it stands in the store's state).
+ * @returns {{element: Element, update: () => void}} `update` draws what changed since.
+ */
+export function screenPage(nodeId) {
+  const node = store.index.nodes.get(nodeId);
+  const leading = h("div", { class: "nav-leading" });
+  const trailing = h("div", { class: "nav-trailing" });
+  const navBar = h("header", { class: "nav-bar" },
+    leading, h("h1", { class: "nav-title", "data-role": "nav-title" }, screenTitle(node.screen)), trailing);
+  const banner = h("div", { class: "pending-banner", hidden: true });
+  const list = listView({
+    onNavigate: ({ screen, params }) => operate("navigate", params ? { from: nodeId, screen, params } : { from: nodeId, screen }),
+  });
+  const goto = gotoPanel(nodeId);
+  const requires = screenInfo(node.screen)?.requires;
+  const body = h("div", { class: "page-body" }, hero(node), banner, list.list, list.footer,
+    node.presentation?.kind === "present" ? finishPanel(nodeId) : null, goto,
+    requires ? h("p", { class: "page-note" }, icon("lock", "icon tiny"), ` guarded by the ${requires} flag`) : null);
+  const element = h("article", { class: "page", "data-node-id": nodeId, "data-screen": node.screen }, navBar, body);
+
+  let leadingKey = null;
+  let trailingKey = null;
+  /** "Go to…" opens by itself on a screen without a list, until the person opens or closes it. */
+  let gotoOpenedByPage = null;
+  let gotoTouched = false;
+  goto.addEventListener("toggle", () => { if (goto.open !== gotoOpenedByPage) gotoTouched = true; });
+
+  function updateNavBar(navigator, position) {
+    const key = position > 0 ? `back:${navigator.stack[position - 1]}` : navigator?.parent ? "close" : "";
+    if (key !== leadingKey) {
+      leadingKey = key;
+      leading.replaceChildren();
+      if (position > 0) {
+        const below = store.index.nodes.get(navigator.stack[position - 1]);
+        leading.append(h("button", {
+          type: "button", class: "nav-button back", "data-role": "back-button",
+          title: `POST pop {"navigator": "${navigator.id}"}`,
+          onclick: () => operate("pop", { navigator: navigator.id }),
+        }, icon("chevronLeft", "icon chevron"), h("span", {}, below ? screenTitle(below.screen) : "Back")));
+      } else if (navigator?.parent) {
+        leading.append(h("button", {
+          type: "button", class: "nav-button close", "data-role": "close-button",
+          title: `POST dismiss {"node": "${nodeId}"}`,
+          onclick: () => operate("dismiss", { node: nodeId }),
+        }, "Close"));
+      }
+    }
+    const depthKey = navigator ? `${navigator.id}:${navigator.stack.length}` : "";
+    if (depthKey !== trailingKey) {
+      trailingKey = depthKey;
+      trailing.replaceChildren(navigator ? h("span", {
+        class: "nav-depth", title: `navigator ${navigator.id}: ${navigator.stack.length} on its stack`,
+      }, `${position + 1}/${navigator.stack.length}`) : "");
+    }
+  }
+
+  function update() {
+    const current = store.index.nodes.get(nodeId);
+    if (!current) return;
+    const navigator = store.index.navigators.get(current.navigator);
+    updateNavBar(navigator, navigator ? navigator.stack.indexOf(nodeId) : -1);
+
+    // A guarded target waits for this flow: say what finishing it resumes.
+    const pending = store.state.pending;
+    const waiting = pending && pending.flow === nodeId ? pending.steps ?? [] : null;
+    banner.hidden = !waiting;
+    if (waiting) {
+      banner.replaceChildren(icon("lock", "icon tiny"),
+        h("span", {}, "Finish with success to continue to ",
+          h("b", {}, waiting.map((step) => screenTitle(step.screen)).join(" › ") || "the target"), "."));
+    }
+
+    list.render(current.list ?? null);
+    if (!gotoTouched && gotoOpenedByPage !== !current.list) {
+      gotoOpenedByPage = !current.list;
+      goto.open = gotoOpenedByPage;
+    }
+  }
+
+  return { element, update };
+}

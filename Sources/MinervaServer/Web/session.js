@@ -1,0 +1,226 @@
+// The session the page shows: the app description, creating, joining or resuming the session,
+// following it live, and the operations that taps make. The only module that changes the store.
+
+import * as api from "./api.js";
+import { follow } from "./live.js";
+import { indexState, publish, store } from "./store.js";
+import { showToast } from "./toast.js";
+
+const SAVED_SESSION_KEY = "minerva.session";
+/** Events kept for the inspector, as many as the server keeps at least. */
+const KEPT_EVENTS = 1000;
+
+/** Grows with every session opened: answers that arrive for an older one are dropped. */
+let epoch = 0;
+let follower = null;
+/** The newest version the events announced; the state is fetched until it reaches it. */
+let announcedVersion = 0;
+/** The epoch of the state fetch in flight for `announcedVersion`, 0 when none. */
+let catchingUpIn = 0;
+/** The newest event when the session was opened: the events up to it are history. */
+let historyUntil = 0;
+
+/** Loads the app description in use (the screens, routes and tabs the views name). */
+export async function loadApp() {
+  store.app = await api.loadApp();
+  publish({ kind: "app" });
+}
+
+/** The session saved in this tab (a reload continues it), or null. */
+function savedSession() {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(SAVED_SESSION_KEY) ?? "null");
+    return saved && typeof saved.id === "string" && typeof saved.token === "string" ? saved : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Opens `addressed` (a session named in the address, or null), else the one saved in this tab,
+ *  else a new one. */
+export async function openFirstSession(addressed) {
+  if (addressed && await joinSession(addressed)) return true;
+  const saved = savedSession();
+  if (saved) {
+    try {
+      open(saved, await api.loadState(saved));
+      return true;
+    } catch (error) {
+      if (error.status !== 401) showToast(`Could not resume the session: ${error.summary}`, "warn");
+    }
+  }
+  return newSession("stack");
+}
+
+/** Creates a session and shows it; ends the previous one when this page created it. */
+export async function newSession(layout) {
+  let document;
+  try {
+    document = await api.createSession(layout);
+  } catch (error) {
+    showToast(`New session: ${error.summary}`, "error");
+    return false;
+  }
+  if (store.session?.created) api.deleteSession(store.session);
+  open({ id: document.id, token: document.token, created: true }, document);
+  return true;
+}
+
+/** Shows an existing session, as another client made it: `{id, token}`. */
+export async function joinSession({ id, token }) {
+  const session = { id, token, created: false };
+  try {
+    open(session, await api.loadState(session));
+    return true;
+  } catch (error) {
+    const reason = error.status === 401 ? "no session has that id and token" : error.summary;
+    showToast(`Could not join ${id}: ${reason}`, "error");
+    return false;
+  }
+}
+
+function open(session, document) {
+  epoch += 1;
+  follower?.stop();
+  announcedVersion = 0;
+  historyUntil = document.lastEvent ?? 0;
+  Object.assign(store, { session, state: null, index: null, events: [], truncated: false, link: undefined, updates: "connecting" });
+  sessionStorage.setItem(SAVED_SESSION_KEY, JSON.stringify(session));
+  publish({ kind: "session" });
+  applyState(document);
+  const opened = epoch;
+  follower = follow(session, {
+    // A state document without `lastEvent` comes from a server whose events record only
+    // removals and finished flows: the state's own version is watched as well.
+    watchState: !("lastEvent" in document),
+    version: () => store.state?.version ?? 0,
+    onBlock: (events) => { if (opened === epoch) receiveBlock(events); },
+    onState: (state) => { if (opened === epoch) applyState(state); },
+    onTruncated: () => { if (opened === epoch) reload(); },
+    onEnded: () => { if (opened === epoch) ended(); },
+    onMode: (mode) => { if (opened === epoch) setUpdates(mode); },
+  });
+}
+
+/** Renders a state document newer than the one shown (older answers that arrive late are dropped). */
+function applyState(document) {
+  if (!document || document.id !== store.session?.id) return;
+  const previous = store.state;
+  if (previous && document.version <= previous.version) return;
+  const previousIndex = store.index;
+  store.state = document;
+  store.index = indexState(document);
+  publish({ kind: "state", previous: previousIndex, animate: Boolean(previous) });
+  refreshLink();
+}
+
+/** One mutation's events: logged, then shown as one transition (one state fetched for them,
+ *  unless the answer of the page's own operation already brought it). */
+function receiveBlock(events) {
+  store.events.push(...events);
+  if (store.events.length > KEPT_EVENTS) store.events.splice(0, store.events.length - KEPT_EVENTS);
+  publish({ kind: "events", fresh: events, history: events[events.length - 1].seq <= historyUntil });
+  const version = events[events.length - 1].version;
+  if (version !== undefined) catchUp(version);
+}
+
+function catchUp(version) {
+  announcedVersion = Math.max(announcedVersion, version);
+  if (store.busy || catchingUpIn === epoch || !store.state || store.state.version >= announcedVersion) return;
+  const opened = epoch;
+  catchingUpIn = opened;
+  const before = store.state.version;
+  api.loadState(store.session)
+    .then((document) => { if (opened === epoch) applyState(document); })
+    .catch(() => {}) // the follower notices a session that is gone
+    .finally(() => {
+      if (catchingUpIn === opened) catchingUpIn = 0;
+      if (opened === epoch && store.state.version > before) catchUp(0);
+    });
+}
+
+async function reload() {
+  store.truncated = true;
+  publish({ kind: "events", fresh: [], history: false });
+  const opened = epoch;
+  try {
+    const document = await api.loadState(store.session);
+    if (opened === epoch) applyState(document);
+  } catch {
+    // the follower notices a session that is gone
+  }
+}
+
+function ended() {
+  setUpdates("ended");
+  showToast("This session has ended (deleted or expired): start a new one, or join another.", "warn");
+}
+
+function setUpdates(mode) {
+  store.updates = mode;
+  publish({ kind: "updates" });
+}
+
+async function refreshLink() {
+  const opened = epoch;
+  const { version } = store.state;
+  let link;
+  try {
+    link = await api.loadLink(store.session);
+  } catch {
+    return;
+  }
+  if (opened !== epoch || store.state.version !== version) return;
+  store.link = link;
+  publish({ kind: "link" });
+}
+
+/** What a tap was aimed at: the navigation part of a state (not its lists). */
+const navigationShape = (state) =>
+  JSON.stringify([state.focus, state.navigators, state.tabs, state.flags, state.pending ?? null]);
+
+/**
+ * A navigation operation, sent with If-Match so that a tap made on a stale screen fails with 412
+ * instead of doing the wrong thing; its answer is rendered. When the 412 came only from a change
+ * the person could not have been looking at (a list replaced, the navigation the same), the tap
+ * still means what it meant, and it is sent once more against the new version.
+ * @returns the new state, or null when the operation failed (`onError` gets the error, else a toast).
+ */
+export async function operate(operation, body, { onError } = {}) {
+  if (store.busy || !store.state) return null;
+  setBusy(true);
+  const opened = epoch;
+  try {
+    for (let attempt = 0; ; attempt += 1) {
+      const seen = store.state;
+      try {
+        const document = await api.operate(store.session, operation, body, seen.version);
+        if (opened === epoch) applyState(document);
+        return document;
+      } catch (error) {
+        if (opened !== epoch) return null;
+        if (error.status === 412) {
+          try { applyState(await api.loadState(store.session)); } catch { /* shown below */ }
+          if (attempt === 0 && navigationShape(store.state) === navigationShape(seen)) continue;
+          showToast("The screen changed meanwhile (412 precondition_failed): this is the new state — tap again.", "warn");
+        } else if (error.status === 401) {
+          showToast("The session is gone (401 unauthorized): started a new one.", "warn");
+          await newSession(store.state?.layout);
+        } else if (onError) {
+          onError(error);
+        } else {
+          showToast(error.summary, "error");
+        }
+        return null;
+      }
+    }
+  } finally {
+    setBusy(false);
+    if (opened === epoch) catchUp(0);
+  }
+}
+
+function setBusy(busy) {
+  store.busy = busy;
+  publish({ kind: "busy" });
+}

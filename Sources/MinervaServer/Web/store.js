@@ -1,0 +1,106 @@
+// The one store the modules share, and the views derived from the state in it. Only session.js
+// changes the store; it then tells the subscribers what changed.
+
+export const store = {
+  /** The app description (GET /v1/app). */
+  app: null,
+  /** The session followed: `{id, token}`. */
+  session: null,
+  /** The last state document applied, and `index`, its nodes and navigators by id. */
+  state: null,
+  index: null,
+  /** The session's events as they arrived, oldest first; `truncated` when older ones are lost. */
+  events: [],
+  truncated: false,
+  /** The deep link that rebuilds the state: a string, `null` when no route describes it,
+   *  `undefined` while unknown. */
+  link: undefined,
+  /** How the page follows the session: "connecting", "stream", "stream+watch", "poll",
+   *  "offline" or "ended". */
+  updates: "connecting",
+  /** Whether a tap's operation is on its way. */
+  busy: false,
+};
+
+const listeners = new Set();
+
+/**
+ * Calls `listener(change)` after every change of the store. A change is one of
+ * `{kind: "app"}` (the app description loaded), `{kind: "session"}` (another session: start afresh), `{kind: "state", previous, animate}`
+ * (`previous`: the index of the state before), `{kind: "events", fresh, history}` (`history`: events the session had when it was opened), `{kind: "link"}`,
+ * `{kind: "updates"}` and `{kind: "busy"}`.
+ */
+export function subscribe(listener) {
+  listeners.add(listener);
+}
+
+/** Tells every subscriber about a change (session.js only). */
+export function publish(change) {
+  for (const listener of listeners) listener(change);
+}
+
+/** The nodes (with their parents) and navigators of a state, by id. */
+export function indexState(state) {
+  const nodes = new Map();
+  const parents = new Map();
+  const walk = (node, parent) => {
+    nodes.set(node.id, node);
+    parents.set(node.id, parent);
+    for (const child of node.children ?? []) walk(child, node.id);
+  };
+  walk(state.root, null);
+  const navigators = new Map(state.navigators.map((navigator) => [navigator.id, navigator]));
+  return { nodes, parents, navigators };
+}
+
+/** What the app description says of a screen, or null. */
+export function screenInfo(screen) {
+  return store.app?.screens?.[screen] ?? null;
+}
+
+/** A screen's title (its name when the app description gives none). */
+export function screenTitle(screen) {
+  return screenInfo(screen)?.title ?? screen;
+}
+
+/** A tab's label: the title of its root screen. */
+export function tabLabel(tabId) {
+  const tab = store.app?.root?.tabs?.find((item) => item.id === tabId);
+  return tab ? screenTitle(tab.screen) : tabId;
+}
+
+/** The base navigators on screen: the selected tab's, or primary and detail, or the only one. */
+export function baseNavigators(state) {
+  if (state.tabs) {
+    const item = state.tabs.items.find((tab) => tab.id === state.tabs.selected);
+    return item ? [item.navigator] : [];
+  }
+  return state.navigators.filter((navigator) => navigator.parent === null).map((navigator) => navigator.id);
+}
+
+/** The navigators presented above a base one, bottom first. */
+export function presentedChain(index, baseId) {
+  const chain = [];
+  let navigator = index.navigators.get(baseId);
+  while (navigator?.presented) {
+    const node = index.nodes.get(navigator.presented);
+    navigator = node ? index.navigators.get(node.navigator) : null;
+    if (!navigator || chain.includes(navigator.id)) break;
+    chain.push(navigator.id);
+  }
+  return chain;
+}
+
+/** Every navigator on screen: the base ones and what they present. */
+export function visibleNavigators(state, index) {
+  return baseNavigators(state).flatMap((id) => [id, ...presentedChain(index, id)]);
+}
+
+/** Whether a modal style shows as a sheet (else it covers the screen). */
+export const isSheet = (style) => style === "pageSheet" || style === "formSheet" || style === "automatic" || !style;
+
+/** `push`, `present · fullScreen`, … */
+export function presentationLabel(presentation) {
+  if (!presentation) return "";
+  return presentation.style ? `${presentation.kind} · ${presentation.style}` : presentation.kind;
+}

@@ -1,0 +1,103 @@
+// The top bar: the app's name, the deep-link bar with the link of what is shown now, and the
+// session: its id and version, a new one, or joining one that another client made.
+
+import { $ } from "./dom.js";
+import { joinSession, newSession, operate } from "./session.js";
+import { store, subscribe } from "./store.js";
+
+const el = {
+  appName: $('[data-testid="app-name"]'),
+  deeplinkForm: $('[data-testid="deeplink-form"]'),
+  deeplinkInput: $('[data-testid="deeplink-input"]'),
+  deeplinkScheme: $('[data-testid="deeplink-scheme"]'),
+  deeplinkError: $('[data-testid="deeplink-error"]'),
+  currentLink: $('[data-testid="current-link"]'),
+  sessionId: $('[data-testid="session-id"]'),
+  version: $('[data-testid="session-version"]'),
+  layoutSelect: $('[data-testid="layout-select"]'),
+  newSession: $('[data-testid="new-session"]'),
+  join: $('[data-testid="join"]'),
+  joinForm: $('[data-testid="join-form"]'),
+  watchLink: $('[data-testid="watch-link"]'),
+};
+
+function showDeeplinkError(message) {
+  el.deeplinkError.textContent = message;
+  el.deeplinkError.hidden = false;
+}
+
+function renderApp() {
+  const { app } = store;
+  el.appName.textContent = app.name ?? "app";
+  el.appName.title = `App "${app.name}": ${Object.keys(app.screens ?? {}).length} screens, ${(app.routes ?? []).length} routes`;
+  if (app.scheme) el.deeplinkScheme.textContent = `${app.scheme}://`;
+  const examples = (app.routes ?? []).map((route) => route.path.replace(/:([A-Za-z_]\w*)/g, (_, name) => (/id$/i.test(name) ? "7" : "1")));
+  if (examples.length) el.deeplinkInput.placeholder = examples.slice(0, 3).join("   ");
+}
+
+function renderSession() {
+  const { session } = store;
+  el.sessionId.textContent = session.id;
+  el.sessionId.title = `Session ${session.id} (kept in this tab: a reload continues it)`;
+  // The token travels in the address's fragment, which browsers never send to a server.
+  const fields = new URLSearchParams({ session: session.id, token: session.token });
+  el.watchLink.href = `${location.pathname}#${fields}`;
+  el.deeplinkError.hidden = true;
+}
+
+function renderLink() {
+  const { link } = store;
+  el.currentLink.textContent = link === undefined ? "…" : link ?? "no route";
+  el.currentLink.classList.toggle("is-none", !link);
+  el.currentLink.disabled = !link;
+}
+
+function bind() {
+  el.newSession.addEventListener("click", () => newSession(el.layoutSelect.value));
+  el.deeplinkForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const url = el.deeplinkInput.value.trim();
+    if (!url) {
+      showDeeplinkError("Type a link such as /users/42.");
+      return;
+    }
+    el.deeplinkError.hidden = true;
+    if (await operate("deep-link", { url }, { onError: (error) => showDeeplinkError(error.summary) })) {
+      el.deeplinkInput.value = "";
+    }
+  });
+  el.deeplinkInput.addEventListener("input", () => { el.deeplinkError.hidden = true; });
+  el.currentLink.addEventListener("click", () => {
+    if (!store.link) return;
+    el.deeplinkInput.value = store.link;
+    el.deeplinkInput.focus();
+  });
+  el.joinForm.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const fields = new FormData(el.joinForm);
+    const id = String(fields.get("session")).trim();
+    const token = String(fields.get("token")).trim();
+    if (await joinSession({ id, token })) {
+      el.joinForm.reset();
+      el.join.open = false;
+    }
+  });
+}
+
+/** Draws the top bar from the store from now on. */
+export function startTopbar() {
+  bind();
+  subscribe((change) => {
+    if (change.kind === "app") {
+      renderApp();
+    } else if (change.kind === "session") {
+      renderSession();
+      renderLink();
+    } else if (change.kind === "state") {
+      el.version.textContent = `v${store.state.version}`;
+      el.layoutSelect.value = store.state.layout;
+    } else if (change.kind === "link") {
+      renderLink();
+    }
+  });
+}

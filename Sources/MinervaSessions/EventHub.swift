@@ -1,0 +1,57 @@
+import Locking
+
+/// Who follows which session. The core publishes a mutation's events here only after storage
+/// has accepted the mutation, so no subscriber ever sees an event a later read would not show.
+final class EventHub: Sendable {
+    private let subscribers = Locked<[String: [any EventSubscriber]]>([:])
+
+    /// Starts delivering a session's events to `subscriber`.
+    func subscribe(_ subscriber: any EventSubscriber, to session: String) {
+        subscribers.withLock { $0[session, default: []].append(subscriber) }
+    }
+
+    /// Stops delivering to `subscriber`.
+    func unsubscribe(_ subscriber: any EventSubscriber, from session: String) {
+        subscribers.withLock { table in
+            table[session]?.removeAll { $0 === subscriber }
+            if table[session]?.isEmpty == true { table[session] = nil }
+        }
+    }
+
+    /// Hands a block of events to everyone following the session, in order; those that stop
+    /// following are dropped.
+    func publish(_ events: ArraySlice<SessionEvent>, state: SessionState, session: String) {
+        let current = subscribers.withLock { $0[session] }
+        guard let current, !current.isEmpty else { return }
+        var leaving: [ObjectIdentifier] = []
+        for subscriber in current where !subscriber.receive(events, state: state) {
+            leaving.append(ObjectIdentifier(subscriber))
+        }
+        guard !leaving.isEmpty else { return }
+        subscribers.withLock { table in
+            table[session]?.removeAll { leaving.contains(ObjectIdentifier($0)) }
+            if table[session]?.isEmpty == true { table[session] = nil }
+        }
+    }
+
+    /// Tells everyone following the session that it is gone, and forgets them.
+    func end(_ session: String) {
+        let current = subscribers.withLock { $0.removeValue(forKey: session) } ?? []
+        for subscriber in current { subscriber.sessionEnded() }
+    }
+
+    /// Forgets subscribers that no longer listen.
+    func prune() {
+        subscribers.withLock { table in
+            for key in Array(table.keys) {
+                table[key]!.removeAll { !$0.isActive }
+                if table[key]!.isEmpty { table[key] = nil }
+            }
+        }
+    }
+
+    /// How many subscribers follow sessions.
+    var count: Int {
+        subscribers.withLock { $0.values.reduce(0) { $0 + $1.count } }
+    }
+}

@@ -1,0 +1,70 @@
+import DequeModule
+import Locking
+import Synchronization
+
+/// A session the core serves: its secret, its state behind its own lock, and the work waiting
+/// for its turn. One mutation of a session is stored at a time; the next waits in line, so
+/// every step starts from a state storage has accepted.
+public final class LiveSession: Sendable {
+    /// What changes, serialised per session.
+    struct Slot: Sendable {
+        /// The state storage has accepted: what every read sees.
+        var state: SessionState
+        /// The newest events of its change log.
+        var log: SessionLog
+        /// Answers of its recent mutations by `Idempotency-Key`.
+        var answers: IdempotencyCache
+        /// Whether a mutation's write is with storage now.
+        var busy = false
+        /// Work that arrived while a write was with storage, in arrival order.
+        var waiting: Deque<QueuedWork> = []
+        /// Whether the session was deleted or expired.
+        var gone = false
+    }
+
+    /// A mutation or deletion waiting for the session's turn.
+    enum QueuedWork: Sendable {
+        case mutation(Mutation, MutationCompletion)
+        case deletion(precondition: (@Sendable (Int) -> Bool)?, DeletionCompletion)
+    }
+
+    /// The public id (`s_…`).
+    public let id: String
+    /// The SHA-256 of the bearer token; the token itself is never kept.
+    let tokenHash: [UInt8]
+    let slot: Locked<Slot>
+    private let limiter: Locked<RateLimiter?>
+    private let lastUsedMilliseconds: Atomic<Int>
+
+    init(
+        id: String, tokenHash: [UInt8], state: SessionState, log: SessionLog, answers: IdempotencyCache, configuration: SessionConfiguration,
+        lastUsed: Double
+    ) {
+        self.id = id
+        self.tokenHash = tokenHash
+        slot = Locked(Slot(state: state, log: log, answers: answers))
+        let rate = configuration.rateLimit
+        limiter = Locked(rate > 0 ? RateLimiter(rate: rate, burst: max(1, configuration.rateBurst), now: lastUsed) : nil)
+        lastUsedMilliseconds = Atomic(Int(lastUsed * 1000))
+    }
+
+    /// Whether `candidate` is this session's token, compared in constant time.
+    func authorizes(_ candidate: String) -> Bool {
+        Token.matches(candidate, hash: tokenHash)
+    }
+
+    /// Counts a request against the session's budget and marks the session used.
+    /// - Throws: `rateLimited` when the budget is spent.
+    func admit(now: Double) throws(SessionError) {
+        lastUsedMilliseconds.store(Int(now * 1000), ordering: .relaxed)
+        if let wait = limiter.withLock({ $0?.take(now: now) }) {
+            let seconds = max(1, Int(wait.rounded(.up)))
+            throw SessionError(.rateLimited(retryAfter: wait), "too many requests on this session; retry in \(seconds) s")
+        }
+    }
+
+    /// When a request last used the session, in seconds since 1970.
+    var lastUsed: Double {
+        Double(lastUsedMilliseconds.load(ordering: .relaxed)) / 1000
+    }
+}

@@ -1,0 +1,132 @@
+import MinervaCoordinator
+import MinervaJSON
+import MinervaList
+
+extension SessionCommand {
+    /// Runs the command on a copy of the state: the pure step of a mutation.
+    /// - Returns: the events the model reported (removals, flow results, a list change); the
+    ///   core completes them into the mutation's block.
+    /// - Throws: `notFound`, `invalid` or `conflict`, in that order of checks; `state` is then unchanged.
+    func apply(to state: inout SessionState, configuration: SessionConfiguration) throws(SessionError) -> [SessionEvent.Change] {
+        switch self {
+        case let .push(from, screen, params):
+            try checkParams(params, configuration)
+            return try navigation(&state) { tree throws(NavigationError) in try tree.push(screen: screen, params: params, from: from).events }
+        case let .present(from, screen, params, styleText, embed):
+            if let from { try model { () throws(NavigationError) in try state.tree.requireNode(from) } }
+            let style = try styleText.map { text throws(SessionError) in try Self.enumValue(text, field: "style", as: ModalStyle.self) }
+            try checkParams(params, configuration)
+            return try navigation(&state) { tree throws(NavigationError) in
+                try tree.present(screen: screen, params: params, from: from, style: style, embedInNavigation: embed).events
+            }
+        case let .dismiss(node):
+            return try navigation(&state) { tree throws(NavigationError) in try tree.dismiss(node: node) }
+        case let .pop(navigator, to, toRoot):
+            if let to, toRoot {
+                try model { () throws(NavigationError) in
+                    if let navigator { try state.tree.requireNavigator(navigator) }
+                    try state.tree.requireNode(to)
+                }
+                throw .invalid("give either 'to' or 'toRoot', not both")
+            }
+            let target: CoordinatorTree.PopTarget = to.map { .to($0) } ?? (toRoot ? .root : .top)
+            return try navigation(&state) { tree throws(NavigationError) in try tree.pop(navigator: navigator, target: target) }
+        case let .setRoot(navigator, stack):
+            for entry in stack { try checkParams(entry.params, configuration) }
+            return try navigation(&state) { tree throws(NavigationError) in try tree.setRoot(navigator: navigator, stack: stack).events }
+        case let .navigate(from, screen, params):
+            try checkParams(params, configuration)
+            return try navigation(&state) { tree throws(NavigationError) in try tree.navigate(screen: screen, params: params, from: from).events }
+        case let .deepLink(url):
+            return try navigation(&state) { tree throws(NavigationError) in try tree.deepLink(url).events }
+        case let .finish(node, statusText, value):
+            try model { () throws(NavigationError) in try state.tree.requireNode(node) }
+            let status = try Self.enumValue(statusText, field: "result.status", as: CoordinatorTree.FlowStatus.self)
+            return try navigation(&state) { tree throws(NavigationError) in try tree.finish(node: node, status: status, value: value) }
+        case let .selectTab(tab):
+            return try navigation(&state) { tree throws(NavigationError) in
+                try tree.selectTab(tab)
+                return []
+            }
+        case let .flags(set, clear):
+            return try navigation(&state) { tree throws(NavigationError) in
+                try tree.updateFlags(set: set, clear: clear)
+                return []
+            }
+        case let .putList(node, sections):
+            return [try putList(node, sections, on: &state, configuration: configuration)]
+        }
+    }
+
+    /// Runs a model operation on the state's tree.
+    private func navigation(
+        _ state: inout SessionState, _ operation: (inout CoordinatorTree) throws(NavigationError) -> [NavigationEvent]
+    ) throws(SessionError) -> [SessionEvent.Change] {
+        try model { () throws(NavigationError) in try operation(&state.tree) }.map { .navigation($0) }
+    }
+
+    /// Replaces a node's list: its new version and the previous one.
+    private func putList(
+        _ nodeText: String, _ sections: [ListSection], on state: inout SessionState, configuration: SessionConfiguration
+    ) throws(SessionError) -> SessionEvent.Change {
+        guard let node = NodeID(nodeText), state.tree.nodes[node] != nil else {
+            throw .notFound("no node '\(nodeText.prefix(64))' in this session")
+        }
+        let content: ListContent
+        do throws(ListError) {
+            content = try ListContent(sections: sections, maximumItems: configuration.maxListItems)
+        } catch {
+            throw .invalid(error.description)
+        }
+        let bytes = content.byteCount
+        guard bytes <= configuration.maxListBytes else {
+            throw .invalid("the list holds \(bytes) bytes of cells, over the limit of \(configuration.maxListBytes) (--max-list-bytes)")
+        }
+        let previous = state.lists[node]?.version ?? 0
+        let started = ContinuousClock.now
+        if state.lists[node] != nil {
+            state.lists[node]!.replace(with: content)
+        } else {
+            state.lists[node] = ListHistory(content: content, retainedVersions: configuration.listHistory)
+        }
+        ListDiffMetrics.record(since: started)
+        return .listChanged(node: node, list: previous + 1, from: previous)
+    }
+
+    /// Refuses params over the per-node limit.
+    private func checkParams(_ params: [String: JSONValue], _ configuration: SessionConfiguration) throws(SessionError) {
+        let bytes = JSONValue.object(params).encodedByteCount
+        guard bytes <= configuration.maxParamBytes else {
+            throw .invalid("params of \(bytes) bytes are over the limit of \(configuration.maxParamBytes) per node (--max-param-bytes)")
+        }
+    }
+
+    /// A wire value of one of the model's enums, or `invalid` naming the accepted values.
+    private static func enumValue<T: RawRepresentable & CaseIterable>(_ text: String, field: String, as: T.Type) throws(SessionError) -> T
+    where T.RawValue == String {
+        guard let value = T(rawValue: text) else {
+            throw .invalid("field '\(field)' is '\(text.prefix(64))'; use one of: \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return value
+    }
+}
+
+/// Runs a model operation, turning its refusal into the core's error.
+func model<T>(_ operation: () throws(NavigationError) -> T) throws(SessionError) -> T {
+    do throws(NavigationError) {
+        return try operation()
+    } catch {
+        throw SessionError(error)
+    }
+}
+
+extension SessionError {
+    /// The core's error for a refused navigation: unknown, invalid, or not possible now.
+    init(_ error: NavigationError) {
+        switch error.category {
+        case .notFound: self.init(.notFound, error.description)
+        case .invalid: self.init(.invalid, error.description)
+        case .conflict: self.init(.conflict, error.description)
+        }
+    }
+}

@@ -1,0 +1,28 @@
+public import MinervaJSON
+public import MinervaList
+
+/// A mutation a client asks of its session, read from its request and ready for the core.
+public enum SessionCommand: Sendable {
+    /// A new child of `from` (default: the focus), pushed on its navigator.
+    case push(from: String?, screen: String, params: [String: JSONValue])
+    /// A new child of `from`, presented modally at the root of a new navigator.
+    case present(from: String?, screen: String, params: [String: JSONValue], style: String?, embedInNavigation: Bool?)
+    /// Dismisses a presented node (default: the top-most) and everything above it.
+    case dismiss(node: String?)
+    /// Pops the top of a stack, down to a node, or to the root.
+    case pop(navigator: String?, to: String?, toRoot: Bool)
+    /// Replaces a navigator's whole stack.
+    case setRoot(navigator: String?, stack: [(screen: String, params: [String: JSONValue])])
+    /// Shows a screen the way the app description and the layout say.
+    case navigate(from: String?, screen: String, params: [String: JSONValue])
+    /// Resets to a known state and builds a route's chain.
+    case deepLink(url: String)
+    /// Ends the flow at a node with a result for its parent.
+    case finish(node: String, status: String, value: JSONValue?)
+    /// Selects a tab.
+    case selectTab(String)
+    /// Sets and clears flags.
+    case flags(set: [String], clear: [String])
+    /// Replaces a node's list.
+    case putList(node: String, sections: [ListSection])
+}

@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the session core allows, and its clock.
+public struct SessionConfiguration: Sendable {
+    /// Sessions at most (in storage, when there is one); more answer `503`.
+    public var maxSessions: Int
+    /// Events kept per session (at least 1,000 by the contract).
+    public var eventHistory: Int
+    /// The newest events each live session keeps in memory when a store holds the rest.
+    public var eventsInMemory: Int
+    /// List versions kept per node for diffs from older versions (at least 32 by the contract).
+    public var listHistory: Int
+    /// Cells per list at most.
+    public var maxListItems: Int
+    /// Bytes of one list's cells (ids, kinds, contents and a share per cell) at most.
+    public var maxListBytes: Int
+    /// Nodes per session at most.
+    public var maxNodes: Int
+    /// Bytes of one node's params (as JSON) at most.
+    public var maxParamBytes: Int
+    /// Bytes of a whole session at most: a share per node and its params, and every list's
+    /// current cells. Its in-memory history (the newest events, older list versions) keeps within
+    /// as many bytes again, half each.
+    public var maxSessionBytes: Int
+    /// Seconds a session may stay unused before it expires.
+    public var sessionTTL: Double
+    /// Requests per second per session on average (0: unlimited).
+    public var rateLimit: Double
+    /// Requests a session may make at once above the average.
+    public var rateBurst: Double
+    /// Seconds an `Idempotency-Key` is remembered.
+    public var idempotencyLifetime: Double
+    /// Keys remembered per session at most (the oldest are forgotten first).
+    public var idempotencyCapacity: Int
+    /// The wall clock in seconds since 1970; injected so that tests can move time.
+    public var now: @Sendable () -> Double
+
+    /// Creates a configuration; every limit has a default suited to a public server, chosen so
+    /// that the default `maxSessions` sessions at their `maxSessionBytes` stay within a few GiB.
+    public init(
+        maxSessions: Int = 100_000, eventHistory: Int = 1000, eventsInMemory: Int = 64, listHistory: Int = 32,
+        maxListItems: Int = 10_000, maxListBytes: Int = 12_288, maxNodes: Int = 1000, maxParamBytes: Int = 2048,
+        maxSessionBytes: Int = 16_384, sessionTTL: Double = 86_400, rateLimit: Double = 100, rateBurst: Double = 200,
+        idempotencyLifetime: Double = 86_400, idempotencyCapacity: Int = 1000,
+        now: @escaping @Sendable () -> Double = SessionConfiguration.wallClock
+    ) {
+        self.maxSessions = maxSessions
+        self.eventHistory = eventHistory
+        self.eventsInMemory = eventsInMemory
+        self.listHistory = listHistory
+        self.maxListItems = maxListItems
+        self.maxListBytes = maxListBytes
+        self.maxNodes = maxNodes
+        self.maxParamBytes = maxParamBytes
+        self.maxSessionBytes = maxSessionBytes
+        self.sessionTTL = sessionTTL
+        self.rateLimit = rateLimit
+        self.rateBurst = rateBurst
+        self.idempotencyLifetime = idempotencyLifetime
+        self.idempotencyCapacity = idempotencyCapacity
+        self.now = now
+    }
+
+    /// Seconds since 1970, from the system's real-time clock.
+    public static let wallClock: @Sendable () -> Double = {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}

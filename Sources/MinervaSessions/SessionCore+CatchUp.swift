@@ -1,0 +1,50 @@
+extension SessionCore {
+    /// Another process committed a change of a session: a session in memory that is behind reads
+    /// its state again and publishes the events it missed, block by block, so that its followers
+    /// here hear of every change. A session busy with its own write catches up when that write
+    /// conflicts.
+    func catchUp(with notice: CommitNotice) {
+        guard let session = registry.session(notice.session) else { return }
+        session.slot.withLock { slot in
+            guard !slot.busy, !slot.gone else { return }
+            if notice.deleted {
+                close(session, in: &slot)
+                return
+            }
+            guard slot.state.lastEvent < notice.lastEvent else { return }
+            reload(session, in: &slot)
+        }
+    }
+
+    /// Reads the session from storage again, swaps it in and publishes the events newer than
+    /// what this process had, block by block; a session gone from storage closes.
+    func reload(_ session: LiveSession, in slot: inout LiveSession.Slot) {
+        guard let storage else { return }
+        do {
+            guard let stored = try storage.loadSession(session.id, eventTail: eventsInMemory) else {
+                close(session, in: &slot)
+                return
+            }
+            let fresh = try restore(stored)
+            let known = slot.state.lastEvent
+            var missed: [SessionEvent] = fresh.log.events.filter { $0.seq > known }
+            if let first = missed.first?.seq, first > known + 1 {
+                let older = try storage.events(of: session.id, after: known, through: first - 1)
+                missed = try older.map { try SessionEvent(record: $0) } + missed
+            }
+            liveNodes.add(fresh.state.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
+            slot.state = fresh.state
+            slot.log = fresh.log
+            slot.answers = fresh.answers
+            var start = missed.startIndex
+            while start < missed.endIndex {
+                let version = missed[start].version
+                let end = missed[start...].firstIndex { $0.version != version } ?? missed.endIndex
+                hub.publish(missed[start..<end], state: fresh.state, session: session.id)
+                start = end
+            }
+        } catch {
+            logger.error("could not read session \(session.id) again from storage: \(error)")
+        }
+    }
+}

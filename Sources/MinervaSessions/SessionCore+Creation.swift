@@ -1,0 +1,143 @@
+public import MinervaCoordinator
+
+/// A session just made, for the API to answer with.
+public struct CreatedSession: Sendable {
+    /// The public id (`s_…`).
+    public let id: String
+    /// The bearer token: in this answer only, never kept.
+    public let token: String
+    /// Its first state.
+    public let state: SessionState
+}
+
+/// Receives a creation's answer once the session is durable (or refused).
+public typealias CreationCompletion = @Sendable (Result<StoredAnswer, SessionError>) -> Void
+
+extension SessionCore {
+    /// Makes a session on the app's root screen, or built by a deep link (version 1, no events).
+    /// With an `Idempotency-Key`, the session and the key's answer are stored in one
+    /// transaction, and a retry answers the same session.
+    /// - Parameters:
+    ///   - layout: `stack` or `split`.
+    ///   - deepLink: a link to build the first state with.
+    ///   - key: the request's `Idempotency-Key`, if any.
+    ///   - answer: builds the answer from the new session.
+    ///   - completion: called with the outcome when it is not known at once.
+    /// - Returns: the outcome when it is known at once; `completion` is then not called.
+    public func create(
+        layout: Layout, deepLink: String?, key: IdempotencyKey?, answer: @escaping @Sendable (CreatedSession) -> StoredAnswer,
+        completion: @escaping CreationCompletion
+    ) -> Result<StoredAnswer, SessionError>? {
+        let now = configuration.now()
+        var began = false
+        do throws(SessionError) {
+            if let key {
+                switch try creations.turn(for: key, now: now, waiting: completion) {
+                case .answered(let stored): return .success(stored)
+                case .wait: return nil
+                case .create: began = true
+                }
+                if let stored = try storedCreation(key) {
+                    for waiting in creations.finish(key, entry: stored, now: now) { waiting(.success(stored.answer)) }
+                    return .success(stored.answer)
+                }
+            }
+            return try make(layout: layout, deepLink: deepLink, key: key, now: now, answer: answer, completion: completion)
+        } catch {
+            if let key, began {
+                for waiting in creations.finish(key, entry: nil, now: now) { waiting(.failure(error)) }
+            }
+            return .failure(error)
+        }
+    }
+
+    /// A creation answer remembered in storage (by this process before a restart, or by another one).
+    private func storedCreation(_ key: IdempotencyKey) throws(SessionError) -> IdempotencyCache.Entry? {
+        guard let storage else { return nil }
+        let record: AnswerRecord?
+        do {
+            record = try storage.loadCreation(CreationSealing.storedKey(key.key)).map { try CreationSealing.open($0, key: key.key) }
+        } catch {
+            logger.error("could not read an idempotency key from storage: \(error)")
+            throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "storage cannot be read right now; retry later")
+        }
+        guard let record, record.storedAt >= configuration.now() - configuration.idempotencyLifetime else { return nil }
+        let entry: IdempotencyCache.Entry
+        do throws(SnapshotError) {
+            entry = try IdempotencyCache.Entry(record: record)
+        } catch {
+            logger.error("stored idempotency key \(key.key) cannot be read: \(error)")
+            return nil
+        }
+        guard entry.key.fingerprint == key.fingerprint else { throw .reusedKey(key.key) }
+        return entry
+    }
+
+    private func make(
+        layout: Layout, deepLink: String?, key: IdempotencyKey?, now: Double, answer: @Sendable (CreatedSession) -> StoredAnswer,
+        completion: @escaping CreationCompletion
+    ) throws(SessionError) -> Result<StoredAnswer, SessionError>? {
+        if let deepLink, app.route(for: deepLink) == nil {
+            throw .notFound("no route matches the deep link '\(deepLink.prefix(64))'")
+        }
+        try model { () throws(NavigationError) in try CoordinatorTree.check(layout: layout, for: app) }
+        var tree = CoordinatorTree(app: app, layout: layout)
+        if let deepLink {
+            try model { () throws(NavigationError) in _ = try tree.deepLink(deepLink) }
+            guard tree.nodes.count <= configuration.maxNodes else {
+                throw .conflict("the deep link would make \(tree.nodes.count) nodes, over the limit of \(configuration.maxNodes)")
+            }
+        }
+        guard liveCount.add(1, ordering: .relaxed).newValue <= configuration.maxSessions else {
+            liveCount.subtract(1, ordering: .relaxed)
+            throw SessionError(
+                .unavailable(retryAfter: 60, outcomeUnknown: false),
+                "the server holds its limit of \(configuration.maxSessions) sessions; delete unused sessions or try later")
+        }
+        let token = Token.random(bytes: 32)
+        let state = SessionState(tree: tree, appVersion: appVersion)
+        let created = CreatedSession(id: "s_" + Token.random(bytes: 16), token: token, state: state)
+        let session = LiveSession(
+            id: created.id, tokenHash: Token.hash(token), state: state, log: SessionLog(), answers: newAnswers(), configuration: configuration,
+            lastUsed: now)
+        let response = answer(created)
+        let entry = key.map { IdempotencyCache.Entry(key: $0, answer: response, storedAt: now) }
+        guard let committer else {
+            _ = registry.insert(session)
+            liveNodes.add(tree.nodes.count, ordering: .relaxed)
+            finishCreation(key, entry: entry, now: now, outcome: .success(response))
+            return .success(response)
+        }
+        var write = state.creationWrite(id: session.id, tokenHash: session.tokenHash, lastUsed: now)
+        if let entry {
+            do {
+                write.creation = try CreationSealing.seal(entry.record)
+            } catch {
+                logger.error("could not seal the answer of Idempotency-Key \(key?.key ?? ""): \(error); a retry will make a new session")
+            }
+        }
+        committer.submit(.session(write)) { outcome in
+            let result: Result<StoredAnswer, SessionError>
+            switch outcome {
+            case .success(.committed):
+                _ = self.registry.insert(session)
+                self.liveNodes.add(state.tree.nodes.count, ordering: .relaxed)
+                result = .success(response)
+            case .success(.conflict), .failure:
+                self.logger.error("could not store a new session: \(outcome)")
+                self.liveCount.subtract(1, ordering: .relaxed)
+                result = .failure(.notStored("the new session"))
+            }
+            self.finishCreation(key, entry: entry, now: now, outcome: result)
+            completion(result)
+        }
+        return nil
+    }
+
+    /// Remembers a key's answer (when the creation succeeded) and answers the retries that waited.
+    private func finishCreation(_ key: IdempotencyKey?, entry: IdempotencyCache.Entry?, now: Double, outcome: Result<StoredAnswer, SessionError>) {
+        guard let key else { return }
+        let succeeded = (try? outcome.get()) != nil
+        for waiting in creations.finish(key, entry: succeeded ? entry : nil, now: now) { waiting(outcome) }
+    }
+}

@@ -1,0 +1,222 @@
+/// A mutation as the API hands it to the core.
+public struct Mutation: Sendable {
+    /// What to do.
+    public var command: SessionCommand
+    /// The versions the client accepts (`If-Match`); `nil` accepts any.
+    public var precondition: (@Sendable (Int) -> Bool)?
+    /// The request's `Idempotency-Key`, if any.
+    public var idempotencyKey: IdempotencyKey?
+    /// Builds the answer from the state the mutation produced (or, for a no-op, the unchanged
+    /// one); it is remembered for the `Idempotency-Key` and stored with the mutation.
+    public var answer: @Sendable (SessionState) -> StoredAnswer
+
+    /// Creates a mutation.
+    public init(
+        command: SessionCommand, precondition: (@Sendable (Int) -> Bool)?, idempotencyKey: IdempotencyKey?,
+        answer: @escaping @Sendable (SessionState) -> StoredAnswer
+    ) {
+        self.command = command
+        self.precondition = precondition
+        self.idempotencyKey = idempotencyKey
+        self.answer = answer
+    }
+}
+
+/// How a mutation ended well.
+public struct MutationResult: Sendable {
+    /// The answer to send.
+    public let answer: StoredAnswer
+    /// The block of events it appended (empty for a no-op or a remembered answer).
+    public let events: ArraySlice<SessionEvent>
+    /// Whether the answer is a remembered one (a retry with the same `Idempotency-Key`).
+    public let replayed: Bool
+}
+
+/// Receives a mutation's outcome once it is durable (or refused).
+public typealias MutationCompletion = @Sendable (Result<MutationResult, SessionError>) -> Void
+
+extension SessionCore {
+    /// Runs a mutation: its step, then store → swap → publish.
+    /// - Parameters:
+    ///   - session: the session, from ``session(_:token:)``.
+    ///   - mutation: what to do.
+    ///   - completion: called with the outcome when it is not known at once (the write is with
+    ///     storage, or the session was busy with another write).
+    /// - Returns: the outcome when it is known at once (a refusal, a no-op, a remembered answer,
+    ///   or any mutation without storage); `completion` is then not called.
+    public func mutate(
+        _ session: LiveSession, _ mutation: Mutation, completion: @escaping MutationCompletion
+    ) -> Result<MutationResult, SessionError>? {
+        session.slot.withLock { slot in
+            guard !slot.busy else {
+                slot.waiting.append(.mutation(mutation, completion))
+                return nil
+            }
+            return start(mutation, of: session, in: &slot, completion: completion)
+        }
+    }
+
+    /// Checks a version precondition now (for a request refused before its step: `412` comes first).
+    /// - Throws: `preconditionFailed` when the current version does not satisfy it.
+    public func checkPrecondition(_ session: LiveSession, _ precondition: (@Sendable (Int) -> Bool)?) throws(SessionError) {
+        guard let precondition else { return }
+        try read(session) { state throws(SessionError) in try Self.check(precondition, version: state.version) }
+    }
+
+    static func check(_ precondition: (@Sendable (Int) -> Bool)?, version: Int) throws(SessionError) {
+        guard let precondition, !precondition(version) else { return }
+        throw SessionError(
+            .preconditionFailed(current: version), "If-Match does not name the current version \"\(version)\"; fetch the session again and retry")
+    }
+
+    /// The step, under the session's lock: a remembered answer, the precondition, the command on
+    /// a copy, the limits; then either the swap (no storage) or the write handed to storage.
+    /// - Parameter attempt: how many times the mutation's write conflicted with another process's already.
+    /// - Returns: the outcome, or `nil` when the write is with storage (the slot is then busy).
+    func start(
+        _ mutation: Mutation, of session: LiveSession, in slot: inout LiveSession.Slot, completion: @escaping MutationCompletion,
+        attempt: Int = 0
+    ) -> Result<MutationResult, SessionError>? {
+        guard !slot.gone else { return .failure(.unauthorized) }
+        let now = configuration.now()
+        do throws(SessionError) {
+            if let key = mutation.idempotencyKey, let answer = try rememberedAnswer(for: key, of: session, in: &slot, now: now) {
+                return .success(MutationResult(answer: answer, events: [], replayed: true))
+            }
+            try Self.check(mutation.precondition, version: slot.state.version)
+            var next = slot.state
+            let changes = try mutation.command.apply(to: &next, configuration: configuration)
+            let block = next.recordBlock(changes, from: slot.state, at: Int(now * 1000), listHistoryBudget: historyBudget)
+            if block == nil {
+                // A no-op: no version, no event; its answer is still remembered for its key.
+                next = slot.state
+            } else {
+                try checkLimits(next, growingFrom: slot.state)
+            }
+            let answer = mutation.answer(next)
+            let entry = mutation.idempotencyKey.map { IdempotencyCache.Entry(key: $0, answer: answer, storedAt: now) }
+            let result = MutationResult(answer: answer, events: ArraySlice(block ?? []), replayed: false)
+            if block == nil, entry == nil { return .success(result) }
+            guard let committer else {
+                swap(in: next, block: block ?? [], answer: entry, of: session, slot: &slot, now: now)
+                return .success(result)
+            }
+            let write = next.write(
+                from: slot.state, id: session.id, tokenHash: session.tokenHash, lastUsed: session.lastUsed, block: block ?? [], answer: entry,
+                keptAnswers: configuration.idempotencyCapacity, eventHistory: configuration.eventHistory)
+            slot.busy = true
+            let accepted = next
+            committer.submit(.session(write)) { outcome in
+                self.finish(mutation, of: session, next: accepted, answer: entry, result: result, outcome: outcome, completion: completion, attempt: attempt)
+            }
+            return nil
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The answer remembered for `key`: in memory, or (memory forgot it) in the store.
+    /// - Throws: `invalid` for a key used with another request, `unavailable` when the store cannot be read.
+    private func rememberedAnswer(
+        for key: IdempotencyKey, of session: LiveSession, in slot: inout LiveSession.Slot, now: Double
+    ) throws(SessionError) -> StoredAnswer? {
+        if let answer = try slot.answers.answer(for: key, now: now) { return answer }
+        guard let storage else { return nil }
+        let record: AnswerRecord?
+        do {
+            record = try storage.loadAnswer(of: session.id, key: key.key)
+        } catch {
+            logger.error("could not read an idempotency key of session \(session.id) from storage: \(error)")
+            throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "storage cannot be read right now; retry later")
+        }
+        guard let record, let entry = try? IdempotencyCache.Entry(record: record), now - entry.storedAt < configuration.idempotencyLifetime
+        else { return nil }
+        guard entry.key.fingerprint == key.fingerprint else { throw .reusedKey(key.key) }
+        slot.answers.remember(entry, now: now)
+        return entry.answer
+    }
+
+    /// The mutation is durable (or there is no store): its state becomes the session's, its
+    /// events join the log and go to the followers, its answer is remembered.
+    private func swap(
+        in next: SessionState, block: [SessionEvent], answer: IdempotencyCache.Entry?, of session: LiveSession,
+        slot: inout LiveSession.Slot, now: Double
+    ) {
+        liveNodes.add(next.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
+        slot.state = next
+        if let answer { slot.answers.remember(answer, now: now) }
+        guard !block.isEmpty else { return }
+        slot.log.append(block, keep: eventsInMemory, budget: historyBudget)
+        hub.publish(block[...], state: next, session: session.id)
+    }
+
+    /// Refuses a state that grows over the session's limits (a session already over them, say
+    /// under a lowered limit, may still shrink).
+    private func checkLimits(_ state: SessionState, growingFrom old: SessionState) throws(SessionError) {
+        let nodes = state.tree.nodes.count
+        guard nodes <= configuration.maxNodes || nodes <= old.tree.nodes.count else {
+            throw .conflict("the session would hold \(nodes) nodes, over its limit of \(configuration.maxNodes) (--max-nodes); pop or dismiss first")
+        }
+        guard state.byteCount <= configuration.maxSessionBytes || state.byteCount <= old.byteCount else {
+            throw .conflict(
+                "the session would hold \(state.byteCount) bytes, over its limit of \(configuration.maxSessionBytes) (--max-session-bytes); pop, dismiss or shrink a list first"
+            )
+        }
+    }
+
+    /// Storage has answered a mutation's write: swap and publish when it is durable, then give
+    /// the outcome and let the next waiting work start. When another process changed the
+    /// session first (the version-checked write conflicted), the session catches up and the
+    /// mutation runs again on what is stored now, a few times at most.
+    private func finish(
+        _ mutation: Mutation, of session: LiveSession, next: SessionState, answer: IdempotencyCache.Entry?, result: MutationResult,
+        outcome: Result<WriteOutcome, StorageError>, completion: @escaping MutationCompletion, attempt: Int
+    ) {
+        session.slot.withLock { slot in
+            slot.busy = false
+            switch outcome {
+            case .success(.committed) where slot.gone:
+                completion(.failure(.unauthorized))
+            case .success(.committed):
+                swap(in: next, block: Array(result.events), answer: answer, of: session, slot: &slot, now: configuration.now())
+                completion(.success(result))
+            case .success(.conflict):
+                guard attempt < 3 else {
+                    logger.error("session \(session.id) kept changing in storage under this process; gave up after \(attempt + 1) writes")
+                    completion(.failure(SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "the session is changing too fast; retry")))
+                    break
+                }
+                reload(session, in: &slot)
+                if let outcome = start(mutation, of: session, in: &slot, completion: completion, attempt: attempt + 1) { completion(outcome) }
+            case .failure(let error):
+                logger.error("could not store a change of session \(session.id): \(error)")
+                completion(.failure(.notStored("the change")))
+            }
+            runWaiting(session, in: &slot)
+        }
+    }
+
+    /// Refuses work that waited for the session's turn.
+    func fail(_ waiting: some Sequence<LiveSession.QueuedWork>, with error: SessionError) {
+        for work in waiting {
+            switch work {
+            case .mutation(_, let completion): completion(.failure(error))
+            case .deletion(_, let completion): completion(.failure(error))
+            }
+        }
+    }
+
+    /// Starts the work that waited for the session's turn, until one of them hands a write to storage.
+    func runWaiting(_ session: LiveSession, in slot: inout LiveSession.Slot) {
+        while !slot.busy, let work = slot.waiting.popFirst() {
+            switch work {
+            case .mutation(let mutation, let completion):
+                if let outcome = start(mutation, of: session, in: &slot, completion: completion) { completion(outcome) }
+            case .deletion(let precondition, let completion):
+                if let outcome = startDeletion(of: session, precondition: precondition, in: &slot, completion: completion) {
+                    completion(outcome)
+                }
+            }
+        }
+    }
+}

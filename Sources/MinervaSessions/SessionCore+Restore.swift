@@ -1,0 +1,23 @@
+import MinervaCoordinator
+
+extension SessionCore {
+    /// An empty answer cache, bounded as the configuration says.
+    func newAnswers() -> IdempotencyCache {
+        IdempotencyCache(capacity: configuration.idempotencyCapacity, lifetime: configuration.idempotencyLifetime, budget: historyBudget)
+    }
+
+    /// What a stored session holds for the core: its state, the newest events of its log and
+    /// its remembered answers, each kept within its share of the session's history budget.
+    /// - Throws: ``SnapshotError`` when what is stored is not a session of this app.
+    func restore(_ stored: StoredSession) throws(SnapshotError) -> (state: SessionState, log: SessionLog, answers: IdempotencyCache) {
+        let state = try SessionState(stored: stored, app: app, configuration: configuration, listHistoryBudget: historyBudget)
+        var events: [SessionEvent] = []
+        for record in stored.events { events.append(try SessionEvent(record: record)) }
+        var log = SessionLog(events)
+        log.trim(keep: eventsInMemory, atLeast: 0, budget: historyBudget)
+        var answers = newAnswers()
+        let now = configuration.now()
+        for record in stored.answers { answers.remember(try IdempotencyCache.Entry(record: record), now: now) }
+        return (state, log, answers)
+    }
+}

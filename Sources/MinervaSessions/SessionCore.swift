@@ -1,0 +1,148 @@
+public import Logging
+public import MinervaCoordinator
+import Synchronization
+
+/// The session core: every session's state, and the one place where it changes. It knows no
+/// HTTP. A mutation is a pure step on a copy of the state; the core then carries out what the
+/// step made in one order — store, swap, publish — so nothing is visible to anyone before
+/// storage has accepted it, and a refusal uses up no version or event number.
+public final class SessionCore: Sendable {
+    /// The app every new session runs.
+    public let app: AppDescription
+    /// The app description's version, recorded with every session.
+    public let appVersion: String
+    /// Limits and the clock.
+    public let configuration: SessionConfiguration
+    let storage: (any SessionStorage)?
+    let committer: GroupCommitter?
+    let registry = SessionRegistry()
+    let hub = EventHub()
+    let creations: CreationLedger
+    let logger: Logger
+    /// Sessions that exist (in storage, when there is one).
+    let liveCount: Atomic<Int>
+    /// Nodes of the sessions in memory.
+    let liveNodes = Atomic<Int>(0)
+
+    /// Creates the core.
+    /// - Parameters:
+    ///   - app: the validated app description.
+    ///   - appVersion: its version.
+    ///   - configuration: limits and the clock.
+    ///   - storage: where sessions are kept durably; `nil` keeps them in memory only. Sessions are
+    ///     read from it when first used, not at start.
+    ///   - logger: where storage faults are reported.
+    /// - Throws: ``StorageError`` when storage cannot be read.
+    public init(
+        app: AppDescription, appVersion: String, configuration: SessionConfiguration, storage: (any SessionStorage)?, logger: Logger
+    ) throws(StorageError) {
+        self.app = app
+        self.appVersion = appVersion
+        self.configuration = configuration
+        self.storage = storage
+        self.logger = logger
+        committer = storage.map { GroupCommitter(storage: $0) }
+        creations = CreationLedger(lifetime: configuration.idempotencyLifetime)
+        liveCount = Atomic(try storage?.sessionCount() ?? 0)
+        ListDiffMetrics.prepare()
+        (storage as? any SharedSessionStorage)?.observeCommits { [weak self] notice in self?.catchUp(with: notice) }
+    }
+
+    /// How many sessions exist.
+    public var sessionCount: Int { liveCount.load(ordering: .relaxed) }
+
+    /// How many nodes the sessions in memory hold.
+    public var nodeCount: Int { liveNodes.load(ordering: .relaxed) }
+
+    /// How many long polls and streams follow sessions.
+    public var subscriberCount: Int { hub.count }
+
+    /// How many events the in-memory log of a session keeps.
+    var eventsInMemory: Int {
+        storage == nil ? configuration.eventHistory : min(configuration.eventHistory, configuration.eventsInMemory)
+    }
+
+    /// The session with this id when `token` is its bearer token, its request counted against
+    /// its budget. A session not in memory is read from storage.
+    /// - Throws: `unauthorized` for an unknown session or a wrong token (never told apart),
+    ///   `rateLimited` when its budget is spent, `unavailable` when storage cannot be read.
+    public func session(_ id: String, token: String) throws(SessionError) -> LiveSession {
+        guard let session = try find(id, token: token) else {
+            _ = Token.matches(token, hash: Token.hash(id))
+            throw .unauthorized
+        }
+        guard session.authorizes(token) else { throw .unauthorized }
+        try session.admit(now: configuration.now())
+        return session
+    }
+
+    /// Reads the session's current state (what storage has accepted).
+    public func read<T>(_ session: LiveSession, _ body: (SessionState) throws(SessionError) -> T) throws(SessionError) -> T {
+        try session.slot.withLock { slot throws(SessionError) in
+            guard !slot.gone else { throw .unauthorized }
+            return try body(slot.state)
+        }
+    }
+
+    /// Starts following a session: `start` sees the current state (and, when `after` is given,
+    /// the page of the log after it) and either answers at once (returning `nil`) or returns a
+    /// subscriber that receives every later block of events. Nothing published can slip between
+    /// the two.
+    public func observe(
+        _ session: LiveSession, after: Int? = nil, _ start: (SessionState, Result<EventPage, SessionError>?) -> (any EventSubscriber)?
+    ) {
+        let ended: (any EventSubscriber)? = session.slot.withLock { slot in
+            let page = after.map { after in
+                Result<EventPage, SessionError>(catching: { () throws(SessionError) in try self.page(of: session, slot.state, slot.log, after: after) })
+            }
+            guard let subscriber = start(slot.state, page) else { return nil }
+            if slot.gone { return subscriber }
+            hub.subscribe(subscriber, to: session.id)
+            return nil
+        }
+        ended?.sessionEnded()
+    }
+
+    /// Stops delivering a session's events to `subscriber` (a long poll that timed out).
+    public func stopObserving(_ session: LiveSession, _ subscriber: any EventSubscriber) {
+        hub.unsubscribe(subscriber, from: session.id)
+    }
+
+    /// The bytes a session's in-memory history may take: a store keeps the rest; without one
+    /// the whole kept history (the newest `eventHistory` events, `listHistory` list versions) stays.
+    var historyBudget: Int {
+        storage == nil ? .max : configuration.maxSessionBytes
+    }
+
+    /// The session in memory, or read from storage (only when `token` is its token: a wrong one
+    /// reads no more than the session's row).
+    private func find(_ id: String, token: String) throws(SessionError) -> LiveSession? {
+        if let session = registry.session(id) { return session }
+        guard let storage, id.utf8.count <= 64 else { return nil }
+        let stored: StoredSession?
+        do {
+            stored = try storage.loadSession(id, eventTail: eventsInMemory)
+        } catch {
+            logger.error("could not read session \(id) from storage: \(error)")
+            throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "storage cannot be read right now; retry later")
+        }
+        guard let stored, Token.matches(token, hash: stored.record.tokenHash) else { return nil }
+        let restored: (state: SessionState, log: SessionLog, answers: IdempotencyCache)
+        do throws(SnapshotError) {
+            restored = try restore(stored)
+        } catch {
+            logger.warning("session \(id) is kept in the store but not served: \(error)")
+            return nil
+        }
+        let unknown = restored.state.tree.unknownScreens
+        if !unknown.isEmpty {
+            logger.warning("session \(id) shows screens the app no longer declares: \(unknown.joined(separator: ", "))")
+        }
+        let session = LiveSession(
+            id: id, tokenHash: stored.record.tokenHash, state: restored.state, log: restored.log, answers: restored.answers,
+            configuration: configuration, lastUsed: stored.record.lastUsed)
+        let inMemory = registry.insert(session)
+        if inMemory === session { liveNodes.add(restored.state.tree.nodes.count, ordering: .relaxed) }
+        return inMemory
+    }
+}

@@ -1,0 +1,45 @@
+/// Why the session core refused a request. It knows nothing of HTTP: the API maps each
+/// ``Category`` to a status in one place.
+public struct SessionError: Error, Sendable, CustomStringConvertible {
+    /// The kinds of refusal.
+    public enum Category: Sendable, Equatable {
+        /// No such session, or the token does not match it (never told apart).
+        case unauthorized
+        /// An unknown node, navigator, route or list.
+        case notFound
+        /// Well-formed but invalid: an unknown screen, missing params, duplicate ids, over a size limit.
+        case invalid
+        /// Not possible in this state (including a session that would grow over its limits).
+        case conflict
+        /// The version the client named is not the current one.
+        case preconditionFailed(current: Int)
+        /// The session's request budget is spent; retry after the given seconds.
+        case rateLimited(retryAfter: Double)
+        /// Storage refused or is unreachable; retry after the given seconds. When the outcome is
+        /// unknown, a retry with the same `Idempotency-Key` answers whatever was committed.
+        case unavailable(retryAfter: Double, outcomeUnknown: Bool)
+    }
+
+    /// The kind of refusal.
+    public let category: Category
+    /// What is wrong and what to do about it.
+    public let description: String
+
+    /// Creates an error.
+    public init(_ category: Category, _ description: String) {
+        self.category = category
+        self.description = description
+    }
+
+    /// An unknown session or a wrong token.
+    public static let unauthorized = SessionError(.unauthorized, "unknown session or wrong token")
+
+    static func notFound(_ message: String) -> SessionError { SessionError(.notFound, message) }
+    static func invalid(_ message: String) -> SessionError { SessionError(.invalid, message) }
+    static func conflict(_ message: String) -> SessionError { SessionError(.conflict, message) }
+
+    /// Storage refused a write: nothing was changed.
+    static func notStored(_ what: String) -> SessionError {
+        SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "\(what) could not be stored; nothing was changed, retry later")
+    }
+}

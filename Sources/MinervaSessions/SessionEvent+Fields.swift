@@ -1,0 +1,49 @@
+public import MinervaCoordinator
+public import MinervaJSON
+
+extension SessionEvent.Change {
+    /// Writes the change's own fields into an open object: `node`, `screen`, `reason`, … as the
+    /// change log shows them; the caller writes the event's number, version, time and type around them.
+    /// - Parameter pending: writes a pending target (or `null`), which the wire and the store
+    ///   show differently.
+    public func writeFields(into writer: inout JSONWriter, pending writePending: (PendingNavigation?, inout JSONWriter) -> Void) {
+        switch self {
+        case .listChanged(let node, let list, let from):
+            writer.field("node", node)
+            writer.field("list", list)
+            writer.field("from", from)
+        case .navigation(.added(let added)):
+            writer.field("node", added.node)
+            writer.field("screen", added.screen)
+            writer.key("params")
+            writer.value(.object(added.params))
+            writer.field("parent", added.parent)
+            writer.field("navigator", added.navigator.rawValue)
+            writer.key("presentation")
+            added.presentation.write(into: &writer)
+            if let presentedBy = added.presentedBy { writer.field("presentedBy", presentedBy.rawValue) }
+            if let embedded = added.embedded { writer.field("embedded", embedded) }
+        case .navigation(.removed(let removed)):
+            writer.field("node", removed.node)
+            writer.field("screen", removed.screen)
+            writer.field("reason", removed.reason.rawValue)
+            writer.field("navigator", removed.navigator.rawValue)
+        case .navigation(.finished(let finished)):
+            writer.field("node", finished.node)
+            writer.field("screen", finished.screen)
+            writer.field("parent", finished.parent)
+            writer.key("result")
+            writer.value(finished.result)
+        case .navigation(.tabSelected(let tab)):
+            writer.field("tab", tab)
+        case .navigation(.flagsChanged(let flags)):
+            writer.key("flags")
+            writer.beginArray()
+            for flag in flags { writer.string(flag) }
+            writer.endArray()
+        case .navigation(.pendingChanged(let pending)):
+            writer.key("pending")
+            writePending(pending, &writer)
+        }
+    }
+}

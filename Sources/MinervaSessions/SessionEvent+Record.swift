@@ -1,0 +1,88 @@
+import MinervaCoordinator
+import MinervaJSON
+
+extension SessionEvent {
+    /// The event as stored (``EventRecord``).
+    var record: EventRecord {
+        var writer = JSONWriter(capacity: 160)
+        writer.beginObject()
+        writer.field("version", version)
+        writer.field("at", at)
+        if isFinal { writer.field("final", true) }
+        writer.field("type", type)
+        change.writeFields(into: &writer) { pending, writer in
+            if let pending { pending.writeSnapshot(into: &writer) } else { writer.null() }
+        }
+        writer.endObject()
+        return EventRecord(seq: seq, body: writer.bytes)
+    }
+
+    /// The members an event record may carry.
+    private static let recordKeys: JSONKeys = [
+        "version", "at", "final", "type", "node", "list", "from", "screen", "params", "parent", "navigator", "presentation",
+        "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending",
+    ]
+
+    /// Reads an event back from its record.
+    /// - Throws: ``SnapshotError`` when the record is not an event.
+    init(record: EventRecord) throws(SnapshotError) {
+        let value = try StoredJSON.parse(record.body)
+        do throws(JSONReadError) {
+            let reader = try JSONObjectReader(value, keys: Self.recordKeys)
+            self.init(
+                seq: record.seq, version: try reader.int("version"), at: try reader.int("at"), isFinal: try reader.optionalBool("final") ?? false,
+                change: try Self.change(reader))
+        } catch {
+            throw SnapshotError("event \(record.seq): \(error)")
+        }
+    }
+
+    private static func change(_ reader: JSONObjectReader) throws(JSONReadError) -> Change {
+        switch try reader.string("type") {
+        case "listChanged":
+            return .listChanged(node: try reader.nodeID("node"), list: try reader.int("list"), from: try reader.int("from"))
+        case "added":
+            return .navigation(
+                .added(
+                    AddedNode(
+                        node: try reader.nodeID("node"), screen: try reader.string("screen"), params: try reader.optionalObject("params") ?? [:],
+                        parent: try reader.nodeID("parent"), navigator: NavigatorID(try reader.string("navigator")),
+                        presentation: try reader.object("presentation", keys: Presentation.keys, Presentation.init(reader:)),
+                        presentedBy: try reader.optionalString("presentedBy").map { NavigatorID($0) },
+                        embedded: try reader.optionalBool("embedded"))))
+        case "removed":
+            return .navigation(
+                .removed(
+                    RemovedNode(
+                        node: try reader.nodeID("node"), screen: try reader.string("screen"),
+                        reason: try reader.enumValue("reason", as: NavigationEvent.RemovalReason.self),
+                        navigator: NavigatorID(try reader.string("navigator")))))
+        case "finished":
+            return .navigation(
+                .finished(
+                    FinishedFlow(
+                        node: try reader.nodeID("node"), screen: try reader.string("screen"), parent: try reader.nodeID("parent"),
+                        result: reader.value("result") ?? .null)))
+        case "tabSelected":
+            return .navigation(.tabSelected(try reader.string("tab")))
+        case "flagsChanged":
+            return .navigation(.flagsChanged(try reader.strings("flags")))
+        case "pendingChanged":
+            return .navigation(
+                .pendingChanged(try reader.optionalObject("pending", keys: PendingNavigation.snapshotKeys, PendingNavigation.init(reader:))))
+        case let other:
+            throw reader.error("unknown event type '\(other.prefix(64))'", at: .key("type"))
+        }
+    }
+}
+
+/// Parses JSON read back from storage, with room for the nesting the core itself wrote.
+enum StoredJSON {
+    static func parse(_ bytes: [UInt8]) throws(SnapshotError) -> JSONValue {
+        do {
+            return try JSONParser.parse(bytes, maximumDepth: JSONParser.maximumDepth + 32)
+        } catch {
+            throw SnapshotError("not JSON: \(error)")
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import MinervaCoordinator
+import MinervaJSON
+
+extension SessionEvent {
+    /// About how many bytes the event takes in memory: what the in-memory log's share of a
+    /// session's byte budget counts.
+    var approximateByteCount: Int {
+        let fixed = 96
+        switch change {
+        case .navigation(.added(let added)): return fixed + 64 + JSONValue.object(added.params).encodedByteCount
+        case .navigation(.finished(let finished)): return fixed + finished.result.encodedByteCount
+        case .navigation(.flagsChanged(let flags)): return fixed + flags.reduce(0) { $0 + 16 + $1.utf8.count }
+        case .navigation(.pendingChanged(let pending)):
+            return fixed + (pending?.steps.reduce(0) { $0 + 64 + JSONValue.object($1.params).encodedByteCount } ?? 0)
+        case .navigation(.removed), .navigation(.tabSelected), .listChanged: return fixed
+        }
+    }
+}

@@ -1,0 +1,46 @@
+public import MinervaCoordinator
+
+/// One entry of a session's change log: every successful mutation appends a block of them,
+/// all with the version it produced, the last one marked final.
+public struct SessionEvent: Hashable, Sendable {
+    /// What changed.
+    public enum Change: Hashable, Sendable {
+        /// A change of the navigation state (added, removed, finished, tab, flags, pending).
+        case navigation(NavigationEvent)
+        /// A node's list was replaced: its new list version, and the previous one (0 for the first).
+        case listChanged(node: NodeID, list: Int, from: Int)
+    }
+
+    /// Position in the session's log: 1, 2, 3, … without gaps.
+    public let seq: Int
+    /// The session version the mutation produced.
+    public let version: Int
+    /// Server time of the mutation, in milliseconds since 1970.
+    public let at: Int
+    /// Whether this is the last event of its mutation's block.
+    public let isFinal: Bool
+    /// What changed.
+    public let change: Change
+
+    /// Creates an event; the core numbers them, and stores read them back.
+    public init(seq: Int, version: Int, at: Int, isFinal: Bool, change: Change) {
+        self.seq = seq
+        self.version = version
+        self.at = at
+        self.isFinal = isFinal
+        self.change = change
+    }
+
+    /// The wire name of the event's type (`added`, `removed`, `listChanged`, …).
+    public var type: String {
+        switch change {
+        case .listChanged: "listChanged"
+        case .navigation(.added): "added"
+        case .navigation(.removed): "removed"
+        case .navigation(.finished): "finished"
+        case .navigation(.tabSelected): "tabSelected"
+        case .navigation(.flagsChanged): "flagsChanged"
+        case .navigation(.pendingChanged): "pendingChanged"
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import DequeModule
+
+/// The newest events of a session's change log, as the session keeps them in memory: the whole
+/// kept log without a store, or its tail when a store holds the rest. It lives beside the
+/// session's state, not in it, so that a mutation's step never copies it.
+struct SessionLog: Sendable {
+    /// The events, oldest first.
+    private(set) var events: Deque<SessionEvent> = []
+    /// What they take (``SessionEvent/approximateByteCount``), in bytes.
+    private(set) var bytes = 0
+
+    /// A log of events read back from storage, oldest first.
+    init(_ events: some Sequence<SessionEvent> = []) {
+        self.events = Deque(events)
+        bytes = self.events.reduce(0) { $0 + $1.approximateByteCount }
+    }
+
+    /// Appends a mutation's block, then drops the oldest events beyond `keep` or beyond the
+    /// byte budget (never the block itself).
+    mutating func append(_ block: some Collection<SessionEvent>, keep: Int, budget: Int) {
+        events.append(contentsOf: block)
+        bytes += block.reduce(0) { $0 + $1.approximateByteCount }
+        trim(keep: keep, atLeast: block.count, budget: budget)
+    }
+
+    /// Drops the oldest events while more than `keep` or more than `budget` bytes are kept,
+    /// keeping at least `atLeast`.
+    mutating func trim(keep: Int, atLeast: Int, budget: Int) {
+        while events.count > atLeast, events.count > keep || bytes > budget {
+            bytes -= events.removeFirst().approximateByteCount
+        }
+    }
+}

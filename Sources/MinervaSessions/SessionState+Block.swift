@@ -1,0 +1,55 @@
+import MinervaCoordinator
+import MinervaJSON
+
+extension SessionState {
+    /// Completes a step's changes into its mutation's block of events and records the block in
+    /// this state (the step's result): the version grows by one, the events are numbered after
+    /// `old`'s, lists of removed nodes go, the byte count follows, and the lists' older versions
+    /// keep within their budget.
+    /// - Parameters:
+    ///   - changes: what the step reported.
+    ///   - old: the state the step started from.
+    ///   - at: the mutation's time, in milliseconds since 1970.
+    ///   - listHistoryBudget: bytes the older versions of all lists may take in memory.
+    /// - Returns: the block, or `nil` when the step changed nothing (a no-op: no version, no event).
+    mutating func recordBlock(
+        _ changes: [SessionEvent.Change], from old: SessionState, at: Int, listHistoryBudget: Int
+    ) -> [SessionEvent]? {
+        var navigation: [NavigationEvent] = []
+        var listChanges: [SessionEvent.Change] = []
+        for change in changes {
+            switch change {
+            case .navigation(let event): navigation.append(event)
+            case .listChanged: listChanges.append(change)
+            }
+        }
+        let block = tree.changeBlock(since: old.tree, operationEvents: navigation).map(SessionEvent.Change.navigation) + listChanges
+        guard !block.isEmpty else { return nil }
+        version += 1
+        var events: [SessionEvent] = []
+        events.reserveCapacity(block.count)
+        for (index, change) in block.enumerated() {
+            track(change, from: old)
+            events.append(
+                SessionEvent(seq: lastEvent + 1 + index, version: version, at: at, isFinal: index == block.count - 1, change: change))
+        }
+        lastEvent += block.count
+        if !listChanges.isEmpty { trimListHistory(budget: listHistoryBudget) }
+        return events
+    }
+
+    /// Follows one change in the byte count and drops the list of a removed node.
+    private mutating func track(_ change: SessionEvent.Change, from old: SessionState) {
+        switch change {
+        case .navigation(.added(let added)):
+            byteCount += Self.byteCount(ofNodeWith: added.params)
+        case .navigation(.removed(let removed)):
+            if let node = old.tree.nodes[removed.node] { byteCount -= Self.byteCount(ofNodeWith: node.params) }
+            if let list = lists.removeValue(forKey: removed.node) { byteCount -= list.current.byteCount }
+        case .listChanged(let node, _, _):
+            byteCount += lists[node]!.current.byteCount - (old.lists[node]?.current.byteCount ?? 0)
+        case .navigation:
+            break
+        }
+    }
+}

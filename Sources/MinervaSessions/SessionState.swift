@@ -1,0 +1,46 @@
+public import MinervaCoordinator
+public import MinervaList
+import MinervaJSON
+
+/// A session's state as a value: what a mutation's step reads and produces. The core swaps it
+/// in only once storage has accepted it.
+public struct SessionState: Sendable {
+    /// The coordinator tree.
+    public internal(set) var tree: CoordinatorTree
+    /// Starts at 1 and grows by one with every successful mutation.
+    public internal(set) var version: Int
+    /// The `seq` of the newest event (0 when none).
+    public internal(set) var lastEvent: Int
+    /// The `seq` the log starts from: 1, or later for a session migrated from a store that did
+    /// not keep its events.
+    let firstEvent: Int
+    /// Each node's list, for the nodes that have one.
+    public internal(set) var lists: [NodeID: ListHistory]
+    /// The version of the app description the session runs.
+    public let appVersion: String
+    /// What the session's size limit counts: every node (a fixed share and its params) and every
+    /// list's current cells, in bytes.
+    var byteCount: Int
+
+    init(tree: CoordinatorTree, appVersion: String, firstEvent: Int = 1) {
+        self.tree = tree
+        version = 1
+        lastEvent = 0
+        self.firstEvent = firstEvent
+        lists = [:]
+        self.appVersion = appVersion
+        byteCount = tree.nodes.values.reduce(0) { $0 + Self.byteCount(ofNodeWith: $1.params) }
+    }
+
+    /// What one node counts for the session's size limit: a fixed share for its place in the
+    /// tree (about what a node takes in memory), and its params.
+    static func byteCount(ofNodeWith params: [String: JSONValue]) -> Int {
+        512 + JSONValue.object(params).encodedByteCount
+    }
+
+    /// The oldest `seq` a client can still read from this session's log (1 while nothing was
+    /// dropped), given how many events are kept in all.
+    func oldestKeptEvent(history: Int) -> Int {
+        max(firstEvent, lastEvent - history + 1)
+    }
+}

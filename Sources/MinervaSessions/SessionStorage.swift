@@ -1,0 +1,71 @@
+/// Where sessions are kept durably. Every method completes durably before it returns. The core
+/// commits from its writer thread; it reads (a session on first use, events and list versions
+/// memory no longer holds, remembered answers) from the threads that serve requests.
+public protocol SessionStorage: Sendable {
+    /// Reads one session, or `nil` when there is none with that id.
+    /// - Parameters:
+    ///   - id: the session id.
+    ///   - eventTail: how many of its newest events to read with it.
+    func loadSession(_ id: String, eventTail: Int) throws(StorageError) -> StoredSession?
+
+    /// The events of a session with `seq` greater than `after` and at most `last`, oldest first
+    /// (a write in flight may already have stored newer ones, which are not published yet).
+    func events(of id: String, after: Int, through last: Int) throws(StorageError) -> [EventRecord]
+
+    /// One kept version of a node's list, if the store has it.
+    func listVersion(of id: String, node: String, version: Int) throws(StorageError) -> ListRecord?
+
+    /// A session's remembered answer to a mutation with this `Idempotency-Key`, if any.
+    func loadAnswer(of id: String, key: String) throws(StorageError) -> AnswerRecord?
+
+    /// The remembered answer of a `POST /v1/sessions` with this `Idempotency-Key`, if any.
+    func loadCreation(_ key: String) throws(StorageError) -> AnswerRecord?
+
+    /// How many sessions are stored.
+    func sessionCount() throws(StorageError) -> Int
+
+    /// Carries out writes in one transaction.
+    /// - Returns: each write's outcome, in order; a conflicting write is left out, the others apply.
+    /// - Throws: when the transaction as a whole could not be committed: nothing was written.
+    func commit(_ writes: [StorageWrite]) throws(StorageError) -> [WriteOutcome]
+
+    /// Deletes the sessions unused since `cutoff`, and remembered answers (of creations and of
+    /// mutations) stored before `answersBefore`.
+    /// - Returns: the ids of the sessions deleted.
+    func expire(unusedSince cutoff: Double, answersBefore: Double) throws(StorageError) -> [String]
+}
+
+/// Why storage could not do what was asked: a full disk, a read-only file, an unreachable database.
+public struct StorageError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, from the store's own error.
+    public let description: String
+
+    /// Wraps a store's error.
+    public init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// A commit another process made to a shared store: which session, and its newest event then.
+public struct CommitNotice: Sendable, Equatable {
+    /// The session id.
+    public let session: String
+    /// The `seq` of its newest event after the commit; 0 when it was deleted.
+    public let lastEvent: Int
+    /// Whether the session was deleted.
+    public let deleted: Bool
+
+    /// Creates a notice.
+    public init(session: String, lastEvent: Int, deleted: Bool) {
+        self.session = session
+        self.lastEvent = lastEvent
+        self.deleted = deleted
+    }
+}
+
+/// A store that several processes share tells each of them about the others' commits, so that
+/// their long polls and streams hear of every change.
+public protocol SharedSessionStorage: SessionStorage {
+    /// Starts telling `handler` about commits of other processes, from now on.
+    func observeCommits(_ handler: @escaping @Sendable (CommitNotice) -> Void)
+}

@@ -1,0 +1,101 @@
+/// A session's own row: who may use it, how far it has got, and its tree.
+public struct SessionRecord: Sendable {
+    /// The session id (`s_…`).
+    public let id: String
+    /// The SHA-256 of its bearer token.
+    public let tokenHash: [UInt8]
+    /// Its version.
+    public let version: Int
+    /// The `seq` of its newest event (0 when none).
+    public let lastEvent: Int
+    /// The `seq` its log starts from: 1, or after the events of an older store that were not kept.
+    public let firstEvent: Int
+    /// The version of the app description it runs.
+    public let appVersion: String
+    /// Its state without history (the tree, flags, pending target), in the core's own format.
+    public let state: [UInt8]
+    /// When a request last used it, in seconds since 1970.
+    public let lastUsed: Double
+
+    /// Creates a record.
+    public init(
+        id: String, tokenHash: [UInt8], version: Int, lastEvent: Int, firstEvent: Int, appVersion: String, state: [UInt8], lastUsed: Double
+    ) {
+        self.id = id
+        self.tokenHash = tokenHash
+        self.version = version
+        self.lastEvent = lastEvent
+        self.firstEvent = firstEvent
+        self.appVersion = appVersion
+        self.state = state
+        self.lastUsed = lastUsed
+    }
+}
+
+/// One event of a session's log, in the core's own format.
+public struct EventRecord: Sendable {
+    /// Its `seq`.
+    public let seq: Int
+    /// The encoded event.
+    public let body: [UInt8]
+
+    /// Creates a record.
+    public init(seq: Int, body: [UInt8]) {
+        self.seq = seq
+        self.body = body
+    }
+}
+
+/// One kept version of a node's list.
+public struct ListRecord: Sendable {
+    /// The node's id (`n4`).
+    public let node: String
+    /// The list version.
+    public let version: Int
+    /// The encoded sections.
+    public let body: [UInt8]
+
+    /// Creates a record.
+    public init(node: String, version: Int, body: [UInt8]) {
+        self.node = node
+        self.version = version
+        self.body = body
+    }
+}
+
+/// A remembered answer to a request with an `Idempotency-Key`.
+public struct AnswerRecord: Sendable {
+    /// The key.
+    public let key: String
+    /// When it was remembered, in seconds since 1970.
+    public let storedAt: Double
+    /// The encoded answer and the fingerprint of the request it answered.
+    public let body: [UInt8]
+
+    /// Creates a record.
+    public init(key: String, storedAt: Double, body: [UInt8]) {
+        self.key = key
+        self.storedAt = storedAt
+        self.body = body
+    }
+}
+
+/// Everything stored of one session that a live session needs.
+public struct StoredSession: Sendable {
+    /// Its own row.
+    public var record: SessionRecord
+    /// Its newest events, oldest first (as many as asked for).
+    public var events: [EventRecord]
+    /// Every kept list version, by node and then version, oldest first.
+    public var lists: [ListRecord]
+    /// Its remembered answers, oldest first.
+    public var answers: [AnswerRecord]
+
+    /// Bundles what was read.
+    public init(record: SessionRecord, events: [EventRecord], lists: [ListRecord], answers: [AnswerRecord]) {
+        self.record = record
+        self.events = events
+        self.lists = lists
+        self.answers = answers
+    }
+}

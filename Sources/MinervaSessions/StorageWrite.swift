@@ -1,0 +1,48 @@
+/// What one mutation, creation or deletion writes: stores carry it out in one transaction,
+/// several of them together when they are committed as a group.
+public enum StorageWrite: Sendable {
+    /// A new session, or a change of one.
+    case session(SessionWrite)
+    /// A session and all it holds go.
+    case delete(id: String)
+    /// When sessions were last used, so that expiry survives a restart.
+    case touch([(id: String, lastUsed: Double)])
+}
+
+/// A new session or what one mutation changed in it.
+public struct SessionWrite: Sendable {
+    /// The session's row as it is now.
+    public var record: SessionRecord
+    /// The version the stored row must have for the write to apply (a version-checked write);
+    /// `nil` creates the session, which must not exist yet.
+    public var expectedVersion: Int?
+    /// Events to add.
+    public var newEvents: [EventRecord] = []
+    /// Stored events with a lower `seq` go (the log keeps the newest only).
+    public var oldestKeptEvent: Int?
+    /// List versions to add.
+    public var newListVersions: [ListRecord] = []
+    /// By node id, the oldest list version still kept: older ones go; `nil` drops the node's list.
+    public var keptListVersions: [(node: String, oldest: Int?)] = []
+    /// Answers to remember.
+    public var newAnswers: [AnswerRecord] = []
+    /// How many of the session's answers are kept at most: the oldest beyond it go.
+    public var keptAnswers = Int.max
+    /// For a session created with an `Idempotency-Key`: the key and its answer, stored with it.
+    public var creation: AnswerRecord?
+
+    /// A write of `record`, checked against `expectedVersion`.
+    public init(record: SessionRecord, expectedVersion: Int?) {
+        self.record = record
+        self.expectedVersion = expectedVersion
+    }
+}
+
+/// How one write of a committed group ended.
+public enum WriteOutcome: Sendable, Equatable {
+    /// It is durable.
+    case committed
+    /// The stored session was not at the expected version (another writer got there first),
+    /// or a session to create already existed; nothing of this write was applied.
+    case conflict
+}

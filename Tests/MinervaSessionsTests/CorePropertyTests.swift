@@ -1,0 +1,102 @@
+import MinervaCoordinator
+import MinervaJSON
+import MinervaList
+@testable import MinervaSessions
+import Testing
+import TestSupport
+
+/// Random operation sequences on random app descriptions, through the core, with and without
+/// a store: the change log tells every change, and only changes.
+@Suite struct CorePropertyTests {
+    /// A random command on the session as it is (valid and invalid ones).
+    static func command(for state: SessionState, screens: [String], _ random: inout SeededGenerator) -> SessionCommand {
+        let nodes = state.tree.nodes.keys.map(\.description) + ["n999"]
+        let navigators = state.tree.navigatorOrder.map(\.rawValue) + ["v99"]
+        let node = Bool.random(using: &random) ? nil : nodes.randomElement(using: &random)
+        let screen = screens.randomElement(using: &random)!
+        let params: [String: JSONValue] = Bool.random(using: &random) ? ["id": .string("\(Int.random(in: 0..<5, using: &random))")] : [:]
+        switch Int.random(in: 0..<12, using: &random) {
+        case 0, 1: return .push(from: node, screen: screen, params: params)
+        case 2: return .present(from: node, screen: screen, params: params, style: nil, embedInNavigation: Bool.random(using: &random))
+        case 3, 4: return .navigate(from: node, screen: screen, params: params)
+        case 5: return .dismiss(node: node)
+        case 6: return .pop(navigator: Bool.random(using: &random) ? nil : navigators.randomElement(using: &random), to: nil, toRoot: Bool.random(using: &random))
+        case 7: return .setRoot(navigator: nil, stack: [(screen, params)])
+        case 8: return .deepLink(url: ["/secret", "/r0", "/r1", "/nowhere"].randomElement(using: &random)!)
+        case 9: return .finish(node: node ?? state.tree.focus.description, status: Bool.random(using: &random) ? "success" : "cancelled", value: nil)
+        case 10: return .selectTab(["a", "b", "c"].randomElement(using: &random)!)
+        default:
+            if Bool.random(using: &random) {
+                return .flags(set: Bool.random(using: &random) ? ["signedIn"] : [], clear: Bool.random(using: &random) ? ["signedIn"] : [])
+            }
+            let items = (0..<Int.random(in: 0..<4, using: &random)).map { Cell(id: "i\($0)", kind: "row", content: .int(Int.random(in: 0..<3, using: &random))) }
+            return .putList(node: node ?? state.tree.focus.description, sections: [ListSection(id: "s", items: items)])
+        }
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64], [false, true])
+    func theChangeLogTellsEveryChangeAndOnlyChanges(seed: UInt64, durable: Bool) throws {
+        var random = SeededGenerator(state: seed)
+        let (app, screens) = RandomApps.make(&random)
+        let storage = durable ? try FaultyStorage() : nil
+        let harness = try CoreHarness(app: app, storage: storage)
+        let (session, token) = try harness.create()
+        let recorder = Recorder()
+        harness.core.observe(session) { _, _ in recorder }
+        /// The live nodes after each version, to replay from.
+        var liveAt: [Int: Set<NodeID>] = [1: Set(try harness.state(of: session).tree.nodes.keys)]
+        var applied = 0
+        for _ in 0..<300 {
+            let before = try harness.state(of: session)
+            let blocksBefore = recorder.received.count
+            let command = Self.command(for: before, screens: screens, &random)
+            let outcome = harness.run(command, on: session)
+            let after = try harness.state(of: session)
+            switch outcome {
+            case .failure:
+                #expect(after.version == before.version && after.lastEvent == before.lastEvent, "a refused \(command) changed the session")
+                #expect(after.tree == before.tree)
+                #expect(recorder.received.count == blocksBefore, "a refused \(command) published events")
+            case .success(let result) where result.events.isEmpty:
+                #expect(after.version == before.version && after.lastEvent == before.lastEvent, "a no-op \(command) moved the version")
+                #expect(after.tree == before.tree)
+                #expect(recorder.received.count == blocksBefore)
+            case .success(let result):
+                applied += 1
+                let block = Array(result.events)
+                #expect(after.version == before.version + 1)
+                #expect(block.map(\.seq) == Array(before.lastEvent + 1...after.lastEvent), "event numbers have a gap")
+                #expect(block.allSatisfy { $0.version == after.version })
+                #expect(block.map(\.isFinal) == Array(repeating: false, count: block.count - 1) + [true])
+                #expect(recorder.received.last == block, "the published block is not the mutation's")
+                liveAt[after.version] = Set(after.tree.nodes.keys)
+            }
+        }
+        #expect(applied > 50)
+        // Replaying added and removed from any earlier version gives exactly the live nodes now.
+        let now = try harness.state(of: session)
+        let events = recorder.received.flatMap { $0 }
+        for (version, live) in liveAt {
+            var replayed = live
+            for event in events where event.version > version {
+                switch event.change {
+                case .navigation(.added(let added)): replayed.insert(added.node)
+                case .navigation(.removed(let removed)): replayed.remove(removed.node)
+                default: break
+                }
+            }
+            #expect(replayed == Set(now.tree.nodes.keys), "replaying from version \(version) does not give the live nodes")
+        }
+        if let storage {
+            // A new process reads the same session back: tree, version, log and lists.
+            let restarted = try CoreHarness(app: app, storage: storage)
+            let reread = try restarted.state(of: try restarted.core.session(session.id, token: token))
+            #expect(reread.tree == now.tree && reread.version == now.version && reread.lastEvent == now.lastEvent)
+            let rereadLog = restarted.log(of: try restarted.core.session(session.id, token: token)).events
+            #expect(Array(rereadLog) == Array(harness.log(of: session).events.suffix(rereadLog.count)))
+            #expect(reread.lists.mapValues(\.version) == now.lists.mapValues(\.version))
+            let page = try restarted.core.eventPage(of: try restarted.core.session(session.id, token: token), after: 0)
+            #expect(page.events == Array(events.suffix(page.events.count)) && page.events.count == min(events.count, 1000))
+        }
+    }
+}

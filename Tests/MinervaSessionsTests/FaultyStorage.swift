@@ -1,0 +1,81 @@
+import Dispatch
+import Foundation
+import Locking
+import MinervaSessions
+import MinervaSQLite
+
+/// The real SQLite store with faults on demand: commits that fail (as on a full disk) or that
+/// wait until the test lets them through (a slow disk).
+final class FaultyStorage: SessionStorage {
+    let store: SQLiteSessionStorage
+    let path: String
+    private let failing = Locked(false)
+    private let gate = Locked<DispatchSemaphore?>(nil)
+    private let commits = Locked(0)
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("minerva-core-\(UUID().uuidString).sqlite").path
+        store = try SQLiteSessionStorage(path: path)
+    }
+
+    deinit {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    /// Makes every commit fail until set back.
+    func setFailing(_ value: Bool) {
+        failing.withLock { $0 = value }
+    }
+
+    /// Holds every commit until ``release()``.
+    func hold() {
+        gate.withLock { $0 = DispatchSemaphore(value: 0) }
+    }
+
+    /// Lets held commits through, and later ones straight away.
+    func release() {
+        let semaphore = gate.withLock { gate in
+            defer { gate = nil }
+            return gate
+        }
+        for _ in 0..<64 { semaphore?.signal() }
+    }
+
+    /// How many groups were committed.
+    var commitCount: Int { commits.withLock { $0 } }
+
+    func commit(_ writes: [StorageWrite]) throws(StorageError) -> [WriteOutcome] {
+        gate.withLock { $0 }?.wait()
+        if failing.withLock({ $0 }) { throw StorageError("disk full (injected)") }
+        commits.withLock { $0 += 1 }
+        return try store.commit(writes)
+    }
+
+    func loadSession(_ id: String, eventTail: Int) throws(StorageError) -> StoredSession? {
+        try store.loadSession(id, eventTail: eventTail)
+    }
+
+    func events(of id: String, after: Int, through last: Int) throws(StorageError) -> [EventRecord] {
+        try store.events(of: id, after: after, through: last)
+    }
+
+    func listVersion(of id: String, node: String, version: Int) throws(StorageError) -> ListRecord? {
+        try store.listVersion(of: id, node: node, version: version)
+    }
+
+    func loadAnswer(of id: String, key: String) throws(StorageError) -> AnswerRecord? {
+        try store.loadAnswer(of: id, key: key)
+    }
+
+    func loadCreation(_ key: String) throws(StorageError) -> AnswerRecord? {
+        try store.loadCreation(key)
+    }
+
+    func sessionCount() throws(StorageError) -> Int {
+        try store.sessionCount()
+    }
+
+    func expire(unusedSince cutoff: Double, answersBefore: Double) throws(StorageError) -> [String] {
+        try store.expire(unusedSince: cutoff, answersBefore: answersBefore)
+    }
+}

@@ -1,0 +1,71 @@
+import MinervaCoordinator
+import MinervaJSON
+import MinervaList
+@testable import MinervaSessions
+import Testing
+
+/// What bounds a session's size: refusals that name the limit, and histories kept within budget.
+@Suite struct LimitTests {
+    static func refusal(_ outcome: Result<MutationResult, SessionError>) -> SessionError? {
+        if case .failure(let error) = outcome { error } else { nil }
+    }
+
+    static func list(items: Int, bytes: Int) -> [ListSection] {
+        [ListSection(id: "s", items: (0..<items).map { Cell(id: "i\($0)", kind: "row", content: .string(String(repeating: "x", count: bytes))) })]
+    }
+
+    @Test func paramsListsAndSessionsOverTheirLimitsAreRefusedNamingTheLimit() throws {
+        let harness = try CoreHarness(
+            configuration: SessionConfiguration(maxListBytes: 3000, maxParamBytes: 100, maxSessionBytes: 5000, rateLimit: 0))
+        let (session, _) = try harness.create()
+        let big: [String: JSONValue] = ["userId": .string(String(repeating: "7", count: 200))]
+        let params = Self.refusal(harness.run(.push(from: nil, screen: "profile", params: big), on: session))
+        #expect(params?.category == .invalid && params?.description.contains("--max-param-bytes") == true)
+        let list = Self.refusal(harness.run(.putList(node: "n1", sections: Self.list(items: 10, bytes: 300)), on: session))
+        #expect(list?.category == .invalid && list?.description.contains("--max-list-bytes") == true)
+        // Two lists that each fit, but not together with the nodes.
+        _ = try harness.run(.putList(node: "n1", sections: Self.list(items: 10, bytes: 150)), on: session).get()
+        let whole = Self.refusal(harness.run(.putList(node: "n2", sections: Self.list(items: 10, bytes: 150)), on: session))
+        #expect(whole?.category == .conflict && whole?.description.contains("--max-session-bytes") == true)
+        #expect(try harness.state(of: session).lists[NodeID(2)] == nil)
+    }
+
+    @Test func theInMemoryHistoryKeepsWithinTheBudgetAndTheStoreHoldsTheRest() throws {
+        let budget = 8000
+        let storage = try FaultyStorage()
+        let harness = try CoreHarness(storage: storage, configuration: SessionConfiguration(eventsInMemory: 1000, maxSessionBytes: budget, rateLimit: 0))
+        let (session, _) = try harness.create()
+        for round in 0..<40 {
+            _ = try harness.run(.putList(node: "n1", sections: Self.list(items: 3, bytes: 100 + round)), on: session).get()
+            _ = try harness.run(.push(from: nil, screen: "profile", params: ["userId": .string(String(round))]), on: session).get()
+            _ = try harness.run(.pop(navigator: nil, to: nil, toRoot: false), on: session).get()
+        }
+        let state = try harness.state(of: session)
+        let log = harness.log(of: session)
+        #expect(log.bytes <= budget && log.bytes == log.events.reduce(0) { $0 + $1.approximateByteCount })
+        #expect(log.events.count < state.lastEvent)
+        let history = try #require(state.lists[NodeID(1)])
+        #expect(history.olderByteCount <= budget)
+        #expect(try history.diff(since: 10) == .reload)
+        // What memory forgot, the store still has: the whole log, and a diff from version 10.
+        let page = try harness.core.eventPage(of: session, after: 0)
+        #expect(page.events.map(\.seq) == Array(1...state.lastEvent) && !page.truncated)
+        guard case .diff(let diff) = try harness.core.listAnswer(of: session, in: state, node: NodeID(1), since: 10) else {
+            Issue.record("no diff from version 10")
+            return
+        }
+        #expect(diff.from == 10 && diff.to == history.version)
+        #expect(try harness.core.listAnswer(of: session, in: state, node: NodeID(1), since: 1) == .reload)
+    }
+
+    @Test func withoutAStoreTheWholeKeptHistoryStaysInMemory() throws {
+        let harness = try CoreHarness(configuration: SessionConfiguration(maxSessionBytes: 8000, rateLimit: 0))
+        let (session, _) = try harness.create()
+        for round in 0..<40 {
+            _ = try harness.run(.putList(node: "n1", sections: Self.list(items: 3, bytes: 100 + round)), on: session).get()
+        }
+        let state = try harness.state(of: session)
+        #expect(harness.log(of: session).events.count == 40)
+        #expect(try state.lists[NodeID(1)]!.diff(since: 9) != .reload)
+    }
+}

@@ -1,0 +1,43 @@
+import MinervaCoordinator
+import TestSupport
+
+/// Random app descriptions: a few screens pushed or presented, some with params, one guarded,
+/// a single root or tabs, and routes through them.
+enum RandomApps {
+    /// An app made from `random`, and the names of its screens.
+    static func make(_ random: inout SeededGenerator) -> (app: AppDescription, screens: [String]) {
+        let count = Int.random(in: 3...7, using: &random)
+        let screens = (0..<count).map { "s\($0)" }
+        var entries: [String] = []
+        for (index, screen) in screens.enumerated() {
+            var fields: [String] = []
+            if Bool.random(using: &random) { fields.append(#""presentation": "present""#) }
+            // s0 and s1 may be roots, which take no params.
+            if index > 1, Int.random(in: 0..<4, using: &random) == 0 { fields.append(#""params": ["id"]"#) }
+            if Int.random(in: 0..<4, using: &random) == 0 { fields.append(#""embedInNavigation": true"#) }
+            entries.append("\"\(screen)\": {\(fields.joined(separator: ", "))}")
+        }
+        entries.append(#""secret": {"requires": "signedIn", "otherwise": {"screen": "login"}}"#)
+        entries.append(#""login": {"presentation": "present", "embedInNavigation": true}"#)
+        let root =
+            Bool.random(using: &random)
+            ? #"{"tabs": [{"id": "a", "screen": "s0"}, {"id": "b", "screen": "s1"}]}"# : #"{"screen": "s0"}"#
+        var routes: [String] = [#"{"path": "/secret", "steps": [{"screen": "secret"}]}"#]
+        for index in 0..<Int.random(in: 1...3, using: &random) {
+            let steps = (0..<Int.random(in: 1...3, using: &random)).map { _ -> String in
+                let screen = screens.randomElement(using: &random)!
+                return #"{"screen": "\#(screen)", "params": {"id": "x"}}"#
+            }
+            routes.append(#"{"path": "/r\#(index)", "steps": [\#(steps.joined(separator: ", "))]}"#)
+        }
+        let text = """
+            {"name": "random", "scheme": "random", "root": \(root),
+             "screens": {\(entries.joined(separator: ", "))}, "routes": [\(routes.joined(separator: ", "))]}
+            """
+        do {
+            return (try AppDescription.parse(Array(text.utf8), source: "random"), screens + ["secret", "login"])
+        } catch {
+            preconditionFailure("a random app is invalid: \(error)\n\(text)")
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Locking
+import MinervaCoordinator
+@testable import MinervaSessions
+import MinervaSQLite
+import Testing
+
+/// Two processes' cores on one SQLite file, told of each other's commits as a shared store's
+/// notifications would tell them: any core serves any session, with the semantics of one.
+@Suite struct SharedStoreTests {
+    /// Carries each core's commit notices to the others.
+    final class CommitBus: Sendable {
+        private let handlers = Locked<[(owner: ObjectIdentifier, handler: @Sendable (CommitNotice) -> Void)]>([])
+        let muted = Locked(false)
+
+        func add(_ owner: ObjectIdentifier, _ handler: @escaping @Sendable (CommitNotice) -> Void) {
+            handlers.withLock { $0.append((owner, handler)) }
+        }
+
+        func announce(_ notices: [CommitNotice], from owner: ObjectIdentifier) {
+            guard !muted.withLock({ $0 }) else { return }
+            for entry in handlers.withLock({ $0 }) where entry.owner != owner {
+                for notice in notices { entry.handler(notice) }
+            }
+        }
+    }
+
+    /// The real SQLite store, announcing its commits on the bus.
+    final class SharedSQLite: SharedSessionStorage {
+        let store: SQLiteSessionStorage
+        let bus: CommitBus
+
+        init(path: String, bus: CommitBus) throws {
+            store = try SQLiteSessionStorage(path: path)
+            self.bus = bus
+        }
+
+        func observeCommits(_ handler: @escaping @Sendable (CommitNotice) -> Void) {
+            bus.add(ObjectIdentifier(self), handler)
+        }
+
+        func commit(_ writes: [StorageWrite]) throws(StorageError) -> [WriteOutcome] {
+            let outcomes = try store.commit(writes)
+            var notices: [CommitNotice] = []
+            for (write, outcome) in zip(writes, outcomes) where outcome == .committed {
+                switch write {
+                case .session(let change): notices.append(CommitNotice(session: change.record.id, lastEvent: change.record.lastEvent, deleted: false))
+                case .delete(let id): notices.append(CommitNotice(session: id, lastEvent: 0, deleted: true))
+                case .touch: break
+                }
+            }
+            bus.announce(notices, from: ObjectIdentifier(self))
+            return outcomes
+        }
+
+        func loadSession(_ id: String, eventTail: Int) throws(StorageError) -> StoredSession? { try store.loadSession(id, eventTail: eventTail) }
+        func events(of id: String, after: Int, through last: Int) throws(StorageError) -> [EventRecord] {
+            try store.events(of: id, after: after, through: last)
+        }
+        func loadCreation(_ key: String) throws(StorageError) -> AnswerRecord? { try store.loadCreation(key) }
+        func loadAnswer(of id: String, key: String) throws(StorageError) -> AnswerRecord? { try store.loadAnswer(of: id, key: key) }
+        func listVersion(of id: String, node: String, version: Int) throws(StorageError) -> ListRecord? {
+            try store.listVersion(of: id, node: node, version: version)
+        }
+        func sessionCount() throws(StorageError) -> Int { try store.sessionCount() }
+        func expire(unusedSince cutoff: Double, answersBefore: Double) throws(StorageError) -> [String] {
+            try store.expire(unusedSince: cutoff, answersBefore: answersBefore)
+        }
+    }
+
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("minerva-shared-\(UUID().uuidString).sqlite").path
+    let bus = CommitBus()
+
+    func core() throws -> CoreHarness {
+        try CoreHarness(storage: try SharedSQLite(path: path, bus: bus))
+    }
+
+    @Test func eachCoreServesTheOthersSessionsAndHearsTheirChanges() throws {
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let a = try core()
+        let b = try core()
+        let (onA, token) = try a.create()
+        let onB = try b.core.session(onA.id, token: token)
+        let heardOnB = Recorder()
+        b.core.observe(onB) { _, _ in heardOnB }
+
+        _ = try a.run(.navigate(from: nil, screen: "profile", params: ["userId": "1"]), on: onA).get()
+        #expect(try b.state(of: onB).version == 2)
+        #expect(heardOnB.received.map { $0.map(\.type) } == [["added"]])
+
+        // B is up to date: its own mutation applies and numbers on.
+        let onBResult = try b.run(.selectTab("account"), on: onB).get()
+        #expect(onBResult.events.map(\.seq) == [2])
+        #expect(try a.state(of: onA).version == 3)
+
+        // A misses B's next change (no notice): its write conflicts, it catches up and applies on top.
+        bus.muted.withLock { $0 = true }
+        _ = try b.run(.selectTab("home"), on: onB).get()
+        bus.muted.withLock { $0 = false }
+        let onAResult = try a.run(.flags(set: ["signedIn"], clear: []), on: onA).get()
+        #expect(onAResult.events.map(\.seq) == [4] && onAResult.events.map(\.version) == [5])
+        #expect(try b.state(of: onB).lastEvent == 4)
+        #expect(heardOnB.received.last?.map(\.type) == ["flagsChanged"])
+
+        // Deleting on one ends the other's followers.
+        _ = b.wait { completion in b.core.delete(onB, precondition: nil, completion: completion) }
+        #expect(heardOnB.sawEnd)
+        #expect(throws: SessionError.self) { try a.core.session(onA.id, token: token) }
+    }
+}
