@@ -391,23 +391,26 @@ def test_kill_9_during_creations_leaves_no_session_without_its_key(tmp_path):
     cut_short = 0                                              # keys the crash left unanswered
     for round_ in range(20):
         server = start(db)
-        keys = [f"r{round_}-k{index}" for index in range(40)]
+        keys = []                                              # every key a request was sent with
         stop = threading.Event()
 
-        def create(key):
-            if stop.is_set():
-                return
-            try:
-                status, _, body = server.request("POST", "/v1/sessions", {}, headers={"Idempotency-Key": key})
-            except OSError:
-                return
-            if status == 201:
-                answered[key] = body["id"]
-                tokens.add(body["token"])
+        def create(worker):
+            number = 0
+            while not stop.is_set():
+                key = f"r{round_}-w{worker}-{number}"
+                number += 1
+                keys.append(key)
+                try:
+                    status, _, body = server.request("POST", "/v1/sessions", {}, headers={"Idempotency-Key": key})
+                except OSError:
+                    return
+                if status == 201:
+                    answered[key] = body["id"]
+                    tokens.add(body["token"])
 
         with ThreadPoolExecutor(max_workers=8) as pool:
-            futures = [pool.submit(create, key) for key in keys]
-            time.sleep(rng.uniform(0.005, 0.08))
+            futures = [pool.submit(create, worker) for worker in range(8)]
+            time.sleep(rng.uniform(0.02, 0.1))
             server.process.send_signal(signal.SIGKILL)
             stop.set()
             for future in futures:
