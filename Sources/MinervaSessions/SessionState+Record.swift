@@ -35,8 +35,10 @@ extension SessionState {
     ) -> SessionWrite {
         var write = SessionWrite(record: record(id: id, tokenHash: tokenHash, lastUsed: lastUsed), expectedVersion: old.version)
         write.newEvents = block.map(\.record)
+        // Events that fell out of the kept log go 64 at a time: a delete touches pages that
+        // the mutation's own writes do not, so deleting one at every mutation would double them.
         let oldest = oldestKeptEvent(history: eventHistory)
-        if oldest != old.oldestKeptEvent(history: eventHistory) { write.oldestKeptEvent = oldest }
+        if oldest / 64 != old.oldestKeptEvent(history: eventHistory) / 64 { write.oldestKeptEvent = oldest }
         for (node, history) in lists where old.lists[node]?.version != history.version {
             write.newListVersions.append(ListRecord(node: node.description, version: history.version, body: Self.bytes(of: history.current)))
             // The store keeps every version a diff may start from, also those memory forgot.

@@ -58,11 +58,14 @@ import Testing
         let file = DatabaseFile()
         let client = try server(file, eventHistory: 3)
         let (id, auth) = client.createSession()
-        for _ in 0..<5 {
+        for _ in 0..<50 {
             #expect(client.send("POST", "/v1/sessions/\(id)/push", #"{"screen": "settings"}"#, headers: [auth]).status == 200)
             #expect(client.send("POST", "/v1/sessions/\(id)/pop", "{}", headers: [auth]).status == 200)
         }
-        #expect(try file.count("event") == 3)
+        // 100 events, 3 kept; the older ones go 64 at a time: the last delete (when the oldest
+        // kept one reached 64) left seq 64 to 100.
+        #expect(try file.count("event") == 37)
+        #expect(client.send("GET", "/v1/sessions/\(id)/events", headers: [auth]).json?.objectValue?["events"]?.arrayValue?.count == 3)
         let list = #"{"sections": [{"id": "s", "items": []}]}"#
         #expect(client.send("PUT", "/v1/sessions/\(id)/nodes/n1/list", list, headers: [auth]).status == 200)
         #expect(try file.count("list") == 1)
