@@ -3,7 +3,7 @@ import Locking
 
 /// Group commit: one writer takes whatever writes are queued and commits them as one
 /// transaction, then tells each its outcome. Mutations of many sessions share a transaction's
-/// cost, and no worker thread ever waits for storage.
+/// cost, and no worker thread waits for a commit.
 final class GroupCommitter: Sendable {
     /// A write and whom to tell how it ended.
     private struct Item: Sendable {

@@ -38,7 +38,8 @@ public struct SessionConfiguration: Sendable {
     public var now: @Sendable () -> Double
 
     /// Creates a configuration; every limit has a default suited to a public server, chosen so
-    /// that the default `maxSessions` sessions at their `maxSessionBytes` stay within a few GiB.
+    /// that the default `maxSessions` sessions at their `maxSessionBytes` stay within a few GiB
+    /// with a store (without one, the whole contract history stays in memory).
     public init(
         maxSessions: Int = 100_000, eventHistory: Int = 1000, eventsInMemory: Int = 64, listHistory: Int = 32,
         maxListItems: Int = 10_000, maxListBytes: Int = 12_288, maxNodes: Int = 1000, maxParamBytes: Int = 2048,

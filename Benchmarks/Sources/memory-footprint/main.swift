@@ -72,6 +72,18 @@ func format(_ bytes: Double) -> String {
     return "\(Int(bytes.rounded())) B (\((kib * 100).rounded() / 100) KiB)"
 }
 
+/// Builds one throw-away thing (index -1: one-time allocations, caches), then `count` more,
+/// reading memory before and after, and after `malloc_trim`.
+func measure(_ count: Int, _ build: (Int) throws -> Void) throws -> (before: Reading, after: Reading, trimmed: Reading) {
+    try build(-1)
+    malloc_trim(0)
+    let before = Reading.now()
+    for index in 0..<count { try build(index) }
+    let after = Reading.now()
+    malloc_trim(0)
+    return (before, after, Reading.now())
+}
+
 /// Prints the readings: resident memory before and after, and per session or node.
 func report(_ before: Reading, _ after: Reading, _ trimmed: Reading, per unit: String, count: Double) {
     print("rss_before=\(before.resident) rss_after=\(after.resident) rss_after_trim=\(trimmed.resident)")
@@ -103,13 +115,7 @@ do {
             guard items > 0 else { return }  // no list at all, rather than an empty one
             try api.send("PUT", "/v1/sessions/\(session.id)/nodes/n1/list", token: session.token, body: listBodyText)
         }
-        try build(-1)  // warm-up: one-time allocations
-        malloc_trim(0)
-        let before = Reading.now()
-        for index in 0..<count { try build(index) }
-        let after = Reading.now()
-        malloc_trim(0)
-        let trimmed = Reading.now()
+        let (before, after, trimmed) = try measure(count, build)
         let n = Double(count)
         print("mode=sessions sessions=\(count) nodes_per_session=\(3 + pushes) list_items=\(items) live_sessions=\(api.core.sessionCount)")
         report(before, after, trimmed, per: "session", count: n)
@@ -162,14 +168,10 @@ do {
             }
             nodes += 3 + push
         }
-        try build(-1)  // warm-up: one-time allocations, SQLite's page cache
-        nodes = 0
-        malloc_trim(0)
-        let before = Reading.now()
-        for index in 0..<count { try build(index) }
-        let after = Reading.now()
-        malloc_trim(0)
-        let trimmed = Reading.now()
+        let (before, after, trimmed) = try measure(count) { index in
+            try build(index)
+            if index < 0 { nodes = 0 }
+        }
         let n = Double(count)
         print("mode=worst sessions=\(count) nodes_per_session=\(Double(nodes) / n) list_items=20 store=\(durable ? "sqlite" : "memory") limits=defaults")
         report(before, after, trimmed, per: "session", count: n)
