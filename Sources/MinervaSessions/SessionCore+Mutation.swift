@@ -86,7 +86,7 @@ extension SessionCore {
             try Self.check(mutation.precondition, version: slot.state.version)
             var next = slot.state
             let changes = try mutation.command.apply(to: &next, configuration: configuration)
-            let block = next.recordBlock(changes, from: slot.state, at: Int(now * 1000), listHistoryBudget: historyBudget)
+            let block = next.recordBlock(changes, from: slot.state, at: Int(now * 1000), listHistoryBudget: historyBudget.lists)
             if block == nil {
                 // A no-op: no version, no event; its answer is still remembered for its key.
                 next = slot.state
@@ -146,7 +146,7 @@ extension SessionCore {
         slot.state = next
         if let answer { slot.answers.remember(answer, now: now) }
         guard !block.isEmpty else { return }
-        slot.log.append(block, keep: eventsInMemory, budget: historyBudget)
+        slot.log.append(block, keep: eventsInMemory, budget: historyBudget.events)
         hub.publish(block[...], state: next, session: session.id)
     }
 

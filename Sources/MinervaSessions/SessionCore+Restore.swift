@@ -3,18 +3,18 @@ import MinervaCoordinator
 extension SessionCore {
     /// An empty answer cache, bounded as the configuration says.
     func newAnswers() -> IdempotencyCache {
-        IdempotencyCache(capacity: configuration.idempotencyCapacity, lifetime: configuration.idempotencyLifetime, budget: historyBudget)
+        IdempotencyCache(capacity: configuration.idempotencyCapacity, lifetime: configuration.idempotencyLifetime, budget: historyBudget.answers)
     }
 
     /// What a stored session holds for the core: its state, the newest events of its log and
     /// its remembered answers, each kept within its share of the session's history budget.
     /// - Throws: ``SnapshotError`` when what is stored is not a session of this app.
     func restore(_ stored: StoredSession) throws(SnapshotError) -> (state: SessionState, log: SessionLog, answers: IdempotencyCache) {
-        let state = try SessionState(stored: stored, app: app, configuration: configuration, listHistoryBudget: historyBudget)
+        let state = try SessionState(stored: stored, app: app, configuration: configuration, listHistoryBudget: historyBudget.lists)
         var events: [SessionEvent] = []
         for record in stored.events { events.append(try SessionEvent(record: record)) }
         var log = SessionLog(events)
-        log.trim(keep: eventsInMemory, atLeast: 0, budget: historyBudget)
+        log.trim(keep: eventsInMemory, atLeast: 0, budget: historyBudget.events)
         var answers = newAnswers()
         let now = configuration.now()
         for record in stored.answers { answers.remember(try IdempotencyCache.Entry(record: record), now: now) }

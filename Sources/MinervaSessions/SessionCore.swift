@@ -108,10 +108,13 @@ public final class SessionCore: Sendable {
         hub.unsubscribe(subscriber, from: session.id)
     }
 
-    /// The bytes a session's in-memory history may take: a store keeps the rest; without one
-    /// the whole kept history (the newest `eventHistory` events, `listHistory` list versions) stays.
-    var historyBudget: Int {
-        storage == nil ? .max : configuration.maxSessionBytes
+    /// The bytes a session's in-memory history may take, as much again as its state: half for
+    /// the newest events, half for its lists' older versions, and a quarter more for remembered
+    /// answers. A store keeps the rest; without one the whole kept history stays in memory.
+    var historyBudget: (events: Int, lists: Int, answers: Int) {
+        guard storage != nil else { return (.max, .max, .max) }
+        let total = configuration.maxSessionBytes
+        return (total / 2, total / 2, total / 4)
     }
 
     /// The session in memory, or read from storage (only when `token` is its token: a wrong one

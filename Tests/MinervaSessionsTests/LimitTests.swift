@@ -42,10 +42,10 @@ import Testing
         }
         let state = try harness.state(of: session)
         let log = harness.log(of: session)
-        #expect(log.bytes <= budget && log.bytes == log.events.reduce(0) { $0 + $1.approximateByteCount })
+        #expect(log.bytes <= budget / 2 && log.bytes == log.events.reduce(0) { $0 + $1.approximateByteCount })
         #expect(log.events.count < state.lastEvent)
         let history = try #require(state.lists[NodeID(1)])
-        #expect(history.olderByteCount <= budget)
+        #expect(history.olderByteCount <= budget / 2)
         #expect(try history.diff(since: 10) == .reload)
         // What memory forgot, the store still has: the whole log, and a diff from version 10.
         let page = try harness.core.eventPage(of: session, after: 0)
