@@ -30,7 +30,8 @@ public final class LiveSession: Sendable {
 
     /// The public id (`s_…`).
     public let id: String
-    /// The SHA-256 of the bearer token; the token itself is never kept.
+    /// The SHA-256 of the bearer token; the session keeps no token (a keyed creation's answer is
+    /// stored sealed under its Idempotency-Key, see ``CreationSealing``).
     let tokenHash: [UInt8]
     let slot: Locked<Slot>
     private let limiter: Locked<RateLimiter?>

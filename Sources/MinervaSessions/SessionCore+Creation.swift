@@ -4,7 +4,7 @@ public import MinervaCoordinator
 public struct CreatedSession: Sendable {
     /// The public id (`s_…`).
     public let id: String
-    /// The bearer token: in this answer only, never kept.
+    /// The bearer token: in this answer only (stored sealed when the creation has an Idempotency-Key).
     public let token: String
     /// Its first state.
     public let state: SessionState
