@@ -20,6 +20,9 @@ public final class LiveSession: Sendable {
         var waiting: Deque<QueuedWork> = []
         /// Whether the session was deleted or expired.
         var gone = false
+        /// Whether another process committed a change while a write of this one was with
+        /// storage: the session reads itself again once that write has ended.
+        var behind = false
     }
 
     /// A mutation or deletion waiting for the session's turn.

@@ -6,7 +6,11 @@ extension SessionCore {
     func catchUp(with notice: CommitNotice) {
         guard let session = registry.session(notice.session) else { return }
         session.slot.withLock { slot in
-            guard !slot.busy, !slot.gone else { return }
+            guard !slot.gone else { return }
+            guard !slot.busy else {
+                slot.behind = true
+                return
+            }
             if notice.deleted {
                 close(session, in: &slot)
                 return
@@ -16,10 +20,19 @@ extension SessionCore {
         }
     }
 
+    /// Catches up with a commit of another process that arrived while this one's write was
+    /// with storage.
+    func catchUpIfBehind(_ session: LiveSession, in slot: inout LiveSession.Slot) {
+        guard slot.behind, !slot.busy, !slot.gone else { return }
+        slot.behind = false
+        reload(session, in: &slot)
+    }
+
     /// Reads the session from storage again, swaps it in and publishes the events newer than
     /// what this process had, block by block; a session gone from storage closes.
     func reload(_ session: LiveSession, in slot: inout LiveSession.Slot) {
         guard let storage else { return }
+        slot.behind = false
         do {
             guard let stored = try storage.loadSession(session.id, eventTail: eventsInMemory) else {
                 close(session, in: &slot)

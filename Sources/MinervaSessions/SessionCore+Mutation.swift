@@ -192,6 +192,7 @@ extension SessionCore {
                 logger.error("could not store a change of session \(session.id): \(error)")
                 completion(.failure(.notStored("the change")))
             }
+            catchUpIfBehind(session, in: &slot)
             runWaiting(session, in: &slot)
         }
     }

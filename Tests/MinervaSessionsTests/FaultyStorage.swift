@@ -13,12 +13,24 @@ final class FaultyStorage: SessionStorage {
     private let gate = Locked<DispatchSemaphore?>(nil)
     private let commits = Locked(0)
 
+    private let ownsFile: Bool
+
+    /// The store on a database file of its own, removed with it.
     init() throws {
         path = FileManager.default.temporaryDirectory.appendingPathComponent("minerva-core-\(UUID().uuidString).sqlite").path
         store = try SQLiteSessionStorage(path: path)
+        ownsFile = true
+    }
+
+    /// The store on a database file that others share.
+    init(path: String) throws {
+        self.path = path
+        store = try SQLiteSessionStorage(path: path)
+        ownsFile = false
     }
 
     deinit {
+        guard ownsFile else { return }
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 

@@ -25,13 +25,13 @@ import Testing
         }
     }
 
-    /// The real SQLite store, announcing its commits on the bus.
+    /// The real SQLite store (with faults on demand), announcing its commits on the bus.
     final class SharedSQLite: SharedSessionStorage {
-        let store: SQLiteSessionStorage
+        let store: FaultyStorage
         let bus: CommitBus
 
         init(path: String, bus: CommitBus) throws {
-            store = try SQLiteSessionStorage(path: path)
+            store = try FaultyStorage(path: path)
             self.bus = bus
         }
 
@@ -72,7 +72,11 @@ import Testing
     let bus = CommitBus()
 
     func core() throws -> CoreHarness {
-        try CoreHarness(storage: try SharedSQLite(path: path, bus: bus))
+        try core(on: try SharedSQLite(path: path, bus: bus))
+    }
+
+    func core(on storage: SharedSQLite) throws -> CoreHarness {
+        try CoreHarness(storage: storage)
     }
 
     @Test func eachCoreServesTheOthersSessionsAndHearsTheirChanges() throws {
@@ -106,5 +110,32 @@ import Testing
         _ = b.wait { completion in b.core.delete(onB, precondition: nil, completion: completion) }
         #expect(heardOnB.sawEnd)
         #expect(throws: SessionError.self) { try a.core.session(onA.id, token: token) }
+    }
+
+    @Test func aCoreWhoseOwnWriteFailedStillHearsWhatAnotherCommittedMeanwhile() throws {
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let storageA = try SharedSQLite(path: path, bus: bus)
+        let a = try core(on: storageA)
+        let b = try core()
+        let (onA, token) = try a.create()
+        let onB = try b.core.session(onA.id, token: token)
+        let heardOnA = Recorder()
+        a.core.observe(onA) { _, _ in heardOnA }
+
+        storageA.store.hold()
+        storageA.store.setFailing(true)
+        let refused = Locked<Result<MutationResult, SessionError>?>(nil)
+        a.start(.selectTab("account"), on: onA) { outcome in refused.withLock { $0 = outcome } }
+        _ = try b.run(.navigate(from: nil, screen: "profile", params: ["userId": "1"]), on: onB).get()
+        storageA.store.release()
+        let deadline = ContinuousClock.now + .seconds(5)
+        while refused.withLock({ $0 }) == nil, ContinuousClock.now < deadline { Thread.sleepBriefly() }
+        storageA.store.setFailing(false)
+        guard case .failure = refused.withLock({ $0 }) else {
+            Issue.record("the held write should have failed")
+            return
+        }
+        #expect(heardOnA.received.map { $0.map(\.type) } == [["added"]], "A's follower missed B's change")
+        #expect(try a.state(of: onA).version == 2)
     }
 }
