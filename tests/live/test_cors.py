@@ -52,7 +52,7 @@ async function run(api) {
       headers: {...json, ...auth, "If-Match": out.etag, "Idempotency-Key": "cors-1"}});
     out.navigated = answer.status;
     out.navigatedETag = answer.headers.get("ETag");
-    out.focusScreen = (await answer.json()).focus.screen;
+    out.navigatedVersion = (await answer.json()).version;
     answer = await fetch(base + "/navigate", {
       method: "POST", body: JSON.stringify({screen: "profile", params: {userId: "7"}}),
       headers: {...json, ...auth, "If-Match": out.etag, "Idempotency-Key": "cors-1"}});
@@ -142,7 +142,7 @@ def test_a_page_from_an_allowed_origin_creates_navigates_and_follows_events(brow
     assert "error" not in results, results
     assert results["created"] == 201 and results["etag"] == '"1"' and results["requestId"], results
     assert results["streamStatus"] == 200 and results["streamType"].startswith("text/event-stream"), results
-    assert results["navigated"] == 200 and results["navigatedETag"] == '"2"' and results["focusScreen"] == "profile", results
+    assert results["navigated"] == 200 and results["navigatedETag"] == '"2"' and results["navigatedVersion"] == 2, results
     assert results["replayed"] == "true", results
     assert results["streamSawProfile"], results
     assert results["errorStatus"] == 400 and "quoted" in results["errorMessage"], results
