@@ -28,6 +28,21 @@ import Testing
         #expect(client.send("GET", "/v1/sessions/\(id)", headers: [auth, ("If-None-Match", #""1""#)]).status == 304)
     }
 
+    @Test(arguments: [#""3""#, #"W/"3""#, #" "1" , W/"3" "#, #""a,b", "3""#, "*", #""1",*"#, #","3","#])
+    func entityTagListsAreRead(header: String) throws {
+        #expect(try IfMatch(header, name: "If-Match").matches(version: 3))
+    }
+
+    @Test(arguments: [("3", "'3'"), (#""1", 3"#, "'3'"), (#""3"x"#, #"'"3"x'"#), ("W/3", "'W/3'"), (#""3"#, #"'"3'"#), ("*x", "'*x'")])
+    func elementsThatAreNotEntityTagsAreNamed(header: String, named: String) {
+        #expect(throws: APIError.self) { try IfMatch(header, name: "If-Match") }
+        do {
+            _ = try IfMatch(header, name: "If-Match")
+        } catch {
+            #expect(error.message.hasPrefix("If-Match \(named) is not an entity tag"))
+        }
+    }
+
     @Test func anUnquotedIfMatchKeepsTheContractsOrder() {
         let (id, auth) = client.createSession()
         #expect(client.send("PATCH", "/v1/sessions/\(id)/push", headers: [auth, ("If-Match", "1")]).status == 405)
