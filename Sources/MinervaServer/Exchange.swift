@@ -6,8 +6,8 @@ import MinervaSessions
 /// header fields every answer to it carries, whichever it is.
 struct Exchange: Sendable {
     let api: MinervaAPI
-    /// The request's id, sent back as `X-Request-ID`.
-    let requestID: String
+    /// The request's id, sent back as `X-Request-ID` and logged.
+    private let requestID: String
     /// What every answer carries: `X-Request-ID`, and the CORS fields of ``CORSPolicy``.
     let headers: [(name: String, value: String)]
     private let method: String

@@ -92,10 +92,8 @@ public final class MinervaAPI: HTTPResponder {
         guard let route else {
             throw .notFound(Self.unknownPathMessage(request.path))
         }
-        switch configuration.cors.preflight(request, route: route) {
-        case .success(let response)?: return .response(response)
-        case .failure(let error)?: throw error
-        case nil: break
+        if let preflight = try configuration.cors.preflight(request, route: route) {
+            return .response(preflight)
         }
         var session: LiveSession?
         if let id = route.sessionID {
