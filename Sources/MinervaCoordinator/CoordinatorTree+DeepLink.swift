@@ -12,7 +12,7 @@ extension CoordinatorTree {
     /// - Throws: `notFound` when no route matches; a failing step's own error.
     @discardableResult
     public mutating func deepLink(_ url: String) throws(NavigationError) -> (events: [NavigationEvent], route: String) {
-        guard let (route, bindings, link) = app.match(url) else { throw .unknownRoute(url) }
+        guard let (route, bindings, link) = app.match(url) else { throw .unknownRoute(url, in: app) }
         var steps = route.steps.map { step in
             var resolved = step
             resolved.params = step.params.mapValues { value in
@@ -54,6 +54,26 @@ extension AppDescription {
         match(url)?.route
     }
 
+    /// Why no route follows a deep link, for its `404`: a link with another scheme, or one that
+    /// is neither a path nor a URL, is told what this app's links look like.
+    /// - Parameter url: a deep link that ``route(for:)`` does not match.
+    public func unmatchedLinkMessage(_ url: String) -> String {
+        let text = Substring(url)
+        guard let separator = DeepLinkURL.schemeSeparator(in: text) else {
+            guard url.hasPrefix("/") else {
+                return "the deep link \(quoted(url)) is neither a path nor a URL; a deep link starts with '/' (try \(quoted("/" + url)))"
+            }
+            return "no route matches the deep link \(quoted(url))"
+        }
+        let given = text[..<separator]
+        let rest = text[text.index(separator, offsetBy: 3)...]
+        guard given.lowercased() != scheme?.lowercased() else { return "no route matches the deep link \(quoted(url))" }
+        guard let scheme else {
+            return "the deep link \(quoted(url)) has the scheme \(quoted(String(given))), but this app has no scheme: its deep links are paths (try \(quoted("/" + rest)))"
+        }
+        return "the deep link \(quoted(url)) has the scheme \(quoted(String(given))), but this app's scheme is \(quoted(scheme)) (try \(quoted(scheme + "://" + rest)))"
+    }
+
     func match(_ url: String) -> (route: Route, bindings: [String: String], link: DeepLinkURL)? {
         guard let link = DeepLinkURL(url, scheme: scheme) else { return nil }
         for route in routes {
@@ -64,7 +84,7 @@ extension AppDescription {
 }
 
 extension NavigationError {
-    static func unknownRoute(_ url: String) -> NavigationError {
-        NavigationError(category: .notFound, description: "no route matches the deep link \(quoted(url))")
+    static func unknownRoute(_ url: String, in app: AppDescription) -> NavigationError {
+        NavigationError(category: .notFound, description: app.unmatchedLinkMessage(url))
     }
 }

@@ -28,7 +28,7 @@ struct DeepLinkURL {
     }
 
     /// Where `://` starts, if the text has a scheme.
-    private static func schemeSeparator(in text: Substring) -> Substring.Index? {
+    static func schemeSeparator(in text: Substring) -> Substring.Index? {
         var index = text.startIndex
         while index < text.endIndex, text[index] != "/", text[index] != "?" {
             if text[index] == ":", text[index...].hasPrefix("://") { return index }

@@ -32,6 +32,12 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         message: "missing or invalid bearer token for this session; send 'Authorization: Bearer <token>' with the token returned when the session was created",
         headers: [Header(name: "WWW-Authenticate", value: "Bearer")])
     static func notFound(_ message: String) -> APIError { APIError(status: 404, code: "not_found", message: message) }
+    /// `403` to a preflight from a web origin that `--cors-origin` does not allow.
+    static func originNotAllowed(_ origin: String) -> APIError {
+        APIError(
+            status: 403, code: "forbidden",
+            message: "cross-origin requests from \(Excerpt(origin)) are not allowed; start the server with --cors-origin \(Excerpt(origin)) to allow them")
+    }
     static func methodNotAllowed(_ method: String, allowed: [String]) -> APIError {
         APIError(
             status: 405, code: "method_not_allowed",

@@ -2,11 +2,14 @@ import MicroHTTP
 import MinervaSessions
 
 /// One request on its way to its answer: what its log line and metrics need, kept until the
-/// answer is sent (at once, or when a stored mutation or a long poll completes).
+/// answer is sent (at once, or when a stored mutation or a long poll completes), and the
+/// header fields every answer to it carries, whichever it is.
 struct Exchange: Sendable {
     let api: MinervaAPI
-    /// The request's id, sent back as `X-Request-ID`.
-    let requestID: String
+    /// The request's id, sent back as `X-Request-ID` and logged.
+    private let requestID: String
+    /// What every answer carries: `X-Request-ID`, and the CORS fields of ``CORSPolicy``.
+    let headers: [(name: String, value: String)]
     private let method: String
     private let routeName: String
     private let started = ContinuousClock.now
@@ -14,6 +17,7 @@ struct Exchange: Sendable {
     init(api: MinervaAPI, request: HTTPRequest, route: Route?, requestID: String) {
         self.api = api
         self.requestID = requestID
+        headers = [("X-Request-ID", requestID)] + api.configuration.cors.headers(for: request)
         method =
             switch request.method {
             case "GET", "HEAD", "POST", "PUT", "DELETE": request.method
@@ -22,10 +26,10 @@ struct Exchange: Sendable {
         routeName = route?.metricName ?? "unknown"
     }
 
-    /// The answer with the request id, counted and logged.
+    /// The answer with the exchange's ``headers``, counted and logged.
     func finish(_ response: HTTPResponse) -> HTTPResponse {
         var response = response
-        response.headers.append(("X-Request-ID", requestID))
+        response.headers.append(contentsOf: headers)
         record(status: response.status)
         return response
     }
@@ -33,10 +37,10 @@ struct Exchange: Sendable {
     /// An answer that comes later (see ``complete(_:with:)``).
     /// - Parameter fallback: what is sent if the server stops first; by default `503`.
     func deferred(fallback: HTTPResponse? = nil) -> HTTPDeferred {
-        HTTPDeferred(fallback: fallback ?? Self.shuttingDown, headers: [("X-Request-ID", requestID)])
+        HTTPDeferred(fallback: fallback ?? Self.shuttingDown, headers: headers)
     }
 
-    /// Sends a later answer, counted and logged (the deferred adds the request id); the first
+    /// Sends a later answer, counted and logged (the deferred adds the exchange's headers); the first
     /// answer wins, later ones are ignored.
     func complete(_ deferred: HTTPDeferred, with response: HTTPResponse) {
         if deferred.complete(response) { record(status: response.status) }

@@ -5,7 +5,8 @@ extension MinervaAPI {
     /// Hands a mutation to the session core: answered at once when the outcome is known, else
     /// (the write is with storage) by a deferred answer once it is stored.
     ///
-    /// A remembered `Idempotency-Key` answers before anything else; then `If-Match` (`412`);
+    /// An `If-Match` that is not an entity tag is `400` at once (it cannot be compared). A
+    /// remembered `Idempotency-Key` answers before anything else; then `If-Match` (`412`);
     /// then the header's and the body's own errors (`400`), which were read before.
     /// - Parameters:
     ///   - command: the body read into a command, or its error.
@@ -14,7 +15,7 @@ extension MinervaAPI {
         _ session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange, command: Result<SessionCommand, APIError>,
         answer: @escaping @Sendable (SessionState) -> HTTPResponse
     ) throws(APIError) -> HTTPReply {
-        let precondition = IfMatch(request.header("if-match")).precondition
+        let precondition = try IfMatch(request.header("if-match"), name: "If-Match").precondition
         let key: IdempotencyKey?
         let parsed: SessionCommand
         do throws(APIError) {

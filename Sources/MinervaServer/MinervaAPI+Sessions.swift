@@ -13,7 +13,7 @@ extension MinervaAPI {
             (try body.optionalString("layout"), try body.optionalString("deepLink"))
         }
         if let deepLink, app.route(for: deepLink) == nil {
-            throw .notFound("no route matches the deep link \(Excerpt(deepLink))")
+            throw .notFound(app.unmatchedLinkMessage(deepLink))
         }
         let layout = try enumValue(layoutText, field: "layout", as: Layout.self) ?? .stack
         let deferred = exchange.deferred(fallback: Exchange.shuttingDownDuringWrite)
@@ -38,9 +38,9 @@ extension MinervaAPI {
     /// With `If-None-Match` naming the current version, `304` and no body; with `wait` as well,
     /// the answer waits (holding no thread) until the version moves or `S` seconds pass.
     func getSession(_ session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
+        let ifNoneMatch = try request.header("if-none-match").map { header throws(APIError) in try IfMatch(header, name: "If-None-Match") }
         let lists = try enumValue(request.queryValue("lists"), field: "lists", kind: "query parameter", as: StateDocument.ListDetail.self) ?? .full
         let wait = try Self.waitSeconds(request)
-        let ifNoneMatch = request.header("if-none-match").map(IfMatch.init)
         let id = session.id
         let encode: @Sendable (SessionState) -> HTTPResponse = { state in
             Self.json(200, StateDocument.encode(sessionID: id, state: state, lists: lists), headers: [Self.etag(state.version)])
@@ -71,8 +71,9 @@ extension MinervaAPI {
 
     /// `DELETE /v1/sessions/{id}`: the session and its token are gone; its streams end.
     func deleteSession(_ session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
+        let precondition = try IfMatch(request.header("if-match"), name: "If-Match").precondition
         let deferred = exchange.deferred(fallback: Exchange.shuttingDownDuringWrite)
-        let outcome = core.delete(session, precondition: IfMatch(request.header("if-match")).precondition) { outcome in
+        let outcome = core.delete(session, precondition: precondition) { outcome in
             exchange.complete(deferred, with: Self.response(toDeletion: outcome))
         }
         guard let outcome else { return .deferred(deferred) }

@@ -62,7 +62,7 @@ public final class MinervaAPI: HTTPResponder {
             case .response(let response):
                 return .response(exchange.finish(response))
             case .stream(let status, var headers, let stream):
-                headers.append(("X-Request-ID", exchange.requestID))
+                headers.append(contentsOf: exchange.headers)
                 exchange.record(status: status)
                 return .stream(status: status, headers: headers, stream)
             case .deferred(let deferred):
@@ -90,7 +90,10 @@ public final class MinervaAPI: HTTPResponder {
         }
         try checkSizes(request)
         guard let route else {
-            throw .notFound("no such path: \(Excerpt(request.path))")
+            throw .notFound(Self.unknownPathMessage(request.path))
+        }
+        if let preflight = try configuration.cors.preflight(request, route: route) {
+            return .response(preflight)
         }
         var session: LiveSession?
         if let id = route.sessionID {
@@ -143,6 +146,14 @@ public final class MinervaAPI: HTTPResponder {
         guard target <= configuration.maxURLBytes else { throw .uriTooLong(limit: configuration.maxURLBytes) }
         let headers = request.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
         guard headers <= configuration.maxHeaderBytes else { throw .headersTooLarge(limit: configuration.maxHeaderBytes) }
+    }
+
+    /// The `404` message for a path the API does not have: a trailing slash is named as the
+    /// mistake when the path without it exists.
+    private static func unknownPathMessage(_ path: String) -> String {
+        let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+        guard trimmed != path, !trimmed.isEmpty, Route(path: trimmed) != nil else { return "no such path: \(Excerpt(path))" }
+        return "no such path: \(Excerpt(path)); paths have no trailing slash — try \(Excerpt(trimmed))"
     }
 
     /// Records the core's session and node counts in the gauges.

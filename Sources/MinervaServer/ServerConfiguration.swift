@@ -10,15 +10,18 @@ public struct ServerConfiguration: Sendable {
     public var maxHeaderBytes: Int
     /// The session core's limits and clock.
     public var sessions: SessionConfiguration
+    /// The web origins that may call the API from a browser; none by default.
+    public var cors: CORSPolicy
 
     /// Creates a configuration; every limit has a default suited to a public server.
     public init(
         maxBodySize: Int = 1 << 20, maxURLBytes: Int = 8192, maxHeaderBytes: Int = 16_384,
-        sessions: SessionConfiguration = SessionConfiguration()
+        sessions: SessionConfiguration = SessionConfiguration(), cors: CORSPolicy = .off
     ) {
         self.maxBodySize = maxBodySize
         self.maxURLBytes = maxURLBytes
         self.maxHeaderBytes = maxHeaderBytes
         self.sessions = sessions
+        self.cors = cors
     }
 }

@@ -78,7 +78,7 @@ extension SessionCore {
         completion: @escaping CreationCompletion
     ) throws(SessionError) -> Result<StoredAnswer, SessionError>? {
         if let deepLink, app.route(for: deepLink) == nil {
-            throw .notFound("no route matches the deep link '\(deepLink.prefix(64))'")
+            throw .notFound(app.unmatchedLinkMessage(deepLink))
         }
         try model { () throws(NavigationError) in try CoordinatorTree.check(layout: layout, for: app) }
         var tree = CoordinatorTree(app: app, layout: layout)

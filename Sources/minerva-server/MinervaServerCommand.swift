@@ -99,6 +99,13 @@ struct MinervaServerCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Serve the web client from this folder instead of its built-in copy (for working on it).", valueName: "folder"))
     var webRoot: String?
 
+    @Option(
+        name: .customLong("cors-origin"),
+        help: ArgumentHelp(
+            "A web origin (scheme://host[:port]) whose pages may call the API from a browser; repeat for more. Default: none.",
+            valueName: "origin"))
+    var corsOrigins: [String] = []
+
     @Option(help: "Log format: text (one line for people) or json (one object per line for collectors).")
     var logFormat: LogFormat = .text
 
@@ -126,6 +133,17 @@ struct MinervaServerCommand: ParsableCommand {
         guard rateLimit >= 0, rateBurst >= 1 else { throw ValidationError("--rate-limit must be 0 or more and --rate-burst at least 1") }
         guard maxURLBytes >= 64, maxHeaderBytes >= 256 else {
             throw ValidationError("--max-url-bytes must be at least 64 and --max-header-bytes at least 256")
+        }
+        _ = try corsPolicy()
+    }
+
+    /// The `--cors-origin` values as a policy.
+    /// - Throws: a ``ValidationError`` naming the first value that is not an origin.
+    private func corsPolicy() throws -> CORSPolicy {
+        do {
+            return try CORSPolicy(origins: corsOrigins)
+        } catch {
+            throw ValidationError(error.description)
         }
     }
 
@@ -170,12 +188,14 @@ struct MinervaServerCommand: ParsableCommand {
             maxSessions: maxSessions, eventHistory: eventHistory, listHistory: listHistory, maxListItems: maxListItems,
             maxListBytes: maxListBytes, maxNodes: maxNodes, maxParamBytes: maxParamBytes, maxSessionBytes: maxSessionBytes,
             sessionTTL: sessionTTL.seconds, rateLimit: rateLimit, rateBurst: rateBurst)
+        let cors = try corsPolicy()
         let api: MinervaAPI
         do {
             api = try MinervaAPI(
                 app: appDescription,
                 configuration: ServerConfiguration(
-                    maxBodySize: maxBody, maxURLBytes: maxURLBytes, maxHeaderBytes: maxHeaderBytes, sessions: sessions),
+                    maxBodySize: maxBody, maxURLBytes: maxURLBytes, maxHeaderBytes: maxHeaderBytes, sessions: sessions,
+                    cors: cors),
                 logger: logger, storage: storage, webRoot: webRoot,
                 metricsText: {
                     var text: [UInt8] = []

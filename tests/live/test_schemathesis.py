@@ -193,21 +193,29 @@ def steer(body, app, rng):
             body[field] = [rng.choice(FLAGS) if isinstance(flag, str) and flag else flag for flag in body[field]]
 
 
+def shorten_wait(query, rng):
+    """A valid `wait` becomes 0, or 1 now and then; an invalid one stays."""
+    wait = query.get("wait")
+    if isinstance(wait, (int, str)) and not isinstance(wait, bool) and str(wait).isdigit() and 0 < int(wait) <= 60:
+        query["wait"] = 1 if rng.random() < 0.1 else 0
+
+
 def keep_events_short(case, rng):
     """On .../events: no `Accept: text/event-stream` (the stream never ends by itself), and a
     valid `wait` becomes 0, or 1 now and then, so that long polls are still exercised. With
     both `after` and `Last-Event-ID` the server reads only `after`, so the header goes: an
     invalid one would not be refused. Only valid values are replaced by valid ones, so a
-    negative case stays negative."""
+    negative case stays negative. The state's `GET ?wait=` is shortened the same way, as a
+    generated `If-None-Match` (`*`, the current version) can make it wait."""
+    if case.path == "/v1/sessions/{id}":
+        shorten_wait(case.query if isinstance(case.query, dict) else {}, rng)
     if not case.path.endswith("/events"):
         return
     for name in [name for name in case.headers if name.lower() == "accept"]:
         if "text/event-stream" in str(case.headers[name]):
             del case.headers[name]
     query = case.query if isinstance(case.query, dict) else {}
-    wait = query.get("wait")
-    if isinstance(wait, (int, str)) and not isinstance(wait, bool) and str(wait).isdigit() and 0 < int(wait) <= 60:
-        query["wait"] = 1 if rng.random() < 0.1 else 0
+    shorten_wait(query, rng)
     if "after" in query:
         for name in [name for name in case.headers if name.lower() == "last-event-id"]:
             del case.headers[name]
