@@ -135,6 +135,8 @@ import Testing
             Issue.record("the held write should have failed")
             return
         }
+        // The failed write's answer comes first; the catching up follows on the writer.
+        while heardOnA.received.isEmpty, ContinuousClock.now < deadline { Thread.sleepBriefly() }
         #expect(heardOnA.received.map { $0.map(\.type) } == [["added"]], "A's follower missed B's change")
         #expect(try a.state(of: onA).version == 2)
     }
