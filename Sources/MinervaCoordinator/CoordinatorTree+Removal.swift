@@ -18,12 +18,13 @@ extension CoordinatorTree {
         }
         var events: [NavigationEvent] = []
         events.reserveCapacity(removed.count)
-        for id in nodesInScreenOrder.reversed() where removed.contains(id) {
+        // One node (a pop, the commonest removal) needs no screen order.
+        for id in removed.count == 1 ? Array(removed) : nodesInScreenOrder.reversed() where removed.contains(id) {
             let node = nodes[id]!
             events.append(
                 .removed(RemovedNode(node: id, screen: node.screen, reason: targets.contains(id) ? reason : .ancestorRemoved, navigator: node.navigator!)))
         }
-        for navigatorID in navigatorOrder {
+        for navigatorID in Set(removed.compactMap { nodes[$0]?.navigator }) {
             navigators[navigatorID]!.stack.removeAll { removed.contains($0) }
         }
         let emptied = navigatorOrder.filter { navigators[$0]!.stack.isEmpty && !navigators[$0]!.isBase && $0 != refilling }
