@@ -35,6 +35,10 @@ public enum ModalStyle: String, Sendable, CaseIterable {
     case pageSheet
     case formSheet
     case overFullScreen
+    case popover
+    case currentContext
+    case overCurrentContext
+    case custom
 }
 
 /// How a session arranges its base navigators.

@@ -1,4 +1,6 @@
 """Navigation operations over live HTTP, with the events they cause."""
+import pytest
+
 from conftest import EventStream, split_blocks
 
 
@@ -55,6 +57,14 @@ def test_present_with_explicit_style_and_embedding_accepts_pushes(session):
     state = session.op("push", {"screen": "profile", "params": {"userId": "1"}})
     assert navigator(state, "v1")["stack"] == ["n2", "n3"]
     assert state["focus"] == "n3"
+
+
+@pytest.mark.parametrize("style", ["popover", "currentContext", "overCurrentContext", "custom", "overFullScreen"])
+def test_present_keeps_every_uikit_modal_style(session, style):
+    state = session.op("present", {"screen": "settings", "style": style})
+    assert nodes(state)["n2"]["presentation"] == {"kind": "present", "style": style}
+    added = session.events()["events"][-1]
+    assert added["type"] == "added" and added["presentation"] == {"kind": "present", "style": style}
 
 
 def test_present_defaults_to_automatic(session):
