@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Installs what building, running and testing Minerva Server need on a Debian machine
-# (curl and jq are for the README walkthrough).
+# (curl and jq are for the README walkthrough; libpq-dev because the binary links libpq, the
+# PostgreSQL client, for --store postgres://).
 # Idempotent: packages already present are not installed again.
 #   scripts/setup.sh          what the server needs to build and run
 #   scripts/setup.sh --test   also the test tools (Python venv in .venv, hadolint)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libmicrohttpd-dev libsqlite3-dev pkg-config curl jq)
+packages=(libmicrohttpd-dev libsqlite3-dev libpq-dev pkg-config curl jq)
 if [[ "${1:-}" == "--test" ]]; then
-  # chromium and its driver run the web client's browser test
-  packages+=(python3-venv chromium chromium-driver fonts-inter)
+  # chromium and its driver run the web client's browser test; postgresql gives initdb and
+  # pg_ctl for the private clusters the tests start; nginx is the load balancer of the
+  # several-instances tests (both run unprivileged from temporary folders, no service)
+  packages+=(python3-venv chromium chromium-driver fonts-inter postgresql nginx)
 fi
 
 missing=()
@@ -21,6 +24,12 @@ if ((${#missing[@]})); then
   sudo=""
   [[ "$(id -u)" == 0 ]] || sudo="sudo"
   echo "setup: installing ${missing[*]}"
+  if [[ " ${missing[*]} " == *" postgresql "* ]]; then
+    # Debian's package would otherwise create and start a cluster of its own on port 5432;
+    # the tests start private clusters and want none running.
+    $sudo mkdir -p /etc/postgresql-common
+    echo "create_main_cluster = false" | $sudo tee -a /etc/postgresql-common/createcluster.conf >/dev/null
+  fi
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
@@ -29,7 +38,7 @@ if [[ "${1:-}" == "--test" ]]; then
   if [[ ! -x .venv/bin/python ]]; then
     python3 -m venv .venv
   fi
-  if ! .venv/bin/python -c 'import schemathesis, openapi_spec_validator, pytest, yaml, selenium, prometheus_client' 2>/dev/null \
+  if ! .venv/bin/python -c 'import schemathesis, openapi_spec_validator, pytest, yaml, selenium, prometheus_client, check_jsonschema' 2>/dev/null \
       || [[ ! -x .venv/bin/hadolint ]]; then
     echo "setup: installing Python test tools into .venv"
     .venv/bin/pip install --quiet --disable-pip-version-check -r tests/requirements.txt
