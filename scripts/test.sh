@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of Minerva Server, installing what is missing first:
-# unit tests (swift test, then the concurrent ones under ThreadSanitizer), live HTTP tests
+# unit tests (swift test, then the concurrent ones under ThreadSanitizer; the PostgreSQL store's
+# against a private cluster started here and removed on exit), live HTTP tests
 # against the release binary (pytest with urllib, curl and raw sockets; a kill -9 crash test on
 # the SQLite store; a real browser on the web client), the README walkthrough, schemathesis
 # against openapi.yaml, the spec validator and hadolint.
@@ -8,6 +9,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh --test
+
+echo "== a private PostgreSQL cluster for the unit tests of the PostgreSQL store"
+# CI runs no database: start one in a temporary folder, and stop and remove it however we exit.
+cluster=$(.venv/bin/python tests/live/postgres.py start)
+trap '.venv/bin/python tests/live/postgres.py stop "${cluster%% *}"' EXIT
+export MINERVA_TEST_POSTGRES="${cluster#* }"
 
 echo "== unit tests (swift test)"
 swift test --parallel 2>&1 | tail -n 40
