@@ -46,7 +46,34 @@ def split_blocks(events):
     return blocks
 
 
-class RunningServer:
+class Client:
+    """A small urllib client for the server at `self.url`: one instance, or nginx in front of several."""
+
+    def request(self, method, path, body=None, token=None, headers=None, raw=None):
+        """Returns (status, headers, parsed JSON body or None)."""
+        data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+        request = urllib.request.Request(self.url + path, data=data, method=method)
+        if data is not None and raw is None:
+            request.add_header("Content-Type", "application/json")
+        if token:
+            request.add_header("Authorization", "Bearer " + token)
+        for name, value in (headers or {}).items():
+            request.add_header(name, value)
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                status, answer_headers, payload = response.status, response.headers, response.read()
+        except urllib.error.HTTPError as error:
+            status, answer_headers, payload = error.code, error.headers, error.read()
+        document = json.loads(payload) if payload else None
+        return status, answer_headers, document
+
+    def create_session(self, **body):
+        status, headers, document = self.request("POST", "/v1/sessions", body)
+        assert status == 201, document
+        return Session(self, document["id"], document["token"], document)
+
+
+class RunningServer(Client):
     """A minerva-server process and a small urllib client for it."""
 
     def __init__(self, *args):
@@ -87,29 +114,6 @@ class RunningServer:
             self.process.send_signal(signal.SIGTERM)
         return self.process.wait(timeout=20)
 
-    def request(self, method, path, body=None, token=None, headers=None, raw=None):
-        """Returns (status, headers, parsed JSON body or None)."""
-        data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-        request = urllib.request.Request(self.url + path, data=data, method=method)
-        if data is not None and raw is None:
-            request.add_header("Content-Type", "application/json")
-        if token:
-            request.add_header("Authorization", "Bearer " + token)
-        for name, value in (headers or {}).items():
-            request.add_header(name, value)
-        try:
-            with urllib.request.urlopen(request, timeout=10) as response:
-                status, answer_headers, payload = response.status, response.headers, response.read()
-        except urllib.error.HTTPError as error:
-            status, answer_headers, payload = error.code, error.headers, error.read()
-        document = json.loads(payload) if payload else None
-        return status, answer_headers, document
-
-    def create_session(self, **body):
-        status, headers, document = self.request("POST", "/v1/sessions", body)
-        assert status == 201, document
-        return Session(self, document["id"], document["token"], document)
-
 
 class Session:
     """A session's id and token, with shortcuts for its endpoints."""
@@ -141,6 +145,10 @@ class Session:
     def other_client(self):
         """A second client of the same session (same id and token, its own connections)."""
         return Session(self.server, self.id, self.token, self.state)
+
+    def on(self, server):
+        """The same session through another server (another instance on the same store)."""
+        return Session(server, self.id, self.token, self.state)
 
     def block(self, method, suffix, body=None, headers=None):
         """Runs a mutation that must succeed and returns (answer, its block of events), checking
