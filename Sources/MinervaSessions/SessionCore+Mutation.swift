@@ -190,7 +190,7 @@ extension SessionCore {
                 if let outcome = start(mutation, of: session, in: &slot, completion: completion, attempt: attempt + 1) { completion(outcome) }
             case .failure(let error):
                 logger.error("could not store a change of session \(session.id): \(error)")
-                completion(.failure(.notStored("the change")))
+                completion(.failure(error.outcomeUnknown ? .outcomeUnknown("the change") : .notStored("the change")))
             }
             catchUpIfBehind(session, in: &slot)
             runWaiting(session, in: &slot)
