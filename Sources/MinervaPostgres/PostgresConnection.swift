@@ -187,10 +187,11 @@ final class PostgresConnection: @unchecked Sendable {
 }
 
 extension String {
-    /// The text without trailing line breaks (libpq ends its messages with one).
+    /// The text on one line (libpq breaks its messages into indented lines and ends them with a break).
     var trimmingNewlines: String {
-        var text = self
-        while text.last?.isNewline == true { text.removeLast() }
-        return text
+        split(whereSeparator: \.isNewline)
+            .map { line in line.drop { $0 == " " || $0 == "\t" } }
+            .filter { !$0.isEmpty }
+            .joined(separator: " ")
     }
 }

@@ -138,7 +138,7 @@ extension PostgresSessionStorage {
         guard !notices.isEmpty else { return }
         do {
             try call { connection, deadline throws(PostgresError) in
-                try connection.query("SELECT pg_notify($1, notice) FROM unnest($2::text[]) AS notice", [.text(Self.channel), .textArray(notices)], until: deadline)
+                _ = try connection.query("SELECT pg_notify($1, notice) FROM unnest($2::text[]) AS notice", [.text(Self.channel), .textArray(notices)], until: deadline)
             }
         } catch {
             logger.warning("could not announce \(notices.count) commits to other instances (they catch up within a second): \(error)")
