@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "MinervaSessions", targets: ["MinervaSessions"]),
         .library(name: "MinervaSQLite", targets: ["MinervaSQLite"]),
+        .library(name: "MinervaPostgres", targets: ["MinervaPostgres"]),
         .library(name: "MinervaServer", targets: ["MinervaServer"]),
     ],
     dependencies: [argumentParser, swiftLog, swiftCollections, grdb, swiftCrypto, swiftMetrics, swiftPrometheus],
@@ -36,6 +37,11 @@ let package = Package(
             name: "CMicroHTTPD",
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
         ),
         .target(
             name: "Locking",
@@ -86,6 +92,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "MinervaPostgres",
+            dependencies: [
+                "CLibPQ",
+                "Locking",
+                "MinervaSessions",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "MinervaServer",
             dependencies: [
                 "MicroHTTP",
@@ -107,6 +123,7 @@ let package = Package(
                 "MinervaServer",
                 "MinervaSessions",
                 "MinervaSQLite",
+                "MinervaPostgres",
                 "MicroHTTP",
                 "MinervaJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -146,7 +163,7 @@ let package = Package(
         .testTarget(
             name: "MinervaSessionsTests",
             dependencies: [
-                "MinervaSessions", "MinervaSQLite", "MinervaCoordinator", "MinervaList", "MinervaJSON", "TestSupport",
+                "MinervaSessions", "MinervaSQLite", "MinervaPostgres", "MinervaCoordinator", "MinervaList", "MinervaJSON", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

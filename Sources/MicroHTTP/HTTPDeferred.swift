@@ -1,19 +1,33 @@
 import CMicroHTTPD
 import Locking
 
-/// An answer that comes later (a long poll). The connection is suspended, holding no thread,
-/// until ``complete(_:)`` resumes it with the answer.
+/// An answer that comes later (a long poll, a write waiting for storage, work done on another
+/// thread). The connection is suspended, holding no thread, until ``complete(_:)`` or
+/// ``complete(with:)`` resumes it with the answer — a response, a stream, or the answer of
+/// another deferred.
 public final class HTTPDeferred: Sendable {
-    private enum State {
+    /// What the connection is sent.
+    enum Answer: Sendable {
+        case response(HTTPResponse)
+        case stream(status: Int, headers: [(name: String, value: String)], HTTPStream)
+    }
+
+    private enum Phase {
         case waiting
         case suspended(ConnectionHandle)
-        case completed(HTTPResponse)
+        case completed(Answer)
+        /// Its answer goes to another deferred, when it comes.
+        case forwarding(HTTPDeferred)
         case sent
     }
 
-    private let state = Locked<State>(.waiting)
-    /// What is sent if the server stops before the answer comes.
-    let fallback: HTTPResponse
+    private struct State {
+        var phase = Phase.waiting
+        /// What is sent if the server stops before the answer comes.
+        var fallback: HTTPResponse
+    }
+
+    private let state: Locked<State>
     /// Header fields added to whatever answer is sent.
     private let headers: [(name: String, value: String)]
 
@@ -22,7 +36,7 @@ public final class HTTPDeferred: Sendable {
     ///   - fallback: the answer sent if the server shuts down first.
     ///   - headers: header fields added to the answer, whichever it is (a request id, say).
     public init(fallback: HTTPResponse, headers: [(name: String, value: String)] = []) {
-        self.fallback = fallback
+        state = Locked(State(fallback: fallback))
         self.headers = headers
     }
 
@@ -30,53 +44,129 @@ public final class HTTPDeferred: Sendable {
     /// - Returns: whether this call gave the answer.
     @discardableResult
     public func complete(_ response: HTTPResponse) -> Bool {
-        state.withLock { state in
-            switch state {
-            case .waiting:
-                state = .completed(response)
-                return true
-            case .suspended(let connection):
-                state = .completed(response)
-                MHD_resume_connection(connection.pointer)
-                return true
-            case .completed, .sent:
+        give(.response(response))
+    }
+
+    /// Answers with `reply`: a response or a stream at once, or another deferred's answer
+    /// when that one comes (its fallback becomes this one's). The first answer wins.
+    /// - Returns: whether this call gave the answer (for a deferred: whether it will).
+    @discardableResult
+    public func complete(with reply: HTTPReply) -> Bool {
+        switch reply {
+        case .response(let response):
+            return give(.response(response))
+        case .stream(let status, let headers, let stream):
+            guard give(.stream(status: status, headers: headers, stream)) else {
+                stream.cancel()
                 return false
             }
+            return true
+        case .deferred(let inner):
+            let fallback = inner.state.withLock { $0.fallback }
+            let open = state.withLock { state -> Bool in
+                switch state.phase {
+                case .waiting, .suspended:
+                    state.fallback = fallback
+                    return true
+                case .completed, .forwarding, .sent:
+                    return false
+                }
+            }
+            return open && inner.forward(to: self)
         }
+    }
+
+    /// Answers with the fallback (the server is stopping).
+    func completeWithFallback() {
+        give(.response(state.withLock { $0.fallback }))
     }
 
     /// Whether the answer has been given.
     public var isCompleted: Bool {
         state.withLock { state in
-            if case .waiting = state { return false }
-            if case .suspended = state { return false }
-            return true
+            switch state.phase {
+            case .waiting, .suspended: false
+            case .completed, .forwarding, .sent: true
+            }
         }
     }
 
     /// The answer once it is given and until it is sent (for a caller that answers requests
-    /// itself, without a connection: an in-process client).
+    /// itself, without a connection: an in-process client); `nil` for a stream.
     public var response: HTTPResponse? {
         state.withLock { state in
-            guard case .completed(var response) = state else { return nil }
+            guard case .completed(.response(var response)) = state.phase else { return nil }
             response.headers.append(contentsOf: headers)
             return response
         }
     }
 
-    /// Called on the connection's thread: the answer if it is already there, else suspends.
-    func suspendUnlessCompleted(_ connection: OpaquePointer) -> HTTPResponse? {
-        state.withLock { state in
-            switch state {
-            case .completed(var response):
-                state = .sent
-                response.headers.append(contentsOf: headers)
-                return response
+    /// Records the answer and resumes the connection if it is suspended.
+    @discardableResult
+    private func give(_ answer: Answer) -> Bool {
+        let target = state.withLock { state -> HTTPDeferred?? in
+            switch state.phase {
             case .waiting:
-                state = .suspended(ConnectionHandle(pointer: connection))
+                state.phase = .completed(answer)
+                return .some(nil)
+            case .suspended(let connection):
+                state.phase = .completed(answer)
+                MHD_resume_connection(connection.pointer)
+                return .some(nil)
+            case .forwarding(let target):
+                state.phase = .sent
+                return .some(target)
+            case .completed, .sent:
+                return nil
+            }
+        }
+        guard let target else { return false }
+        guard let forwardTo = target else { return true }
+        return forwardTo.give(adding(answer))
+    }
+
+    /// Sends this deferred's answer to `target` when it comes (at once if it is there).
+    private func forward(to target: HTTPDeferred) -> Bool {
+        let ready = state.withLock { state -> Answer? in
+            switch state.phase {
+            case .completed(let answer):
+                state.phase = .sent
+                return answer
+            case .waiting:
+                state.phase = .forwarding(target)
+                return nil
+            case .suspended, .forwarding, .sent:
+                preconditionFailure("a deferred answer forwarded after it was handed to a connection")
+            }
+        }
+        guard let ready else { return true }
+        return target.give(adding(ready))
+    }
+
+    /// The answer with this deferred's header fields.
+    private func adding(_ answer: Answer) -> Answer {
+        switch answer {
+        case .response(var response):
+            response.headers.append(contentsOf: headers)
+            return .response(response)
+        case .stream(let status, var fields, let stream):
+            fields.append(contentsOf: headers)
+            return .stream(status: status, headers: fields, stream)
+        }
+    }
+
+    /// Called on the connection's thread: the answer if it is already there, else suspends.
+    func suspendUnlessCompleted(_ connection: OpaquePointer) -> Answer? {
+        state.withLock { state in
+            switch state.phase {
+            case .completed(let answer):
+                state.phase = .sent
+                return adding(answer)
+            case .waiting:
+                state.phase = .suspended(ConnectionHandle(pointer: connection))
                 MHD_suspend_connection(connection)
                 return nil
-            case .suspended, .sent:
+            case .suspended, .forwarding, .sent:
                 return nil
             }
         }

@@ -33,8 +33,8 @@ func accessHandler(
 
     if let deferred = state.deferred {
         // Called again after a resume: the answer is there.
-        guard let response = deferred.suspendUnlessCompleted(connection) else { return .YES }
-        return queue(response, on: connection)
+        guard let answer = deferred.suspendUnlessCompleted(connection) else { return .YES }
+        return queue(answer, on: connection, state, context)
     }
 
     if let uploadDataSize, uploadDataSize.pointee > 0 {
@@ -88,12 +88,26 @@ private func answer(_ connection: OpaquePointer, _ state: RequestState, _ contex
         let key = ObjectIdentifier(deferred)
         state.waitingKey = key
         context.waiting.withLock { $0[key] = .deferred(deferred) }
-        guard let response = deferred.suspendUnlessCompleted(connection) else { return .YES }
+        guard let answer = deferred.suspendUnlessCompleted(connection) else { return .YES }
+        return queue(answer, on: connection, state, context)
+    case .stream(let status, let headers, let stream):
+        return queue(.stream(status: status, headers: headers, stream), on: connection, state, context)
+    }
+}
+
+/// Queues a deferred's answer, or a stream: a stream stays registered in
+/// ``ServerContext/waiting`` (in place of the deferred it came through) so that shutdown ends it.
+private func queue(_ answer: HTTPDeferred.Answer, on connection: OpaquePointer, _ state: RequestState, _ context: ServerContext) -> MHD_Result {
+    switch answer {
+    case .response(let response):
         return queue(response, on: connection)
     case .stream(let status, let headers, let stream):
         let key = ObjectIdentifier(stream)
+        context.waiting.withLock { waiting in
+            if let previous = state.waitingKey { waiting.removeValue(forKey: previous) }
+            waiting[key] = .stream(stream)
+        }
         state.waitingKey = key
-        context.waiting.withLock { $0[key] = .stream(stream) }
         return queue(stream, status: status, headers: headers, on: connection)
     }
 }

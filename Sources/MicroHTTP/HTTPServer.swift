@@ -77,7 +77,7 @@ public final class HTTPServer: Sendable {
             // Every suspended connection must be resumed before the daemon stops.
             for waiting in context.waiting.withLock({ Array($0.values) }) {
                 switch waiting {
-                case .deferred(let deferred): deferred.complete(deferred.fallback)
+                case .deferred(let deferred): deferred.completeWithFallback()
                 case .stream(let stream): stream.finish()
                 }
             }

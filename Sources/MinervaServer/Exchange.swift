@@ -13,9 +13,12 @@ struct Exchange: Sendable {
     private let method: String
     private let routeName: String
     private let started = ContinuousClock.now
+    /// For a request served by the store's threads: its deadline, released once it waits for events.
+    let storeDeadline: StoreDeadline?
 
-    init(api: MinervaAPI, request: HTTPRequest, route: Route?, requestID: String) {
+    init(api: MinervaAPI, request: HTTPRequest, route: Route?, requestID: String, storeDeadline: StoreDeadline?) {
         self.api = api
+        self.storeDeadline = storeDeadline
         self.requestID = requestID
         headers = [("X-Request-ID", requestID)] + api.configuration.cors.headers(for: request)
         method =
@@ -46,8 +49,21 @@ struct Exchange: Sendable {
         if deferred.complete(response) { record(status: response.status) }
     }
 
+    /// The request goes on to wait for events (a long poll, a stream): no longer for the store.
+    func waitsForEvents() {
+        storeDeadline?.release()
+    }
+
+    /// Sends a later answer through a deferred made without the exchange's headers, adding them;
+    /// counted and logged when it is the answer.
+    func completeAdding(_ deferred: HTTPDeferred, with response: HTTPResponse) {
+        var response = response
+        response.headers.append(contentsOf: headers)
+        if deferred.complete(response) { record(status: response.status) }
+    }
+
     /// What a deferred answer is when the server stops before it comes.
-    private static let shuttingDown = MinervaAPI.errorResponse(.unavailable("the server is shutting down; retry"))
+    static let shuttingDown = MinervaAPI.errorResponse(.unavailable("the server is shutting down; retry"))
     /// What a stored change's deferred answer is when the server stops before it comes: its
     /// write may still commit.
     static let shuttingDownDuringWrite = MinervaAPI.errorResponse(

@@ -14,6 +14,7 @@ final class LongPoll: EventSubscriber {
         self.after = after
         self.session = session
         self.exchange = exchange
+        exchange.waitsForEvents()
         deferred = exchange.deferred(fallback: waiting)
     }
 

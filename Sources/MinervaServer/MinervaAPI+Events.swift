@@ -14,7 +14,7 @@ extension MinervaAPI {
         let afterQuery = try Self.wholeNumber(request.queryValue("after"), "query parameter 'after'")
         if request.header("accept")?.contains("text/event-stream") == true {
             // A reconnecting stream resumes after what it saw, whatever its URL says.
-            return try stream(session, after: lastEventID ?? afterQuery ?? 0)
+            return try stream(session, after: lastEventID ?? afterQuery ?? 0, exchange)
         }
         let after = afterQuery ?? lastEventID ?? 0
         var reply: Result<HTTPReply, SessionError> = .failure(.unauthorized)
@@ -38,7 +38,7 @@ extension MinervaAPI {
 
     /// A server-sent event stream: the backlog after `after` (a `truncated` frame first when
     /// part of it was dropped), then every new block.
-    private func stream(_ session: LiveSession, after: Int) throws(APIError) -> HTTPReply {
+    private func stream(_ session: LiveSession, after: Int, _ exchange: Exchange) throws(APIError) -> HTTPReply {
         let follower = EventStreamFollower(after: after)
         var failure: SessionError?
         core.observe(session, after: after) { _, result in
@@ -58,6 +58,7 @@ extension MinervaAPI {
             return follower
         }
         if let failure { throw APIError(failure) }
+        exchange.waitsForEvents()
         return .stream(
             status: 200,
             headers: [("Content-Type", "text/event-stream; charset=utf-8"), ("Cache-Control", "no-store"), ("X-Accel-Buffering", "no")],

@@ -5,6 +5,7 @@ public import MinervaCoordinator
 import MinervaJSON
 public import MinervaSessions
 import Synchronization
+import Dispatch
 
 /// The HTTP API of Minerva Server: recognises the route, checks the token, method, body and
 /// version in the contract's order, hands the request to the session core as a typed command,
@@ -22,6 +23,8 @@ public final class MinervaAPI: HTTPResponder {
     /// Request ids are this prefix and a sequence number.
     private let requestIDPrefix = Token.random(bytes: 6) + "-"
     private let requestSequence = Atomic<Int>(0)
+    /// The threads that serve requests reading a shared store; `nil` for a store in this process.
+    private let storeWorkers: StoreWorkers?
     /// The text of `GET /metrics`, from whatever metrics backend the executable bootstrapped.
     let metricsText: @Sendable () -> [UInt8]
     /// `GET /v1/app`'s answer, written once.
@@ -45,6 +48,7 @@ public final class MinervaAPI: HTTPResponder {
             app: app, appVersion: AppDocument.version(of: appDocument), configuration: configuration.sessions, storage: storage,
             logger: logger)
         web = WebAssets(root: webRoot)
+        storeWorkers = core.storageIsShared ? StoreWorkers(count: configuration.storeThreads) : nil
         self.metricsText = metricsText
         self.configuration = configuration
         self.logger = logger
@@ -56,7 +60,34 @@ public final class MinervaAPI: HTTPResponder {
 
     public func reply(to request: HTTPRequest) -> HTTPReply {
         let route = Route(path: request.path)
-        let exchange = Exchange(api: self, request: request, route: route, requestID: requestID(request))
+        guard let storeWorkers, route?.usesStore == true else {
+            return answer(request, route, Exchange(api: self, request: request, route: route, requestID: requestID(request), storeDeadline: nil))
+        }
+        // A shared store is read over the network: the request waits on a store thread, its
+        // connection suspended, and answers 503 if the store does not let it finish in time.
+        let deadline = StoreDeadline()
+        let exchange = Exchange(api: self, request: request, route: route, requestID: requestID(request), storeDeadline: deadline)
+        var fallback = Exchange.shuttingDown
+        fallback.headers.append(contentsOf: exchange.headers)
+        let deferred = HTTPDeferred(fallback: fallback)
+        storeWorkers.run {
+            guard !deferred.isCompleted else { return }
+            deferred.complete(with: self.answer(request, route, exchange))
+        }
+        let writes = request.method != "GET" && request.method != "HEAD"
+        DispatchQueue.global().asyncAfter(deadline: .now() + configuration.storeDeadline) {
+            guard !deadline.isReleased, !deferred.isCompleted else { return }
+            let error =
+                writes
+                ? APIError(SessionError.outcomeUnknown("the request"))
+                : APIError.unavailable("storage did not answer in time; retry later", retryAfter: 1)
+            exchange.completeAdding(deferred, with: Self.errorResponse(error))
+        }
+        return .deferred(deferred)
+    }
+
+    /// Answers a request on the calling thread.
+    private func answer(_ request: HTTPRequest, _ route: Route?, _ exchange: Exchange) -> HTTPReply {
         do throws(APIError) {
             switch try self.route(request, route, exchange) {
             case .response(let response):
@@ -109,7 +140,7 @@ public final class MinervaAPI: HTTPResponder {
         }
         switch (route, method) {
         case (.health, _):
-            return .response(Self.json(200, Array(#"{"status":"ok"}"#.utf8)))
+            return .response(health())
         case (.metrics, _):
             refreshGauges()
             return .response(
@@ -154,6 +185,18 @@ public final class MinervaAPI: HTTPResponder {
         let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
         guard trimmed != path, !trimmed.isEmpty, Route(path: trimmed) != nil else { return "no such path: \(Excerpt(path))" }
         return "no such path: \(Excerpt(path)); paths have no trailing slash — try \(Excerpt(trimmed))"
+    }
+
+    /// `/healthz`: `200` while the session store can be used, else `503` with the reason (a load
+    /// balancer then routes around this instance until the store is back).
+    private func health() -> HTTPResponse {
+        guard let problem = core.storageProblem() else { return Self.json(200, Array(#"{"status":"ok"}"#.utf8)) }
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.field("status", "unavailable")
+        writer.field("reason", "the session store cannot be used: \(problem)")
+        writer.endObject()
+        return Self.json(503, writer.bytes, headers: [("Retry-After", "1")])
     }
 
     /// Records the core's session and node counts in the gauges.

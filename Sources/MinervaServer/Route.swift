@@ -64,6 +64,15 @@ enum Route: Equatable {
     }
 
     /// The session the path names, if any.
+    /// Whether answering may read or write the session store: a session's paths, creating one,
+    /// and the health check (which asks the store).
+    var usesStore: Bool {
+        switch self {
+        case .session, .events, .operation, .list, .link, .sessions, .health: true
+        case .metrics, .app, .webAsset: false
+        }
+    }
+
     var sessionID: String? {
         switch self {
         case .session(let id), .events(let id), .operation(let id, _), .list(let id, _), .link(let id): id

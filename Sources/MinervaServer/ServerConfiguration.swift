@@ -1,4 +1,5 @@
 public import MinervaSessions
+public import Dispatch
 
 /// What the API allows: the HTTP layer's own limits, and the session core's.
 public struct ServerConfiguration: Sendable {
@@ -12,12 +13,19 @@ public struct ServerConfiguration: Sendable {
     public var sessions: SessionConfiguration
     /// The web origins that may call the API from a browser; none by default.
     public var cors: CORSPolicy
+    /// With a shared store: the threads that serve the requests which use it.
+    public var storeThreads: Int
+    /// With a shared store: how long a request may wait for it before it answers `503`.
+    public var storeDeadline: DispatchTimeInterval
 
     /// Creates a configuration; every limit has a default suited to a public server.
     public init(
         maxBodySize: Int = 1 << 20, maxURLBytes: Int = 8192, maxHeaderBytes: Int = 16_384,
-        sessions: SessionConfiguration = SessionConfiguration(), cors: CORSPolicy = .off
+        sessions: SessionConfiguration = SessionConfiguration(), cors: CORSPolicy = .off, storeThreads: Int = 4,
+        storeDeadline: DispatchTimeInterval = .milliseconds(2200)
     ) {
+        self.storeThreads = storeThreads
+        self.storeDeadline = storeDeadline
         self.maxBodySize = maxBodySize
         self.maxURLBytes = maxURLBytes
         self.maxHeaderBytes = maxHeaderBytes

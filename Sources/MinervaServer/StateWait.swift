@@ -16,6 +16,7 @@ final class StateWait: EventSubscriber {
     init(session: LiveSession, version: Int, exchange: Exchange, encode: @escaping @Sendable (SessionState) -> HTTPResponse) {
         self.session = session
         self.exchange = exchange
+        exchange.waitsForEvents()
         self.encode = encode
         deferred = exchange.deferred(fallback: MinervaAPI.notModified(version: version))
     }

@@ -50,6 +50,11 @@ final class EventHub: Sendable {
         }
     }
 
+    /// The ids of the sessions someone follows.
+    var followed: [String] {
+        subscribers.withLock { Array($0.keys) }
+    }
+
     /// How many subscribers follow sessions.
     var count: Int {
         subscribers.withLock { $0.values.reduce(0) { $0 + $1.count } }

@@ -123,10 +123,17 @@ extension SessionCore {
                 _ = self.registry.insert(session)
                 self.liveNodes.add(state.tree.nodes.count, ordering: .relaxed)
                 result = .success(response)
-            case .success(.conflict), .failure:
-                self.logger.error("could not store a new session: \(outcome)")
+            case .success(.conflict):
+                // Another process stored a session for the same Idempotency-Key first: its answer is this one's.
                 self.liveCount.subtract(1, ordering: .relaxed)
-                result = .failure(.notStored("the new session"))
+                result = Result { () throws(SessionError) in
+                    guard let key, let stored = try self.storedCreation(key) else { throw .notStored("the new session") }
+                    return stored.answer
+                }
+            case .failure(let error):
+                self.logger.error("could not store a new session: \(error)")
+                self.liveCount.subtract(1, ordering: .relaxed)
+                result = .failure(error.outcomeUnknown ? .outcomeUnknown("the new session") : .notStored("the new session"))
             }
             self.finishCreation(key, entry: entry, now: now, outcome: result)
             completion(result)

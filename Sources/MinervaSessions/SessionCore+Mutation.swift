@@ -1,3 +1,4 @@
+import Dispatch
 /// A mutation as the API hands it to the core.
 public struct Mutation: Sendable {
     /// What to do.
@@ -167,7 +168,7 @@ extension SessionCore {
     /// Storage has answered a mutation's write: swap and publish when it is durable, then give
     /// the outcome and let the next waiting work start. When another process changed the
     /// session first (the version-checked write conflicted), the session catches up and the
-    /// mutation runs again on what is stored now, a few times at most.
+    /// mutation runs again on what is stored now, ``conflictRetries`` times at most.
     private func finish(
         _ mutation: Mutation, of session: LiveSession, next: SessionState, answer: IdempotencyCache.Entry?, result: MutationResult,
         outcome: Result<WriteOutcome, StorageError>, completion: @escaping MutationCompletion, attempt: Int
@@ -181,21 +182,38 @@ extension SessionCore {
                 swap(in: next, block: Array(result.events), answer: answer, of: session, slot: &slot, now: configuration.now())
                 completion(.success(result))
             case .success(.conflict):
-                guard attempt < 3 else {
+                guard attempt < Self.conflictRetries else {
                     logger.error("session \(session.id) kept changing in storage under this process; gave up after \(attempt + 1) writes")
                     completion(.failure(SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "the session is changing too fast; retry")))
                     break
                 }
-                reload(session, in: &slot)
-                if let outcome = start(mutation, of: session, in: &slot, completion: completion, attempt: attempt + 1) { completion(outcome) }
+                // Runs again after a random pause that grows with each conflict, so that a
+                // process losing the race to a busy one gets its turn; the session keeps its
+                // place meanwhile (busy), so work that waits for it stays in order.
+                slot.busy = true
+                let pause = Double.random(in: 0...(0.001 * Double(1 << min(attempt, 6))))
+                DispatchQueue.global().asyncAfter(deadline: .now() + pause) {
+                    session.slot.withLock { slot in
+                        slot.busy = false
+                        self.reload(session, in: &slot)
+                        if let outcome = self.start(mutation, of: session, in: &slot, completion: completion, attempt: attempt + 1) {
+                            completion(outcome)
+                        }
+                        self.catchUpIfBehind(session, in: &slot)
+                        self.runWaiting(session, in: &slot)
+                    }
+                }
             case .failure(let error):
                 logger.error("could not store a change of session \(session.id): \(error)")
-                completion(.failure(.notStored("the change")))
+                completion(.failure(error.outcomeUnknown ? .outcomeUnknown("the change") : .notStored("the change")))
             }
             catchUpIfBehind(session, in: &slot)
             runWaiting(session, in: &slot)
         }
     }
+
+    /// How many times a mutation runs again after its write conflicted before it answers `503`.
+    static let conflictRetries = 16
 
     /// Refuses work that waited for the session's turn.
     func fail(_ waiting: some Sequence<LiveSession.QueuedWork>, with error: SessionError) {

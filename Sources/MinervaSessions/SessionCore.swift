@@ -45,7 +45,8 @@ public final class SessionCore: Sendable {
         creations = CreationLedger(lifetime: configuration.idempotencyLifetime)
         liveCount = Atomic(try storage?.sessionCount() ?? 0)
         ListDiffMetrics.prepare()
-        (storage as? any SharedSessionStorage)?.observeCommits { [weak self] notice in self?.catchUp(with: notice) }
+        (storage as? any SharedSessionStorage)?.observeCommits(
+            { [weak self] notice in self?.catchUp(with: notice) }, resync: { [weak self] in self?.resyncFollowed() })
     }
 
     /// How many sessions exist.
@@ -120,7 +121,10 @@ public final class SessionCore: Sendable {
     /// The session in memory, or read from storage (only when `token` is its token: a wrong one
     /// reads no more than the session's row).
     private func find(_ id: String, token: String) throws(SessionError) -> LiveSession? {
-        if let session = registry.session(id) { return session }
+        if let session = registry.session(id) {
+            guard let shared = storage as? any SharedSessionStorage else { return session }
+            return try validate(session, in: shared)
+        }
         guard let storage, id.utf8.count <= 64 else { return nil }
         let stored: StoredSession?
         do {

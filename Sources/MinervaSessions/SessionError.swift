@@ -42,4 +42,11 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
     static func notStored(_ what: String) -> SessionError {
         SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "\(what) could not be stored; nothing was changed, retry later")
     }
+
+    /// Storage stopped answering after a write was sent: it may have been committed.
+    public static func outcomeUnknown(_ what: String) -> SessionError {
+        SessionError(
+            .unavailable(retryAfter: 1, outcomeUnknown: true),
+            "storage stopped answering while \(what) was being stored")
+    }
 }

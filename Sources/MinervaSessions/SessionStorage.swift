@@ -33,16 +33,29 @@ public protocol SessionStorage: Sendable {
     /// mutations) stored before `answersBefore`.
     /// - Returns: the ids of the sessions deleted.
     func expire(unusedSince cutoff: Double, answersBefore: Double) throws(StorageError) -> [String]
+
+    /// Checks that the store can be used now (for a health check).
+    /// - Throws: why it cannot.
+    func checkReachable() throws(StorageError)
+}
+
+extension SessionStorage {
+    /// A store in this process's own files is reachable while the process runs.
+    public func checkReachable() throws(StorageError) {}
 }
 
 /// Why storage could not do what was asked: a full disk, a read-only file, an unreachable database.
 public struct StorageError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, from the store's own error.
     public let description: String
+    /// Whether a write may have been committed all the same (the database stopped answering
+    /// after it was sent): a retry with the same `Idempotency-Key` tells.
+    public let outcomeUnknown: Bool
 
     /// Wraps a store's error.
-    public init(_ description: String) {
+    public init(_ description: String, outcomeUnknown: Bool = false) {
         self.description = description
+        self.outcomeUnknown = outcomeUnknown
     }
 }
 
@@ -63,9 +76,33 @@ public struct CommitNotice: Sendable, Equatable {
     }
 }
 
-/// A store that several processes share tells each of them about the others' commits, so that
-/// their long polls and streams hear of every change.
+/// How far a stored session has got.
+public struct SessionHead: Sendable, Equatable {
+    /// Its version.
+    public let version: Int
+    /// The `seq` of its newest event.
+    public let lastEvent: Int
+
+    /// Creates a head.
+    public init(version: Int, lastEvent: Int) {
+        self.version = version
+        self.lastEvent = lastEvent
+    }
+}
+
+/// A store that several processes share. Each process may keep sessions in memory, but checks
+/// a session's version in the store before every use, so that what it serves never depends on
+/// its cache; and it is told about the others' commits, so that its long polls and streams hear
+/// of every change.
 public protocol SharedSessionStorage: SessionStorage {
-    /// Starts telling `handler` about commits of other processes, from now on.
-    func observeCommits(_ handler: @escaping @Sendable (CommitNotice) -> Void)
+    /// Starts telling `handler` about commits of other processes, from now on, and calling
+    /// `resync` whenever notices may have been missed (after a reconnection) and at least
+    /// every second (a process may die between its commit and its notice).
+    func observeCommits(_ handler: @escaping @Sendable (CommitNotice) -> Void, resync: @escaping @Sendable () -> Void)
+
+    /// A session's version and newest event as stored, or `nil` when it is not stored.
+    func head(of id: String) throws(StorageError) -> SessionHead?
+
+    /// The newest event of each of these sessions that is stored (those not stored are left out).
+    func lastEvents(of ids: [String]) throws(StorageError) -> [String: Int]
 }

@@ -6,6 +6,8 @@ import MinervaCoordinator
 import MinervaServer
 import MinervaSessions
 import MinervaSQLite
+import MinervaPostgres
+import Foundation
 import Prometheus
 
 /// `minerva-server`: serves the Minerva navigation API over HTTP.
@@ -25,8 +27,17 @@ struct MinervaServerCommand: ParsableCommand {
     @Option(help: ArgumentHelp("App description file (JSON); default: the built-in demo app.", valueName: "file"))
     var app: String?
 
-    @Option(help: ArgumentHelp("Where sessions are kept: sqlite:PATH (durable across restarts and crashes) or memory.", valueName: "store"))
-    var store: StoreOption = .sqlite("minerva.sqlite")
+    @Option(
+        help: ArgumentHelp(
+            "Where sessions are kept: sqlite:PATH (durable across restarts and crashes), memory, or postgres://user[:password]@host[:port]/database (shared by every instance that names it). Default: $MINERVA_STORE, else sqlite:minerva.sqlite.",
+            valueName: "store"))
+    var store: StoreOption?
+
+    @Option(
+        help: ArgumentHelp(
+            "With a PostgreSQL store: threads (and database connections) for requests, writes and expiry; each instance opens one more to listen.",
+            valueName: "count"))
+    var storeThreads = 4
 
     @Option(help: "Worker threads, each polling its own connections with epoll.")
     var threads = HTTPServerConfiguration.processorCount
@@ -131,10 +142,23 @@ struct MinervaServerCommand: ParsableCommand {
         guard maxListItems >= 1 else { throw ValidationError("--max-list-items must be at least 1") }
         guard maxNodes >= 2 else { throw ValidationError("--max-nodes must be at least 2") }
         guard rateLimit >= 0, rateBurst >= 1 else { throw ValidationError("--rate-limit must be 0 or more and --rate-burst at least 1") }
+        guard (1...256).contains(storeThreads) else { throw ValidationError("--store-threads must be between 1 and 256") }
+        _ = try storeOption()
         guard maxURLBytes >= 64, maxHeaderBytes >= 256 else {
             throw ValidationError("--max-url-bytes must be at least 64 and --max-header-bytes at least 256")
         }
         _ = try corsPolicy()
+    }
+
+    /// `--store`, else `MINERVA_STORE`, else the SQLite file in the working folder.
+    /// - Throws: a ``ValidationError`` when `MINERVA_STORE` is not a store.
+    private func storeOption() throws -> StoreOption {
+        if let store { return store }
+        guard let variable = ProcessInfo.processInfo.environment["MINERVA_STORE"], !variable.isEmpty else { return .sqlite("minerva.sqlite") }
+        guard let store = StoreOption(argument: variable) else {
+            throw ValidationError("MINERVA_STORE must be sqlite:PATH, memory or postgres://user[:password]@host[:port]/database")
+        }
+        return store
     }
 
     /// The `--cors-origin` values as a policy.
@@ -173,6 +197,7 @@ struct MinervaServerCommand: ParsableCommand {
         let logger = Logger(label: "minerva-server")
 
         let appDescription = try loadApp()
+        let store = try storeOption()
         let storage: (any SessionStorage)?
         switch store {
         case .memory:
@@ -182,6 +207,12 @@ struct MinervaServerCommand: ParsableCommand {
                 storage = try SQLiteSessionStorage(path: path)
             } catch {
                 throw ValidationError("cannot open the session store '\(path)': \(error)")
+            }
+        case .postgres(let url):
+            do {
+                storage = try PostgresSessionStorage(url: url, connections: storeThreads, logger: logger)
+            } catch {
+                throw ValidationError("cannot use the session store \(store): \(error)")
             }
         }
         let sessions = SessionConfiguration(
@@ -195,7 +226,7 @@ struct MinervaServerCommand: ParsableCommand {
                 app: appDescription,
                 configuration: ServerConfiguration(
                     maxBodySize: maxBody, maxURLBytes: maxURLBytes, maxHeaderBytes: maxHeaderBytes, sessions: sessions,
-                    cors: cors),
+                    cors: cors, storeThreads: storeThreads),
                 logger: logger, storage: storage, webRoot: webRoot,
                 metricsText: {
                     var text: [UInt8] = []

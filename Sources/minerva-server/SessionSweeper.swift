@@ -11,6 +11,7 @@ final class SessionSweeper {
         timer.setEventHandler {
             api.core.expireIdleSessions()
             api.core.flushUsage()
+            api.core.refreshSessionCount()
         }
     }
 

@@ -35,8 +35,18 @@ import Testing
             self.bus = bus
         }
 
-        func observeCommits(_ handler: @escaping @Sendable (CommitNotice) -> Void) {
+        func observeCommits(_ handler: @escaping @Sendable (CommitNotice) -> Void, resync: @escaping @Sendable () -> Void) {
             bus.add(ObjectIdentifier(self), handler)
+        }
+
+        func head(of id: String) throws(StorageError) -> SessionHead? {
+            try store.loadSession(id, eventTail: 0).map { SessionHead(version: $0.record.version, lastEvent: $0.record.lastEvent) }
+        }
+
+        func lastEvents(of ids: [String]) throws(StorageError) -> [String: Int] {
+            var found: [String: Int] = [:]
+            for id in ids { if let head = try head(of: id) { found[id] = head.lastEvent } }
+            return found
         }
 
         func commit(_ writes: [StorageWrite]) throws(StorageError) -> [WriteOutcome] {

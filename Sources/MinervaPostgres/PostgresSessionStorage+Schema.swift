@@ -1,0 +1,67 @@
+extension PostgresSessionStorage {
+    /// The key of the advisory lock under which instances migrate the schema one at a time.
+    static let migrationLock = 0x6D69_6E65_7276_6101
+    /// The key of the advisory lock the expiry sweeper holds, so that one instance sweeps at a time.
+    static let sweeperLock = 0x6D69_6E65_7276_6102
+
+    /// The schema's history: each migration runs once per database, in order, in one transaction.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE minerva_session (
+            id text PRIMARY KEY,
+            token_hash bytea NOT NULL,
+            version bigint NOT NULL,
+            last_event bigint NOT NULL,
+            first_event bigint NOT NULL,
+            app_version text NOT NULL,
+            state bytea NOT NULL,
+            last_used double precision NOT NULL
+        );
+        CREATE INDEX minerva_session_last_used ON minerva_session (last_used);
+        CREATE TABLE minerva_event (
+            session text NOT NULL REFERENCES minerva_session (id) ON DELETE CASCADE,
+            seq bigint NOT NULL,
+            body bytea NOT NULL,
+            PRIMARY KEY (session, seq)
+        );
+        CREATE TABLE minerva_list (
+            session text NOT NULL REFERENCES minerva_session (id) ON DELETE CASCADE,
+            node text NOT NULL,
+            version bigint NOT NULL,
+            body bytea NOT NULL,
+            PRIMARY KEY (session, node, version)
+        );
+        CREATE TABLE minerva_answer (
+            session text NOT NULL REFERENCES minerva_session (id) ON DELETE CASCADE,
+            key text NOT NULL,
+            stored_at double precision NOT NULL,
+            body bytea NOT NULL,
+            PRIMARY KEY (session, key)
+        );
+        CREATE INDEX minerva_answer_stored_at ON minerva_answer (stored_at);
+        CREATE TABLE minerva_creation (
+            key text PRIMARY KEY,
+            stored_at double precision NOT NULL,
+            body bytea NOT NULL
+        );
+        CREATE INDEX minerva_creation_stored_at ON minerva_creation (stored_at);
+        """
+    ]
+
+    /// Brings the schema up to date under an advisory lock, so that instances starting together
+    /// migrate once.
+    func migrate() throws(PostgresError) {
+        try pool.withConnection(timeout: .seconds(30)) { connection, deadline throws(PostgresError) in
+            try connection.execute("SELECT pg_advisory_lock(\(Self.migrationLock))", until: deadline)
+            defer { try? connection.execute("SELECT pg_advisory_unlock(\(Self.migrationLock))", until: deadline) }
+            try connection.execute(
+                "CREATE TABLE IF NOT EXISTS minerva_migration (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+                until: deadline)
+            let applied = try connection.query("SELECT COALESCE(MAX(version), 0)::int8 FROM minerva_migration", until: deadline).int(0, 0)
+            for (index, migration) in Self.migrations.enumerated() where index + 1 > applied {
+                try connection.execute(
+                    "BEGIN; \(migration); INSERT INTO minerva_migration (version) VALUES (\(index + 1)); COMMIT", until: deadline)
+            }
+        }
+    }
+}

@@ -1,0 +1,156 @@
+public import MinervaSessions
+
+extension PostgresSessionStorage {
+    public func commit(_ writes: [StorageWrite]) throws(StorageError) -> [WriteOutcome] {
+        // Rows are locked in id order whichever instance commits, so two groups never deadlock
+        // over the same sessions (a rare one against the sweeper is retried).
+        let order = writes.indices.sorted { Self.lockKey(writes[$0]) < Self.lockKey(writes[$1]) }
+        let outcomes = try transaction(outcomeUnknown: true) { connection, deadline throws(PostgresError) -> [WriteOutcome] in
+            var outcomes = [WriteOutcome](repeating: .committed, count: writes.count)
+            for index in order {
+                switch writes[index] {
+                case .session(let change):
+                    outcomes[index] = try save(change, on: connection, until: deadline)
+                case .delete(let id):
+                    try connection.query("DELETE FROM minerva_session WHERE id = $1", [.text(id)], until: deadline)
+                case .touch(let usage):
+                    for (id, lastUsed) in usage.sorted(by: { $0.id < $1.id }) {
+                        try connection.query(
+                            "UPDATE minerva_session SET last_used = GREATEST(last_used, $2) WHERE id = $1", [.text(id), .double(lastUsed)],
+                            until: deadline)
+                    }
+                }
+            }
+            return outcomes
+        }
+        var notices: [String] = []
+        for (write, outcome) in zip(writes, outcomes) where outcome == .committed {
+            switch write {
+            case .session(let change): notices.append("\(instance) \(change.record.id) \(change.record.lastEvent)")
+            case .delete(let id): notices.append("\(instance) \(id) -")
+            case .touch: break
+            }
+        }
+        announce(notices)
+        return outcomes
+    }
+
+    public func expire(unusedSince cutoff: Double, answersBefore: Double) throws(StorageError) -> [String] {
+        let ids = try transaction { connection, deadline throws(PostgresError) -> [String] in
+            // One instance sweeps at a time; the others find the lock taken and skip this round.
+            guard try connection.query("SELECT pg_try_advisory_xact_lock($1)", [.int(Self.sweeperLock)], until: deadline).bool(0, 0) else {
+                return []
+            }
+            let rows = try connection.query(
+                "DELETE FROM minerva_session WHERE last_used < $1 RETURNING id", [.double(cutoff)], until: deadline)
+            try connection.query("DELETE FROM minerva_creation WHERE stored_at < $1", [.double(answersBefore)], until: deadline)
+            try connection.query("DELETE FROM minerva_answer WHERE stored_at < $1", [.double(answersBefore)], until: deadline)
+            return (0..<rows.count).map { rows.text($0, 0) }
+        }
+        announce(ids.map { "\(instance) \($0) -" })
+        return ids
+    }
+
+    /// Writes one session's change; `conflict` (and nothing written) when the stored version is
+    /// not the expected one, a session to create exists already, or another instance stored a
+    /// creation with the same `Idempotency-Key` first.
+    private func save(_ change: SessionWrite, on connection: PostgresConnection, until deadline: ContinuousClock.Instant) throws(PostgresError)
+        -> WriteOutcome
+    {
+        let record = change.record
+        let id = PostgresValue.text(record.id)
+        if let expected = change.expectedVersion {
+            let updated = try connection.query(
+                "UPDATE minerva_session SET version = $2, last_event = $3, app_version = $4, state = $5, last_used = $6 WHERE id = $1 AND version = $7",
+                [id, .int(record.version), .int(record.lastEvent), .text(record.appVersion), .bytes(record.state), .double(record.lastUsed),
+                 .int(expected)], until: deadline)
+            guard updated.affected == 1 else { return .conflict }
+        } else {
+            if let creation = change.creation {
+                let claimed = try connection.query(
+                    "INSERT INTO minerva_creation (key, stored_at, body) VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING",
+                    [.text(creation.key), .double(creation.storedAt), .bytes(creation.body)], until: deadline)
+                guard claimed.affected == 1 else { return .conflict }
+            }
+            let inserted = try connection.query(
+                """
+                INSERT INTO minerva_session (id, token_hash, version, last_event, first_event, app_version, state, last_used)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING
+                """,
+                [id, .bytes(record.tokenHash), .int(record.version), .int(record.lastEvent), .int(record.firstEvent), .text(record.appVersion),
+                 .bytes(record.state), .double(record.lastUsed)], until: deadline)
+            // A session id collision is all but impossible (128 random bits); the creation's key,
+            // if any, was claimed above and would stay claimed, so it is released.
+            guard inserted.affected == 1 else {
+                if let creation = change.creation {
+                    try connection.query("DELETE FROM minerva_creation WHERE key = $1", [.text(creation.key)], until: deadline)
+                }
+                return .conflict
+            }
+        }
+        for event in change.newEvents {
+            try connection.query(
+                "INSERT INTO minerva_event (session, seq, body) VALUES ($1, $2, $3) ON CONFLICT (session, seq) DO UPDATE SET body = EXCLUDED.body",
+                [id, .int(event.seq), .bytes(event.body)], until: deadline)
+        }
+        if let oldest = change.oldestKeptEvent {
+            try connection.query("DELETE FROM minerva_event WHERE session = $1 AND seq < $2", [id, .int(oldest)], until: deadline)
+        }
+        for list in change.newListVersions {
+            try connection.query(
+                """
+                INSERT INTO minerva_list (session, node, version, body) VALUES ($1, $2, $3, $4)
+                ON CONFLICT (session, node, version) DO UPDATE SET body = EXCLUDED.body
+                """,
+                [id, .text(list.node), .int(list.version), .bytes(list.body)], until: deadline)
+        }
+        for (node, oldest) in change.keptListVersions {
+            if let oldest {
+                try connection.query(
+                    "DELETE FROM minerva_list WHERE session = $1 AND node = $2 AND version < $3", [id, .text(node), .int(oldest)], until: deadline)
+            } else {
+                try connection.query("DELETE FROM minerva_list WHERE session = $1 AND node = $2", [id, .text(node)], until: deadline)
+            }
+        }
+        for answer in change.newAnswers {
+            try connection.query(
+                """
+                INSERT INTO minerva_answer (session, key, stored_at, body) VALUES ($1, $2, $3, $4)
+                ON CONFLICT (session, key) DO UPDATE SET stored_at = EXCLUDED.stored_at, body = EXCLUDED.body
+                """,
+                [id, .text(answer.key), .double(answer.storedAt), .bytes(answer.body)], until: deadline)
+        }
+        if change.keptAnswers < Int.max, !change.newAnswers.isEmpty {
+            try connection.query(
+                """
+                DELETE FROM minerva_answer WHERE session = $1 AND key NOT IN
+                (SELECT key FROM minerva_answer WHERE session = $1 ORDER BY stored_at DESC LIMIT $2)
+                """,
+                [id, .int(change.keptAnswers)], until: deadline)
+        }
+        return .committed
+    }
+
+    /// Tells the other instances what was committed, after the commit (inside it, `NOTIFY`
+    /// would serialise every commit of the database). An instance that dies before this line is
+    /// caught by the listeners' periodic check instead.
+    private func announce(_ notices: [String]) {
+        guard !notices.isEmpty else { return }
+        do {
+            try call { connection, deadline throws(PostgresError) in
+                _ = try connection.query("SELECT pg_notify($1, notice) FROM unnest($2::text[]) AS notice", [.text(Self.channel), .textArray(notices)], until: deadline)
+            }
+        } catch {
+            logger.warning("could not announce \(notices.count) commits to other instances (they catch up within a second): \(error)")
+        }
+    }
+
+    /// The row a write locks first.
+    private static func lockKey(_ write: StorageWrite) -> String {
+        switch write {
+        case .session(let change): change.record.id
+        case .delete(let id): id
+        case .touch: "~"  // after every session id (ids start with "s_")
+        }
+    }
+}

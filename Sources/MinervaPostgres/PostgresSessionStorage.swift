@@ -1,0 +1,112 @@
+import CLibPQ
+import Locking
+public import Logging
+public import MinervaSessions
+import Synchronization
+
+/// Sessions in PostgreSQL, shared by every instance that names the same database. Writes are
+/// version-checked (`UPDATE … WHERE id = $1 AND version = $2`), so an instance's cache never
+/// decides what is stored; after each commit the instance announces what it changed with
+/// `NOTIFY`, and every instance `LISTEN`s on a connection of its own (``PostgresListener``).
+/// Every call is bounded by ``callTimeout``: a database that is down or frozen makes calls
+/// fail fast, and the pool opens new connections once it is back.
+public final class PostgresSessionStorage: SharedSessionStorage {
+    /// The channel commits are announced on.
+    static let channel = "minerva_commits"
+    let pool: PostgresPool
+    let logger: Logger
+    /// The libpq connection URI (with the client settings this store adds).
+    let conninfo: String
+    /// This process's mark on its own announcements, which it skips.
+    let instance = Token.random(bytes: 9)
+    /// How long one call may take, waiting for a connection included.
+    let callTimeout: Duration
+    let listener = Locked<PostgresListener?>(nil)
+
+    /// Connects, and creates or migrates the schema.
+    /// - Parameters:
+    ///   - url: `postgres://user[:password]@host[:port]/database` (or `postgresql://`).
+    ///   - connections: connections for requests, writes and the sweeper (the listener has one more).
+    ///   - callTimeout: how long one call may take before it fails.
+    ///   - logger: where connection faults are reported.
+    /// - Throws: ``StorageError`` for a URL libpq does not accept, or a database that cannot be reached or migrated.
+    public init(url: String, connections: Int, callTimeout: Duration = .milliseconds(1800), logger: Logger) throws(StorageError) {
+        guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
+            throw StorageError("not a PostgreSQL URL: expected postgres://user[:password]@host[:port]/database")
+        }
+        var parseError: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(url, &parseError) else {
+            let message = parseError.map { String(cString: $0).trimmingNewlines } ?? "invalid"
+            if let parseError { PQfreemem(parseError) }
+            throw StorageError("not a PostgreSQL URL libpq accepts: \(message)")
+        }
+        PQconninfoFree(options)
+        // Keepalives find a dead peer; the connect timeout is only a backstop for the deadlines.
+        let separator = url.contains("?") ? "&" : "?"
+        conninfo = url + separator + "keepalives=1&keepalives_idle=5&keepalives_interval=2&keepalives_count=3&connect_timeout=10"
+        pool = PostgresPool(conninfo: conninfo + "&application_name=minerva", size: max(1, connections))
+        self.callTimeout = callTimeout
+        self.logger = logger
+        do throws(PostgresError) {
+            try migrate()
+        } catch {
+            throw StorageError("\(error)")
+        }
+    }
+
+    /// Stops listening (for tests that open several stores in one process).
+    public func close() {
+        listener.withLock { $0?.stop() }
+    }
+
+    /// Runs a call on a pooled connection, its failure as a ``StorageError``.
+    func call<T>(
+        outcomeUnknown: Bool = false, _ body: (PostgresConnection, ContinuousClock.Instant) throws(PostgresError) -> T
+    ) throws(StorageError) -> T {
+        do throws(PostgresError) {
+            return try pool.withConnection(timeout: callTimeout, body)
+        } catch {
+            throw StorageError("\(error)", outcomeUnknown: outcomeUnknown && error.kind != .statement)
+        }
+    }
+
+    /// Runs `body` in a transaction at `isolation`, again (a few times) when PostgreSQL ends it
+    /// for a deadlock or a serialization failure.
+    func transaction<T>(
+        _ isolation: String = "READ COMMITTED", outcomeUnknown: Bool = false,
+        _ body: (PostgresConnection, ContinuousClock.Instant) throws(PostgresError) -> T
+    ) throws(StorageError) -> T {
+        var attempt = 0
+        while true {
+            do throws(PostgresError) {
+                return try pool.withConnection(timeout: callTimeout) { connection, deadline throws(PostgresError) in
+                    try connection.execute("BEGIN ISOLATION LEVEL \(isolation)", until: deadline)
+                    do throws(PostgresError) {
+                        let result = try body(connection, deadline)
+                        try connection.execute("COMMIT", until: deadline)
+                        return result
+                    } catch {
+                        if error.kind == .statement { try? connection.execute("ROLLBACK", until: deadline) }
+                        throw error
+                    }
+                }
+            } catch where error.isTransient && attempt < 3 {
+                attempt += 1
+            } catch {
+                throw StorageError("\(error)", outcomeUnknown: outcomeUnknown && error.kind != .statement)
+            }
+        }
+    }
+}
+
+extension PostgresSessionStorage {
+    public func observeCommits(_ handler: @escaping @Sendable (CommitNotice) -> Void, resync: @escaping @Sendable () -> Void) {
+        let started = PostgresListener(
+            conninfo: conninfo + "&application_name=minerva-listener", instance: instance, logger: logger, handler: handler, resync: resync)
+        listener.withLock { listener in
+            listener?.stop()
+            listener = started
+        }
+        started.start()
+    }
+}

@@ -1,0 +1,135 @@
+import Dispatch
+import Foundation
+import Locking
+import Logging
+import MinervaCoordinator
+@testable import MinervaPostgres
+@testable import MinervaSessions
+import Testing
+
+/// The database the PostgreSQL tests use: `MINERVA_TEST_POSTGRES` (the test command starts a
+/// private cluster and sets it).
+let testPostgresURL = ProcessInfo.processInfo.environment["MINERVA_TEST_POSTGRES"]
+
+/// Cores of separate "instances" (each with a store of its own: its own connections, its own
+/// listener) on one real PostgreSQL database: any core serves any session, with the semantics
+/// of one, through version-checked writes and real notifications.
+@Suite(.enabled(if: testPostgresURL != nil, "set MINERVA_TEST_POSTGRES to a PostgreSQL database URL"))
+struct PostgresStoreTests {
+    func instance() throws -> CoreHarness {
+        try CoreHarness(storage: try PostgresSessionStorage(url: testPostgresURL!, connections: 4, logger: Logger(label: "test")))
+    }
+
+    /// Waits up to 5 s for `condition`.
+    func eventually(_ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while try !condition() {
+            guard ContinuousClock.now < deadline else { return false }
+            Thread.sleepBriefly()
+        }
+        return true
+    }
+
+    @Test func aChangeOnOneInstanceIsReadAtOnceAndHeardOnAnother() throws {
+        let a = try instance()
+        let b = try instance()
+        let (onA, token) = try a.create()
+        let onB = try b.core.session(onA.id, token: token)
+        let heardOnB = Recorder()
+        b.core.observe(onB) { _, _ in heardOnB }
+
+        _ = try a.run(.navigate(from: nil, screen: "profile", params: ["userId": "1"]), on: onA).get()
+        // Read-your-writes: the next lookup on B checks the stored version, whatever B's cache holds.
+        let again = try b.core.session(onA.id, token: token)
+        #expect(try b.state(of: again).version == 2)
+        #expect(eventually { heardOnB.received.map { $0.map(\.type) } == [["added"]] })
+
+        // B numbers on from A's events.
+        let onBResult = try b.run(.selectTab("account"), on: again).get()
+        #expect(onBResult.events.map(\.seq) == [2])
+        #expect(try a.state(of: try a.core.session(onA.id, token: token)).version == 3)
+
+        // Deleting on A ends B's followers.
+        _ = a.wait { completion in a.core.delete(onA, precondition: nil, completion: completion) }
+        #expect(eventually { heardOnB.sawEnd })
+        #expect(throws: SessionError.self) { try b.core.session(onA.id, token: token) }
+    }
+
+    @Test func concurrentMutationsThroughTwoInstancesAllApplyInOneOrder() throws {
+        let a = try instance()
+        let b = try instance()
+        let (onA, token) = try a.create()
+        let onB = try b.core.session(onA.id, token: token)
+        let heardOnA = Recorder()
+        a.core.observe(onA) { _, _ in heardOnA }
+        let perInstance = 20
+        let failures = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: 2) { side in
+            let (harness, session) = side == 0 ? (a, onA) : (b, onB)
+            for index in 0..<perInstance {
+                let flag = "f\(side)-\(index)"
+                if case .failure = harness.run(.flags(set: [flag], clear: []), on: session) { failures.withLock { $0 += 1 } }
+            }
+        }
+        #expect(failures.withLock { $0 } == 0)
+        let state = try a.state(of: try a.core.session(onA.id, token: token))
+        #expect(state.version == 1 + 2 * perInstance)
+        #expect(state.tree.flags.count == 2 * perInstance)
+        // A's follower heard every event once, in order, whichever instance made it.
+        #expect(eventually { heardOnA.received.joined().map(\.seq) == Array(1...(2 * perInstance)) })
+    }
+
+    @Test func anIdempotencyKeyRetriedOnAnotherInstanceAppliesOnce() throws {
+        let a = try instance()
+        let b = try instance()
+        let (onA, token) = try a.create()
+        let key = IdempotencyKey(key: "retry-\(UUID())", fingerprint: 11)
+        let first = try a.run(.flags(set: ["signedIn"], clear: []), on: onA, key: key).get()
+        let onB = try b.core.session(onA.id, token: token)
+        let retried = try b.run(.flags(set: ["signedIn"], clear: []), on: onB, key: key).get()
+        #expect(retried.replayed && retried.answer.body == first.answer.body)
+        #expect(try b.state(of: onB).version == 2)
+    }
+
+    @Test func aCreationKeyUsedOnTwoInstancesAtOnceMakesOneSession() throws {
+        let a = try instance()
+        let b = try instance()
+        let key = IdempotencyKey(key: "create-\(UUID())", fingerprint: 5)
+        let answers = Locked<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { side in
+            let harness = side == 0 ? a : b
+            let outcome = harness.wait { completion in
+                harness.core.create(
+                    layout: .stack, deepLink: nil, key: key,
+                    answer: { StoredAnswer(status: 201, headers: [], body: Array("\($0.token):\($0.id)".utf8)) }, completion: completion)
+            }
+            if case .success(let answer) = outcome { answers.withLock { $0.append(String(decoding: answer.body, as: UTF8.self)) } }
+        }
+        let made = answers.withLock { $0 }
+        #expect(made.count == 2 && Set(made).count == 1, "\(made)")
+    }
+
+    @Test func aWriteAgainstAStaleVersionConflictsAndChangesNothing() throws {
+        let store = try PostgresSessionStorage(url: testPostgresURL!, connections: 2, logger: Logger(label: "test"))
+        let a = try CoreHarness(storage: store)
+        let (session, _) = try a.create()
+        let stored = try #require(try store.loadSession(session.id, eventTail: 10))
+        var stale = SessionWrite(record: stored.record, expectedVersion: stored.record.version + 1)
+        stale.newEvents = [EventRecord(seq: 1, body: Array("{}".utf8))]
+        #expect(try store.commit([.session(stale)]) == [.conflict])
+        #expect(try store.events(of: session.id, after: 0, through: 10).isEmpty)
+        #expect(try store.head(of: session.id) == SessionHead(version: 1, lastEvent: 0))
+    }
+
+    @Test func aDatabaseThatCannotBeReachedFailsFast() {
+        let started = ContinuousClock.now
+        #expect(throws: StorageError.self) {
+            // Port 1 on loopback: nothing listens, the connection is refused at once.
+            _ = try PostgresSessionStorage(url: "postgres://nobody@127.0.0.1:1/none", connections: 1, logger: Logger(label: "test"))
+        }
+        #expect(ContinuousClock.now - started < .seconds(2))
+        #expect(throws: StorageError.self) {
+            _ = try PostgresSessionStorage(url: "postgres://host:notaport/db", connections: 1, logger: Logger(label: "test"))
+        }
+    }
+}
