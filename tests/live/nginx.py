@@ -65,9 +65,11 @@ class Nginx(Client):
         return path.read_text() if path.exists() else ""
 
     def upstreams(self):
-        """The instance address of every request nginx passed on, in order, from its access log."""
+        """(path, instance address) of every request nginx passed on, in the order they ended,
+        from its access log."""
         path = self.folder / "access.log"
-        return [line.split()[3] for line in path.read_text().splitlines()] if path.exists() else []
+        lines = path.read_text().splitlines() if path.exists() else []
+        return [(line.split()[1], line.split()[3]) for line in lines]
 
     def stop(self):
         """SIGTERM: nginx's fast shutdown, which does not wait for open event streams."""

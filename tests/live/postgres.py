@@ -124,13 +124,35 @@ class PostgresCluster:
 
     def sql(self, query, database=None):
         """Runs `query` through psql over TCP and returns its rows as lists of strings."""
-        result = subprocess.run(
-            [str(self.bin / "psql"), "-X", "-q", "-A", "-t", "-F", "\t", "-v", "ON_ERROR_STOP=1",
-             "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "-d", database or self.database, "-c", query],
-            capture_output=True, text=True, timeout=30)
+        result = subprocess.run([*self.psql(database), "-c", query], capture_output=True, text=True, timeout=30)
         if result.returncode != 0:
             raise RuntimeError(f"psql failed: {query}\n{result.stderr}")
         return [line.split("\t") for line in result.stdout.splitlines()]
+
+    def psql(self, database=None):
+        return [str(self.bin / "psql"), "-X", "-q", "-A", "-t", "-F", "\t", "-v", "ON_ERROR_STOP=1",
+                "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "-d", database or self.database]
+
+    def lock_every_row(self):
+        """A psql process whose open transaction holds FOR UPDATE on every row of every table:
+        writes to those rows wait, plain reads do not. Closing its stdin ends it, and its
+        transaction rolls back. Lets a test hold a write in flight for as long as it likes."""
+        tables = [row[0] for row in self.sql(
+            "SELECT format('%I.%I', schemaname, tablename) FROM pg_tables "
+            "WHERE schemaname NOT IN ('pg_catalog', 'information_schema')")]
+        holder = subprocess.Popen(self.psql(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        holder.stdin.write("BEGIN;\n" + "".join(f"SELECT count(*) FROM (SELECT FROM {table} FOR UPDATE) AS locked;\n"
+                                                for table in tables) + "SELECT 'all locked';\n")
+        holder.stdin.flush()
+        for line in holder.stdout:
+            if line.strip() == "all locked":
+                return holder
+        raise RuntimeError(f"psql could not lock the rows ({holder.wait()})")
+
+    def waiting_for_locks(self, application_name):
+        """How many connections of that application_name wait for a lock now."""
+        return int(self.sql("SELECT count(*) FROM pg_stat_activity "
+                            f"WHERE application_name = '{application_name}' AND wait_event_type = 'Lock'")[0][0])
 
     def terminate(self, application_name):
         """pg_terminate_backend on every connection of that application_name; how many there were."""
