@@ -76,10 +76,14 @@ class Client:
 class RunningServer(Client):
     """A minerva-server process and a small urllib client for it."""
 
-    def __init__(self, *args):
+    def __init__(self, *args, environment=None):
+        """`environment`: variables added to this process's for the server (MINERVA_STORE)."""
+        environment = environment or {}
+        # an in-memory store unless the test names one (not whatever MINERVA_STORE the shell has)
+        chosen = "--store" in args or "MINERVA_STORE" in environment
         self.process = subprocess.Popen(
-            [str(BINARY), "--port", "0", *(args if "--store" in args else ("--store", "memory", *args))],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            [str(BINARY), "--port", "0", *(args if chosen else ("--store", "memory", *args))],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, **environment},
         )
         self.log = []
         line = ""

@@ -11,8 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from conftest import BINARY, EventStream, split_blocks
-from deployment import Deployment
+from conftest import BINARY, EventStream, RunningServer, split_blocks
+from deployment import ARGUMENTS, Deployment
 
 # The contract is a 503 within 2.5 s; the margin is for a shared, noisy two-core machine.
 BOUND = 4.0
@@ -232,6 +232,34 @@ def test_each_instance_opens_store_threads_plus_one_connections(deployment):
         list(pool.map(lambda index: push(sessions[index % 6].on(deployment.instances[index % 3]), "c"), range(120)))
     assert deployment.postgres.connections("minerva-listener") == 3
     assert 3 <= deployment.postgres.connections("minerva") <= 3 * 4     # --store-threads 4 by default
+
+
+def test_an_instance_takes_its_store_from_minerva_store(deployment):
+    """What the container does: no --store, and MINERVA_STORE names the shared database."""
+    session = deployment.nginx.create_session()
+    assert push(session, "shared")[0] == 200
+    instance = RunningServer(*ARGUMENTS, environment={"MINERVA_STORE": deployment.postgres.url()})
+    try:
+        assert session.on(instance).get() == session.on(deployment.instances[0]).get()
+    finally:
+        assert instance.stop() == 0
+
+
+def test_a_role_that_may_connect_and_create_in_its_schema_is_enough(deployment):
+    """The README's database role: no superuser, CONNECT on the database, CREATE on its schema."""
+    postgres = deployment.postgres
+    postgres.sql("CREATE DATABASE least", database="postgres")
+    postgres.sql("CREATE ROLE minerva_app LOGIN; REVOKE CONNECT ON DATABASE least FROM PUBLIC; "
+                 "GRANT CONNECT ON DATABASE least TO minerva_app", database="postgres")
+    postgres.sql("GRANT USAGE, CREATE ON SCHEMA public TO minerva_app", database="least")
+    instances = [RunningServer(*ARGUMENTS, "--store", f"postgres://minerva_app@127.0.0.1:{postgres.port}/least")
+                 for _ in range(2)]                                  # the second finds the schema made
+    try:
+        session = instances[0].create_session()
+        assert push(session, "least")[0] == 200
+        assert session.on(instances[1]).get()["version"] == 2
+    finally:
+        assert [instance.stop() for instance in instances] == [0, 0]
 
 
 # --- faults, each on a deployment of its own -----------------------------------------------------
