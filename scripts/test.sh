@@ -3,7 +3,8 @@
 # unit tests (swift test, then the concurrent ones under ThreadSanitizer; the PostgreSQL store's
 # against a private cluster started here and removed on exit), live HTTP tests
 # against the release binary (pytest with urllib, curl and raw sockets; a kill -9 crash test on
-# the SQLite store; a real browser on the web client), the README walkthrough, schemathesis
+# the SQLite store; three instances on private PostgreSQL clusters behind nginx, with the database
+# stopped and frozen; a real browser on the web client), the README walkthrough, schemathesis
 # against openapi.yaml, the spec validator and hadolint.
 set -euo pipefail
 cd "$(dirname "$0")/.."
