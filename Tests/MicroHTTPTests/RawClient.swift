@@ -53,6 +53,14 @@ final class RawClient {
         }
     }
 
+    /// Reads until `marker` has arrived and returns everything read so far (head and body as they
+    /// came, for streamed answers).
+    func read(through marker: String) throws -> String {
+        while !String(decoding: buffer, as: UTF8.self).contains(marker) { try fill() }
+        defer { buffer = [] }
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
     /// Whether the server closed the connection (reads until end of stream).
     func isClosedByPeer() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 4096)
