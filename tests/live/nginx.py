@@ -24,7 +24,7 @@ http {
     fastcgi_temp_path fastcgi;
     uwsgi_temp_path uwsgi;
     scgi_temp_path scgi;
-    log_format upstream '$request_method $uri $status $upstream_addr $upstream_http_x_request_id';
+    log_format upstream '$request_method $uri $status $upstream_addr';
     access_log access.log upstream;
     include %s;
 }

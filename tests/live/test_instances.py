@@ -95,6 +95,14 @@ def test_nginx_spreads_requests_over_every_instance(deployment):
     assert sorted(used) == sorted([instance.url.removeprefix("http://") for instance in deployment.instances] * 3)
 
 
+def test_nginx_passes_the_clients_request_id_or_its_own(deployment):
+    status, headers, _ = deployment.nginx.request("GET", "/healthz", headers={"X-Request-ID": "client-chosen-7"})
+    assert status == 200 and headers["X-Request-ID"] == "client-chosen-7"
+    ids = {deployment.nginx.request("GET", "/healthz")[1]["X-Request-ID"] for _ in range(3)}
+    # none sent: nginx's own $request_id (32 hex digits), not the instance's (prefix-counter)
+    assert len(ids) == 3 and all(len(id) == 32 and set(id) <= set("0123456789abcdef") for id in ids), ids
+
+
 def test_a_change_through_one_instance_is_seen_at_once_through_every_other(deployment):
     instances = deployment.instances
     session = deployment.nginx.create_session()
