@@ -80,10 +80,12 @@ def by_version(events):
 
 
 def assert_unavailable(answer, elapsed, what):
+    """Checks a 503 that came in time, with Retry-After; returns how long it took."""
     status, headers, body = answer
     assert status == 503 and elapsed < BOUND, (what, status, f"{elapsed:.2f} s", body)
     assert int(headers["Retry-After"]) >= 1, what
     assert body["error"]["code"] == "unavailable" and body["error"]["message"], (what, body)
+    return elapsed
 
 
 # --- one shared deployment ---------------------------------------------------------------------
@@ -341,15 +343,16 @@ def test_database_stopped_answers_503_in_time_and_instances_heal_by_themselves(o
     key = {"Idempotency-Key": "during-outage"}
     try:
         deployment.postgres.stop()               # immediate: every connection drops, as in a crash
+        waits = []
         for instance in deployment.instances:
             for method, suffix, body, headers in [("GET", "", None, None), ("GET", "/events?after=0", None, None),
                                                   ("POST", "/push", {"screen": "followers", "params": {"userId": "x"}}, key)]:
                 answer, elapsed = timed(session.on(instance).call, method, suffix, body, headers)
-                assert_unavailable(answer, elapsed, (instance.url, method, suffix))
+                waits.append(assert_unavailable(answer, elapsed, (instance.url, method, suffix)))
             answer, elapsed = timed(instance.request, "POST", "/v1/sessions", {})
-            assert_unavailable(answer, elapsed, (instance.url, "create"))
+            waits.append(assert_unavailable(answer, elapsed, (instance.url, "create")))
         answer, elapsed = timed(session.on(deployment.nginx).call, "GET")
-        assert_unavailable(answer, elapsed, "through nginx")     # the instance's answer, not a 502
+        waits.append(assert_unavailable(answer, elapsed, "through nginx"))    # the instance's answer, not a 502
         for instance in deployment.instances:
             assert wait_for_health(instance, 503, timeout=5), instance.url
             status, headers, body = instance.request("GET", "/healthz")
@@ -373,6 +376,7 @@ def test_database_stopped_answers_503_in_time_and_instances_heal_by_themselves(o
         assert [frame["data"] for frame in frames] == log, deployment.logs()
     finally:
         stream.close()
+    report("503 while the database is stopped", waits)
 
 
 def test_database_frozen_answers_503_in_time_and_a_write_of_unknown_outcome_applies_once(own_deployment):
@@ -397,11 +401,11 @@ def test_database_frozen_answers_503_in_time_and_a_write_of_unknown_outcome_appl
             try:
                 holder.stdin.close()             # the locks go when the database wakes: the write may commit then
                 answer, elapsed = sent.result(timeout=10)
-                assert_unavailable(answer, elapsed, "a change in flight")
+                waits = [assert_unavailable(answer, elapsed, "a change in flight")]
                 assert "Idempotency-Key" in answer[2]["error"]["message"], answer[2]   # the outcome is unknown
                 for instance in (b, c):
-                    assert_unavailable(*timed(session.on(instance).call, "GET"), (instance.url, "GET"))
-                assert_unavailable(*timed(c.request, "POST", "/v1/sessions", {}), "create")
+                    waits.append(assert_unavailable(*timed(session.on(instance).call, "GET"), (instance.url, "GET")))
+                waits.append(assert_unavailable(*timed(c.request, "POST", "/v1/sessions", {}), "create"))
                 for instance in deployment.instances:
                     assert wait_for_health(instance, 503, timeout=5), instance.url
             finally:
@@ -423,6 +427,7 @@ def test_database_frozen_answers_503_in_time_and_a_write_of_unknown_outcome_appl
         stream.close()
         holder.kill()
         holder.wait()
+    report("503 while the database is frozen", waits)
 
 
 def test_streams_hear_every_change_after_the_listener_connection_is_killed(own_deployment):
