@@ -54,9 +54,13 @@ extension PostgresSessionStorage {
         try pool.withConnection(timeout: .seconds(30)) { connection, deadline throws(PostgresError) in
             try connection.execute("SELECT pg_advisory_lock(\(Self.migrationLock))", until: deadline)
             defer { try? connection.execute("SELECT pg_advisory_unlock(\(Self.migrationLock))", until: deadline) }
-            try connection.execute(
-                "CREATE TABLE IF NOT EXISTS minerva_migration (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
-                until: deadline)
+            // Only when it is missing: creating needs CREATE on the schema, which a role that runs
+            // on tables created beforehand need not have.
+            if try connection.query("SELECT to_regclass('minerva_migration') IS NULL", until: deadline).bool(0, 0) {
+                try connection.execute(
+                    "CREATE TABLE minerva_migration (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+                    until: deadline)
+            }
             let applied = try connection.query("SELECT COALESCE(MAX(version), 0)::int8 FROM minerva_migration", until: deadline).int(0, 0)
             for (index, migration) in Self.migrations.enumerated() where index + 1 > applied {
                 try connection.execute(

@@ -118,16 +118,20 @@ extension SessionCore {
         }
         committer.submit(.session(write)) { outcome in
             let result: Result<StoredAnswer, SessionError>
+            var remembered = entry
             switch outcome {
             case .success(.committed):
                 _ = self.registry.insert(session)
                 self.liveNodes.add(state.tree.nodes.count, ordering: .relaxed)
                 result = .success(response)
             case .success(.conflict):
-                // Another process stored a session for the same Idempotency-Key first: its answer is this one's.
+                // Another process stored a session for the same Idempotency-Key first: its answer
+                // is this one's, and the one remembered for the key (this session was never stored).
                 self.liveCount.subtract(1, ordering: .relaxed)
+                remembered = nil
                 result = Result { () throws(SessionError) in
                     guard let key, let stored = try self.storedCreation(key) else { throw .notStored("the new session") }
+                    remembered = stored
                     return stored.answer
                 }
             case .failure(let error):
@@ -135,7 +139,7 @@ extension SessionCore {
                 self.liveCount.subtract(1, ordering: .relaxed)
                 result = .failure(error.outcomeUnknown ? .outcomeUnknown("the new session") : .notStored("the new session"))
             }
-            self.finishCreation(key, entry: entry, now: now, outcome: result)
+            self.finishCreation(key, entry: remembered, now: now, outcome: result)
             completion(result)
         }
         return nil

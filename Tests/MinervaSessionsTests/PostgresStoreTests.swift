@@ -96,8 +96,7 @@ struct PostgresStoreTests {
         let b = try instance()
         let key = IdempotencyKey(key: "create-\(UUID())", fingerprint: 5)
         let answers = Locked<[String]>([])
-        DispatchQueue.concurrentPerform(iterations: 2) { side in
-            let harness = side == 0 ? a : b
+        @Sendable func create(on harness: CoreHarness) {
             let outcome = harness.wait { completion in
                 harness.core.create(
                     layout: .stack, deepLink: nil, key: key,
@@ -105,8 +104,17 @@ struct PostgresStoreTests {
             }
             if case .success(let answer) = outcome { answers.withLock { $0.append(String(decoding: answer.body, as: UTF8.self)) } }
         }
+        // Two at once on each instance (the loser's second request waits for its first), then a
+        // retry on each once all have answered.
+        DispatchQueue.concurrentPerform(iterations: 4) { index in create(on: index % 2 == 0 ? a : b) }
+        create(on: a)
+        create(on: b)
         let made = answers.withLock { $0 }
-        #expect(made.count == 2 && Set(made).count == 1, "\(made)")
+        #expect(made.count == 6 && Set(made).count == 1, "\(made)")
+        // The one answer names a stored session, served by both.
+        let parts = try #require(made.first?.split(separator: ":"))
+        _ = try a.core.session(String(parts[1]), token: String(parts[0]))
+        _ = try b.core.session(String(parts[1]), token: String(parts[0]))
     }
 
     @Test func aWriteAgainstAStaleVersionConflictsAndChangesNothing() throws {
