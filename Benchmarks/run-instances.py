@@ -99,7 +99,7 @@ class Configuration:
         self.instances_count, self.through_nginx = instances, through_nginx
 
     def __enter__(self):
-        arguments = ["--store", self.store, "--threads", SERVER_THREADS, "--rate-limit", "0", "--log-level", "warning"]
+        arguments = ["--store", self.store, "--threads", SERVER_THREADS, "--rate-limit", "0", "--log-level", "notice"]
         self.instances = [RunningServer(*arguments) for _ in range(self.instances_count)]
         self.nginx = Nginx(self.instances) if self.through_nginx else None
         self.url = self.nginx.url if self.nginx else self.instances[0].url
@@ -156,7 +156,7 @@ def delivery(cluster, changes=300):
     """How long after instance B acknowledged a change an event stream on instance A has its
     event: milliseconds at p50, p99 and max over `changes` push and pop changes made one by one."""
     cluster.sql("CREATE DATABASE delivery", database="postgres")
-    arguments = ["--store", cluster.url("delivery"), "--threads", SERVER_THREADS, "--rate-limit", "0", "--log-level", "warning"]
+    arguments = ["--store", cluster.url("delivery"), "--threads", SERVER_THREADS, "--rate-limit", "0", "--log-level", "notice"]
     a, b = RunningServer(*arguments), RunningServer(*arguments)
     try:
         session = a.create_session()

@@ -256,7 +256,8 @@ def test_an_instance_takes_its_store_from_minerva_store(deployment):
 
 
 def test_a_role_that_may_connect_and_create_in_its_schema_is_enough(deployment):
-    """The README's database role: no superuser, CONNECT on the database, CREATE on its schema."""
+    """The README's database role: no superuser, CONNECT on the database, CREATE on its schema
+    for the start that makes the tables and not after."""
     postgres = deployment.postgres
     postgres.sql("CREATE DATABASE least", database="postgres")
     postgres.sql("CREATE ROLE minerva_app LOGIN; REVOKE CONNECT ON DATABASE least FROM PUBLIC; "
@@ -268,8 +269,12 @@ def test_a_role_that_may_connect_and_create_in_its_schema_is_enough(deployment):
         session = instances[0].create_session()
         assert push(session, "least")[0] == 200
         assert session.on(instances[1]).get()["version"] == 2
+        # Once the tables exist, CREATE is needed no more: a later start only reads the migrations.
+        postgres.sql("REVOKE CREATE ON SCHEMA public FROM minerva_app", database="least")
+        instances.append(RunningServer(*ARGUMENTS, "--store", f"postgres://minerva_app@127.0.0.1:{postgres.port}/least"))
+        assert session.on(instances[2]).get()["version"] == 2
     finally:
-        assert [instance.stop() for instance in instances] == [0, 0]
+        assert [instance.stop() for instance in instances] == [0] * len(instances)
 
 
 # --- faults, each on a deployment of its own -----------------------------------------------------
