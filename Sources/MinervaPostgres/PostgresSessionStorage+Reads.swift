@@ -2,30 +2,53 @@ public import MinervaSessions
 
 extension PostgresSessionStorage {
     public func loadSession(_ id: String, eventTail: Int) throws(StorageError) -> StoredSession? {
-        // One snapshot for the row and what hangs off it, as a concurrent commit may change both.
-        try transaction("REPEATABLE READ READ ONLY") { connection, deadline throws(PostgresError) -> StoredSession? in
-            let rows = try connection.query(
-                "SELECT token_hash, version, last_event, first_event, app_version, state, last_used FROM minerva_session WHERE id = $1",
-                [.text(id)], until: deadline)
-            guard rows.count == 1 else { return nil }
-            let record = SessionRecord(
-                id: id, tokenHash: rows.bytes(0, 0), version: rows.int(0, 1), lastEvent: rows.int(0, 2), firstEvent: rows.int(0, 3),
-                appVersion: rows.text(0, 4), state: rows.bytes(0, 5), lastUsed: rows.double(0, 6))
-            let events = try connection.query(
-                "SELECT seq, body FROM minerva_event WHERE session = $1 ORDER BY seq DESC LIMIT $2", [.text(id), .int(eventTail)],
-                until: deadline)
-            let lists = try connection.query(
-                "SELECT node, version, body FROM minerva_list WHERE session = $1 ORDER BY node, version", [.text(id)], until: deadline)
-            let answers = try connection.query(
-                "SELECT key, stored_at, body FROM minerva_answer WHERE session = $1 ORDER BY stored_at", [.text(id)], until: deadline)
-            return StoredSession(
-                record: record,
-                events: (0..<events.count).reversed().map { EventRecord(seq: events.int($0, 0), body: events.bytes($0, 1)) },
-                lists: (0..<lists.count).map { ListRecord(node: lists.text($0, 0), version: lists.int($0, 1), body: lists.bytes($0, 2)) },
-                answers: (0..<answers.count).map {
-                    AnswerRecord(key: answers.text($0, 0), storedAt: answers.double($0, 1), body: answers.bytes($0, 2))
-                })
+        switch try loadSession(id, eventTail: eventTail, unlessAt: SessionHead(version: -1, lastEvent: -1)) {
+        case .changed(let stored): stored
+        case .missing, .unchanged: nil
         }
+    }
+
+    /// The session's row and what hangs off it in one statement — one round trip, one snapshot —
+    /// each part only when the row is not at `known` (the row's head always).
+    static let loadStatement = """
+        WITH head AS (SELECT version <> $3 OR last_event <> $4 AS changed FROM minerva_session WHERE id = $1)
+        SELECT 0 AS kind, version AS number, last_event AS second, first_event AS third, app_version AS text, last_used AS time,
+               token_hash AS bytes, CASE WHEN (SELECT changed FROM head) THEN state END AS state
+            FROM minerva_session WHERE id = $1
+        UNION ALL
+        SELECT 1, seq, NULL, NULL, NULL, NULL, body, NULL FROM (
+            SELECT seq, body FROM minerva_event WHERE session = $1 AND (SELECT changed FROM head) ORDER BY seq DESC LIMIT $2) AS tail
+        UNION ALL
+        SELECT 2, version, NULL, NULL, node, NULL, body, NULL FROM minerva_list WHERE session = $1 AND (SELECT changed FROM head)
+        UNION ALL
+        SELECT 3, NULL, NULL, NULL, key, stored_at, body, NULL FROM minerva_answer WHERE session = $1 AND (SELECT changed FROM head)
+        """
+
+    public func loadSession(_ id: String, eventTail: Int, unlessAt known: SessionHead) throws(StorageError) -> SessionReading {
+        let rows = try call { connection, deadline throws(PostgresError) in
+            try connection.query(
+                Self.loadStatement, [.text(id), .int(eventTail), .int(known.version), .int(known.lastEvent)], until: deadline)
+        }
+        guard let row = (0..<rows.count).first(where: { rows.int($0, 0) == 0 }) else { return .missing }
+        guard rows.rows[row][7] != nil else { return .unchanged }
+        let record = SessionRecord(
+            id: id, tokenHash: rows.bytes(row, 6), version: rows.int(row, 1), lastEvent: rows.int(row, 2), firstEvent: rows.int(row, 3),
+            appVersion: rows.text(row, 4), state: rows.bytes(row, 7), lastUsed: rows.double(row, 5))
+        var events: [EventRecord] = []
+        var lists: [ListRecord] = []
+        var answers: [AnswerRecord] = []
+        for index in 0..<rows.count {
+            switch rows.int(index, 0) {
+            case 1: events.append(EventRecord(seq: rows.int(index, 1), body: rows.bytes(index, 6)))
+            case 2: lists.append(ListRecord(node: rows.text(index, 4), version: rows.int(index, 1), body: rows.bytes(index, 6)))
+            case 3: answers.append(AnswerRecord(key: rows.text(index, 4), storedAt: rows.double(index, 5), body: rows.bytes(index, 6)))
+            default: break
+            }
+        }
+        events.sort { $0.seq < $1.seq }
+        lists.sort { ($0.node, $0.version) < ($1.node, $1.version) }
+        answers.sort { $0.storedAt < $1.storedAt }
+        return .changed(StoredSession(record: record, events: events, lists: lists, answers: answers))
     }
 
     public func events(of id: String, after: Int, through last: Int) throws(StorageError) -> [EventRecord] {
@@ -64,13 +87,6 @@ extension PostgresSessionStorage {
     public func sessionCount() throws(StorageError) -> Int {
         try call { connection, deadline throws(PostgresError) in
             try connection.query("SELECT COUNT(*) FROM minerva_session", until: deadline).int(0, 0)
-        }
-    }
-
-    public func head(of id: String) throws(StorageError) -> SessionHead? {
-        try call { connection, deadline throws(PostgresError) in
-            let rows = try connection.query("SELECT version, last_event FROM minerva_session WHERE id = $1", [.text(id)], until: deadline)
-            return rows.count == 1 ? SessionHead(version: rows.int(0, 0), lastEvent: rows.int(0, 1)) : nil
         }
     }
 

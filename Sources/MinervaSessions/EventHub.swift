@@ -50,6 +50,11 @@ final class EventHub: Sendable {
         }
     }
 
+    /// Whether someone follows the session.
+    func isFollowed(_ session: String) -> Bool {
+        subscribers.withLock { $0[session] != nil }
+    }
+
     /// The ids of the sessions someone follows.
     var followed: [String] {
         subscribers.withLock { Array($0.keys) }

@@ -15,7 +15,8 @@ extension SessionCore {
                 close(session, in: &slot)
                 return
             }
-            guard slot.state.lastEvent < notice.lastEvent else { return }
+            // A session nobody follows here waits for its next use, which checks it anyway.
+            guard slot.state.lastEvent < notice.lastEvent, hub.isFollowed(session.id) else { return }
             reload(session, in: &slot)
         }
     }
@@ -38,10 +39,22 @@ extension SessionCore {
                 close(session, in: &slot)
                 return
             }
+            adopt(stored, into: session, in: &slot)
+        } catch {
+            logger.error("could not read session \(session.id) again from storage: \(error)")
+        }
+    }
+
+    /// Swaps in what storage holds of a session now, when it is newer than what this process
+    /// has, and publishes the events this process had not, block by block.
+    func adopt(_ stored: StoredSession, into session: LiveSession, in slot: inout LiveSession.Slot) {
+        guard stored.record.version > slot.state.version || stored.record.lastEvent > slot.state.lastEvent else { return }
+        do {
             let fresh = try restore(stored)
             let known = slot.state.lastEvent
             var missed: [SessionEvent] = fresh.log.events.filter { $0.seq > known }
-            if let first = missed.first?.seq, first > known + 1 {
+            // Events older than the read tail are fetched only for followers to hear.
+            if let storage, let first = missed.first?.seq, first > known + 1, hub.isFollowed(session.id) {
                 let older = try storage.events(of: session.id, after: known, through: first - 1)
                 missed = try older.map { try SessionEvent(record: $0) } + missed
             }
@@ -57,7 +70,7 @@ extension SessionCore {
                 start = end
             }
         } catch {
-            logger.error("could not read session \(session.id) again from storage: \(error)")
+            logger.error("could not catch session \(session.id) up with storage: \(error)")
         }
     }
 }

@@ -5,21 +5,23 @@ extension SessionCore {
     /// - Returns: the session, or `nil` when it is no longer stored.
     /// - Throws: `unavailable` when the store cannot be read.
     func validate(_ session: LiveSession, in storage: any SharedSessionStorage) throws(SessionError) -> LiveSession? {
-        let head: SessionHead?
+        let known = session.slot.withLock { SessionHead(version: $0.state.version, lastEvent: $0.state.lastEvent) }
+        let reading: SessionReading
         do {
-            head = try storage.head(of: session.id)
+            reading = try storage.loadSession(session.id, eventTail: eventsInMemory, unlessAt: known)
         } catch {
             logger.error("could not check session \(session.id) in storage: \(error)")
             throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "storage cannot be read right now; retry later")
         }
         return session.slot.withLock { slot -> LiveSession? in
-            guard let head else {
+            switch reading {
+            case .missing:
                 close(session, in: &slot)
-                return nil
-            }
-            // A session busy with its own write catches up when that write ends.
-            if !slot.busy, head.version != slot.state.version || head.lastEvent != slot.state.lastEvent {
-                reload(session, in: &slot)
+            case .unchanged:
+                break
+            case .changed(let stored):
+                // A session busy with its own write catches up when that write ends.
+                if slot.busy { slot.behind = true } else { adopt(stored, into: session, in: &slot) }
             }
             return slot.gone ? nil : session
         }

@@ -90,6 +90,16 @@ public struct SessionHead: Sendable, Equatable {
     }
 }
 
+/// What a check of a session against a shared store found.
+public enum SessionReading: Sendable {
+    /// It is not stored (deleted or expired).
+    case missing
+    /// It is stored as the caller knows it.
+    case unchanged
+    /// It changed: what is stored now.
+    case changed(StoredSession)
+}
+
 /// A store that several processes share. Each process may keep sessions in memory, but checks
 /// a session's version in the store before every use, so that what it serves never depends on
 /// its cache; and it is told about the others' commits, so that its long polls and streams hear
@@ -100,8 +110,12 @@ public protocol SharedSessionStorage: SessionStorage {
     /// every second (a process may die between its commit and its notice).
     func observeCommits(_ handler: @escaping @Sendable (CommitNotice) -> Void, resync: @escaping @Sendable () -> Void)
 
-    /// A session's version and newest event as stored, or `nil` when it is not stored.
-    func head(of id: String) throws(StorageError) -> SessionHead?
+    /// Reads a session unless it is stored as `known` says (the check every use makes).
+    /// - Parameters:
+    ///   - id: the session id.
+    ///   - eventTail: how many of its newest events to read with it.
+    ///   - known: the version and newest event the caller holds.
+    func loadSession(_ id: String, eventTail: Int, unlessAt known: SessionHead) throws(StorageError) -> SessionReading
 
     /// The newest event of each of these sessions that is stored (those not stored are left out).
     func lastEvents(of ids: [String]) throws(StorageError) -> [String: Int]

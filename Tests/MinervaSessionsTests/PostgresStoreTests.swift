@@ -126,7 +126,20 @@ struct PostgresStoreTests {
         stale.newEvents = [EventRecord(seq: 1, body: Array("{}".utf8))]
         #expect(try store.commit([.session(stale)]) == [.conflict])
         #expect(try store.events(of: session.id, after: 0, through: 10).isEmpty)
-        #expect(try store.head(of: session.id) == SessionHead(version: 1, lastEvent: 0))
+        guard case .unchanged = try store.loadSession(session.id, eventTail: 10, unlessAt: SessionHead(version: 1, lastEvent: 0)) else {
+            Issue.record("the session changed")
+            return
+        }
+        guard case .changed(let read) = try store.loadSession(session.id, eventTail: 10, unlessAt: SessionHead(version: 0, lastEvent: 0)),
+            read.record.version == 1, read.record.state == stored.record.state
+        else {
+            Issue.record("a stale head did not read the session")
+            return
+        }
+        guard case .missing = try store.loadSession("s_none", eventTail: 10, unlessAt: SessionHead(version: 1, lastEvent: 0)) else {
+            Issue.record("a missing session was found")
+            return
+        }
     }
 
     @Test func aDatabaseThatCannotBeReachedFailsFast() {

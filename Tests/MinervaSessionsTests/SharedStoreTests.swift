@@ -39,13 +39,14 @@ import Testing
             bus.add(ObjectIdentifier(self), handler)
         }
 
-        func head(of id: String) throws(StorageError) -> SessionHead? {
-            try store.loadSession(id, eventTail: 0).map { SessionHead(version: $0.record.version, lastEvent: $0.record.lastEvent) }
+        func loadSession(_ id: String, eventTail: Int, unlessAt known: SessionHead) throws(StorageError) -> SessionReading {
+            guard let stored = try store.loadSession(id, eventTail: eventTail) else { return .missing }
+            return SessionHead(version: stored.record.version, lastEvent: stored.record.lastEvent) == known ? .unchanged : .changed(stored)
         }
 
         func lastEvents(of ids: [String]) throws(StorageError) -> [String: Int] {
             var found: [String: Int] = [:]
-            for id in ids { if let head = try head(of: id) { found[id] = head.lastEvent } }
+            for id in ids { if let stored = try store.loadSession(id, eventTail: 0) { found[id] = stored.record.lastEvent } }
             return found
         }
 
@@ -105,7 +106,9 @@ import Testing
         // B is up to date: its own mutation applies and numbers on.
         let onBResult = try b.run(.selectTab("account"), on: onB).get()
         #expect(onBResult.events.map(\.seq) == [2])
-        #expect(try a.state(of: onA).version == 3)
+        // Nobody follows it on A: A reads it again when it is next used (each use checks the store).
+        #expect(try a.state(of: onA).version == 2)
+        #expect(try a.state(of: try a.core.session(onA.id, token: token)).version == 3)
 
         // A misses B's next change (no notice): its write conflicts, it catches up and applies on top.
         bus.muted.withLock { $0 = true }
