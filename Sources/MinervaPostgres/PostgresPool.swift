@@ -53,7 +53,11 @@ final class PostgresPool: @unchecked Sendable {
         open += 1
         condition.unlock()
         do throws(PostgresError) {
-            return try PostgresConnection.open(conninfo, deadline: deadline)
+            let connection = try PostgresConnection.open(conninfo, deadline: deadline)
+            // Every statement is a lookup by key: a generic plan serves each as well as a custom
+            // one would, and PostgreSQL would otherwise plan the session read at every execution.
+            try connection.execute("SET plan_cache_mode = force_generic_plan", until: deadline)
+            return connection
         } catch {
             checkIn(nil, healthy: false)
             throw error
