@@ -9,7 +9,8 @@ extension PostgresSessionStorage {
     }
 
     /// The session's row and what hangs off it in one statement — one round trip, one snapshot —
-    /// each part only when the row is not at `known` (the row's head always).
+    /// each part only when the row is not at `known` (the row's head always); of the events, only
+    /// those after `known`'s newest (the caller has the others).
     static let loadStatement = """
         WITH head AS (SELECT version <> $3 OR last_event <> $4 AS changed FROM minerva_session WHERE id = $1)
         SELECT 0 AS kind, version AS number, last_event AS second, first_event AS third, app_version AS text, last_used AS time,
@@ -17,7 +18,8 @@ extension PostgresSessionStorage {
             FROM minerva_session WHERE id = $1
         UNION ALL
         SELECT 1, seq, NULL, NULL, NULL, NULL, body, NULL FROM (
-            SELECT seq, body FROM minerva_event WHERE session = $1 AND (SELECT changed FROM head) ORDER BY seq DESC LIMIT $2) AS tail
+            SELECT seq, body FROM minerva_event WHERE session = $1 AND seq > $4 AND (SELECT changed FROM head)
+            ORDER BY seq DESC LIMIT $2) AS tail
         UNION ALL
         SELECT 2, version, NULL, NULL, node, NULL, body, NULL FROM minerva_list WHERE session = $1 AND (SELECT changed FROM head)
         UNION ALL

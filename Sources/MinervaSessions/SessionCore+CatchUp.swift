@@ -60,7 +60,12 @@ extension SessionCore {
             }
             liveNodes.add(fresh.state.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
             slot.state = fresh.state
-            slot.log = fresh.log
+            if slot.log.events.last?.seq == known, fresh.log.events.first?.seq == known + 1 {
+                // Only what was missed was read: the log goes on from what it has.
+                slot.log.append(fresh.log.events, keep: eventsInMemory, budget: historyBudget.events)
+            } else {
+                slot.log = fresh.log
+            }
             slot.answers = fresh.answers
             var start = missed.startIndex
             while start < missed.endIndex {

@@ -113,7 +113,8 @@ public protocol SharedSessionStorage: SessionStorage {
     /// Reads a session unless it is stored as `known` says (the check every use makes).
     /// - Parameters:
     ///   - id: the session id.
-    ///   - eventTail: how many of its newest events to read with it.
+    ///   - eventTail: how many of its newest events to read with it at most; a store may leave
+    ///     out those up to `known.lastEvent`, which the caller has.
     ///   - known: the version and newest event the caller holds.
     func loadSession(_ id: String, eventTail: Int, unlessAt known: SessionHead) throws(StorageError) -> SessionReading
 

@@ -44,10 +44,16 @@ struct PostgresStoreTests {
         #expect(try b.state(of: again).version == 2)
         #expect(eventually { heardOnB.received.map { $0.map(\.type) } == [["added"]] })
 
+        // B reads only the events it missed, and its log goes on from what it had.
+        _ = try a.run(.selectTab("account"), on: onA).get()
+        _ = try a.run(.selectTab("home"), on: onA).get()
+        let later = try b.core.session(onA.id, token: token)
+        #expect(b.log(of: later).events.map(\.seq) == [1, 2, 3])
+
         // B numbers on from A's events.
-        let onBResult = try b.run(.selectTab("account"), on: again).get()
-        #expect(onBResult.events.map(\.seq) == [2])
-        #expect(try a.state(of: try a.core.session(onA.id, token: token)).version == 3)
+        let onBResult = try b.run(.selectTab("account"), on: later).get()
+        #expect(onBResult.events.map(\.seq) == [4])
+        #expect(try a.state(of: try a.core.session(onA.id, token: token)).version == 5)
 
         // Deleting on A ends B's followers.
         _ = a.wait { completion in a.core.delete(onA, precondition: nil, completion: completion) }
