@@ -1,7 +1,8 @@
 """Several instances on one PostgreSQL, beside the SQLite and memory stores, in one run.
 
 For each configuration — memory, SQLite, PostgreSQL with 1 instance (direct and through nginx),
-2 and 3 instances behind nginx round-robin — wrk runs push/pop (POST push and pop in turn, one
+2 and 3 instances behind nginx round-robin, and 3 with each session kept on one instance
+(nginx's consistent hash on the session id) — wrk runs push/pop (POST push and pop in turn, one
 session per connection) and GET state (one session) and the table gives requests per second,
 latency, and CPU per request of the instances, of PostgreSQL (every backend, the WAL writer,
 the checkpointer) and of nginx, read from /proc before and after each run. pgbench runs on the
@@ -94,14 +95,14 @@ def wrk(url, script, sessions, seconds, log_name):
 class Configuration:
     """Instances on one store, reached directly (one instance) or through nginx."""
 
-    def __init__(self, name, store, instances, through_nginx):
+    def __init__(self, name, store, instances, through_nginx, by_session=False):
         self.name, self.store = name, store
-        self.instances_count, self.through_nginx = instances, through_nginx
+        self.instances_count, self.through_nginx, self.by_session = instances, through_nginx, by_session
 
     def __enter__(self):
         arguments = ["--store", self.store, "--threads", SERVER_THREADS, "--rate-limit", "0", "--log-level", "notice"]
         self.instances = [RunningServer(*arguments) for _ in range(self.instances_count)]
-        self.nginx = Nginx(self.instances) if self.through_nginx else None
+        self.nginx = Nginx(self.instances, by_session=self.by_session) if self.through_nginx else None
         self.url = self.nginx.url if self.nginx else self.instances[0].url
         return self
 
@@ -195,6 +196,7 @@ def main():
             ("PostgreSQL ×1 + nginx", None, 1, True),
             ("PostgreSQL ×2 + nginx", None, 2, True),
             ("PostgreSQL ×3 + nginx", None, 3, True),
+            ("PostgreSQL ×3 + nginx by session", None, 3, True),
         ]
         for index, (name, store, instances, through_nginx) in enumerate(configurations):
             if store is None:
@@ -202,7 +204,7 @@ def main():
                 cluster.sql(f"CREATE DATABASE {database}", database="postgres")
                 store = cluster.url(database)
             for scenario in ("push-pop", "get"):
-                with Configuration(name, store, instances, through_nginx) as configuration:
+                with Configuration(name, store, instances, through_nginx, by_session="by session" in name) as configuration:
                     print(f"run-instances: {name}, {scenario}", file=sys.stderr)
                     table.append((name, scenario, *measure(configuration, cluster, scenario)))
         print("run-instances: delivery across instances", file=sys.stderr)

@@ -32,10 +32,11 @@ http {
 
 
 class Nginx(Client):
-    """nginx on a free loopback port, balancing over `instances` (RunningServers) round-robin.
+    """nginx on a free loopback port, balancing over `instances` (RunningServers) round-robin, or
+    each session to one instance (`by_session`: minerva.conf's consistent hash on the session id).
     `url` is its address, so that Session, EventStream and `request` work through it."""
 
-    def __init__(self, instances):
+    def __init__(self, instances, by_session=False):
         self.folder = Path(tempfile.mkdtemp(prefix="minerva-nginx-"))
         # nginx's workers run as `nobody` when the master is root: they must reach the folder
         os.chmod(self.folder, 0o755)
@@ -44,7 +45,8 @@ class Nginx(Client):
         (self.folder / "nginx.conf").write_text(MAIN % CONFIG)
         (self.folder / "minerva-listen.conf").write_text(f"listen 127.0.0.1:{self.port};\n")
         (self.folder / "minerva-instances.conf").write_text(
-            "".join(f"server {instance.url.removeprefix('http://')};\n" for instance in instances))
+            ("hash $minerva_session consistent;\n" if by_session else "")
+            + "".join(f"server {instance.url.removeprefix('http://')};\n" for instance in instances))
         self.process = subprocess.Popen(
             ["nginx", "-p", f"{self.folder}/", "-c", "nginx.conf", "-e", "error.log",
              "-g", f"daemon off; pid {self.folder}/nginx.pid;"],

@@ -13,6 +13,7 @@ import pytest
 
 from conftest import BINARY, EventStream, RunningServer, split_blocks
 from deployment import ARGUMENTS, Deployment
+from nginx import Nginx
 
 # The contract is a 503 within 2.5 s; the margin is for a shared, noisy two-core machine.
 BOUND = 4.0
@@ -95,6 +96,25 @@ def test_nginx_spreads_requests_over_every_instance(deployment):
         assert deployment.nginx.request("GET", "/healthz")[0] == 200
     used = [upstream for uri, upstream in deployment.nginx.upstreams() if uri == "/healthz"][-9:]
     assert sorted(used) == sorted([instance.url.removeprefix("http://") for instance in deployment.instances] * 3)
+
+
+def test_nginx_can_keep_each_session_on_one_instance(deployment):
+    """minerva.conf's session key with `hash … consistent`: a session's requests go to one
+    instance (its cache stays warm), while creations are spread round-robin."""
+    sticky = Nginx(deployment.instances, by_session=True)
+    try:
+        sessions = [sticky.create_session() for _ in range(6)]
+        for session in sessions:
+            for index in range(3):
+                assert push(session, f"sticky-{index}")[0] == 200
+                session.get()
+        used = sticky.upstreams()
+        for session in sessions:
+            assert len({upstream for uri, upstream in used if uri.startswith(f"/v1/sessions/{session.id}")}) == 1, session.id
+        created = {upstream for uri, upstream in used if uri == "/v1/sessions"}
+        assert len(created) == 3, created
+    finally:
+        sticky.stop()
 
 
 def test_nginx_passes_the_clients_request_id_or_its_own(deployment):
