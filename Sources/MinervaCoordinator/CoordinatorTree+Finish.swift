@@ -12,14 +12,15 @@ extension CoordinatorTree {
     /// `finished` event carries the result to its parent after the `removed` events.
     ///
     /// When the node is the `otherwise` flow of a pending target, `success` sets the guard's flag
-    /// and resumes the target's steps (all or nothing); `cancelled` drops the target.
+    /// and resumes the target (all or nothing; dropped when it can no longer be shown);
+    /// `cancelled` drops it.
     /// - Parameters:
     ///   - node: the flow's node.
     ///   - status: success or cancelled.
     ///   - value: an optional result value for the parent.
     /// - Returns: the events.
     /// - Throws: `notFound` for an unknown node, `conflict` for the app coordinator or a base or
-    ///   tab root, or whatever a resumed step throws.
+    ///   tab root.
     @discardableResult
     public mutating func finish(node: String, status: FlowStatus, value: JSONValue? = nil) throws(NavigationError) -> [NavigationEvent] {
         let target = try self.node(named: node)
@@ -43,7 +44,12 @@ extension CoordinatorTree {
         events.append(.finished(FinishedFlow(node: target.id, screen: target.screen, parent: parent, result: .object(result))))
         if let waiting, status == .success {
             next.flags.insert(waiting.flag)
-            events += try next.apply(waiting.steps, from: nil).events
+            // A target that can no longer be shown is dropped; the flow has still finished.
+            var resumed = next
+            if let shown = try? resumed.resume(waiting) {
+                next = resumed
+                events += shown
+            }
         }
         self = next
         return events

@@ -26,15 +26,9 @@ extension CoordinatorTree {
         var shown = next.focus
         for (index, step) in steps.enumerated() {
             let origin = index == 0 ? from : nil
-            let entry = try next.screenEntry(step.screen, params: step.params)
-            if let guarded = entry.guarded, !next.flags.contains(guarded.flag) {
-                // Checks the origin before showing anything, so that errors keep their order.
-                if let origin { _ = try next.node(named: origin) }
-                let flow = AppDescription.Step(screen: guarded.otherwise, params: guarded.otherwiseParams)
-                let result = try next.show(flow, from: origin)
-                events += result.events
-                next.pending = PendingNavigation(steps: Array(steps[index...]), guardNode: result.node, flag: guarded.flag)
-                shown = result.node
+            if let diverted = try next.divert(Array(steps[index...]), as: .navigate, from: origin) {
+                events += diverted.events
+                shown = diverted.node
                 break
             }
             let result = try next.show(step, from: origin)
@@ -46,13 +40,13 @@ extension CoordinatorTree {
     }
 
     /// One step, unguarded: push or present by the step's overrides, else the screen's entry.
-    private mutating func show(_ step: AppDescription.Step, from: String?) throws(NavigationError) -> (events: [NavigationEvent], node: NodeID) {
+    mutating func show(_ step: AppDescription.Step, from: String?) throws(NavigationError) -> (events: [NavigationEvent], node: NodeID) {
         let entry = try screenEntry(step.screen, params: step.params)
         switch step.presentation ?? entry.presentation {
         case .push:
-            return try push(screen: step.screen, params: step.params, from: from)
+            return try pushUnguarded(screen: step.screen, params: step.params, from: from)
         case .present:
-            return try present(
+            return try presentUnguarded(
                 screen: step.screen, params: step.params, from: from, style: step.style ?? entry.style,
                 embedInNavigation: step.embedInNavigation ?? entry.embedInNavigation)
         }

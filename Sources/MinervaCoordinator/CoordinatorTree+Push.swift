@@ -9,11 +9,25 @@ extension CoordinatorTree {
     ///   - screen: a screen of the app description.
     ///   - params: the screen's params; those it declares are required.
     ///   - from: the node it is pushed from; default the focus. Below the top, it still goes on top.
-    /// - Returns: the events caused (removals in split replacement) and the new node's id.
+    /// A guarded screen whose flag is missing shows its `otherwise` flow instead, and the push
+    /// waits as the pending target.
+    /// - Returns: the events caused (removals in split replacement) and the new node's id (the
+    ///   flow's when guarded).
     /// - Throws: `notFound` for an unknown `from`, `invalid` for an unknown screen or missing
     ///   params, `conflict` from the app coordinator or onto a presented navigator that is not embedded.
     @discardableResult
     public mutating func push(screen: String, params: [String: JSONValue] = [:], from: String? = nil) throws(NavigationError)
+        -> (events: [NavigationEvent], node: NodeID)
+    {
+        _ = try origin(from)
+        if let diverted = try divert([AppDescription.Step(screen: screen, params: params, presentation: .push)], as: .push, from: from) {
+            return diverted
+        }
+        return try pushUnguarded(screen: screen, params: params, from: from)
+    }
+
+    /// ``push(screen:params:from:)`` past the guards (a guard's own flow, a step already checked).
+    mutating func pushUnguarded(screen: String, params: [String: JSONValue], from: String?) throws(NavigationError)
         -> (events: [NavigationEvent], node: NodeID)
     {
         let origin = try origin(from)

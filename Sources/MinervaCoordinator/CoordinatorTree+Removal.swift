@@ -38,6 +38,11 @@ extension CoordinatorTree {
             navigatorOrder.removeAll { navigators[$0] == nil }
         }
         if let guardNode = pending?.guardNode, removed.contains(guardNode) {
+            // A guard's flow that leaves any way but its own finish drops the target as
+            // `cancelled` would, and says so (a finish sends its own `finished`).
+            if !(reason == .finish && targets.contains(guardNode)), let flow = nodes[guardNode], let parent = flow.parent {
+                events.append(.finished(FinishedFlow(node: guardNode, screen: flow.screen, parent: parent, result: .object(["status": "cancelled"]))))
+            }
             pending = nil
         }
         for id in removed {

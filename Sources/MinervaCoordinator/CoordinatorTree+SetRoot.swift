@@ -5,10 +5,13 @@ extension CoordinatorTree {
     ///
     /// The new nodes are siblings: children of the app coordinator for a base navigator, of the
     /// presenting node for a presented one. The first takes the stack's root kind, the rest `push`.
+    /// A guarded entry whose flag is missing shows its `otherwise` flow from the focus: the
+    /// entries before it become the stack (none replaced when it is the first) and it and the
+    /// rest wait as the pending target.
     /// - Parameters:
     ///   - navigator: the navigator; default the focus's.
     ///   - stack: the screens and params, bottom first; at least one.
-    /// - Returns: the events and the new nodes' ids.
+    /// - Returns: the events and the new nodes' ids (those placed before a guard).
     /// - Throws: `notFound` for an unknown navigator, `invalid` for an empty stack, unknown
     ///   screens or missing params, `conflict` for several nodes on a presented navigator
     ///   that is not embedded.
@@ -26,8 +29,25 @@ extension CoordinatorTree {
         if !target.embedded, stack.count > 1 {
             throw .conflict("navigator '\(navigatorID)' is not embedded in a navigation stack and holds one node only")
         }
-        let parent = target.isBase ? rootID : nodes[target.stack[0]]!.parent!
-        let (events, ids) = replaceStack(of: navigatorID, with: stack, parent: parent, reason: .setRoot)
+        // A guard holds here too: the entries before the first guarded one become the stack, the
+        // rest waits behind the guard's flow; when the first is guarded, nothing is replaced.
+        let guarded = stack.firstIndex { entry in
+            app.screens[entry.screen]?.guarded.map { !flags.contains($0.flag) } ?? false
+        }
+        var next = self
+        var events: [NavigationEvent] = []
+        var ids: [NodeID] = []
+        let kept = stack[..<(guarded ?? stack.endIndex)]
+        if !kept.isEmpty {
+            let parent = target.isBase ? rootID : nodes[target.stack[0]]!.parent!
+            (events, ids) = next.replaceStack(of: navigatorID, with: Array(kept), parent: parent, reason: .setRoot)
+        }
+        if let guarded {
+            let waiting = stack[guarded...].map { AppDescription.Step(screen: $0.screen, params: $0.params) }
+            let flow = try next.divert(waiting, as: .setRoot, navigator: navigatorID, replacesStack: kept.isEmpty, from: nil)!
+            events += flow.events
+        }
+        self = next
         return (events, ids)
     }
 

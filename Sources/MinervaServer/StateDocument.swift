@@ -109,13 +109,18 @@ enum StateDocument {
         writer.endObject()
     }
 
-    /// `{"steps", "flow"}`, or `null`.
+    /// `{"operation", "steps", "flow"}` (and `"navigator"`, `"replacesStack"` for a set-root), or `null`.
     static func write(_ pending: PendingNavigation?, into writer: inout JSONWriter) {
         guard let pending else {
             writer.null()
             return
         }
         writer.beginObject()
+        writer.field("operation", pending.operation.rawValue)
+        if let navigator = pending.navigator {
+            writer.field("navigator", navigator.description)
+            writer.field("replacesStack", pending.replacesStack)
+        }
         writer.key("steps")
         writer.beginArray()
         for step in pending.steps { step.write(into: &writer) }

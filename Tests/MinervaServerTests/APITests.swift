@@ -109,7 +109,7 @@ func errorCode(_ json: JSONValue?) -> String? {
 
     @Test func mutationsAnswerTheNewStateWithItsETag() {
         let (id, auth) = client.createSession()
-        let answer = client.send("POST", "/v1/sessions/\(id)/push", #"{"screen": "settings"}"#, headers: [auth])
+        let answer = client.send("POST", "/v1/sessions/\(id)/push", #"{"screen": "profile", "params": {"userId": "1"}}"#, headers: [auth])
         #expect(answer.status == 200)
         #expect(answer.json?.objectValue?["version"] == 2)
         #expect(answer.headers.contains { $0.name == "ETag" && $0.value == "\"2\"" })

@@ -16,7 +16,7 @@ import Testing
         let sessions = (0..<16).map { _ in client.createSession() }
         DispatchQueue.concurrentPerform(iterations: sessions.count * 20) { index in
             let (id, auth) = sessions[index % sessions.count]
-            let answer = client.send("POST", "/v1/sessions/\(id)/push", #"{"screen": "settings"}"#, headers: [auth])
+            let answer = client.send("POST", "/v1/sessions/\(id)/push", #"{"screen": "profile", "params": {"userId": "1"}}"#, headers: [auth])
             #expect(answer.status == 200)
             _ = client.send("GET", "/v1/sessions/\(id)", headers: [auth])
         }
@@ -29,7 +29,7 @@ import Testing
         let (id, auth) = client.createSession()
         DispatchQueue.concurrentPerform(iterations: 100) { index in
             let key = ("Idempotency-Key", "k\(index % 50)")
-            _ = client.send("POST", "/v1/sessions/\(id)/push", #"{"screen": "settings"}"#, headers: [auth, key])
+            _ = client.send("POST", "/v1/sessions/\(id)/push", #"{"screen": "profile", "params": {"userId": "1"}}"#, headers: [auth, key])
             _ = client.send("PUT", "/v1/sessions/\(id)/nodes/n1/list", #"{"sections": []}"#, headers: [auth])
         }
         // 50 distinct keys: 50 pushes; 100 list PUTs

@@ -13,10 +13,10 @@ import Testing
 
     @Test func anUnquotedIfMatchIs400SayingToQuoteIt() {
         let (id, auth) = client.createSession()
-        let push = client.send("POST", "/v1/sessions/\(id)/push", #"{"screen": "settings"}"#, headers: [auth, ("If-Match", "1")])
+        let push = client.send("POST", "/v1/sessions/\(id)/push", #"{"screen": "profile", "params": {"userId": "1"}}"#, headers: [auth, ("If-Match", "1")])
         #expect(push.status == 400)
         #expect(message(push.json).contains(#"send If-Match: "1""#))
-        let listed = client.send("POST", "/v1/sessions/\(id)/push", #"{"screen": "settings"}"#, headers: [auth, ("If-Match", #""1", 2"#)])
+        let listed = client.send("POST", "/v1/sessions/\(id)/push", #"{"screen": "profile", "params": {"userId": "1"}}"#, headers: [auth, ("If-Match", #""1", 2"#)])
         #expect(listed.status == 400)
         #expect(client.send("DELETE", "/v1/sessions/\(id)", headers: [auth, ("If-Match", "1")]).status == 400)
         #expect(client.send("DELETE", "/v1/sessions/\(id)", headers: [auth, ("If-Match", "")]).status == 400)

@@ -33,7 +33,7 @@ import Testing
     /// A session with events, a list and a remembered answer; returns what a client would see.
     private func buildSession(on client: InProcessClient) -> (id: String, auth: (name: String, value: String), answer: JSONValue?) {
         let (id, auth) = client.createSession()
-        #expect(client.send("POST", "/v1/sessions/\(id)/push", #"{"screen": "settings"}"#, headers: [auth]).status == 200)
+        #expect(client.send("POST", "/v1/sessions/\(id)/push", #"{"screen": "profile", "params": {"userId": "1"}}"#, headers: [auth]).status == 200)
         let list = #"{"sections": [{"id": "s", "items": [{"id": "a", "kind": "row", "content": {"t": 1}}]}]}"#
         #expect(client.send("PUT", "/v1/sessions/\(id)/nodes/n1/list", list, headers: [auth]).status == 200)
         let answer = client.send("POST", "/v1/sessions/\(id)/pop", "{}", headers: [auth, ("Idempotency-Key", "pop-1")])
@@ -59,7 +59,7 @@ import Testing
         let client = try server(file, eventHistory: 3)
         let (id, auth) = client.createSession()
         for _ in 0..<50 {
-            #expect(client.send("POST", "/v1/sessions/\(id)/push", #"{"screen": "settings"}"#, headers: [auth]).status == 200)
+            #expect(client.send("POST", "/v1/sessions/\(id)/push", #"{"screen": "profile", "params": {"userId": "1"}}"#, headers: [auth]).status == 200)
             #expect(client.send("POST", "/v1/sessions/\(id)/pop", "{}", headers: [auth]).status == 200)
         }
         // 100 events, 3 kept; the older ones go 64 at a time: the last delete (when the oldest

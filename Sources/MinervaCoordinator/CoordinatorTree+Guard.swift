@@ -1,0 +1,52 @@
+extension CoordinatorTree {
+    /// A guard holds on every path: when the first of `steps` is a guarded screen whose flag is
+    /// missing, its `otherwise` flow is shown from `origin` (as `navigate` would show it) and the
+    /// steps become the pending target, to resume as `operation`. While a guard's flow is
+    /// showing already, the new target replaces the pending one and no second flow is shown.
+    /// - Returns: the events and the flow's node, or `nil` when the first step is not held by a guard.
+    /// - Throws: `invalid` for an unknown screen or missing params; whatever showing the flow throws.
+    mutating func divert(
+        _ steps: [AppDescription.Step], as operation: PendingNavigation.Operation, navigator: NavigatorID? = nil, replacesStack: Bool = false,
+        from origin: String?
+    ) throws(NavigationError) -> (events: [NavigationEvent], node: NodeID)? {
+        guard let first = steps.first else { return nil }
+        let entry = try screenEntry(first.screen, params: first.params)
+        guard let guarded = entry.guarded, !flags.contains(guarded.flag) else { return nil }
+        if let origin { _ = try node(named: origin) }
+        if let showing = pending, nodes[showing.guardNode] != nil {
+            // The flow keeps its flag: a target that needs another one meets its own guard when it resumes.
+            pending = showing.replacing(operation: operation, steps: steps, navigator: navigator, replacesStack: replacesStack)
+            return ([], showing.guardNode)
+        }
+        var next = self
+        let flow = AppDescription.Step(screen: guarded.otherwise, params: guarded.otherwiseParams)
+        let shown = try next.show(flow, from: origin)
+        next.pending = PendingNavigation(
+            operation: operation, steps: steps, navigator: navigator, replacesStack: replacesStack, guardNode: shown.node, flag: guarded.flag)
+        self = next
+        return shown
+    }
+
+    /// Shows a pending target again once its flow finished with `success` (the flag is set):
+    /// the operation it was, each step meeting the guards again.
+    /// - Returns: the events.
+    /// - Throws: when the target can no longer be shown (its origin or navigator is gone, say).
+    mutating func resume(_ target: PendingNavigation) throws(NavigationError) -> [NavigationEvent] {
+        switch target.operation {
+        case .navigate, .push, .present:
+            return try apply(target.steps, from: nil).events
+        case .setRoot:
+            guard let navigator = target.navigator, navigators[navigator] != nil else {
+                throw .conflict("the navigator of the pending set-root is gone")
+            }
+            if target.replacesStack {
+                return try setRoot(navigator: navigator.description, stack: target.steps.map { ($0.screen, $0.params) }).events
+            }
+            var events: [NavigationEvent] = []
+            for step in target.steps {
+                events += try push(screen: step.screen, params: step.params, from: navigators[navigator]!.stack.last!.description).events
+            }
+            return events
+        }
+    }
+}
