@@ -54,7 +54,7 @@ private enum AppReader {
             }
         }
         let root = try top.object("root", keys: rootKeys) { root throws(JSONReadError) in try Self.root(root, screens: screens) }
-        let routes = try self.routes(top, declared: declared, root: root)
+        let routes = try self.routes(top, declared: declared, screens: screens, root: root)
         return AppDescription(name: name, scheme: scheme, root: root, screens: screens, routes: routes)
     }
 
@@ -131,9 +131,9 @@ private enum AppReader {
         return .tabs(tabs)
     }
 
-    static func routes(_ top: JSONObjectReader, declared: [String: JSONValue], root: AppDescription.Root) throws(JSONReadError)
-        -> [AppDescription.Route]
-    {
+    static func routes(
+        _ top: JSONObjectReader, declared: [String: JSONValue], screens: [String: AppDescription.Screen], root: AppDescription.Root
+    ) throws(JSONReadError) -> [AppDescription.Route] {
         // Each route read so far added one pattern, so a pattern's value is its route's index.
         var patterns: [String: Int] = [:]
         return try top.optionalObjects("routes", keys: routeKeys) { route throws(JSONReadError) in
@@ -158,15 +158,22 @@ private enum AppReader {
                 tab = tabID
             }
             let steps = try route.objects("steps", keys: stepKeys) { step throws(JSONReadError) in
-                try Self.step(step, pathParams: pathParams, declared: declared)
+                try Self.step(step, pathParams: pathParams, declared: declared, screens: screens)
             }
             return AppDescription.Route(path: path, segments: segments, steps: steps, tab: tab)
         } ?? []
     }
 
-    static func step(_ step: JSONObjectReader, pathParams: Set<String>, declared: [String: JSONValue]) throws(JSONReadError) -> AppDescription.Step {
+    static func step(
+        _ step: JSONObjectReader, pathParams: Set<String>, declared: [String: JSONValue], screens: [String: AppDescription.Screen]
+    ) throws(JSONReadError) -> AppDescription.Step {
         let screen = try declaredScreen(step, "screen", declared)
         let params = try step.optionalObject("params") ?? [:]
+        // Checked end to end at start: a link must not fail only when a user follows it.
+        for required in screens[screen]?.params ?? [] where params[required] == nil || params[required] == .null {
+            throw step.error(
+                "'\(screen)' requires the param '\(required)': give it as a constant or as ':name' from the route's path", at: "params")
+        }
         for param in params.keys.sorted() {
             if let text = params[param]!.stringValue, text.hasPrefix(":"), !pathParams.contains(String(text.dropFirst())) {
                 throw step.error("'\(text)' is not a parameter of the route's path", at: "params", .key(param))

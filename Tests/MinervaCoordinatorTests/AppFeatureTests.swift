@@ -30,7 +30,7 @@ func screens(_ tree: CoordinatorTree, _ navigator: NavigatorID) -> [String] {
 
     @Test mutating func deepLinksAreAllOrNothing() throws {
         try checked(&tree) { try $0.push(screen: "followers", params: ["userId": 1]) }
-        expectRefused(&tree, .invalid) { try $0.deepLink("/broken") }
+        expectRefused(&tree, .conflict) { try $0.deepLink("/broken") }
         expectRefused(&tree, .notFound) { try $0.deepLink("/nowhere") }
         expectRefused(&tree, .notFound) { try $0.deepLink("other://users/1") }
         expectRefused(&tree, .notFound) { try $0.deepLink("") }

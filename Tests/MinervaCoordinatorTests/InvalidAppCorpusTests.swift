@@ -22,6 +22,8 @@ import Testing
         "step-key-case.json": "step-key-case.json: routes[0].steps[0].Style: unknown field; did you mean 'style'?",
         "wrong-type.json": "wrong-type.json: screens.home.title: must be a string, not number",
         "undeclared-screen.json": "undeclared-screen.json: routes[0].steps[1].screen: 'nowhere' is not declared in screens",
+        "route-step-missing-param.json":
+            "route-step-missing-param.json: routes[1].steps[1].params: 'profile' requires the param 'userId': give it as a constant or as ':name' from the route's path",
     ]
 
     @Test func everyFileIsListed() throws {

@@ -23,7 +23,7 @@ extension AppDescription {
                   {"screen": "profile", "params": {"userId": ":userId"}}, {"screen": "followers", "params": {"userId": ":userId"}}]},
                 {"path": "/photos/:photoId", "steps": [{"screen": "photo", "params": {"photoId": ":photoId"}}]},
                 {"path": "/secret", "steps": [{"screen": "settings"}, {"screen": "secret"}, {"screen": "settings"}]},
-                {"path": "/broken", "steps": [{"screen": "settings"}, {"screen": "profile"}]}
+                {"path": "/broken", "steps": [{"screen": "photo", "params": {"photoId": "1"}}, {"screen": "settings"}]}
               ]
             }
             """#

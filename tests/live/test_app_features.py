@@ -118,8 +118,9 @@ def test_step_overrides_presentation(session):
 def test_a_failing_deep_link_changes_nothing(session):
     session.op("push", {"screen": "settings"})
     before = session.get()
-    body = session.op("deep-link", {"url": "/broken"}, expect=422)
-    assert "userId" in body["error"]["message"]
+    # its second step pushes onto the photo's sheet, which has no navigation stack
+    body = session.op("deep-link", {"url": "/broken"}, expect=409)
+    assert "cannot push" in body["error"]["message"]
     session.op("deep-link", {"url": "/nowhere/at/all"}, expect=404)
     session.op("deep-link", {"url": "other://users/1"}, expect=404)
     session.op("deep-link", {"url": "users/1"}, expect=404)
@@ -190,7 +191,7 @@ def test_guard_login_resume(session):
     state = session.op("deep-link", {"url": "/secret/3"})
     login = state["focus"]
     assert nodes(state)[login]["screen"] == "login"
-    assert state["pending"] == {"steps": [{"screen": "secret", "params": {}}], "flow": login}
+    assert state["pending"] == {"operation": "navigate", "steps": [{"screen": "secret", "params": {}}], "flow": login}
     state = session.op("finish", {"node": login, "result": {"status": "success"}})
     assert state["flags"] == ["signedIn"] and state["pending"] is None
     assert nodes(state)[state["focus"]]["screen"] == "secret"
@@ -209,8 +210,34 @@ def test_guard_cancelled_drops_the_target(session):
 
 def test_dismissing_the_guard_flow_drops_the_target(session):
     session.op("navigate", {"screen": "secret"})
+    before = session.get()["lastEvent"]
     state = session.op("dismiss")
     assert state["pending"] is None
+    events = session.events(before)["events"]
+    assert [event["type"] for event in events] == ["removed", "finished", "pendingChanged"], events
+    assert events[1]["result"] == {"status": "cancelled"} and events[2]["pending"] is None
+
+
+def test_a_guard_holds_on_push_present_and_set_root(session):
+    # push: the flow shows, the push waits, and resumes as a push
+    state = session.op("push", {"screen": "secret"})
+    login = state["focus"]
+    assert nodes(state)[login]["screen"] == "login" and state["pending"]["operation"] == "push"
+    # a second guarded target replaces the pending one: no second flow
+    state = session.op("set-root", {"navigator": "v0", "stack": [{"screen": "profile", "params": {"userId": "1"}}, {"screen": "secret"}]})
+    assert state["focus"] == login and [node["screen"] for node in nodes(state).values()].count("login") == 1
+    assert [nodes(state)[id]["screen"] for id in navigator(state, "v0")["stack"]] == ["profile"]
+    assert state["pending"]["operation"] == "setRoot" and state["pending"]["navigator"] == "v0"
+    assert state["pending"]["replacesStack"] is False
+    state = session.op("finish", {"node": login, "result": {"status": "success"}})
+    assert [nodes(state)[id]["screen"] for id in navigator(state, "v0")["stack"]] == ["profile", "secret"]
+    assert state["pending"] is None and state["flags"] == ["signedIn"]
+
+
+def test_a_guarded_present_waits_for_its_flow(session):
+    state = session.op("present", {"screen": "secret", "style": "pageSheet"})
+    assert state["pending"]["operation"] == "present"
+    assert state["pending"]["steps"] == [{"screen": "secret", "params": {}, "presentation": "present", "style": "pageSheet"}]
 
 
 def test_flags(session):

@@ -107,7 +107,7 @@ def test_a_guard_flow_appends_pending_changed_and_its_end(session):
     block = session.change("navigate", {"screen": "secret"})
     assert [payload(event) for event in block] == [
         added("n2", "login", "n1", "v1", {"kind": "present", "style": "formSheet"}, presentedBy="v0", embedded=True),
-        {"type": "pendingChanged", "pending": {"steps": [{"screen": "secret", "params": {}}], "flow": "n2"}}]
+        {"type": "pendingChanged", "pending": {"operation": "navigate", "steps": [{"screen": "secret", "params": {}}], "flow": "n2"}}]
     block = session.change("finish", {"node": "n2", "result": {"status": "success"}})
     assert [payload(event) for event in block] == [
         removed("n2", "login", "finish", "v1"),
@@ -193,7 +193,7 @@ def test_failed_mutations_append_nothing(session):
     session.op("push", {"screen": "settings"})
     before = session.get()
     failures = [("pop", {"navigator": "v9"}, 404), ("dismiss", {}, 409), ("push", {"screen": "nowhere"}, 422),
-                ("push", {"screen": 7}, 400), ("deep-link", {"url": "/broken"}, 422), ("select-tab", {"tab": "x"}, 422),
+                ("push", {"screen": 7}, 400), ("deep-link", {"url": "/broken"}, 409), ("select-tab", {"tab": "x"}, 422),
                 ("finish", {"node": "n1", "result": {"status": "success"}}, 409)]
     for name, body, expect in failures:
         session.op(name, body, expect=expect)
