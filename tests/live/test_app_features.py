@@ -224,11 +224,19 @@ def test_a_guard_holds_on_push_present_and_set_root(session):
     login = state["focus"]
     assert nodes(state)[login]["screen"] == "login" and state["pending"]["operation"] == "push"
     # a second guarded target replaces the pending one: no second flow
-    state = session.op("set-root", {"navigator": "v0", "stack": [{"screen": "profile", "params": {"userId": "1"}}, {"screen": "secret"}]})
+    state = session.op("navigate", {"screen": "secret"})
     assert state["focus"] == login and [node["screen"] for node in nodes(state).values()].count("login") == 1
+    assert state["pending"]["operation"] == "navigate" and state["pending"]["flow"] == login
+    # set-root: the entries before the guarded one become the stack; the old flow, presented
+    # from the replaced root, goes with it (cancelled) and the set-root waits behind a new one
+    before = session.get()["lastEvent"]
+    state = session.op("set-root", {"navigator": "v0", "stack": [{"screen": "profile", "params": {"userId": "1"}}, {"screen": "secret"}]})
     assert [nodes(state)[id]["screen"] for id in navigator(state, "v0")["stack"]] == ["profile"]
     assert state["pending"]["operation"] == "setRoot" and state["pending"]["navigator"] == "v0"
-    assert state["pending"]["replacesStack"] is False
+    assert state["pending"]["replacesStack"] is False and state["pending"]["flow"] != login
+    finished = [event for event in session.events(before)["events"] if event["type"] == "finished"]
+    assert [(event["node"], event["result"]) for event in finished] == [(login, {"status": "cancelled"})]
+    login = state["pending"]["flow"]
     state = session.op("finish", {"node": login, "result": {"status": "success"}})
     assert [nodes(state)[id]["screen"] for id in navigator(state, "v0")["stack"]] == ["profile", "secret"]
     assert state["pending"] is None and state["flags"] == ["signedIn"]
