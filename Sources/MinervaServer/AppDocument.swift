@@ -4,9 +4,18 @@ import MinervaJSON
 
 /// Writes the app description in use, for `GET /v1/app`: screens with titles, root or tabs, routes.
 enum AppDocument {
-    static func encode(_ app: AppDescription) -> [UInt8] {
+    /// `GET /v1/app`'s answer and the app's version: the SHA-256 of the document without its
+    /// version, which is canonical (screens by name, routes in file order), so reformatting the
+    /// file or reordering its keys changes nothing.
+    static func encode(_ app: AppDescription) -> (document: [UInt8], version: String) {
+        let version = Self.version(of: encode(app, version: nil))
+        return (encode(app, version: version), version)
+    }
+
+    private static func encode(_ app: AppDescription, version: String?) -> [UInt8] {
         var writer = JSONWriter(capacity: 512 + app.screens.count * 160 + app.routes.count * 160)
         writer.beginObject()
+        if let version { writer.field("version", version) }
         writer.field("name", app.name)
         writer.field("scheme", app.scheme)
         writer.key("root")
@@ -75,7 +84,7 @@ enum AppDocument {
 
 extension AppDocument {
     /// The app's version: the SHA-256 of its document, in hex, recorded with every session.
-    static func version(of document: [UInt8]) -> String {
+    private static func version(of document: [UInt8]) -> String {
         SHA256.hash(data: document).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 }

@@ -27,8 +27,8 @@ public final class MinervaAPI: HTTPResponder {
     private let storeWorkers: StoreWorkers?
     /// The text of `GET /metrics`, from whatever metrics backend the executable bootstrapped.
     let metricsText: @Sendable () -> [UInt8]
-    /// `GET /v1/app`'s answer, written once.
-    let appDocument: [UInt8]
+    /// `GET /v1/app`'s answer, written once per app description.
+    private let appDocument: Locked<[UInt8]>
 
     /// Creates the API and its session core.
     /// - Parameters:
@@ -43,10 +43,9 @@ public final class MinervaAPI: HTTPResponder {
         app: AppDescription, configuration: ServerConfiguration = ServerConfiguration(), logger: Logger,
         storage: (any SessionStorage)? = nil, webRoot: String? = nil, metricsText: @escaping @Sendable () -> [UInt8] = { [] }
     ) throws(StorageError) {
-        appDocument = AppDocument.encode(app)
-        core = try SessionCore(
-            app: app, appVersion: AppDocument.version(of: appDocument), configuration: configuration.sessions, storage: storage,
-            logger: logger)
+        let (document, version) = AppDocument.encode(app)
+        appDocument = Locked(document)
+        core = try SessionCore(app: app, appVersion: version, configuration: configuration.sessions, storage: storage, logger: logger)
         web = WebAssets(root: webRoot)
         storeWorkers = core.storageIsShared ? StoreWorkers(count: configuration.storeThreads) : nil
         self.metricsText = metricsText
@@ -57,6 +56,28 @@ public final class MinervaAPI: HTTPResponder {
 
     /// The app every new session runs.
     public var app: AppDescription { core.app }
+
+    /// The version of ``app``.
+    public var appVersion: String { core.appVersion }
+
+    /// An app description's version: the SHA-256 of `GET /v1/app`'s document without its
+    /// version, which is canonical, so reformatting the file changes nothing.
+    public static func version(of app: AppDescription) -> String {
+        AppDocument.encode(app).version
+    }
+
+    /// Serves `app` from now on: new sessions run it and `GET /v1/app` shows it; sessions made
+    /// before go on with the app they were made with.
+    /// - Returns: its version.
+    @discardableResult
+    public func replaceApp(_ app: AppDescription) -> String {
+        let (document, version) = AppDocument.encode(app)
+        appDocument.withLock { current in
+            core.replaceApp(app, version: version)
+            current = document
+        }
+        return version
+    }
 
     public func reply(to request: HTTPRequest) -> HTTPReply {
         let route = Route(path: request.path)
@@ -151,7 +172,7 @@ public final class MinervaAPI: HTTPResponder {
             guard let response = web.response(for: name) else { throw .notFound("no such file: \(Excerpt(name))") }
             return .response(response)
         case (.app, _):
-            return .response(Self.json(200, appDocument))
+            return .response(Self.json(200, appDocument.withLock { $0 }))
         case (.sessions, _):
             return try createSession(request, exchange)
         case (.session, "DELETE"):

@@ -77,6 +77,7 @@ extension SessionCore {
         layout: Layout, deepLink: String?, key: IdempotencyKey?, now: Double, answer: @Sendable (CreatedSession) -> StoredAnswer,
         completion: @escaping CreationCompletion
     ) throws(SessionError) -> Result<StoredAnswer, SessionError>? {
+        let (app, appVersion) = currentApp
         if let deepLink, app.route(for: deepLink) == nil {
             throw .notFound(app.unmatchedLinkMessage(deepLink))
         }

@@ -1,16 +1,15 @@
 public import Logging
 public import MinervaCoordinator
 import Synchronization
+import Locking
 
 /// The session core: every session's state, and the one place where it changes. It knows no
 /// HTTP. A mutation is a pure step on a copy of the state; the core then carries out what the
 /// step made in one order — store, swap, publish — so nothing is visible to anyone before
 /// storage has accepted it, and a refusal uses up no version or event number.
 public final class SessionCore: Sendable {
-    /// The app every new session runs.
-    public let app: AppDescription
-    /// The app description's version, recorded with every session.
-    public let appVersion: String
+    /// The app every new session runs, and its version (recorded with every session).
+    private let current: Locked<(app: AppDescription, version: String)>
     /// Limits and the clock.
     public let configuration: SessionConfiguration
     let storage: (any SessionStorage)?
@@ -36,8 +35,7 @@ public final class SessionCore: Sendable {
     public init(
         app: AppDescription, appVersion: String, configuration: SessionConfiguration, storage: (any SessionStorage)?, logger: Logger
     ) throws(StorageError) {
-        self.app = app
-        self.appVersion = appVersion
+        current = Locked((app, appVersion))
         self.configuration = configuration
         self.storage = storage
         self.logger = logger
@@ -47,6 +45,21 @@ public final class SessionCore: Sendable {
         ListDiffMetrics.prepare()
         (storage as? any SharedSessionStorage)?.observeCommits(
             { [weak self] notice in self?.catchUp(with: notice) }, resync: { [weak self] in self?.resyncFollowed() })
+    }
+
+    /// The app every new session runs.
+    public var app: AppDescription { current.withLock { $0.app } }
+
+    /// The version of ``app``, recorded with every session.
+    public var appVersion: String { current.withLock { $0.version } }
+
+    /// The app and its version, read together.
+    var currentApp: (app: AppDescription, version: String) { current.withLock { $0 } }
+
+    /// Runs `app` for new sessions from now on (and for sessions read from storage); those in
+    /// memory go on with the app they were made with.
+    public func replaceApp(_ app: AppDescription, version: String) {
+        current.withLock { $0 = (app, version) }
     }
 
     /// How many sessions exist.

@@ -123,6 +123,12 @@ struct MinervaServerCommand: ParsableCommand {
     @Flag(help: "Print the built-in demo app's description and exit.")
     var printDemoApp = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Check an app description file and exit: 0 and its version when the server would serve it, 1 and the reason when not (for CI pipelines).",
+            valueName: "file"))
+    var checkApp: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
@@ -176,9 +182,13 @@ struct MinervaServerCommand: ParsableCommand {
             print(AppDescription.demoJSON)
             return
         }
+        if let checkApp {
+            try check(checkApp)
+            return
+        }
         // Before any other thread exists, so that every thread inherits the mask and
-        // only sigwait below receives SIGTERM and SIGINT.
-        let signals = ShutdownSignals.block()
+        // only sigwait below receives SIGTERM, SIGINT and SIGHUP.
+        let signals = ProcessSignals.block()
 
         let level = logLevel
         let format = logFormat
@@ -259,7 +269,13 @@ struct MinervaServerCommand: ParsableCommand {
         let sweeper = SessionSweeper(api: api, interval: min(60, max(0.05, sessionTTL.seconds / 10)))
         sweeper.start()
 
-        let signal = signals.wait()
+        var signal = ""
+        while signal.isEmpty {
+            switch signals.wait() {
+            case .stop(let name): signal = name
+            case .reload: reloadApp(into: api, logger: logger)
+            }
+        }
         logger.notice("received signal \(signal); finishing requests in flight")
         sweeper.stop()
         server.shutdown(gracePeriod: 10)
@@ -268,13 +284,46 @@ struct MinervaServerCommand: ParsableCommand {
 
     private func loadApp() throws -> AppDescription {
         guard let app else { return .demo }
-        guard let data = readFile(app) else {
-            throw ValidationError("cannot read the app description file '\(app)'")
+        return try Self.readApp(app)
+    }
+
+    /// Reads and checks an app description file.
+    /// - Throws: a ``ValidationError`` saying why it cannot be served.
+    private static func readApp(_ path: String) throws -> AppDescription {
+        guard let data = readFile(path) else {
+            throw ValidationError("cannot read the app description file '\(path)'")
         }
         do {
-            return try AppDescription.parse(data, source: app)
+            return try AppDescription.parse(data, source: path)
         } catch {
             throw ValidationError(error.description)
+        }
+    }
+
+    /// `--check-app`: prints the file's app and version, or throws why it cannot be served.
+    private func check(_ path: String) throws {
+        let app: AppDescription
+        do {
+            app = try Self.readApp(path)
+        } catch {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        print("\(path): app '\(app.name)', \(app.screens.count) screens, \(app.routes.count) routes, version \(MinervaAPI.version(of: app))")
+    }
+
+    /// SIGHUP: reads `--app` again; a valid file serves new sessions at once, an invalid one
+    /// keeps the app in use and logs why.
+    private func reloadApp(into api: MinervaAPI, logger: Logger) {
+        guard let app else {
+            logger.notice("received SIGHUP; no --app file to read again (the built-in demo app is served)")
+            return
+        }
+        do {
+            let version = api.replaceApp(try Self.readApp(app))
+            logger.notice("received SIGHUP; serving the app description in '\(app)' to new sessions, version \(version)")
+        } catch {
+            logger.error("received SIGHUP; '\(app)' cannot be served, so the app in use stays: \(error)")
         }
     }
 }
