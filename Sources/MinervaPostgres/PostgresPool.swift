@@ -37,6 +37,14 @@ final class PostgresPool: @unchecked Sendable {
         }
     }
 
+    /// Closes the connections nobody uses now.
+    func closeIdle() {
+        condition.lock()
+        open -= idle.count
+        idle = []
+        condition.unlock()
+    }
+
     private func checkOut(until deadline: ContinuousClock.Instant) throws(PostgresError) -> PostgresConnection {
         let wallDeadline = Date(timeIntervalSinceNow: Self.seconds(ContinuousClock.now.duration(to: deadline)))
         condition.lock()

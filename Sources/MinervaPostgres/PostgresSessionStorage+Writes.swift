@@ -5,7 +5,8 @@ extension PostgresSessionStorage {
         // Rows are locked in id order whichever instance commits, so two groups never deadlock
         // over the same sessions (a rare one against the sweeper is retried).
         let order = writes.indices.sorted { Self.lockKey(writes[$0]) < Self.lockKey(writes[$1]) }
-        let outcomes = try transaction(outcomeUnknown: true) { connection, deadline throws(PostgresError) -> [WriteOutcome] in
+        let outcomes = try transaction(outcomeUnknown: true, announcing: { outcomes in self.notices(of: writes, outcomes) }) {
+            connection, deadline throws(PostgresError) -> [WriteOutcome] in
             var outcomes = [WriteOutcome](repeating: .committed, count: writes.count)
             for index in order {
                 switch writes[index] {
@@ -23,6 +24,11 @@ extension PostgresSessionStorage {
             }
             return outcomes
         }
+        return outcomes
+    }
+
+    /// What the committed writes of a group announce: `instance session lastEvent`, or `-` for a deletion.
+    private func notices(of writes: [StorageWrite], _ outcomes: [WriteOutcome]) -> [String] {
         var notices: [String] = []
         for (write, outcome) in zip(writes, outcomes) where outcome == .committed {
             switch write {
@@ -31,12 +37,11 @@ extension PostgresSessionStorage {
             case .touch: break
             }
         }
-        announce(notices)
-        return outcomes
+        return notices
     }
 
     public func expire(unusedSince cutoff: Double, answersBefore: Double) throws(StorageError) -> [String] {
-        let ids = try transaction { connection, deadline throws(PostgresError) -> [String] in
+        try transaction(announcing: { ids in ids.map { "\(self.instance) \($0) -" } }) { connection, deadline throws(PostgresError) -> [String] in
             // One instance sweeps at a time; the others find the lock taken and skip this round.
             guard try connection.query("SELECT pg_try_advisory_xact_lock($1)", [.int(Self.sweeperLock)], until: deadline).bool(0, 0) else {
                 return []
@@ -47,8 +52,6 @@ extension PostgresSessionStorage {
             try connection.query("DELETE FROM minerva_answer WHERE stored_at < $1", [.double(answersBefore)], until: deadline)
             return (0..<rows.count).map { rows.text($0, 0) }
         }
-        announce(ids.map { "\(instance) \($0) -" })
-        return ids
     }
 
     /// Writes one session's change; `conflict` (and nothing written) when the stored version is
@@ -129,20 +132,6 @@ extension PostgresSessionStorage {
                 [id, .int(change.keptAnswers)], until: deadline)
         }
         return .committed
-    }
-
-    /// Tells the other instances what was committed, after the commit (inside it, `NOTIFY`
-    /// would serialise every commit of the database). An instance that dies before this line is
-    /// caught by the listeners' periodic check instead.
-    private func announce(_ notices: [String]) {
-        guard !notices.isEmpty else { return }
-        do {
-            try call { connection, deadline throws(PostgresError) in
-                _ = try connection.query("SELECT pg_notify($1, notice) FROM unnest($2::text[]) AS notice", [.text(Self.channel), .textArray(notices)], until: deadline)
-            }
-        } catch {
-            logger.warning("could not announce \(notices.count) commits to other instances (they catch up within a second): \(error)")
-        }
     }
 
     /// The row a write locks first.

@@ -54,11 +54,6 @@ public final class PostgresSessionStorage: SharedSessionStorage {
         }
     }
 
-    /// Stops listening (for tests that open several stores in one process).
-    public func close() {
-        listener.withLock { $0?.stop() }
-    }
-
     /// Runs a call on a pooled connection, its failure as a ``StorageError``.
     func call<T>(
         outcomeUnknown: Bool = false, _ body: (PostgresConnection, ContinuousClock.Instant) throws(PostgresError) -> T
@@ -70,25 +65,28 @@ public final class PostgresSessionStorage: SharedSessionStorage {
         }
     }
 
-    /// Runs `body` in a transaction at `isolation`, again (a few times) when PostgreSQL ends it
-    /// for a deadlock or a serialization failure.
+    /// Runs `body` in a transaction, again (a few times) when PostgreSQL ends it for a deadlock
+    /// or a serialization failure; then, on the same connection, announces what `announcing`
+    /// says the transaction committed (see ``announce(_:on:until:)``).
     func transaction<T>(
-        _ isolation: String = "READ COMMITTED", outcomeUnknown: Bool = false,
+        outcomeUnknown: Bool = false, announcing: (T) -> [String] = { _ in [] },
         _ body: (PostgresConnection, ContinuousClock.Instant) throws(PostgresError) -> T
     ) throws(StorageError) -> T {
         var attempt = 0
         while true {
             do throws(PostgresError) {
                 return try pool.withConnection(timeout: callTimeout) { connection, deadline throws(PostgresError) in
-                    try connection.execute("BEGIN ISOLATION LEVEL \(isolation)", until: deadline)
+                    try connection.execute("BEGIN", until: deadline)
+                    let result: T
                     do throws(PostgresError) {
-                        let result = try body(connection, deadline)
+                        result = try body(connection, deadline)
                         try connection.execute("COMMIT", until: deadline)
-                        return result
                     } catch {
                         if error.kind == .statement { try? connection.execute("ROLLBACK", until: deadline) }
                         throw error
                     }
+                    announce(announcing(result), on: connection, until: deadline)
+                    return result
                 }
             } catch where error.isTransient && attempt < 3 {
                 attempt += 1
@@ -96,6 +94,25 @@ public final class PostgresSessionStorage: SharedSessionStorage {
                 throw StorageError("\(error)", outcomeUnknown: outcomeUnknown && error.kind != .statement)
             }
         }
+    }
+
+    /// Tells the other instances what was committed, after the commit (inside it, `NOTIFY`
+    /// would serialise every commit of the database). An instance that dies before this, or
+    /// fails at it, is caught by the listeners' periodic check instead.
+    private func announce(_ notices: [String], on connection: PostgresConnection, until deadline: ContinuousClock.Instant) {
+        guard !notices.isEmpty else { return }
+        do throws(PostgresError) {
+            try connection.query(
+                "SELECT pg_notify($1, notice) FROM unnest($2::text[]) AS notice", [.text(Self.channel), .textArray(notices)], until: deadline)
+        } catch {
+            logger.warning("could not announce \(notices.count) commits to other instances (they catch up within a second): \(error)")
+        }
+    }
+
+    /// Stops listening and closes the idle connections (for tests that open several stores in one process).
+    public func close() {
+        listener.withLock { $0?.stop() }
+        pool.closeIdle()
     }
 }
 

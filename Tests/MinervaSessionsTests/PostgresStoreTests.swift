@@ -16,8 +16,28 @@ let testPostgresURL = ProcessInfo.processInfo.environment["MINERVA_TEST_POSTGRES
 /// of one, through version-checked writes and real notifications.
 @Suite(.enabled(if: testPostgresURL != nil, "set MINERVA_TEST_POSTGRES to a PostgreSQL database URL"))
 struct PostgresStoreTests {
+    /// The stores a test opened, closed when the test's suite instance goes (its listeners stop).
+    final class Opened: Sendable {
+        let stores = Locked<[PostgresSessionStorage]>([])
+
+        func add(_ store: PostgresSessionStorage) -> PostgresSessionStorage {
+            stores.withLock { $0.append(store) }
+            return store
+        }
+
+        deinit {
+            for store in stores.withLock({ $0 }) { store.close() }
+        }
+    }
+
+    let opened = Opened()
+
+    func store(connections: Int = 4) throws -> PostgresSessionStorage {
+        opened.add(try PostgresSessionStorage(url: testPostgresURL!, connections: connections, logger: Logger(label: "test")))
+    }
+
     func instance() throws -> CoreHarness {
-        try CoreHarness(storage: try PostgresSessionStorage(url: testPostgresURL!, connections: 4, logger: Logger(label: "test")))
+        try CoreHarness(storage: try store())
     }
 
     /// Waits up to 5 s for `condition`.
@@ -124,7 +144,7 @@ struct PostgresStoreTests {
     }
 
     @Test func aWriteAgainstAStaleVersionConflictsAndChangesNothing() throws {
-        let store = try PostgresSessionStorage(url: testPostgresURL!, connections: 2, logger: Logger(label: "test"))
+        let store = try store(connections: 2)
         let a = try CoreHarness(storage: store)
         let (session, _) = try a.create()
         let stored = try #require(try store.loadSession(session.id, eventTail: 10))
