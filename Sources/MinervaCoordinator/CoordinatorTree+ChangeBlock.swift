@@ -1,8 +1,9 @@
 extension CoordinatorTree {
     /// The whole block of events that changed `old` into this tree, in the order a client
     /// applies them: `removed` (top-most first, as the operation reported them), `finished`,
-    /// `added` (in the order the nodes were shown), then `tabSelected`, `flagsChanged` and
-    /// `pendingChanged`, each at most once with its final value.
+    /// `added` (in the order the nodes were shown), `stackChanged` (a set-root that moved nodes
+    /// it kept), then `tabSelected`, `flagsChanged` and `pendingChanged`, each at most once with
+    /// its final value.
     ///
     /// An empty block means the operation changed nothing (selecting the selected tab, setting
     /// a flag already set).
@@ -23,6 +24,11 @@ extension CoordinatorTree {
         }
         for number in firstNew..<max(firstNew, nextNodeNumber) {
             if let node = nodes[NodeID(number)] { block.append(.added(added(node))) }
+        }
+        for event in operationEvents {
+            if case .stackChanged(let navigator, _) = event, let stack = navigators[navigator]?.stack {
+                block.append(.stackChanged(navigator: navigator, stack: stack))
+            }
         }
         if let selectedTab, selectedTab != old.selectedTab { block.append(.tabSelected(selectedTab)) }
         if flags != old.flags { block.append(.flagsChanged(flags.sorted())) }

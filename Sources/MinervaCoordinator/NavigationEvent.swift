@@ -17,6 +17,9 @@ public enum NavigationEvent: Hashable, Sendable {
     case flagsChanged([String])
     /// A guarded target is kept, replaced or dropped (`nil`).
     case pendingChanged(PendingNavigation?)
+    /// A set-root kept nodes that were on the stack and moved them (to new places, or under the
+    /// stack's owner): the navigator's whole stack now, bottom first.
+    case stackChanged(navigator: NavigatorID, stack: [NodeID])
 
     /// Why a node left the tree.
     public enum RemovalReason: String, Sendable, CaseIterable {
@@ -29,7 +32,7 @@ public enum NavigationEvent: Hashable, Sendable {
         case .added(let added): added.node
         case .removed(let removed): removed.node
         case .finished(let finished): finished.node
-        case .tabSelected, .flagsChanged, .pendingChanged: nil
+        case .tabSelected, .flagsChanged, .pendingChanged, .stackChanged: nil
         }
     }
 }

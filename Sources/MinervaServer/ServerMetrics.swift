@@ -17,7 +17,7 @@ final class ServerMetrics: Sendable {
     private let sessionGauge = Gauge(label: "minerva_sessions")
     private let nodeGauge = Gauge(label: "minerva_nodes")
     private let eventCounters = Dictionary(
-        uniqueKeysWithValues: ["added", "removed", "finished", "listChanged", "tabSelected", "flagsChanged", "pendingChanged"].map {
+        uniqueKeysWithValues: ["added", "removed", "finished", "listChanged", "tabSelected", "flagsChanged", "pendingChanged", "stackChanged"].map {
             ($0, Counter(label: "minerva_events_total", dimensions: [("type", $0)]))
         })
 

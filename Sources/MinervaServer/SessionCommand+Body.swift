@@ -1,3 +1,4 @@
+import MinervaCoordinator
 import MinervaJSON
 import MinervaSessions
 
@@ -62,13 +63,19 @@ extension SessionCommand {
             guard !body.contains("screen"), !body.contains("params") else {
                 throw body.error("give either 'stack' or 'screen' (with its 'params'), not both")
             }
-            let stack = try body.objects("stack", keys: Fields.stackEntry) { entry throws(JSONReadError) in
-                (screen: try entry.string("screen"), params: try entry.optionalObject("params") ?? [:])
+            let stack = try body.objects("stack", keys: Fields.stackEntry) { entry throws(JSONReadError) -> StackEntry in
+                guard let node = try entry.optionalString("node") else {
+                    return .screen(try entry.string("screen"), params: try entry.optionalObject("params") ?? [:])
+                }
+                guard !entry.contains("screen"), !entry.contains("params") else {
+                    throw entry.error("give either 'node' (a node kept as it is) or 'screen' with its 'params', not both")
+                }
+                return .node(node)
             }
             return .setRoot(navigator: navigator, stack: stack)
         }
         guard let screen = try body.optionalString("screen") else { throw body.error("field 'screen' or 'stack' is required") }
-        return .setRoot(navigator: navigator, stack: [(screen, try body.optionalObject("params") ?? [:])])
+        return .setRoot(navigator: navigator, stack: [.screen(screen, params: try body.optionalObject("params") ?? [:])])
     }
 }
 
@@ -79,7 +86,7 @@ private enum Fields {
     static let dismiss: JSONKeys = ["node"]
     static let pop: JSONKeys = ["navigator", "to", "toRoot"]
     static let setRoot: JSONKeys = ["navigator", "screen", "params", "stack"]
-    static let stackEntry: JSONKeys = ["screen", "params"]
+    static let stackEntry: JSONKeys = ["screen", "params", "node"]
     static let navigate: JSONKeys = ["from", "screen", "params"]
     static let deepLink: JSONKeys = ["url"]
     static let finish: JSONKeys = ["node", "result"]

@@ -32,8 +32,8 @@ extension SessionCommand {
             let target: CoordinatorTree.PopTarget = to.map { .to($0) } ?? (toRoot ? .root : .top)
             return try navigation(&state) { tree throws(NavigationError) in try tree.pop(navigator: navigator, target: target) }
         case let .setRoot(navigator, stack):
-            for entry in stack { try checkParams(entry.params, configuration) }
-            return try navigation(&state) { tree throws(NavigationError) in try tree.setRoot(navigator: navigator, stack: stack).events }
+            for case .screen(_, let params) in stack { try checkParams(params, configuration) }
+            return try navigation(&state) { tree throws(NavigationError) in try tree.setRoot(navigator: navigator, entries: stack).events }
         case let .navigate(from, screen, params):
             try checkParams(params, configuration)
             return try navigation(&state) { tree throws(NavigationError) in try tree.navigate(screen: screen, params: params, from: from).events }

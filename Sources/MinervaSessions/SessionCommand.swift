@@ -1,3 +1,4 @@
+public import MinervaCoordinator
 public import MinervaJSON
 public import MinervaList
 
@@ -12,7 +13,7 @@ public enum SessionCommand: Sendable {
     /// Pops the top of a stack, down to a node, or to the root.
     case pop(navigator: String?, to: String?, toRoot: Bool)
     /// Replaces a navigator's whole stack.
-    case setRoot(navigator: String?, stack: [(screen: String, params: [String: JSONValue])])
+    case setRoot(navigator: String?, stack: [StackEntry])
     /// Shows a screen the way the app description and the layout say.
     case navigate(from: String?, screen: String, params: [String: JSONValue])
     /// Resets to a known state and builds a route's chain.

@@ -44,6 +44,12 @@ extension SessionEvent.Change {
         case .navigation(.pendingChanged(let pending)):
             writer.key("pending")
             writePending(pending, &writer)
+        case .navigation(.stackChanged(let navigator, let stack)):
+            writer.field("navigator", navigator.rawValue)
+            writer.key("stack")
+            writer.beginArray()
+            for node in stack { writer.string(node.description) }
+            writer.endArray()
         }
     }
 }

@@ -20,7 +20,7 @@ extension SessionEvent {
     /// The members an event record may carry.
     private static let recordKeys: JSONKeys = [
         "version", "at", "final", "type", "node", "list", "from", "screen", "params", "parent", "navigator", "presentation",
-        "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending",
+        "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending", "stack",
     ]
 
     /// Reads an event back from its record.
@@ -70,6 +70,8 @@ extension SessionEvent {
         case "pendingChanged":
             return .navigation(
                 .pendingChanged(try reader.optionalObject("pending", keys: PendingNavigation.snapshotKeys, PendingNavigation.init(reader:))))
+        case "stackChanged":
+            return .navigation(.stackChanged(navigator: NavigatorID(try reader.string("navigator")), stack: try reader.nodeIDs("stack")))
         case let other:
             throw reader.error("unknown event type '\(other.prefix(64))'", at: .key("type"))
         }

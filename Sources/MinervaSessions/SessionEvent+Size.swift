@@ -12,6 +12,7 @@ extension SessionEvent {
         case .navigation(.flagsChanged(let flags)): return fixed + flags.reduce(0) { $0 + 16 + $1.utf8.count }
         case .navigation(.pendingChanged(let pending)):
             return fixed + (pending?.steps.reduce(0) { $0 + 64 + JSONValue.object($1.params).encodedByteCount } ?? 0)
+        case .navigation(.stackChanged(_, let stack)): return fixed + stack.count * 8
         case .navigation(.removed), .navigation(.tabSelected), .listChanged: return fixed
         }
     }

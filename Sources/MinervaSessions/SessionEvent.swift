@@ -41,6 +41,7 @@ public struct SessionEvent: Hashable, Sendable {
         case .navigation(.tabSelected): "tabSelected"
         case .navigation(.flagsChanged): "flagsChanged"
         case .navigation(.pendingChanged): "pendingChanged"
+        case .navigation(.stackChanged): "stackChanged"
         }
     }
 }

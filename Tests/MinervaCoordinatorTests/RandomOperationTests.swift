@@ -52,9 +52,13 @@ import TestSupport
                     let target: CoordinatorTree.PopTarget = [.top, .root, .to(nodeIDs.randomElement(using: &random)!)].randomElement(using: &random)!
                     events = try tree.pop(navigator: Bool.random(using: &random) ? nil : navigatorIDs.randomElement(using: &random), target: target)
                 default:
-                    let count = Int.random(in: 1...3, using: &random)
-                    let stack = (0..<count).map { _ in (screen: "settings", params: [String: JSONValue]()) }
-                    events = try tree.setRoot(navigator: Bool.random(using: &random) ? nil : navigatorIDs.randomElement(using: &random), stack: stack).events
+                    // New screens and nodes kept from the stack (mostly its own, sometimes any node), in a random order.
+                    let navigator = Bool.random(using: &random) ? nil : navigatorIDs.randomElement(using: &random)
+                    let onStack = tree.navigators[NavigatorID(navigator ?? tree.nodes[tree.focus]!.navigator!.rawValue)]?.stack ?? []
+                    var entries: [StackEntry] = (0..<Int.random(in: 0...2, using: &random)).map { _ in .screen("settings", params: [:]) }
+                    entries += onStack.filter { _ in Bool.random(using: &random) }.map { .node($0.description) }
+                    if Int.random(in: 0..<8, using: &random) == 0 { entries.append(.node(nodeIDs.randomElement(using: &random)!)) }
+                    events = try tree.setRoot(navigator: navigator, entries: entries.shuffled(using: &random)).events
                 }
                 applied += 1
                 for event in events {

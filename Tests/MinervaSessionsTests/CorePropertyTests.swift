@@ -21,7 +21,7 @@ import TestSupport
         case 3, 4: return .navigate(from: node, screen: screen, params: params)
         case 5: return .dismiss(node: node)
         case 6: return .pop(navigator: Bool.random(using: &random) ? nil : navigators.randomElement(using: &random), to: nil, toRoot: Bool.random(using: &random))
-        case 7: return .setRoot(navigator: nil, stack: [(screen, params)])
+        case 7: return .setRoot(navigator: nil, stack: [.screen(screen, params: params)])
         case 8: return .deepLink(url: ["/secret", "/r0", "/r1", "/nowhere"].randomElement(using: &random)!)
         case 9: return .finish(node: node ?? state.tree.focus.description, status: Bool.random(using: &random) ? "success" : "cancelled", value: nil)
         case 10: return .selectTab(["a", "b", "c"].randomElement(using: &random)!)

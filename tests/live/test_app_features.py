@@ -298,3 +298,19 @@ def test_unknown_keys_in_the_app_description_are_refused_naming_path_and_nearest
     code, stderr = start_with(tmp_path, app)
     assert code != 0 and str(tmp_path / "app.json") in stderr, stderr
     assert "screens.b.presentaton: unknown field; did you mean 'presentation'?" in stderr, stderr
+
+
+def test_set_root_keeps_nodes_already_on_the_stack(session):
+    session.op("push", {"screen": "profile", "params": {"userId": "1"}})            # n2
+    session.op("push", {"screen": "followers", "params": {"userId": "1"}})          # n3
+    before = session.get()["lastEvent"]
+    state = session.op("set-root", {"stack": [{"node": "n3"}, {"screen": "settings"}, {"node": "n2"}]})
+    assert navigator(state, "v0")["stack"] == ["n3", "n4", "n2"]
+    assert nodes(state)["n3"]["params"] == {"userId": "1"} and nodes(state)["n3"]["presentation"] == {"kind": "root"}
+    events = session.events(before)["events"]
+    assert [(event["type"], event.get("node")) for event in events] == [
+        ("removed", "n1"), ("added", "n4"), ("stackChanged", None)], events
+    assert events[-1]["navigator"] == "v0" and events[-1]["stack"] == ["n3", "n4", "n2"] and events[-1]["final"]
+    session.op("set-root", {"stack": [{"node": "n2", "screen": "settings"}]}, expect=400)
+    session.op("set-root", {"stack": [{"node": "n9"}]}, expect=404)
+    session.op("set-root", {"stack": [{"node": "n2"}, {"node": "n2"}]}, expect=422)
