@@ -108,7 +108,10 @@ function describeEvent(event) {
     case "flagsChanged":
       return [event.flags?.length ? event.flags.join(", ") : h("span", { class: "muted" }, "none"), h("span")];
     case "pendingChanged":
-      return [event.pending ? steps(event.pending.steps) : h("span", { class: "muted" }, "dropped"), h("span")];
+      return [event.pending ? steps(event.pending.steps) : h("span", { class: "muted" }, "dropped"),
+        event.pending ? h("span", { class: "badge" }, event.pending.operation) : h("span")];
+    case "stackChanged":
+      return [[h("b", {}, event.navigator), " ", (event.stack ?? []).join(" · ")], h("span", { class: "badge" }, "reordered")];
     default:
       return [node, h("span")];
   }
