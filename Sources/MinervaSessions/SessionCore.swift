@@ -148,11 +148,16 @@ public final class SessionCore: Sendable {
         }
         guard let stored, Token.matches(token, hash: stored.record.tokenHash) else { return nil }
         let restored: (state: SessionState, log: SessionLog, answers: IdempotencyCache)
+        let app = self.app
         do throws(SnapshotError) {
             restored = try restore(stored)
         } catch {
             logger.warning("session \(id) is kept in the store but not served: \(error)")
-            return nil
+            throw .appChanged(id, serving: app.name)
+        }
+        if let made = restored.state.tree.nodes[restored.state.tree.rootID]?.screen, made != app.name {
+            logger.warning("session \(id) was made with app '\(made)'; this server serves '\(app.name)'")
+            throw .appChanged(id, serving: app.name)
         }
         let unknown = restored.state.tree.unknownScreens
         if !unknown.isEmpty {

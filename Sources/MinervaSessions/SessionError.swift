@@ -18,6 +18,9 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         /// Storage refused or is unreachable; retry after the given seconds. When the outcome is
         /// unknown, a retry with the same `Idempotency-Key` answers whatever was committed.
         case unavailable(retryAfter: Double, outcomeUnknown: Bool)
+        /// The session was made with an app description this server does not serve: another
+        /// app altogether (`gone`), or one whose screens or routes an operation needs are gone.
+        case appChanged(gone: Bool)
     }
 
     /// The kind of refusal.
@@ -37,6 +40,13 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
     static func notFound(_ message: String) -> SessionError { SessionError(.notFound, message) }
     static func invalid(_ message: String) -> SessionError { SessionError(.invalid, message) }
     static func conflict(_ message: String) -> SessionError { SessionError(.conflict, message) }
+
+    /// A session made with an app description this server no longer serves.
+    static func appChanged(_ id: String, serving app: String) -> SessionError {
+        SessionError(
+            .appChanged(gone: true),
+            "session \(id) was made with an app description this server no longer serves (it serves '\(app)'); create a new session")
+    }
 
     /// Storage refused a write: nothing was changed.
     static func notStored(_ what: String) -> SessionError {

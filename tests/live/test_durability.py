@@ -151,8 +151,13 @@ def test_a_changed_app_description_is_reported_not_broken(tmp_path):
     server = RunningServer("--app", str(tabs), "--store", f"sqlite:{db}")
     try:
         session.server = server
-        assert session.call("GET")[0] == 401
+        status, _, body = session.call("GET")
+        # another app altogether: 410 app_changed, never a 401 that looks like a bad token
+        assert status == 410 and body["error"]["code"] == "app_changed", body
+        assert "no longer serves" in body["error"]["message"] and "create a new session" in body["error"]["message"]
         assert server.logged("kept in the store but not served"), "".join(server.log)
+        # a wrong token still learns nothing
+        assert session.server.request("GET", f"/v1/sessions/{session.id}", token="wrong")[0] == 401
     finally:
         server.stop()
 
