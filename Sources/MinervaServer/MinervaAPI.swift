@@ -223,6 +223,7 @@ public final class MinervaAPI: HTTPResponder {
     /// Records the core's session and node counts in the gauges.
     func refreshGauges() {
         metrics.sessions(core.sessionCount, nodes: core.nodeCount)
+        metrics.sessionsByAppVersion(core.sessionsByAppVersion)
     }
 
     // MARK: - Answers

@@ -16,6 +16,7 @@ final class ServerMetrics: Sendable {
     private let requestTimers = Locked<[String: Metrics.Timer]>([:])
     private let sessionGauge = Gauge(label: "minerva_sessions")
     private let nodeGauge = Gauge(label: "minerva_nodes")
+    private let appVersionGauges = Locked<[String: Gauge]>([:])
     private let eventCounters = Dictionary(
         uniqueKeysWithValues: ["added", "removed", "finished", "listChanged", "tabSelected", "flagsChanged", "pendingChanged", "stackChanged"].map {
             ($0, Counter(label: "minerva_events_total", dimensions: [("type", $0)]))
@@ -45,6 +46,19 @@ final class ServerMetrics: Sendable {
     func sessions(_ count: Int, nodes: Int) {
         sessionGauge.record(count)
         nodeGauge.record(nodes)
+    }
+
+    /// Records how many sessions in memory run each app version (versions no session runs any
+    /// more go to 0).
+    func sessionsByAppVersion(_ counts: [String: Int]) {
+        appVersionGauges.withLock { gauges in
+            for (version, gauge) in gauges where counts[version] == nil { gauge.record(0) }
+            for (version, count) in counts {
+                let gauge = gauges[version] ?? Gauge(label: "minerva_sessions_in_memory", dimensions: [("app_version", version)])
+                gauges[version] = gauge
+                gauge.record(count)
+            }
+        }
     }
 
     /// Counts a block of events by type.

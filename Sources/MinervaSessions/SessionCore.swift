@@ -65,6 +65,9 @@ public final class SessionCore: Sendable {
     /// How many sessions exist.
     public var sessionCount: Int { liveCount.load(ordering: .relaxed) }
 
+    /// How many sessions in memory run each app version.
+    public var sessionsByAppVersion: [String: Int] { registry.countsByAppVersion }
+
     /// How many nodes the sessions in memory hold.
     public var nodeCount: Int { liveNodes.load(ordering: .relaxed) }
 

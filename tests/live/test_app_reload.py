@@ -5,6 +5,7 @@ import json
 import re
 import signal
 import subprocess
+import urllib.request
 
 from conftest import APPS, BINARY, RunningServer
 
@@ -16,6 +17,14 @@ def app_file(tmp_path, name="app.json", change=None):
     path = tmp_path / name
     path.write_text(json.dumps(app, indent=2))
     return path
+
+
+def sessions_by_version(server):
+    request = urllib.request.Request(server.url + "/metrics")
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        text = answer.read().decode()
+    found = re.findall(r'^minerva_sessions_in_memory\{app_version="([0-9a-f]+)"\} (\d+)', text, re.M)
+    return {version: int(count) for version, count in found if int(count)}
 
 
 def reload(server, *parts):
@@ -46,6 +55,8 @@ def test_sighup_serves_a_changed_app_to_new_sessions_and_keeps_the_old_ones(tmp_
         assert new.op("push", {"screen": "inbox"})["version"] == 2
         assert old.op("pop")["version"] == 3
         old.op("push", {"screen": "inbox"}, expect=422)
+        # /metrics counts the sessions in memory by the app version they run
+        assert sessions_by_version(server) == {before["version"]: 1, after["version"]: 1}
 
         # An invalid file keeps the app in use, and the log says why.
         path.write_text('{"root": {"screen": "home"}, "screens": {"home": {"presentaton": "push"}}}')
