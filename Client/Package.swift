@@ -1,0 +1,57 @@
+// swift-tools-version:6.1
+// MinervaClient: a Swift client of Minerva Server for iOS and macOS apps and Linux services.
+// A package of its own, so that the server's `swift build` and `swift test` never resolve or
+// build the OpenAPI generator, AsyncHTTPClient or SwiftNIO.
+//   swift test --package-path Client      # runs against ../.build/release/minerva-server (MINERVA_BIN)
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+// MARK: - Dependencies
+
+let openAPIGenerator = Package.Dependency.package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3")
+let openAPIRuntime = Package.Dependency.package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4")
+let openAPIURLSession = Package.Dependency.package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0")
+let openAPIAsyncHTTPClient = Package.Dependency.package(
+    url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0")
+let asyncHTTPClient = Package.Dependency.package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0")
+let httpTypes = Package.Dependency.package(url: "https://github.com/apple/swift-http-types", from: "1.8.0")
+
+/// AsyncHTTPClient is the transport off Apple platforms; apps on Apple platforms use URLSession
+/// and never build SwiftNIO.
+let notApple: TargetDependencyCondition? = .when(platforms: [.linux, .android, .windows, .openbsd, .wasi])
+
+let package = Package(
+    name: "minerva-client",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "MinervaClient", targets: ["MinervaClient"]),
+    ],
+    dependencies: [openAPIGenerator, openAPIRuntime, openAPIURLSession, openAPIAsyncHTTPClient, asyncHTTPClient, httpTypes],
+    targets: [
+        // MARK: - Targets
+        .target(
+            name: "MinervaClient",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client", condition: notApple),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: notApple),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
+
+        // MARK: - Tests
+        .testTarget(
+            name: "MinervaClientTests",
+            dependencies: ["MinervaClient"],
+            swiftSettings: swiftSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

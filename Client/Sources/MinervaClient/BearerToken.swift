@@ -1,0 +1,17 @@
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+
+/// Sends a session's token as `Authorization: Bearer …` with every request.
+struct BearerToken: ClientMiddleware {
+    let token: String
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var request = request
+        request.headerFields[.authorization] = "Bearer \(token)"
+        return try await next(request, body, baseURL)
+    }
+}

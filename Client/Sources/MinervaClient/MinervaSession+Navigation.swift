@@ -1,0 +1,173 @@
+import Foundation
+public import OpenAPIRuntime
+
+extension MinervaSession {
+    /// Shows `screen` as the app description says it is shown (pushed, presented, or as the
+    /// split view's detail), from `node` or the focus.
+    /// - Parameters:
+    ///   - screen: a screen of the app description.
+    ///   - params: the screen's parameters.
+    ///   - node: the node to navigate from; the focus when nil.
+    /// - Returns: the new state.
+    /// - Throws: ``MinervaError``: 404 for an unknown node, 422 for an unknown screen or missing
+    ///   params, 409 when the navigation is not possible now, 412 when the session moved on.
+    @discardableResult
+    public func navigate(to screen: String, params: ScreenParams = [:], from node: String? = nil) async throws -> SessionState {
+        let body = Components.Schemas.NavigateRequest(from: node, screen: screen, params: try params.payload())
+        return try await change { client, id, headers in
+            try await client.navigate(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
+        }
+    }
+
+    /// Pushes `screen` on the navigator of `node` (or of the focus).
+    /// - Parameters:
+    ///   - screen: a screen of the app description.
+    ///   - params: the screen's parameters.
+    ///   - node: the node to push from; the focus when nil.
+    /// - Returns: the new state.
+    /// - Throws: ``MinervaError``: 404, 409 (a navigator without a stack, the app coordinator),
+    ///   412, 422.
+    @discardableResult
+    public func push(_ screen: String, params: ScreenParams = [:], from node: String? = nil) async throws -> SessionState {
+        let body = Components.Schemas.PushRequest(from: node, screen: screen, params: try params.payload())
+        return try await change { client, id, headers in
+            try await client.push(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
+        }
+    }
+
+    /// Presents `screen` modally from `node` (or the focus), on a navigator of its own.
+    /// - Parameters:
+    ///   - screen: a screen of the app description.
+    ///   - params: the screen's parameters.
+    ///   - style: the modal style; the screen's own when nil.
+    ///   - embedInNavigation: whether the new navigator accepts pushes; the screen's own when nil.
+    ///   - node: the node to present from; the focus when nil.
+    /// - Returns: the new state.
+    /// - Throws: ``MinervaError``: 404, 409 (the navigator already presents a node), 412, 422.
+    @discardableResult
+    public func present(
+        _ screen: String, params: ScreenParams = [:], style: ModalStyle? = nil, embedInNavigation: Bool? = nil,
+        from node: String? = nil
+    ) async throws -> SessionState {
+        let body = Components.Schemas.PresentRequest(
+            from: node, screen: screen, params: try params.payload(), style: style.flatMap { .init(rawValue: $0.rawValue) },
+            embedInNavigation: embedInNavigation)
+        return try await change { client, id, headers in
+            try await client.present(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
+        }
+    }
+
+    /// Dismisses a presented node and everything presented above it.
+    /// - Parameter node: the root of a presented navigator; the top-most presented node when nil.
+    /// - Returns: the new state.
+    /// - Throws: ``MinervaError``: 404, 409 (nothing is presented, or `node` is not), 412.
+    @discardableResult
+    public func dismiss(_ node: String? = nil) async throws -> SessionState {
+        let body = Components.Schemas.DismissRequest(node: node)
+        return try await change { client, id, headers in
+            try await client.dismiss(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
+        }
+    }
+
+    /// Pops the top of a navigator's stack, or down to a node, or down to the stack's root.
+    /// - Parameters:
+    ///   - navigator: the navigator; the focus's (or `node`'s) when nil.
+    ///   - node: pop everything above this node, which stays.
+    ///   - toRoot: pop everything above the stack's root.
+    /// - Returns: the new state.
+    /// - Throws: ``MinervaError``: 404, 409 (nothing to pop, a root), 412, 422 (`node` with
+    ///   `toRoot`, or on another navigator).
+    @discardableResult
+    public func pop(navigator: String? = nil, to node: String? = nil, toRoot: Bool = false) async throws -> SessionState {
+        let body = Components.Schemas.PopRequest(navigator: navigator, to: node, toRoot: toRoot ? true : nil)
+        return try await change { client, id, headers in
+            try await client.pop(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
+        }
+    }
+
+    /// Replaces a navigator's whole stack with one screen.
+    /// - Parameters:
+    ///   - screen: the new root screen.
+    ///   - params: its parameters.
+    ///   - navigator: the navigator; the focus's when nil.
+    /// - Returns: the new state.
+    /// - Throws: ``MinervaError``: 404, 409, 412, 422.
+    @discardableResult
+    public func setRoot(_ screen: String, params: ScreenParams = [:], navigator: String? = nil) async throws -> SessionState {
+        let body = Components.Schemas.SetRootRequest(navigator: navigator, screen: screen, params: try params.payload())
+        return try await change { client, id, headers in
+            try await client.setRoot(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
+        }
+    }
+
+    /// Replaces a navigator's whole stack with these screens, bottom first.
+    /// - Parameters:
+    ///   - stack: the new stack; at least one screen.
+    ///   - navigator: the navigator; the focus's when nil.
+    /// - Returns: the new state.
+    /// - Throws: ``MinervaError``: 404, 409 (a navigator without a stack holds one node), 412, 422.
+    @discardableResult
+    public func setRoot(stack: [StackEntry], navigator: String? = nil) async throws -> SessionState {
+        let body = Components.Schemas.SetRootRequest(navigator: navigator, stack: stack)
+        return try await change { client, id, headers in
+            try await client.setRoot(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
+        }
+    }
+
+    /// Follows a deep link: resets to a known state, then navigates step by step, all or nothing.
+    /// - Parameter url: a path (`/users/42`) or a URL with the app's scheme (`demo://users/42`).
+    /// - Returns: the new state (a guarded target waits in `pending` behind its flow).
+    /// - Throws: ``MinervaError``: 404 when no route matches, 409, 412, 422.
+    @discardableResult
+    public func deepLink(_ url: String) async throws -> SessionState {
+        let body = Components.Schemas.DeepLinkRequest(url: url)
+        return try await change { client, id, headers in
+            try await client.deepLink(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
+        }
+    }
+
+    /// How a flow ended.
+    public typealias FinishStatus = Components.Schemas.FinishRequest.ResultPayload.StatusPayload
+
+    /// Ends the flow of `node` with a result for its parent; a guard's flow that ends with
+    /// `success` sets its flag and shows the target that waited.
+    /// - Parameters:
+    ///   - node: the node whose flow ends.
+    ///   - status: `success` or `cancelled`.
+    ///   - value: any JSON value for the parent.
+    /// - Returns: the new state.
+    /// - Throws: ``MinervaError``: 404, 409, 412, 422.
+    @discardableResult
+    public func finish(_ node: String, status: FinishStatus, value: OpenAPIValueContainer? = nil) async throws -> SessionState {
+        let body = Components.Schemas.FinishRequest(node: node, result: .init(status: status, value: value))
+        return try await change { client, id, headers in
+            try await client.finish(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
+        }
+    }
+
+    /// Selects a tab of a tabs app; every tab keeps its own stack.
+    /// - Parameter tab: a tab id of the app.
+    /// - Returns: the new state.
+    /// - Throws: ``MinervaError``: 412, 422 (no such tab).
+    @discardableResult
+    public func selectTab(_ tab: String) async throws -> SessionState {
+        let body = Components.Schemas.SelectTabRequest(tab: tab)
+        return try await change { client, id, headers in
+            try await client.selectTab(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
+        }
+    }
+
+    /// Sets and clears session flags, which guards read; `clear` applies before `set`.
+    /// - Parameters:
+    ///   - set: flags to set.
+    ///   - clear: flags to clear.
+    /// - Returns: the new state.
+    /// - Throws: ``MinervaError``: 412, 422 (an empty flag name).
+    @discardableResult
+    public func setFlags(set: [String] = [], clear: [String] = []) async throws -> SessionState {
+        let body = Components.Schemas.FlagsRequest(set: set, clear: clear)
+        return try await change { client, id, headers in
+            try await client.flags(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
+        }
+    }
+}

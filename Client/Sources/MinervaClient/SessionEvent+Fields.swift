@@ -1,0 +1,23 @@
+extension SessionEvent {
+    /// The fields every event carries: `seq`, `version`, `at`, `type` and `final`.
+    public var fields: Components.Schemas.EventFields {
+        switch self {
+        case .added(let event): event.value1
+        case .removed(let event): event.value1
+        case .finished(let event): event.value1
+        case .listChanged(let event): event.value1
+        case .tabSelected(let event): event.value1
+        case .flagsChanged(let event): event.value1
+        case .pendingChanged(let event): event.value1
+        }
+    }
+
+    /// The event's number in the session's change log: 1, 2, 3, … without gaps.
+    public var seq: Int { fields.seq }
+
+    /// The session version that the change which made this event produced.
+    public var version: Int { fields.version }
+
+    /// Whether this is the last event of its change's block.
+    public var isFinal: Bool { fields.final == true }
+}
