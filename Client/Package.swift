@@ -49,7 +49,11 @@ let package = Package(
         // MARK: - Tests
         .testTarget(
             name: "MinervaClientTests",
-            dependencies: ["MinervaClient"],
+            dependencies: [
+                "MinervaClient",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             swiftSettings: swiftSettings
         ),
     ],

@@ -1,0 +1,78 @@
+import Foundation
+import MinervaClient
+import OpenAPIRuntime
+
+/// The real `minerva-server` binary, started for a test on a free loopback port and stopped
+/// after it. `MINERVA_BIN` names the binary; the default is the repository's release build,
+/// `.build/release/minerva-server` (`scripts/build.sh`).
+final class LiveServer {
+    /// The address it listens on, e.g. `http://127.0.0.1:41234`.
+    let url: URL
+    private let process: Process
+    private let log: URL
+
+    /// Starts a server and waits until it listens.
+    /// - Parameters:
+    ///   - arguments: flags after the defaults `--store memory --rate-limit 0` (a later flag wins).
+    ///   - port: the port; 0 picks a free one.
+    init(_ arguments: [String] = [], port: Int = 0) throws {
+        log = FileManager.default.temporaryDirectory.appendingPathComponent("minerva-client-test-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let output = try FileHandle(forWritingTo: log)
+        process = Process()
+        process.executableURL = Self.binary
+        process.arguments = ["--port", String(port), "--store", "memory", "--rate-limit", "0"] + arguments
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        url = try Self.waitForListeningURL(in: log, of: process)
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: log)
+    }
+
+    /// A connection to this server with the default transport and retry policy.
+    /// - Parameter middlewares: middlewares to add, outermost first.
+    func connection(middlewares: [any ClientMiddleware] = []) -> MinervaConnection {
+        MinervaConnection(serverURL: url, middlewares: middlewares)
+    }
+
+    /// Stops the server with SIGTERM (which ends its event streams) and waits for it to exit.
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// The server's output so far, for a failure's message.
+    var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    private static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["MINERVA_BIN"] { return URL(fileURLWithPath: path) }
+        // Tests/MinervaClientTests/Support/LiveServer.swift → the repository's root.
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<5 { root.deleteLastPathComponent() }
+        return root.appendingPathComponent(".build/release/minerva-server")
+    }
+
+    private static func waitForListeningURL(in log: URL, of process: Process) throws -> URL {
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if let match = text.firstMatch(of: /listening on (http:\/\/[^\s"]+)/), let url = URL(string: String(match.1)) {
+                return url
+            }
+            guard process.isRunning else { throw StartFailure(output: text) }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        throw StartFailure(output: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+    }
+
+    /// The server did not say where it listens.
+    struct StartFailure: Error, CustomStringConvertible {
+        let output: String
+        var description: String { "minerva-server did not start (is MINERVA_BIN or scripts/build.sh's binary there?):\n\(output)" }
+    }
+}
