@@ -41,7 +41,7 @@ public struct MinervaConnection: Sendable {
             serverURL: serverURL,
             configuration: Configuration(dateTranscoder: .iso8601WithFractionalSeconds),
             transport: transport,
-            middlewares: middlewares + authorization + [ErrorAnswers()]
+            middlewares: middlewares + authorization + [ErrorAnswers(), EntityTagHeaders()]
         )
     }
 }
