@@ -12,8 +12,8 @@ extension MinervaSession {
     ///   - delivery: server-sent events (the default, with the long poll as its fallback), or
     ///     the long poll only.
     /// - Returns: the changes; iterate them in a task, and cancel it to stop.
-    public nonisolated func changes(after: Int? = nil, delivery: SessionChanges.Delivery = .serverSentEvents) -> SessionChanges {
-        SessionChanges(session: self, after: after, delivery: delivery)
+    public func changes(after: Int? = nil, delivery: SessionChanges.Delivery = .serverSentEvents) -> SessionChanges {
+        SessionChanges(session: self, after: after ?? state.lastEvent, delivery: delivery)
     }
 
     /// Follows the session's state: every state newer than ``version``, by long poll

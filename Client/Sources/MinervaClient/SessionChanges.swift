@@ -31,7 +31,7 @@ public struct SessionChanges: AsyncSequence, Sendable {
     }
 
     let session: MinervaSession
-    let after: Int?
+    let after: Int
     let delivery: Delivery
 
     /// Starts following.
@@ -46,7 +46,7 @@ public struct SessionChanges: AsyncSequence, Sendable {
         private let session: MinervaSession
         private var delivery: Delivery
         /// The `seq` of the newest event delivered (or contained in a reloaded state).
-        private var lastSeq: Int?
+        private var lastSeq: Int
         private var stream: Stream.AsyncIterator?
         private var ready: [SessionChange] = []
         private var reconnection = Reconnection()
@@ -54,7 +54,7 @@ public struct SessionChanges: AsyncSequence, Sendable {
         private var hasFollowed = false
         private var hasEnded = false
 
-        init(session: MinervaSession, after: Int?, delivery: Delivery) {
+        init(session: MinervaSession, after: Int, delivery: Delivery) {
             self.session = session
             self.lastSeq = after
             self.delivery = delivery
@@ -80,8 +80,7 @@ public struct SessionChanges: AsyncSequence, Sendable {
         /// Reads one frame of the stream, opening it first when needed.
         private mutating func readStream() async throws {
             if stream == nil {
-                let after = try await start()
-                switch try await session.eventStream(after: after) {
+                switch try await session.eventStream(after: lastSeq) {
                 case .textEventStream(let body):
                     stream = body.asDecodedServerSentEvents().makeAsyncIterator()
                 case .json(let page):
@@ -98,18 +97,10 @@ public struct SessionChanges: AsyncSequence, Sendable {
 
         /// Asks for the events after the last one, waiting for the next.
         private mutating func poll() async throws {
-            let page = try await session.events(after: try await start())
+            let page = try await session.events(after: lastSeq)
             hasFollowed = true
             reconnection.succeeded()
             try await receive(page)
-        }
-
-        /// The `seq` to follow from: the last one delivered, else the session's state's.
-        private mutating func start() async throws -> Int {
-            if let lastSeq { return lastSeq }
-            let seq = await session.state.lastEvent
-            lastSeq = seq
-            return seq
         }
 
         private mutating func receive(_ frame: ServerSentEvent) async throws {
@@ -129,7 +120,7 @@ public struct SessionChanges: AsyncSequence, Sendable {
         }
 
         private mutating func deliver(_ event: SessionEvent) {
-            guard event.seq > lastSeq ?? 0 else { return }
+            guard event.seq > lastSeq else { return }
             lastSeq = event.seq
             ready.append(.event(event))
         }
@@ -137,7 +128,7 @@ public struct SessionChanges: AsyncSequence, Sendable {
         /// Delivers the current state in place of the events the server no longer holds.
         private mutating func reload() async throws {
             let state = try await session.refresh()
-            lastSeq = Swift.max(lastSeq ?? 0, state.lastEvent)
+            lastSeq = Swift.max(lastSeq, state.lastEvent)
             ready.append(.reloaded(state))
         }
 

@@ -1,0 +1,50 @@
+import MinervaClient
+import Testing
+
+/// `putList` and `list(of:since:)` on the real server.
+@Suite struct ListTests {
+    private static let first: [ListSectionInput] = [
+        ListSectionInput(id: "followers", items: [
+            ListItemInput(id: "u1", kind: "user", content: "Ada"),
+            ListItemInput(id: "u2", kind: "user", content: "Grace"),
+        ])
+    ]
+    private static let second: [ListSectionInput] = [
+        ListSectionInput(id: "followers", items: [
+            ListItemInput(id: "u2", kind: "user", content: "Grace"),
+            ListItemInput(id: "u1", kind: "user", content: "Ada Lovelace"),
+        ])
+    ]
+
+    @Test func putListAnswersTheDiffAndMovesTheSessionVersion() async throws {
+        try await withLiveServer { server in
+            let session = try await MinervaSession.create(on: server.connection())
+            let created = try await session.putList(Self.first, on: "n1")
+            #expect(created.version == 1 && created.diff.sections.inserted == [0])
+            let changed = try await session.putList(Self.second, on: "n1")
+            #expect(changed.version == 2 && changed.diff.items.moved.count == 1 && changed.diff.items.updated.count == 1)
+            #expect(await session.version == 3)
+            // The next change names version 3 in If-Match, which the server holds: no 412.
+            #expect(try await session.navigate(to: "profile", params: ["userId": "1"]).version == 4)
+        }
+    }
+
+    @Test func listReadsTheDiffSinceAVersionOrAsksForAReload() async throws {
+        try await withLiveServer { server in
+            let session = try await MinervaSession.create(on: server.connection())
+            for version in 1...35 { try await session.putList(version.isMultiple(of: 2) ? Self.second : Self.first, on: "n1") }
+            let recent = try await session.list(of: "n1", since: 34)
+            #expect(recent.version == 35 && recent.diff?.from == 34 && recent.sections.first?.items.map(\.id) == ["u1", "u2"])
+            let old = try await session.list(of: "n1", since: 1)
+            #expect(old.version == 35 && old.diff == nil)
+        }
+    }
+
+    @Test func aNodeWithoutAListIsNotFound() async throws {
+        try await withLiveServer { server in
+            let session = try await MinervaSession.create(on: server.connection())
+            let error = try await #require(throws: MinervaError.self) { try await session.list(of: "n1") }
+            #expect(error.status == 404 && error.code == .notFound)
+        }
+    }
+}

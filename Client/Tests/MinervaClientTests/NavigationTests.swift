@@ -1,0 +1,80 @@
+import MinervaClient
+import Testing
+
+/// Every navigation operation of MinervaSession against the real server's demo app; each
+/// answers the typed state, which the session keeps.
+@Suite struct NavigationTests {
+    @Test func navigatePushesWhatTheAppDescriptionSays() async throws {
+        try await withDemoSession { session in
+            let state = try await session.navigate(to: "profile", params: ["userId": "42"])
+            #expect(state.version == 2 && state.focusedScreen == "profile")
+            #expect(state.node(state.focus)?.presentation.kind == .push)
+            #expect(state.stack(of: "tab:home") == ["n1", state.focus])
+            #expect(await session.state == state)
+            #expect(await session.version == 2)
+        }
+    }
+
+    @Test func pushAddsToTheFocusedStack() async throws {
+        try await withDemoSession { session in
+            try await session.push("profile", params: ["userId": "1"])
+            let state = try await session.push("followers", params: ["userId": "1"], from: "n3")
+            #expect(state.stack(of: "tab:home") == ["n1", "n3", "n4"])
+            #expect(state.node("n4")?.params.additionalProperties.value["userId"] as? String == "1")
+        }
+    }
+
+    @Test func presentAndDismiss() async throws {
+        try await withDemoSession { session in
+            let presented = try await session.present("photo", params: ["photoId": "7"], style: .pageSheet)
+            let photo = try #require(presented.node(presented.focus))
+            #expect(photo.screen == "photo" && photo.presentation.style == .pageSheet)
+            #expect(presented.navigators.first { $0.id == "tab:home" }?.presented == photo.id)
+            let dismissed = try await session.dismiss()
+            #expect(dismissed.focus == "n1" && dismissed.node(photo.id) == nil)
+        }
+    }
+
+    @Test func popTheTopToANodeAndToTheRoot() async throws {
+        try await withDemoSession { session in
+            for userId in ["1", "2", "3", "4"] { try await session.push("profile", params: ["userId": .init(stringLiteral: userId)]) }
+            #expect(try await session.pop().stack(of: "tab:home") == ["n1", "n3", "n4", "n5"])
+            #expect(try await session.pop(to: "n3").stack(of: "tab:home") == ["n1", "n3"])
+            #expect(try await session.pop(navigator: "tab:home", toRoot: true).stack(of: "tab:home") == ["n1"])
+        }
+    }
+
+    @Test func setRootReplacesTheStack() async throws {
+        try await withDemoSession { session in
+            let one = try await session.setRoot("profile", params: ["userId": "9"])
+            #expect(one.stack(of: "tab:home")?.count == 1 && one.focusedScreen == "profile")
+            let stack: [StackEntry] = [
+                StackEntry(screen: "home"),
+                StackEntry(screen: "profile", params: .init(additionalProperties: try .init(unvalidatedValue: ["userId": "5"]))),
+            ]
+            let two = try await session.setRoot(stack: stack, navigator: "tab:home")
+            #expect(two.stack(of: "tab:home")?.compactMap { two.node($0)?.screen } == ["home", "profile"])
+        }
+    }
+
+    @Test func aDeepLinkToAGuardedScreenWaitsForItsFlowThenFinishResumesIt() async throws {
+        try await withDemoSession { session in
+            let waiting = try await session.deepLink("demo://settings")
+            #expect(waiting.tabs?.selected == "account" && waiting.focusedScreen == "login")
+            let pending = try #require(waiting.pending)
+            #expect(pending.steps.map(\.screen) == ["settings"])
+            let done = try await session.finish(pending.flow, status: .success)
+            #expect(done.flags == ["signedIn"] && done.pending == nil && done.focusedScreen == "settings")
+            #expect(try await session.link() == "/settings")
+        }
+    }
+
+    @Test func selectTabAndSetFlags() async throws {
+        try await withDemoSession { session in
+            #expect(try await session.selectTab("account").tabs?.selected == "account")
+            #expect(try await session.setFlags(set: ["beta", "signedIn"]).flags == ["beta", "signedIn"])
+            let state = try await session.setFlags(set: ["gamma"], clear: ["beta"])
+            #expect(state.flags == ["gamma", "signedIn"] && state.version == 4)
+        }
+    }
+}
