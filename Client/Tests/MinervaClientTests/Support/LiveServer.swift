@@ -13,7 +13,8 @@ final class LiveServer {
 
     /// Starts a server and waits until it listens.
     /// - Parameters:
-    ///   - arguments: flags after the defaults `--store memory --rate-limit 0` (a later flag wins).
+    ///   - arguments: flags after the defaults `--rate-limit 0` and, unless they name a store,
+    ///     `--store memory`.
     ///   - port: the port; 0 picks a free one.
     init(_ arguments: [String] = [], port: Int = 0) throws {
         log = FileManager.default.temporaryDirectory.appendingPathComponent("minerva-client-test-\(UUID().uuidString).log")
@@ -21,7 +22,8 @@ final class LiveServer {
         let output = try FileHandle(forWritingTo: log)
         process = Process()
         process.executableURL = Self.binary
-        process.arguments = ["--port", String(port), "--store", "memory", "--rate-limit", "0"] + arguments
+        let store = arguments.contains("--store") ? [] : ["--store", "memory"]
+        process.arguments = ["--port", String(port), "--rate-limit", "0"] + store + arguments
         process.standardOutput = output
         process.standardError = output
         try process.run()
