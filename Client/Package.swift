@@ -26,7 +26,7 @@ let notApple: TargetDependencyCondition? = .when(platforms: [.linux, .android, .
 
 let package = Package(
     name: "minerva-client",
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "MinervaClient", targets: ["MinervaClient"]),
     ],

@@ -34,10 +34,11 @@ extension MinervaConnection {
     /// An AsyncHTTPClient transport (not on Apple platforms).
     /// - Parameters:
     ///   - client: the HTTP client to send requests with.
-    ///   - timeout: how long a request may wait for its answer's head; a long poll waits up to
+    ///   - timeout: how long a request may wait for its answer's head, which AsyncHTTPClient
+    ///     also spends trying to connect to a server that is down; a long poll waits up to
     ///     25 s, so keep it above that.
     /// - Returns: the transport.
-    public static func asyncHTTPClient(_ client: HTTPClient = .shared, timeout: Duration = .seconds(60)) -> any ClientTransport {
+    public static func asyncHTTPClient(_ client: HTTPClient = .shared, timeout: Duration = .seconds(30)) -> any ClientTransport {
         AsyncHTTPClientTransport(configuration: .init(client: client, timeout: .init(timeout)))
     }
     #endif

@@ -98,7 +98,7 @@ import Testing
         }
     }
 
-    @Test func aWrongTokenEndsTheChangesWithUnauthorized() async throws {
+    @Test func followingASessionThatIsGoneFailsWithUnauthorized() async throws {
         try await withLiveServer { server in
             let session = try await MinervaSession.create(on: server.connection())
             let other = try await MinervaSession.resume(on: server.connection(), id: session.id, token: session.token)

@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// Runs an async sequence in a task and keeps what it delivers, so that a test can make
 /// changes and then wait, with a time limit, for what the sequence saw.
@@ -6,8 +6,13 @@ final class Collected<Element: Sendable>: Sendable {
     private typealias Seen = (elements: [Element], end: Result<Void, any Error>?)
 
     /// What the task saw, shared between it and the test.
-    private final class State: Sendable {
-        let seen = Mutex<Seen>(([], nil))
+    private final class State: @unchecked Sendable {
+        private let lock = NSLock()
+        private var seen: Seen = ([], nil)
+
+        func withLock<Value>(_ body: (inout Seen) -> Value) -> Value {
+            lock.withLock { body(&seen) }
+        }
     }
 
     private let state = State()
@@ -17,10 +22,10 @@ final class Collected<Element: Sendable>: Sendable {
         let state = self.state
         task = Task {
             do {
-                for try await element in sequence { state.seen.withLock { $0.elements.append(element) } }
-                state.seen.withLock { $0.end = .success(()) }
+                for try await element in sequence { state.withLock { $0.elements.append(element) } }
+                state.withLock { $0.end = .success(()) }
             } catch {
-                state.seen.withLock { $0.end = .failure(error) }
+                state.withLock { $0.end = .failure(error) }
             }
         }
     }
@@ -44,14 +49,14 @@ final class Collected<Element: Sendable>: Sendable {
     }
 
     /// What the sequence delivered so far.
-    var elements: [Element] { state.seen.withLock { $0.elements } }
+    var elements: [Element] { state.withLock { $0.elements } }
 
     private func poll<Value>(
         _ timeout: Duration, _ ready: (Seen) -> Value?
     ) async throws -> Value {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if let value = state.seen.withLock({ ready($0) }) { return value }
+            if let value = state.withLock({ ready($0) }) { return value }
             try await Task.sleep(for: .milliseconds(20))
         }
         throw TimedOut(elements: elements.count)

@@ -1,12 +1,11 @@
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime
-import Synchronization
 
 /// A network that loses the answer to the first request of one operation after the server
 /// handled it, as a connection that drops on the way back does; and that records the
 /// `Idempotency-Key` of every attempt and whether the server replayed an answer.
-final class LosesFirstAnswer: ClientMiddleware {
+final class LosesFirstAnswer: ClientMiddleware, @unchecked Sendable {
     /// One attempt of the operation, as sent and answered.
     struct Attempt: Sendable {
         let idempotencyKey: String?
@@ -14,7 +13,8 @@ final class LosesFirstAnswer: ClientMiddleware {
     }
 
     private let operationID: String
-    private let attempts = Mutex<[Attempt]>([])
+    private let lock = NSLock()
+    private var attempts: [Attempt] = []
 
     /// - Parameter operationID: the operation whose first answer is lost, e.g. `navigate`.
     init(operationID: String) {
@@ -22,7 +22,7 @@ final class LosesFirstAnswer: ClientMiddleware {
     }
 
     /// The attempts of the operation so far.
-    var seen: [Attempt] { attempts.withLock { $0 } }
+    var seen: [Attempt] { lock.withLock { attempts } }
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
@@ -33,7 +33,7 @@ final class LosesFirstAnswer: ClientMiddleware {
         let attempt = Attempt(
             idempotencyKey: request.headerFields[HTTPField.Name("Idempotency-Key")!],
             replayed: response.headerFields[HTTPField.Name("Idempotent-Replayed")!] == "true")
-        let isFirst = attempts.withLock { attempts in
+        let isFirst = lock.withLock {
             attempts.append(attempt)
             return attempts.count == 1
         }
