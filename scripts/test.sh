@@ -4,8 +4,9 @@
 # against a private cluster started here and removed on exit), live HTTP tests
 # against the release binary (pytest with urllib, curl and raw sockets; a kill -9 crash test on
 # the SQLite store; three instances on private PostgreSQL clusters behind nginx, with the database
-# stopped and frozen; a real browser on the web client), the README walkthrough, schemathesis
-# against openapi.yaml, the spec validator and hadolint.
+# stopped and frozen; a real browser on the web client), the Swift client (Client/, its HTTP
+# layer generated from openapi.yaml) against the same binary, the README walkthrough,
+# schemathesis against openapi.yaml, the spec validator and hadolint.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,6 +27,9 @@ swift test --scratch-path .build-tsan --sanitize=thread \
 
 echo "== release build"
 scripts/build.sh >/dev/null
+
+echo "== the Swift client against the release binary (swift test --package-path Client)"
+MINERVA_BIN="$PWD/.build/release/minerva-server" swift test --package-path Client 2>&1 | tail -n 15
 
 echo "== openapi.yaml is a valid OpenAPI 3.1 document"
 .venv/bin/openapi-spec-validator openapi.yaml
