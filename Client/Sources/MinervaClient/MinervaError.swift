@@ -36,6 +36,7 @@ public struct MinervaError: Error, Hashable, Sendable, CustomStringConvertible {
         self.requestID = requestID
     }
 
+    /// The status, code and message on one line: `412 precondition_failed: If-Match does not …`.
     public var description: String {
         "\(status) \(code?.rawValue ?? "error"): \(message)"
     }
