@@ -1,5 +1,3 @@
-public import Foundation
-
 /// An error answer of Minerva Server: its status and the API's `{"error": {"code", "message"}}`.
 ///
 /// Every operation of ``MinervaSession`` throws this for an answer with a status of 400 or

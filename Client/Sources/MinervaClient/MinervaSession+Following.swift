@@ -1,6 +1,3 @@
-import Foundation
-import OpenAPIRuntime
-
 extension MinervaSession {
     /// How long a long poll waits for a change before it answers that there was none.
     static let longPollSeconds = 25

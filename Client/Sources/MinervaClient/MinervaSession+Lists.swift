@@ -1,5 +1,4 @@
 import Foundation
-import OpenAPIRuntime
 
 /// A node's list as `GET …/nodes/{node}/list` answers it.
 public struct NodeList: Hashable, Sendable {

@@ -1,5 +1,4 @@
 import Foundation
-import OpenAPIRuntime
 
 /// A session of Minerva Server, as one client (an app, a device) holds it.
 ///

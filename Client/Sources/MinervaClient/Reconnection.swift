@@ -12,11 +12,13 @@ struct Reconnection {
         failures = 0
     }
 
-    /// Waits before the next attempt, longer after each failure in a row.
+    /// Waits before the next attempt: what the server's `Retry-After` asked for, else longer
+    /// after each failure in a row.
+    /// - Parameter failure: the failure of the attempt before.
     /// - Throws: `CancellationError` when the task is cancelled meanwhile.
-    mutating func wait() async throws {
-        let delay = min(initialDelay * (1 << min(failures, 4)), Self.maxDelay)
+    mutating func wait(after failure: AttemptFailure) async throws {
+        let backoff = min(initialDelay * (1 << min(failures, 4)), Self.maxDelay)
         failures += 1
-        try await Task.sleep(for: delay)
+        try await Task.sleep(for: (failure.error as? MinervaError)?.retryAfter ?? backoff)
     }
 }

@@ -1,5 +1,3 @@
-import OpenAPIRuntime
-
 /// When a request that failed is sent again.
 ///
 /// A request is retried when the server could not be reached or the connection broke, and when
@@ -55,36 +53,6 @@ public struct RetryPolicy: Hashable, Sendable {
                 attempt += 1
                 delay *= 2
             }
-        }
-    }
-}
-
-/// An attempt's error, as the caller should see it, and whether it is worth retrying.
-struct AttemptFailure {
-    /// The error to throw: an answer's ``MinervaError`` unwrapped from its `ClientError`.
-    let error: any Error
-
-    init(_ error: any Error) {
-        if let clientError = error as? ClientError, let answer = clientError.underlyingError as? MinervaError {
-            self.error = answer
-        } else {
-            self.error = error
-        }
-    }
-
-    /// How long to wait before retrying, or nil when the error is final.
-    /// - Parameter delay: the policy's wait when the server named none.
-    func retryDelay(default delay: Duration) -> Duration? {
-        switch error {
-        case let answer as MinervaError:
-            guard answer.status == 429 || answer.status == 503 else { return nil }
-            return answer.retryAfter ?? delay
-        case is CancellationError:
-            return nil
-        case let clientError as ClientError where clientError.underlyingError is DecodingError:
-            return nil
-        default:
-            return delay
         }
     }
 }

@@ -141,12 +141,8 @@ public struct SessionChanges: AsyncSequence, Sendable {
                 hasEnded = true
                 return
             }
-            guard failure.retryDelay(default: .zero) != nil else { throw failure.error }
-            if let answer = failure.error as? MinervaError, let retryAfter = answer.retryAfter {
-                try await Task.sleep(for: retryAfter)
-            } else {
-                try await reconnection.wait()
-            }
+            guard failure.isRetryable else { throw failure.error }
+            try await reconnection.wait(after: failure)
         }
 
         /// Event data as the server writes it: JSON with times in RFC 3339 with milliseconds.

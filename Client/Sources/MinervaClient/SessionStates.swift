@@ -36,8 +36,8 @@ public struct SessionStates: AsyncSequence, Sendable {
                 } catch {
                     let failure = AttemptFailure(error)
                     if let answer = failure.error as? MinervaError, answer.status == 401, hasFollowed { return nil }
-                    guard failure.retryDelay(default: .zero) != nil else { throw failure.error }
-                    try await reconnection.wait()
+                    guard failure.isRetryable else { throw failure.error }
+                    try await reconnection.wait(after: failure)
                 }
             }
         }
