@@ -80,7 +80,9 @@ public struct SessionChanges: AsyncSequence, Sendable {
         /// Reads one frame of the stream, opening it first when needed.
         private mutating func readStream() async throws {
             if stream == nil {
-                switch try await session.eventStream(after: lastSeq) {
+                let answer = try await session.eventStream(after: lastSeq)
+                hasFollowed = true
+                switch answer {
                 case .textEventStream(let body):
                     stream = body.asDecodedServerSentEvents().makeAsyncIterator()
                 case .json(let page):
@@ -88,7 +90,6 @@ public struct SessionChanges: AsyncSequence, Sendable {
                     try await receive(page)
                     return
                 }
-                hasFollowed = true
             }
             guard let frame = try await stream?.next() else { throw StreamClosed() }
             reconnection.succeeded()

@@ -29,6 +29,18 @@ import Testing
         }
     }
 
+    @Test @MainActor func anAppReadsChangesOnTheMainActor() async throws {
+        try await withDemoSession { session in
+            let changes = await session.changes()
+            try await session.selectTab("account")
+            for try await change in changes {
+                guard case .event(let event) = change else { continue }
+                #expect(event.seq == 1 && event.isFinal)
+                break
+            }
+        }
+    }
+
     @Test func changesStartAfterTheStateTheSessionHolds() async throws {
         try await withDemoSession { session in
             try await session.selectTab("account")

@@ -82,15 +82,20 @@ final class LiveServer {
 /// Runs `body` with a server started for it, and stops the server after it, however it ends.
 /// - Parameters:
 ///   - arguments: flags for the server (see ``LiveServer/init(_:port:)``).
+///   - isolation: the caller's actor, which `body` runs on.
 ///   - body: the test.
-func withLiveServer<Result>(_ arguments: [String] = [], _ body: (LiveServer) async throws -> Result) async throws -> Result {
+func withLiveServer<Result>(
+    _ arguments: [String] = [], isolation: isolated (any Actor)? = #isolation, _ body: (LiveServer) async throws -> Result
+) async throws -> Result {
     let server = try LiveServer(arguments)
     defer { server.stop() }
     return try await body(server)
 }
 
 /// Runs `body` with a new session of the demo app on a server started for it.
-func withDemoSession<Result>(_ arguments: [String] = [], _ body: (MinervaSession) async throws -> Result) async throws -> Result {
+func withDemoSession<Result>(
+    _ arguments: [String] = [], isolation: isolated (any Actor)? = #isolation, _ body: (MinervaSession) async throws -> Result
+) async throws -> Result {
     try await withLiveServer(arguments) { server in
         try await body(try await MinervaSession.create(on: server.connection()))
     }
