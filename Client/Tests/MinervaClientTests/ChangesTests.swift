@@ -67,7 +67,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = ["--store", "sqlite:\(folder.appendingPathComponent("sessions.sqlite").path)"]
 
-        let first = try LiveServer(store)
+        let first = try await LiveServer(store)
         defer { first.stop() }
         let session = try await MinervaSession.create(on: first.connection())
         let changes = Collected(await session.changes())
@@ -75,7 +75,7 @@ import Testing
         _ = try await changes.waitFor(count: 1)
 
         first.stop()  // ends the event stream; the follower tries again until a server answers
-        let second = try LiveServer(store, port: try #require(first.url.port))
+        let second = try await LiveServer(store, port: try #require(first.url.port))
         defer { second.stop() }
         try await session.selectTab("home")
         try await session.navigate(to: "profile", params: ["userId": "1"])

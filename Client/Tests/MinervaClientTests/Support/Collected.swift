@@ -11,7 +11,9 @@ final class Collected<Element: Sendable>: Sendable {
         private var seen: Seen = ([], nil)
 
         func withLock<Value>(_ body: (inout Seen) -> Value) -> Value {
-            lock.withLock { body(&seen) }
+            lock.lock()
+            defer { lock.unlock() }
+            return body(&seen)
         }
     }
 

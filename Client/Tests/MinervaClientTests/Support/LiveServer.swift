@@ -16,7 +16,7 @@ final class LiveServer {
     ///   - arguments: flags after the defaults `--rate-limit 0` and, unless they name a store,
     ///     `--store memory`.
     ///   - port: the port; 0 picks a free one.
-    init(_ arguments: [String] = [], port: Int = 0) throws {
+    init(_ arguments: [String] = [], port: Int = 0) async throws {
         log = FileManager.default.temporaryDirectory.appendingPathComponent("minerva-client-test-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let output = try FileHandle(forWritingTo: log)
@@ -27,7 +27,7 @@ final class LiveServer {
         process.standardOutput = output
         process.standardError = output
         try process.run()
-        url = try Self.waitForListeningURL(in: log, of: process)
+        url = try await Self.waitForListeningURL(in: log, of: process)
     }
 
     deinit {
@@ -59,7 +59,7 @@ final class LiveServer {
         return root.appendingPathComponent(".build/release/minerva-server")
     }
 
-    private static func waitForListeningURL(in log: URL, of process: Process) throws -> URL {
+    private static func waitForListeningURL(in log: URL, of process: Process) async throws -> URL {
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
@@ -67,7 +67,7 @@ final class LiveServer {
                 return url
             }
             guard process.isRunning else { throw StartFailure(output: text) }
-            Thread.sleep(forTimeInterval: 0.02)
+            try await Task.sleep(for: .milliseconds(20))
         }
         throw StartFailure(output: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
     }
@@ -87,7 +87,7 @@ final class LiveServer {
 func withLiveServer<Result>(
     _ arguments: [String] = [], isolation: isolated (any Actor)? = #isolation, _ body: (LiveServer) async throws -> Result
 ) async throws -> Result {
-    let server = try LiveServer(arguments)
+    let server = try await LiveServer(arguments)
     defer { server.stop() }
     return try await body(server)
 }

@@ -22,7 +22,20 @@ final class LosesFirstAnswer: ClientMiddleware, @unchecked Sendable {
     }
 
     /// The attempts of the operation so far.
-    var seen: [Attempt] { lock.withLock { attempts } }
+    var seen: [Attempt] {
+        lock.lock()
+        defer { lock.unlock() }
+        return attempts
+    }
+
+    /// Records an attempt.
+    /// - Returns: how many attempts there were, this one included.
+    private func record(_ attempt: Attempt) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        attempts.append(attempt)
+        return attempts.count
+    }
 
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
@@ -33,11 +46,7 @@ final class LosesFirstAnswer: ClientMiddleware, @unchecked Sendable {
         let attempt = Attempt(
             idempotencyKey: request.headerFields[HTTPField.Name("Idempotency-Key")!],
             replayed: response.headerFields[HTTPField.Name("Idempotent-Replayed")!] == "true")
-        let isFirst = lock.withLock {
-            attempts.append(attempt)
-            return attempts.count == 1
-        }
-        if isFirst { throw URLError(.networkConnectionLost) }
+        if record(attempt) == 1 { throw URLError(.networkConnectionLost) }
         return (response, responseBody)
     }
 }
