@@ -16,15 +16,26 @@ struct ErrorAnswers: ClientMiddleware {
         guard response.status.code >= 400 else { return (response, responseBody) }
         var bytes = Data()
         if let responseBody { bytes = try await Data(collecting: responseBody, upTo: Self.bodyLimit) }
-        let document = try? JSONDecoder().decode(Components.Schemas._Error.self, from: bytes)
+        let document = try? JSONDecoder().decode(ErrorDocument.self, from: bytes)
         throw MinervaError(
             status: response.status.code,
-            code: document?.error.code,
+            code: document.map { MinervaError.Code(rawValue: $0.error.code) },
             message: document?.error.message ?? String(decoding: bytes, as: UTF8.self),
             retryAfter: response.headerFields[.retryAfter].flatMap(Int.init).map { .seconds($0) },
             requestID: response.headerFields[.requestID]
         )
     }
+}
+
+/// The API's `{"error": {"code", "message"}}`, read with any code (the generated schema's
+/// enum would refuse a code that a newer server adds).
+private struct ErrorDocument: Decodable {
+    struct Body: Decodable {
+        let code: String
+        let message: String
+    }
+
+    let error: Body
 }
 
 extension HTTPField.Name {

@@ -4,13 +4,11 @@
 /// more, after any retries its ``RetryPolicy`` allows. A server that cannot be reached throws
 /// the transport's error instead, wrapped in OpenAPIRuntime's `ClientError`.
 public struct MinervaError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The `code` values of the API's error document, one per status.
-    public typealias Code = Components.Schemas._Error._ErrorPayload.CodePayload
-
     /// The answer's HTTP status: 401, 404, 409, 412, 422, 429, 503, …
     public let status: Int
     /// The error's code, or nil when the answer was not the API's error document (a proxy's
-    /// error page, say).
+    /// error page, say). A code this client does not name still comes through:
+    /// `Code(rawValue: "…")`.
     public let code: Code?
     /// What is wrong and what to do about it, for a person.
     public let message: String

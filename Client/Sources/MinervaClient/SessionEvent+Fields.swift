@@ -9,6 +9,7 @@ extension SessionEvent {
         case .tabSelected(let event): event.value1
         case .flagsChanged(let event): event.value1
         case .pendingChanged(let event): event.value1
+        case .stackChanged(let event): event.value1
         }
     }
 

@@ -7,7 +7,7 @@ public import OpenAPIRuntime
 public typealias SessionState = Components.Schemas.StateFields
 
 /// One entry of a session's change log: `added`, `removed`, `finished`, `listChanged`,
-/// `tabSelected`, `flagsChanged` or `pendingChanged`.
+/// `stackChanged`, `tabSelected`, `flagsChanged` or `pendingChanged`.
 public typealias SessionEvent = Components.Schemas.Event
 
 /// A node of the coordinator tree.

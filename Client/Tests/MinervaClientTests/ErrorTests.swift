@@ -62,4 +62,13 @@ import Testing
             #expect(try await patient.refresh().version == 1)
         }
     }
+
+    @Test func everyCodeOfTheContractHasItsName() {
+        let named: [MinervaError.Code] = [
+            .invalidRequest, .unauthorized, .forbidden, .notFound, .methodNotAllowed, .conflict, .preconditionFailed,
+            .payloadTooLarge, .uriTooLong, .unprocessable, .rateLimited, .headersTooLarge, .unavailable,
+        ]
+        let contract = Components.Schemas._Error._ErrorPayload.CodePayload.allCases.map { MinervaError.Code(rawValue: $0.rawValue) }
+        #expect(Set(named) == Set(contract))
+    }
 }

@@ -57,6 +57,21 @@ import Testing
         }
     }
 
+    @Test func setRootKeepsTheNodesItNamesAndTellsThatTheyMoved() async throws {
+        try await withDemoSession { session in
+            try await session.push("profile", params: ["userId": "1"])
+            let changes = Collected(await session.changes())
+            let state = try await session.setRoot(stack: [StackEntry(node: "n3"), StackEntry(screen: "home")], navigator: "tab:home")
+            #expect(state.stack(of: "tab:home")?.first == "n3" && state.node("n3")?.screen == "profile")
+            let events = try await changes.waitFor(count: 3).compactMap { if case .event(let event) = $0 { event } else { nil } }
+            guard case .stackChanged(let moved) = events.last else {
+                Issue.record("expected stackChanged last: \(events)")
+                return
+            }
+            #expect(moved.value2.stack == state.stack(of: "tab:home"))
+        }
+    }
+
     @Test func aDeepLinkToAGuardedScreenWaitsForItsFlowThenFinishResumesIt() async throws {
         try await withDemoSession { session in
             let waiting = try await session.deepLink("demo://settings")

@@ -1,0 +1,44 @@
+extension MinervaError {
+    /// The `code` of the API's error document, which names the status. The codes that
+    /// `openapi.yaml` lists have names here; a code a newer server adds keeps its raw value.
+    public struct Code: RawRepresentable, Hashable, Sendable {
+        /// The code as the server wrote it, e.g. `precondition_failed`.
+        public let rawValue: String
+
+        /// Creates a code from the server's spelling.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        private init(_ code: Components.Schemas._Error._ErrorPayload.CodePayload) {
+            self.init(rawValue: code.rawValue)
+        }
+
+        /// 400: the request is malformed: its body, a field's type, a query parameter, a header.
+        public static let invalidRequest = Code(.invalidRequest)
+        /// 401: the token is wrong, or the session is gone (deleted or expired).
+        public static let unauthorized = Code(.unauthorized)
+        /// 403: a CORS preflight from an origin the server does not allow.
+        public static let forbidden = Code(.forbidden)
+        /// 404: no such node, navigator, list or route (or path).
+        public static let notFound = Code(.notFound)
+        /// 405: the path does not answer this method.
+        public static let methodNotAllowed = Code(.methodNotAllowed)
+        /// 409: the navigation is not possible in the session's state, or a limit is reached.
+        public static let conflict = Code(.conflict)
+        /// 412: `If-Match` names a version the session has moved on from.
+        public static let preconditionFailed = Code(.preconditionFailed)
+        /// 413: the body is over the server's limit.
+        public static let payloadTooLarge = Code(.payloadTooLarge)
+        /// 414: the path and query are over the server's limit.
+        public static let uriTooLong = Code(.uriTooLong)
+        /// 422: well-formed but invalid: an unknown screen or tab, missing params, a bad value.
+        public static let unprocessable = Code(.unprocessable)
+        /// 429: the session spent its request budget; see `retryAfter`.
+        public static let rateLimited = Code(.rateLimited)
+        /// 431: the header fields are over the server's limit.
+        public static let headersTooLarge = Code(.headersTooLarge)
+        /// 503: the server cannot store or read now, or holds its limit of sessions; see `retryAfter`.
+        public static let unavailable = Code(.unavailable)
+    }
+}
