@@ -10,7 +10,7 @@ extension APIError {
         case .conflict: self = .conflict(error.description)
         case .preconditionFailed(let current): self = .preconditionFailed(current: current)
         case .rateLimited(let retryAfter): self = .rateLimited(retryAfter: retryAfter)
-        case .appChanged(let gone): self = APIError(status: gone ? 410 : 409, code: "app_changed", message: error.description)
+        case .appChanged: self = APIError(status: 410, code: "app_changed", message: error.description)
         case .unavailable(let retryAfter, let outcomeUnknown):
             let message =
                 outcomeUnknown

@@ -18,9 +18,8 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         /// Storage refused or is unreachable; retry after the given seconds. When the outcome is
         /// unknown, a retry with the same `Idempotency-Key` answers whatever was committed.
         case unavailable(retryAfter: Double, outcomeUnknown: Bool)
-        /// The session was made with an app description this server does not serve: another
-        /// app altogether (`gone`), or one whose screens or routes an operation needs are gone.
-        case appChanged(gone: Bool)
+        /// The session was made with an app description this server does not serve (another app).
+        case appChanged
     }
 
     /// The kind of refusal.
@@ -44,7 +43,7 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
     /// A session made with an app description this server no longer serves.
     static func appChanged(_ id: String, serving app: String) -> SessionError {
         SessionError(
-            .appChanged(gone: true),
+            .appChanged,
             "session \(id) was made with an app description this server no longer serves (it serves '\(app)'); create a new session")
     }
 
