@@ -26,6 +26,8 @@ extension MinervaError {
         public static let methodNotAllowed = Code(.methodNotAllowed)
         /// 409: the navigation is not possible in the session's state, or a limit is reached.
         public static let conflict = Code(.conflict)
+        /// 410: the session was made with an app description the server no longer serves; create a new session.
+        public static let appChanged = Code(.appChanged)
         /// 412: `If-Match` names a version the session has moved on from.
         public static let preconditionFailed = Code(.preconditionFailed)
         /// 413: the body is over the server's limit.

@@ -65,7 +65,7 @@ import Testing
 
     @Test func everyCodeOfTheContractHasItsName() {
         let named: [MinervaError.Code] = [
-            .invalidRequest, .unauthorized, .forbidden, .notFound, .methodNotAllowed, .conflict, .preconditionFailed,
+            .invalidRequest, .unauthorized, .forbidden, .notFound, .methodNotAllowed, .conflict, .appChanged, .preconditionFailed,
             .payloadTooLarge, .uriTooLong, .unprocessable, .rateLimited, .headersTooLarge, .unavailable,
         ]
         let contract = Components.Schemas._Error._ErrorPayload.CodePayload.allCases.map { MinervaError.Code(rawValue: $0.rawValue) }
