@@ -85,6 +85,6 @@ extension AppDescription {
 
 extension NavigationError {
     static func unknownRoute(_ url: String, in app: AppDescription) -> NavigationError {
-        NavigationError(category: .notFound, description: app.unmatchedLinkMessage(url))
+        .undeclared(.notFound, app.unmatchedLinkMessage(url))
     }
 }

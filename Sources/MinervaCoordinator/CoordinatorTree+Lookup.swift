@@ -30,7 +30,7 @@ extension CoordinatorTree {
     /// - Returns: the screen's entry.
     func screenEntry(_ screen: String, params: [String: JSONValue]) throws(NavigationError) -> AppDescription.Screen {
         guard let entry = app.screens[screen] else {
-            throw .invalid("unknown screen \(quoted(screen)); the app declares: \(app.screenOrder.joined(separator: ", "))")
+            throw .undeclared(.invalid, "unknown screen \(quoted(screen)); the app declares: \(app.screenOrder.joined(separator: ", "))")
         }
         let missing = entry.params.filter { params[$0] == nil || params[$0] == .null }
         guard missing.isEmpty else {

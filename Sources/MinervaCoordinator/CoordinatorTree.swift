@@ -6,8 +6,8 @@ import MinervaJSON
 /// ``NavigationError`` and changes nothing, or applies completely and returns the
 /// events it caused. Every node that leaves the screen leaves the tree with its subtree.
 public struct CoordinatorTree: Sendable {
-    /// The app the session runs.
-    public let app: AppDescription
+    /// The app the session runs (see ``run(_:)``).
+    public internal(set) var app: AppDescription
     /// How the base navigators are arranged.
     public let layout: Layout
     /// The app coordinator's id (`n0`).

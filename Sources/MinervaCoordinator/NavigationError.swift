@@ -14,10 +14,14 @@ public struct NavigationError: Error, Hashable, Sendable, CustomStringConvertibl
     public let category: Category
     /// What is wrong, in words a person can act on.
     public let description: String
+    /// Whether the operation named a screen, route or tab that the app does not declare: for a
+    /// session still on an earlier app version that may be one the app no longer has.
+    public let namesUndeclared: Bool
 
-    init(category: Category, description: String) {
+    init(category: Category, description: String, namesUndeclared: Bool = false) {
         self.category = category
         self.description = description
+        self.namesUndeclared = namesUndeclared
     }
 
     static func unknownNode(_ id: String) -> NavigationError {
@@ -26,6 +30,11 @@ public struct NavigationError: Error, Hashable, Sendable, CustomStringConvertibl
 
     static func unknownNavigator(_ id: String) -> NavigationError {
         NavigationError(category: .notFound, description: "no navigator \(quoted(id)) in this session")
+    }
+
+    /// A screen, route or tab the app does not declare.
+    static func undeclared(_ category: Category, _ message: String) -> NavigationError {
+        NavigationError(category: category, description: message, namesUndeclared: true)
     }
 
     static func invalid(_ message: String) -> NavigationError {

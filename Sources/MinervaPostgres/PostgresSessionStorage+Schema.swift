@@ -45,7 +45,14 @@ extension PostgresSessionStorage {
             body bytea NOT NULL
         );
         CREATE INDEX minerva_creation_stored_at ON minerva_creation (stored_at);
+        """,
         """
+        CREATE SEQUENCE minerva_app_generation;
+        CREATE TABLE minerva_app_version (
+            version text PRIMARY KEY,
+            generation bigint NOT NULL
+        );
+        """,
     ]
 
     /// Brings the schema up to date under an advisory lock, so that instances starting together

@@ -11,6 +11,7 @@ extension APIError {
         case .preconditionFailed(let current): self = .preconditionFailed(current: current)
         case .rateLimited(let retryAfter): self = .rateLimited(retryAfter: retryAfter)
         case .appChanged: self = APIError(status: 410, code: "app_changed", message: error.description)
+        case .appVersionConflict: self = APIError(status: 409, code: "app_changed", message: error.description)
         case .unavailable(let retryAfter, let outcomeUnknown):
             let message =
                 outcomeUnknown

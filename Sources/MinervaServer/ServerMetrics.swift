@@ -18,7 +18,7 @@ final class ServerMetrics: Sendable {
     private let nodeGauge = Gauge(label: "minerva_nodes")
     private let appVersionGauges = Locked<[String: Gauge]>([:])
     private let eventCounters = Dictionary(
-        uniqueKeysWithValues: ["added", "removed", "finished", "listChanged", "tabSelected", "flagsChanged", "pendingChanged", "stackChanged"].map {
+        uniqueKeysWithValues: ["added", "removed", "finished", "listChanged", "tabSelected", "flagsChanged", "pendingChanged", "stackChanged", "appChanged"].map {
             ($0, Counter(label: "minerva_events_total", dimensions: [("type", $0)]))
         })
 

@@ -30,6 +30,7 @@ enum StateDocument {
         if let token { writer.field("token", token) }
         writer.field("version", state.version)
         writer.field("layout", tree.layout.rawValue)
+        writer.field("appVersion", state.appVersion)
         writer.field("focus", tree.focus)
         writer.key("root")
         writeNode(tree.rootID, of: tree, lists: lists == .none ? [:] : state.lists, detail: lists, into: &writer)

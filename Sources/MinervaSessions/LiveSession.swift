@@ -33,8 +33,6 @@ public final class LiveSession: Sendable {
 
     /// The public id (`s_…`).
     public let id: String
-    /// The version of the app description it runs.
-    let appVersion: String
     /// The SHA-256 of the bearer token; the session keeps no token (a keyed creation's answer is
     /// stored sealed under its Idempotency-Key, see ``CreationSealing``).
     let tokenHash: [UInt8]
@@ -47,7 +45,6 @@ public final class LiveSession: Sendable {
         lastUsed: Double
     ) {
         self.id = id
-        appVersion = state.appVersion
         self.tokenHash = tokenHash
         slot = Locked(Slot(state: state, log: log, answers: answers))
         let rate = configuration.rateLimit

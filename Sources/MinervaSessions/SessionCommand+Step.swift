@@ -55,6 +55,12 @@ extension SessionCommand {
             }
         case let .putList(node, sections):
             return [try putList(node, sections, on: &state, configuration: configuration)]
+        case let .moveToApp(app, version):
+            guard state.appVersion != version, state.tree.obstacles(to: app).isEmpty else { return [] }
+            let from = state.appVersion
+            state.tree.run(app)
+            state.appVersion = version
+            return [.appChanged(from: from, to: version)]
         }
     }
 
@@ -62,7 +68,11 @@ extension SessionCommand {
     private func navigation(
         _ state: inout SessionState, _ operation: (inout CoordinatorTree) throws(NavigationError) -> [NavigationEvent]
     ) throws(SessionError) -> [SessionEvent.Change] {
-        try model { () throws(NavigationError) in try operation(&state.tree) }.map { .navigation($0) }
+        do throws(NavigationError) {
+            return try operation(&state.tree).map { .navigation($0) }
+        } catch {
+            throw SessionError(error, in: state)
+        }
     }
 
     /// Replaces a node's list: its new version and the previous one.
@@ -121,6 +131,21 @@ func model<T>(_ operation: () throws(NavigationError) -> T) throws(SessionError)
 }
 
 extension SessionError {
+    /// The core's error for a refused navigation of a session in `state`: as ``init(_:)``, except
+    /// that a screen, route or tab the app does not declare is `appVersionConflict` for a
+    /// session held back on an earlier app version by the screens it shows.
+    init(_ error: NavigationError, in state: SessionState) {
+        let gone = state.tree.unknownScreens
+        guard error.namesUndeclared, !gone.isEmpty else {
+            self.init(error)
+            return
+        }
+        self.init(
+            .appVersionConflict,
+            "\(error.description). The app changed: this session still runs an earlier version because it shows screens the app "
+                + "no longer has (\(gone.joined(separator: ", "))); once they are popped or dismissed it moves to the current version")
+    }
+
     /// The core's error for a refused navigation: unknown, invalid, or not possible now.
     init(_ error: NavigationError) {
         switch error.category {

@@ -26,4 +26,8 @@ public enum SessionCommand: Sendable {
     case flags(set: [String], clear: [String])
     /// Replaces a node's list.
     case putList(node: String, sections: [ListSection])
+    /// Moves the session to another version of the app description, when every screen it shows
+    /// is still there; a no-op otherwise. The core issues it itself when a session is used after
+    /// the app changed; no request names it.
+    case moveToApp(AppDescription, version: String)
 }

@@ -8,8 +8,9 @@ import Locking
 /// step made in one order — store, swap, publish — so nothing is visible to anyone before
 /// storage has accepted it, and a refusal uses up no version or event number.
 public final class SessionCore: Sendable {
-    /// The app every new session runs, and its version (recorded with every session).
-    private let current: Locked<(app: AppDescription, version: String)>
+    /// The app every new session runs, its version (recorded with every session), and whether a
+    /// shared store has been told that this process runs it (sessions move to it only then).
+    let current: Locked<(app: AppDescription, version: String, announced: Bool)>
     /// Limits and the clock.
     public let configuration: SessionConfiguration
     let storage: (any SessionStorage)?
@@ -35,7 +36,7 @@ public final class SessionCore: Sendable {
     public init(
         app: AppDescription, appVersion: String, configuration: SessionConfiguration, storage: (any SessionStorage)?, logger: Logger
     ) throws(StorageError) {
-        current = Locked((app, appVersion))
+        current = Locked((app, appVersion, storage as? any SharedSessionStorage == nil))
         self.configuration = configuration
         self.storage = storage
         self.logger = logger
@@ -45,6 +46,7 @@ public final class SessionCore: Sendable {
         ListDiffMetrics.prepare()
         (storage as? any SharedSessionStorage)?.observeCommits(
             { [weak self] notice in self?.catchUp(with: notice) }, resync: { [weak self] in self?.resyncFollowed() })
+        announceAppVersion()
     }
 
     /// The app every new session runs.
@@ -54,19 +56,31 @@ public final class SessionCore: Sendable {
     public var appVersion: String { current.withLock { $0.version } }
 
     /// The app and its version, read together.
-    var currentApp: (app: AppDescription, version: String) { current.withLock { $0 } }
+    var currentApp: (app: AppDescription, version: String) { current.withLock { ($0.app, $0.version) } }
 
-    /// Runs `app` for new sessions from now on (and for sessions read from storage); those in
-    /// memory go on with the app they were made with.
+    /// Runs `app` for new sessions from now on; a session made with an earlier version moves to
+    /// it on its next use (see ``moveToCurrentApp(_:)``).
     public func replaceApp(_ app: AppDescription, version: String) {
-        current.withLock { $0 = (app, version) }
+        current.withLock { current in
+            guard current.version != version else { return }
+            current = (app, version, storage as? any SharedSessionStorage == nil)
+        }
+        announceAppVersion()
     }
 
     /// How many sessions exist.
     public var sessionCount: Int { liveCount.load(ordering: .relaxed) }
 
     /// How many sessions in memory run each app version.
-    public var sessionsByAppVersion: [String: Int] { registry.countsByAppVersion }
+    public var sessionsByAppVersion: [String: Int] {
+        var counts: [String: Int] = [:]
+        for session in registry.all {
+            session.slot.withLock { slot in
+                if !slot.gone { counts[slot.state.appVersion, default: 0] += 1 }
+            }
+        }
+        return counts
+    }
 
     /// How many nodes the sessions in memory hold.
     public var nodeCount: Int { liveNodes.load(ordering: .relaxed) }
@@ -89,6 +103,7 @@ public final class SessionCore: Sendable {
             throw .unauthorized
         }
         guard session.authorizes(token) else { throw .unauthorized }
+        try moveToCurrentApp(session)
         try session.admit(now: configuration.now())
         return session
     }
@@ -150,6 +165,7 @@ public final class SessionCore: Sendable {
             throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "storage cannot be read right now; retry later")
         }
         guard let stored, Token.matches(token, hash: stored.record.tokenHash) else { return nil }
+        try checkNotAhead(stored.record.appVersion, of: id)
         let restored: (state: SessionState, log: SessionLog, answers: IdempotencyCache)
         let app = self.app
         do throws(SnapshotError) {

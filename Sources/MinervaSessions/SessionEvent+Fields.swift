@@ -12,6 +12,9 @@ extension SessionEvent.Change {
             writer.field("node", node)
             writer.field("list", list)
             writer.field("from", from)
+        case .appChanged(let from, let to):
+            writer.field("from", from)
+            writer.field("to", to)
         case .navigation(.added(let added)):
             writer.field("node", added.node)
             writer.field("screen", added.screen)

@@ -20,7 +20,7 @@ extension SessionEvent {
     /// The members an event record may carry.
     private static let recordKeys: JSONKeys = [
         "version", "at", "final", "type", "node", "list", "from", "screen", "params", "parent", "navigator", "presentation",
-        "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending", "stack",
+        "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending", "stack", "to",
     ]
 
     /// Reads an event back from its record.
@@ -41,6 +41,8 @@ extension SessionEvent {
         switch try reader.string("type") {
         case "listChanged":
             return .listChanged(node: try reader.nodeID("node"), list: try reader.int("list"), from: try reader.int("from"))
+        case "appChanged":
+            return .appChanged(from: try reader.string("from"), to: try reader.string("to"))
         case "added":
             return .navigation(
                 .added(

@@ -13,6 +13,7 @@ extension SessionEvent {
         case .navigation(.pendingChanged(let pending)):
             return fixed + (pending?.steps.reduce(0) { $0 + 64 + JSONValue.object($1.params).encodedByteCount } ?? 0)
         case .navigation(.stackChanged(_, let stack)): return fixed + stack.count * 8
+        case .appChanged(let from, let to): return fixed + from.utf8.count + to.utf8.count
         case .navigation(.removed), .navigation(.tabSelected), .listChanged: return fixed
         }
     }

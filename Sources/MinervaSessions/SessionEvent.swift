@@ -9,6 +9,8 @@ public struct SessionEvent: Hashable, Sendable {
         case navigation(NavigationEvent)
         /// A node's list was replaced: its new list version, and the previous one (0 for the first).
         case listChanged(node: NodeID, list: Int, from: Int)
+        /// The session moved to another version of the app description.
+        case appChanged(from: String, to: String)
     }
 
     /// Position in the session's log: 1, 2, 3, … without gaps.
@@ -35,6 +37,7 @@ public struct SessionEvent: Hashable, Sendable {
     public var type: String {
         switch change {
         case .listChanged: "listChanged"
+        case .appChanged: "appChanged"
         case .navigation(.added): "added"
         case .navigation(.removed): "removed"
         case .navigation(.finished): "finished"

@@ -3,46 +3,30 @@ import Locking
 /// The sessions this process has in memory, by id. Its lock is held only to find, add or
 /// drop one, never while a request works on a session.
 final class SessionRegistry: Sendable {
-    private struct Table {
-        var sessions: [String: LiveSession] = [:]
-        /// How many of them run each app version.
-        var byAppVersion: [String: Int] = [:]
-    }
-
-    private let table = Locked(Table())
+    private let sessions = Locked<[String: LiveSession]>([:])
 
     /// The session with this id, if it is in memory.
     func session(_ id: String) -> LiveSession? {
-        table.withLock { $0.sessions[id] }
+        sessions.withLock { $0[id] }
     }
 
     /// Adds a session, unless one with its id is there already.
     /// - Returns: the session in memory with that id afterwards.
     func insert(_ session: LiveSession) -> LiveSession {
-        table.withLock { table in
-            if let present = table.sessions[session.id] { return present }
-            table.sessions[session.id] = session
-            table.byAppVersion[session.appVersion, default: 0] += 1
+        sessions.withLock { sessions in
+            if let present = sessions[session.id] { return present }
+            sessions[session.id] = session
             return session
         }
     }
 
     /// Drops a session from memory.
     func remove(_ id: String) {
-        table.withLock { table in
-            guard let removed = table.sessions.removeValue(forKey: id) else { return }
-            table.byAppVersion[removed.appVersion, default: 1] -= 1
-            if table.byAppVersion[removed.appVersion] == 0 { table.byAppVersion[removed.appVersion] = nil }
-        }
+        _ = sessions.withLock { $0.removeValue(forKey: id) }
     }
 
     /// Every session in memory.
     var all: [LiveSession] {
-        table.withLock { Array($0.sessions.values) }
-    }
-
-    /// How many sessions in memory run each app version.
-    var countsByAppVersion: [String: Int] {
-        table.withLock { $0.byAppVersion }
+        sessions.withLock { Array($0.values) }
     }
 }

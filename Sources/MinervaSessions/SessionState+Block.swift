@@ -16,14 +16,14 @@ extension SessionState {
         _ changes: [SessionEvent.Change], from old: SessionState, at: Int, listHistoryBudget: Int
     ) -> [SessionEvent]? {
         var navigation: [NavigationEvent] = []
-        var listChanges: [SessionEvent.Change] = []
+        var others: [SessionEvent.Change] = []
         for change in changes {
             switch change {
             case .navigation(let event): navigation.append(event)
-            case .listChanged: listChanges.append(change)
+            case .listChanged, .appChanged: others.append(change)
             }
         }
-        let block = tree.changeBlock(since: old.tree, operationEvents: navigation).map(SessionEvent.Change.navigation) + listChanges
+        let block = tree.changeBlock(since: old.tree, operationEvents: navigation).map(SessionEvent.Change.navigation) + others
         guard !block.isEmpty else { return nil }
         version += 1
         var events: [SessionEvent] = []
@@ -34,7 +34,7 @@ extension SessionState {
                 SessionEvent(seq: lastEvent + 1 + index, version: version, at: at, isFinal: index == block.count - 1, change: change))
         }
         lastEvent += block.count
-        if !listChanges.isEmpty { trimListHistory(budget: listHistoryBudget) }
+        if !others.isEmpty { trimListHistory(budget: listHistoryBudget) }
         return events
     }
 
@@ -48,7 +48,7 @@ extension SessionState {
             if let list = lists.removeValue(forKey: removed.node) { byteCount -= list.current.byteCount }
         case .listChanged(let node, _, _):
             byteCount += lists[node]!.current.byteCount - (old.lists[node]?.current.byteCount ?? 0)
-        case .navigation:
+        case .navigation, .appChanged:
             break
         }
     }

@@ -17,7 +17,7 @@ public struct SessionState: Sendable {
     /// Each node's list, for the nodes that have one.
     public internal(set) var lists: [NodeID: ListHistory]
     /// The version of the app description the session runs.
-    public let appVersion: String
+    public internal(set) var appVersion: String
     /// What the session's size limit counts: every node (a fixed share and its params) and every
     /// list's current cells, in bytes.
     var byteCount: Int

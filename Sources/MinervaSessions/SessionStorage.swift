@@ -120,4 +120,12 @@ public protocol SharedSessionStorage: SessionStorage {
 
     /// The newest event of each of these sessions that is stored (those not stored are left out).
     func lastEvents(of ids: [String]) throws(StorageError) -> [String: Int]
+
+    /// Records that a process now runs this app version: it becomes the newest, unless it is
+    /// the newest already. Sessions move only towards the newest version.
+    func announceAppVersion(_ version: String) throws(StorageError)
+
+    /// The generation of each of two app versions (higher is newer); versions never announced
+    /// are left out.
+    func appVersionGenerations(_ first: String, _ second: String) throws(StorageError) -> [String: Int]
 }

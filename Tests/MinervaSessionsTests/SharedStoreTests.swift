@@ -12,6 +12,8 @@ import Testing
     final class CommitBus: Sendable {
         private let handlers = Locked<[(owner: ObjectIdentifier, handler: @Sendable (CommitNotice) -> Void)]>([])
         let muted = Locked(false)
+        /// The app versions announced, by generation (as the shared store orders them).
+        let appVersions = Locked<[String: Int]>([:])
 
         func add(_ owner: ObjectIdentifier, _ handler: @escaping @Sendable (CommitNotice) -> Void) {
             handlers.withLock { $0.append((owner, handler)) }
@@ -42,6 +44,17 @@ import Testing
         func loadSession(_ id: String, eventTail: Int, unlessAt known: SessionHead) throws(StorageError) -> SessionReading {
             guard let stored = try store.loadSession(id, eventTail: eventTail) else { return .missing }
             return SessionHead(version: stored.record.version, lastEvent: stored.record.lastEvent) == known ? .unchanged : .changed(stored)
+        }
+
+        func announceAppVersion(_ version: String) throws(StorageError) {
+            bus.appVersions.withLock { generations in
+                let newest = generations.values.max() ?? 0
+                if generations[version] != newest { generations[version] = newest + 1 }
+            }
+        }
+
+        func appVersionGenerations(_ first: String, _ second: String) throws(StorageError) -> [String: Int] {
+            bus.appVersions.withLock { $0.filter { $0.key == first || $0.key == second } }
         }
 
         func lastEvents(of ids: [String]) throws(StorageError) -> [String: Int] {

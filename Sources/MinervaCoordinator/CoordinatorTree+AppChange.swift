@@ -1,0 +1,55 @@
+/// What stands between a session's tree and a changed app description (see
+/// ``CoordinatorTree/obstacles(to:)``).
+public struct AppChangeObstacles: Sendable, Equatable {
+    /// Why the tree cannot be shown by the new app at all: its base navigators (tabs, layout)
+    /// differ. Such a tree goes on with the app it has.
+    public var structure: [String] = []
+    /// Shown screens the new app lacks or now gives required params the node does not carry.
+    /// Such a tree can be served by the new app (its screens stay as they are) but does not
+    /// move to it until they are gone.
+    public var screens: [String] = []
+
+    /// Whether nothing stands in the way.
+    public var isEmpty: Bool { structure.isEmpty && screens.isEmpty }
+
+    /// Everything in the way, in words.
+    public var description: String { (structure + screens).joined(separator: "; ") }
+}
+
+extension CoordinatorTree {
+    /// What keeps this tree from running `newApp`: a tree moves to a new app version only when
+    /// every screen it shows still exists there with the params it requires, and its base
+    /// navigators are the new app's.
+    public func obstacles(to newApp: AppDescription) -> AppChangeObstacles {
+        var obstacles = AppChangeObstacles()
+        if layout == .split, newApp.tabs != nil {
+            obstacles.structure.append("the app now has tabs, which a split session cannot show")
+        }
+        let current = navigatorOrder.filter { navigators[$0]?.isBase == true }
+        let wanted: [NavigatorID] =
+            if let tabs = newApp.tabs { tabs.map { Self.navigatorID(forTab: $0.id) } } else { layout == .stack ? [.main] : [.primary, .detail] }
+        if current != wanted {
+            let names = { (ids: [NavigatorID]) in ids.map(\.rawValue).joined(separator: ", ") }
+            obstacles.structure.append("the session's base navigators are \(names(current)); the app now has \(names(wanted))")
+        }
+        for id in nodes.keys.sorted() where id != rootID {
+            let node = nodes[id]!
+            guard let entry = newApp.screens[node.screen] else {
+                obstacles.screens.append("\(id) shows screen \(quoted(node.screen)), which the app no longer has")
+                continue
+            }
+            let missing = entry.params.filter { node.params[$0] == nil || node.params[$0] == .null }
+            if !missing.isEmpty {
+                obstacles.screens.append("\(id) shows screen \(quoted(node.screen)) without params it now requires: \(missing.joined(separator: ", "))")
+            }
+        }
+        return obstacles
+    }
+
+    /// Serves the tree with `newApp` from now on; its nodes stay as they are.
+    /// - Precondition: `obstacles(to: newApp).structure` is empty.
+    public mutating func run(_ newApp: AppDescription) {
+        app = newApp
+        restoredUnknownScreens = nodes.values.contains { $0.id != rootID && newApp.screens[$0.screen] == nil }
+    }
+}

@@ -1,0 +1,75 @@
+import MinervaCoordinator
+
+extension SessionCore {
+    /// Brings a session that is being used to the app this process runs, when it runs an earlier
+    /// version: it moves as a mutation of its own (an `appChanged` event) when every screen it
+    /// shows is still there with the params it requires; otherwise it is served by the new app
+    /// with the screens it has (unless its tabs or layout no longer fit, when it goes on with
+    /// its app) and moves once they are gone. The move is queued ahead of the request's own work.
+    /// - Throws: `appVersionConflict` when the session runs a newer version than this process
+    ///   (another instance reloaded first); `unavailable` when the shared store cannot tell.
+    func moveToCurrentApp(_ session: LiveSession) throws(SessionError) {
+        let (app, version) = currentApp
+        let recorded = session.slot.withLock { $0.state.appVersion }
+        guard recorded != version else { return }
+        try checkNotAhead(recorded, of: session.id)
+        guard announceAppVersion() else { return }
+        session.slot.withLock { slot in
+            guard !slot.gone, slot.state.appVersion != version else { return }
+            let obstacles = slot.state.tree.obstacles(to: app)
+            if obstacles.structure.isEmpty, slot.state.tree.app != app { slot.state.tree.run(app) }
+            guard obstacles.isEmpty else {
+                logger.debug("session \(session.id) stays on app version \(recorded): \(obstacles.description)")
+                return
+            }
+            let move = Mutation(command: .moveToApp(app, version: version), precondition: nil, idempotencyKey: nil) { _ in Self.noAnswer }
+            let completion: MutationCompletion = { [logger] outcome in
+                if case .failure(let error) = outcome { logger.warning("session \(session.id) did not move to app version \(version): \(error)") }
+            }
+            if slot.busy {
+                slot.waiting.append(.mutation(move, completion))
+            } else if let outcome = start(move, of: session, in: &slot, completion: completion) {
+                completion(outcome)
+            }
+        }
+    }
+
+    /// Refuses a session that runs a newer app version than this process, in a shared store
+    /// (one process alone always runs the newest version: the one it loaded last).
+    /// - Throws: `appVersionConflict`, or `unavailable` when the store cannot tell.
+    func checkNotAhead(_ recorded: String, of id: String) throws(SessionError) {
+        let version = currentApp.version
+        guard recorded != version, let shared = storage as? any SharedSessionStorage else { return }
+        let generations: [String: Int]
+        do {
+            generations = try shared.appVersionGenerations(recorded, version)
+        } catch {
+            logger.error("could not compare app versions in storage: \(error)")
+            throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "storage cannot be read right now; retry later")
+        }
+        guard generations[recorded, default: 0] > generations[version, default: 0] else { return }
+        throw SessionError(
+            .appVersionConflict,
+            "session \(id) already runs a newer version of the app (\(recorded.prefix(12))) than this server (\(version.prefix(12))); "
+                + "retry: the servers are being updated one by one")
+    }
+
+    /// Tells a shared store that this process runs its current app version, unless it has.
+    /// - Returns: whether the store knows; sessions move to the version only then.
+    @discardableResult
+    func announceAppVersion() -> Bool {
+        let (version, announced) = current.withLock { ($0.version, $0.announced) }
+        guard !announced, let shared = storage as? any SharedSessionStorage else { return true }
+        do {
+            try shared.announceAppVersion(version)
+        } catch {
+            logger.error("could not record app version \(version) in storage (sessions move to it once it is): \(error)")
+            return false
+        }
+        current.withLock { if $0.version == version { $0.announced = true } }
+        return true
+    }
+
+    /// What the core's own moves answer: nobody reads it.
+    private static let noAnswer = StoredAnswer(status: 204, headers: [], body: [])
+}

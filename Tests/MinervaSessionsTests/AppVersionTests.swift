@@ -1,0 +1,153 @@
+import Foundation
+import MinervaCoordinator
+@testable import MinervaSessions
+import MinervaSQLite
+import Testing
+
+/// Sessions across app versions: a session moves to a reloaded app on its next use when every
+/// screen it shows is still there, as a mutation with an `appChanged` event; otherwise it stays
+/// on its version with the screens it has, and only moves forward.
+@Suite struct AppVersionTests {
+    /// The demo app with some screens changed (and the routes that use a removed one left out).
+    static func demo(_ change: (inout [String: AppDescription.Screen]) -> Void, root: AppDescription.Root? = nil) -> AppDescription {
+        let demo = AppDescription.demo
+        var screens = demo.screens
+        change(&screens)
+        let routes = demo.routes.filter { route in route.steps.allSatisfy { screens[$0.screen] != nil } }
+        return AppDescription(name: demo.name, scheme: demo.scheme, root: root ?? demo.root, screens: screens, routes: routes)
+    }
+
+    static let withInbox = demo { $0["inbox"] = AppDescription.Screen(title: "Inbox") }
+    static let withoutFollowers = demo { $0["followers"] = nil }
+
+    @Test func aSessionMovesToTheNewVersionOnItsNextUseWithAnAppChangedEvent() throws {
+        let harness = try CoreHarness()
+        let (session, token) = try harness.create()
+        _ = try harness.run(.push(from: nil, screen: "profile", params: ["userId": "1"]), on: session).get()
+        let heard = Recorder()
+        harness.core.observe(session) { _, _ in heard }
+        #expect(throws: SessionError.self) { try harness.run(.push(from: nil, screen: "inbox", params: [:]), on: session).get() }
+
+        harness.core.replaceApp(Self.withInbox, version: "v2")
+        let used = try harness.core.session(session.id, token: token)
+        let state = try harness.state(of: used)
+        #expect(state.appVersion == "v2" && state.version == 3)
+        #expect(harness.log(of: session).events.last?.change == .appChanged(from: "test", to: "v2"))
+        #expect(heard.received.last?.map(\.type) == ["appChanged"])
+        #expect(try harness.run(.push(from: nil, screen: "inbox", params: [:]), on: used).get().events.map(\.version) == [4])
+        // Used again on the same version: nothing more happens.
+        #expect(try harness.state(of: try harness.core.session(session.id, token: token)).version == 4)
+        #expect(harness.core.sessionsByAppVersion == ["v2": 1])
+    }
+
+    @Test func aSessionShowingAGoneScreenStaysUntilItLeavesAndNamesTheChangeWhenItIsNeeded() throws {
+        let harness = try CoreHarness()
+        let (session, token) = try harness.create()
+        _ = try harness.run(.push(from: nil, screen: "profile", params: ["userId": "1"]), on: session).get()
+        _ = try harness.run(.push(from: nil, screen: "followers", params: ["userId": "1"]), on: session).get()
+
+        harness.core.replaceApp(Self.withoutFollowers, version: "v2")
+        var state = try harness.state(of: try harness.core.session(session.id, token: token))
+        #expect(state.appVersion == "test" && state.version == 3)
+        #expect(state.tree.unknownScreens == ["followers"])
+        // It keeps working on what it has; what needs the gone screen says the app changed.
+        let refused = harness.run(.push(from: nil, screen: "followers", params: ["userId": "2"]), on: session)
+        guard case .failure(let error) = refused else {
+            Issue.record("a push of a gone screen should fail")
+            return
+        }
+        #expect(error.category == .appVersionConflict && error.description.contains("(followers)"))
+        _ = try harness.run(.pop(navigator: nil, to: nil, toRoot: false), on: session).get()
+        #expect(try harness.state(of: session).appVersion == "test")
+
+        state = try harness.state(of: try harness.core.session(session.id, token: token))
+        #expect(state.appVersion == "v2" && state.version == 5 && state.tree.unknownScreens.isEmpty)
+        // Once moved, an unknown screen is an unknown screen again.
+        let unknown = harness.run(.push(from: nil, screen: "followers", params: ["userId": "2"]), on: session)
+        guard case .failure(let error) = unknown else { return }
+        #expect(error.category == .invalid)
+    }
+
+    @Test func aScreenThatNowRequiresAParamItsNodeLacksHoldsTheSessionBack() throws {
+        let harness = try CoreHarness()
+        let (session, token) = try harness.create()
+        _ = try harness.run(.push(from: nil, screen: "profile", params: ["userId": "1"]), on: session).get()
+        let stricter = Self.demo { $0["profile"]!.params = ["userId", "section"] }
+        #expect(harness.core.obstaclesForTest(session, stricter).screens == ["n3 shows screen 'profile' without params it now requires: section"])
+        harness.core.replaceApp(stricter, version: "v2")
+        #expect(try harness.state(of: try harness.core.session(session.id, token: token)).appVersion == "test")
+    }
+
+    @Test func aSessionWhoseTabsTheAppNoLongerHasGoesOnWithItsOwnApp() throws {
+        let harness = try CoreHarness()
+        let (session, token) = try harness.create()
+        let oneTab = Self.demo({ _ in }, root: .tabs(Array(AppDescription.demo.tabs!.prefix(1))))
+        harness.core.replaceApp(oneTab, version: "v2")
+        let state = try harness.state(of: try harness.core.session(session.id, token: token))
+        #expect(state.appVersion == "test" && state.tree.app == .demo)
+        _ = try harness.run(.selectTab("account"), on: session).get()
+        // New sessions run the new app.
+        let (fresh, _) = try harness.create()
+        #expect(try harness.state(of: fresh).appVersion == "v2")
+    }
+
+    @Test func theMoveIsStoredAndARestartedCoreReadsItBack() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("minerva-versions-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        var harness: CoreHarness? = try CoreHarness(storage: try SQLiteSessionStorage(path: path))
+        let (session, token) = try harness!.create()
+        harness!.core.replaceApp(Self.withInbox, version: "v2")
+        _ = try harness!.core.session(session.id, token: token)
+        // The move is a mutation of its own; the request's work queues behind it.
+        _ = try harness!.run(.push(from: nil, screen: "inbox", params: [:]), on: session).get()
+        harness = nil
+
+        let restarted = try CoreHarness(storage: try SQLiteSessionStorage(path: path))
+        restarted.core.replaceApp(Self.withInbox, version: "v2")
+        let read = try restarted.core.session(session.id, token: token)
+        let state = try restarted.state(of: read)
+        #expect(state.appVersion == "v2" && state.version == 3 && state.tree.nodes.count == 4)
+        #expect(restarted.log(of: read).events.map(\.type) == ["appChanged", "added"])
+    }
+
+    @Test func inASharedStoreVersionsOnlyMoveForward() throws {
+        let shared = SharedStoreTests()
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: shared.path + suffix) } }
+        let a = try shared.core()
+        let b = try shared.core()
+        let (onA, token) = try a.create()
+        a.core.replaceApp(Self.withInbox, version: "v2")
+        #expect(try a.settled(try a.core.session(onA.id, token: token)).appVersion == "v2")
+
+        // B still runs the older app: it refuses the session rather than move it back.
+        #expect {
+            try b.core.session(onA.id, token: token)
+        } throws: { ($0 as? SessionError)?.category == .appVersionConflict }
+        // B's new sessions still work, and B reloading catches up.
+        let (onB, tokenB) = try b.create()
+        b.core.replaceApp(Self.withInbox, version: "v2")
+        #expect(try b.settled(try b.core.session(onA.id, token: token)).appVersion == "v2")
+        #expect(try b.settled(try b.core.session(onB.id, token: tokenB)).appVersion == "v2")
+
+        // Loading an earlier file again (a rollback) makes it the newest: sessions follow it.
+        a.core.replaceApp(.demo, version: "test")
+        #expect(try a.settled(try a.core.session(onB.id, token: tokenB)).appVersion == "test")
+        #expect(throws: SessionError.self) { try b.core.session(onB.id, token: tokenB) }
+    }
+}
+
+extension CoreHarness {
+    /// The session's state once the work queued for it (a move to another app) is done: a
+    /// mutation that changes nothing waits behind it.
+    func settled(_ session: LiveSession) throws -> SessionState {
+        _ = try run(.flags(set: [], clear: []), on: session).get()
+        return try state(of: session)
+    }
+}
+
+extension SessionCore {
+    /// What keeps a session from running `app`.
+    func obstaclesForTest(_ session: LiveSession, _ app: AppDescription) -> AppChangeObstacles {
+        session.slot.withLock { $0.state.tree.obstacles(to: app) }
+    }
+}
