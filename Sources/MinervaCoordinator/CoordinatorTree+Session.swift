@@ -4,7 +4,7 @@ extension CoordinatorTree {
     public mutating func selectTab(_ tab: String) throws(NavigationError) {
         guard let tabs = app.tabs else { throw .invalid("this app has no tabs") }
         guard tabs.contains(where: { $0.id == tab }) else {
-            throw .undeclared(.invalid, "unknown tab \(quoted(tab)); the app's tabs are: \(tabs.map(\.id).joined(separator: ", "))")
+            throw .invalid("unknown tab \(quoted(tab)); the app's tabs are: \(tabs.map(\.id).joined(separator: ", "))")
         }
         selectedTab = tab
     }

@@ -14,7 +14,7 @@ public struct NavigationError: Error, Hashable, Sendable, CustomStringConvertibl
     public let category: Category
     /// What is wrong, in words a person can act on.
     public let description: String
-    /// Whether the operation named a screen, route or tab that the app does not declare: for a
+    /// Whether the operation named a screen or route that the app does not declare: for a
     /// session still on an earlier app version that may be one the app no longer has.
     public let namesUndeclared: Bool
 
@@ -32,7 +32,7 @@ public struct NavigationError: Error, Hashable, Sendable, CustomStringConvertibl
         NavigationError(category: .notFound, description: "no navigator \(quoted(id)) in this session")
     }
 
-    /// A screen, route or tab the app does not declare.
+    /// A screen or route the app does not declare.
     static func undeclared(_ category: Category, _ message: String) -> NavigationError {
         NavigationError(category: category, description: message, namesUndeclared: true)
     }

@@ -60,6 +60,7 @@ extension SessionCommand {
             let from = state.appVersion
             state.tree.run(app)
             state.appVersion = version
+            state.servedAppVersion = version
             return [.appChanged(from: from, to: version)]
         }
     }
@@ -132,7 +133,7 @@ func model<T>(_ operation: () throws(NavigationError) -> T) throws(SessionError)
 
 extension SessionError {
     /// The core's error for a refused navigation of a session in `state`: as ``init(_:)``, except
-    /// that a screen, route or tab the app does not declare is `appVersionConflict` for a
+    /// that a screen or route the app does not declare is `appVersionConflict` for a
     /// session held back on an earlier app version by the screens it shows.
     init(_ error: NavigationError, in state: SessionState) {
         let gone = state.tree.unknownScreens

@@ -6,18 +6,28 @@ extension SessionCore {
     /// shows is still there with the params it requires; otherwise it is served by the new app
     /// with the screens it has (unless its tabs or layout no longer fit, when it goes on with
     /// its app) and moves once they are gone. The move is queued ahead of the request's own work.
-    /// - Throws: `appVersionConflict` when the session runs a newer version than this process
-    ///   (another instance reloaded first); `unavailable` when the shared store cannot tell.
+    /// - Throws: `appChanged` for a session of another app (another name); `appVersionConflict`
+    ///   when the session runs a newer version than this process (another instance reloaded
+    ///   first); `unavailable` when the shared store cannot tell.
     func moveToCurrentApp(_ session: LiveSession) throws(SessionError) {
         let (app, version) = currentApp
-        let recorded = session.slot.withLock { $0.state.appVersion }
-        guard recorded != version else { return }
+        let (recorded, madeWith) = session.slot.withLock { slot in
+            slot.state.appVersion == version && slot.state.servedAppVersion == version
+                ? (nil, nil) : (slot.state.appVersion, slot.state.tree.nodes[slot.state.tree.rootID]?.screen)
+        }
+        guard let recorded else { return }
+        guard madeWith == app.name else { throw .appChanged(session.id, serving: app.name) }
         try checkNotAhead(recorded, of: session.id)
-        guard announceAppVersion() else { return }
+        // Sessions move to a version only once a shared store knows it is the newest.
+        let mayMove = recorded != version && announceAppVersion()
         session.slot.withLock { slot in
-            guard !slot.gone, slot.state.appVersion != version else { return }
+            guard !slot.gone else { return }
             let obstacles = slot.state.tree.obstacles(to: app)
-            if obstacles.structure.isEmpty, slot.state.tree.app != app { slot.state.tree.run(app) }
+            if obstacles.structure.isEmpty, slot.state.servedAppVersion != version {
+                slot.state.tree.run(app)
+                slot.state.servedAppVersion = version
+            }
+            guard mayMove, slot.state.appVersion != version else { return }
             guard obstacles.isEmpty else {
                 logger.debug("session \(session.id) stays on app version \(recorded): \(obstacles.description)")
                 return

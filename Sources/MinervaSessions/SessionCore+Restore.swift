@@ -10,7 +10,9 @@ extension SessionCore {
     /// its remembered answers, each kept within its share of the session's history budget.
     /// - Throws: ``SnapshotError`` when what is stored is not a session of this app.
     func restore(_ stored: StoredSession) throws(SnapshotError) -> (state: SessionState, log: SessionLog, answers: IdempotencyCache) {
-        let state = try SessionState(stored: stored, app: app, configuration: configuration, listHistoryBudget: historyBudget.lists)
+        let (app, version) = currentApp
+        let state = try SessionState(
+            stored: stored, app: app, served: version, configuration: configuration, listHistoryBudget: historyBudget.lists)
         var events: [SessionEvent] = []
         for record in stored.events { events.append(try SessionEvent(record: record)) }
         var log = SessionLog(events)

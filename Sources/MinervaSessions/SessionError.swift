@@ -21,7 +21,7 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
         /// The session was made with an app description this server does not serve (another app).
         case appChanged
         /// The session runs a newer version of the app than this process, or the operation needs
-        /// a screen, route or tab that the app it still runs here no longer has.
+        /// a screen or route that the app it still runs here no longer has.
         case appVersionConflict
     }
 

@@ -18,6 +18,9 @@ public struct SessionState: Sendable {
     public internal(set) var lists: [NodeID: ListHistory]
     /// The version of the app description the session runs.
     public internal(set) var appVersion: String
+    /// The version of the app description its tree is served with: ``appVersion``, or a newer
+    /// one for a session that cannot move to it yet (it shows screens the newer one lacks).
+    var servedAppVersion: String
     /// What the session's size limit counts: every node (a fixed share and its params) and every
     /// list's current cells, in bytes.
     var byteCount: Int
@@ -29,6 +32,7 @@ public struct SessionState: Sendable {
         self.firstEvent = firstEvent
         lists = [:]
         self.appVersion = appVersion
+        servedAppVersion = appVersion
         byteCount = tree.nodes.values.reduce(0) { $0 + Self.byteCount(ofNodeWith: $1.params) }
     }
 

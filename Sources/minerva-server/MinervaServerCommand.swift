@@ -321,7 +321,7 @@ struct MinervaServerCommand: ParsableCommand {
         }
         do {
             let version = api.replaceApp(try Self.readApp(app))
-            logger.notice("received SIGHUP; serving the app description in '\(app)' to new sessions, version \(version)")
+            logger.notice("received SIGHUP; serving the app description in '\(app)', version \(version): new sessions at once, others on their next use")
         } catch {
             logger.error("received SIGHUP; '\(app)' cannot be served, so the app in use stays: \(error)")
         }

@@ -112,6 +112,9 @@ function describeEvent(event) {
         event.pending ? h("span", { class: "badge" }, event.pending.operation) : h("span")];
     case "stackChanged":
       return [[h("b", {}, event.navigator), " ", (event.stack ?? []).join(" · ")], h("span", { class: "badge" }, "reordered")];
+    case "appChanged":
+      return [h("span", { title: `${event.from} → ${event.to}` }, `${event.from.slice(0, 8) || "—"} → ${event.to.slice(0, 8)}`),
+        h("span", { class: "badge" }, "app")];
     default:
       return [node, h("span")];
   }
