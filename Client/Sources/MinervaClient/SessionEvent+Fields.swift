@@ -10,6 +10,7 @@ extension SessionEvent {
         case .flagsChanged(let event): event.value1
         case .pendingChanged(let event): event.value1
         case .stackChanged(let event): event.value1
+        case .appChanged(let event): event.value1
         }
     }
 

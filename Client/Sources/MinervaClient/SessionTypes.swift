@@ -2,12 +2,12 @@ public import OpenAPIRuntime
 
 // Names for the generated types of `openapi.yaml` that an app meets through MinervaSession.
 
-/// A session's state document: its version, layout, focus, coordinator tree, navigators, tabs,
-/// flags, pending guarded target and `lastEvent`.
+/// A session's state document: its version, layout, app version, focus, coordinator tree,
+/// navigators, tabs, flags, pending guarded target and `lastEvent`.
 public typealias SessionState = Components.Schemas.StateFields
 
 /// One entry of a session's change log: `added`, `removed`, `finished`, `listChanged`,
-/// `stackChanged`, `tabSelected`, `flagsChanged` or `pendingChanged`.
+/// `stackChanged`, `tabSelected`, `flagsChanged`, `pendingChanged` or `appChanged`.
 public typealias SessionEvent = Components.Schemas.Event
 
 /// A node of the coordinator tree.
