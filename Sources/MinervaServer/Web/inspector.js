@@ -75,6 +75,8 @@ function renderSession() {
   const rows = [
     ["layout", h("code", {}, state.layout)],
     ["version", h("code", {}, String(state.version))],
+    ["app", [h("code", { title: state.appVersion }, state.appVersion ? state.appVersion.slice(0, 12) : "—"),
+      state.unknownScreens ? h("span", { class: "badge" }, ` shows ${state.unknownScreens.join(", ")}, no longer declared`) : null]],
     ["focus", h("code", {}, state.focus ?? "—")],
     state.tabs ? ["tab", h("code", {}, state.tabs.selected)] : null,
     ["link", link ? h("code", {}, link) : none(link === null ? "no route describes it" : "…")],
