@@ -1,3 +1,5 @@
+import MinervaJSON
+
 /// What stands between a session's tree and a changed app description (see
 /// ``CoordinatorTree/obstacles(to:)``).
 public struct AppChangeObstacles: Sendable, Equatable {
@@ -35,12 +37,12 @@ extension CoordinatorTree {
         for id in nodes.keys.sorted() where id != rootID {
             let node = nodes[id]!
             guard let entry = newApp.screens[node.screen] else {
-                obstacles.screens.append("\(id) shows screen \(quoted(node.screen)), which the app no longer has")
+                obstacles.screens.append("\(id) shows screen \(Excerpt(node.screen)), which the app no longer has")
                 continue
             }
             let missing = entry.params.filter { node.params[$0] == nil || node.params[$0] == .null }
             if !missing.isEmpty {
-                obstacles.screens.append("\(id) shows screen \(quoted(node.screen)) without params it now requires: \(missing.joined(separator: ", "))")
+                obstacles.screens.append("\(id) shows screen \(Excerpt(node.screen)) without params it now requires: \(missing.joined(separator: ", "))")
             }
         }
         return obstacles

@@ -1,3 +1,5 @@
+import MinervaJSON
+
 extension CoordinatorTree {
     /// Follows a deep link: resets to a known state, then builds the route's chain with the
     /// normal operations. All or nothing: when a step fails, nothing changes.
@@ -61,17 +63,17 @@ extension AppDescription {
         let text = Substring(url)
         guard let separator = DeepLinkURL.schemeSeparator(in: text) else {
             guard url.hasPrefix("/") else {
-                return "the deep link \(quoted(url)) is neither a path nor a URL; a deep link starts with '/' (try \(quoted("/" + url)))"
+                return "the deep link \(Excerpt(url)) is neither a path nor a URL; a deep link starts with '/' (try \(Excerpt("/" + url)))"
             }
-            return "no route matches the deep link \(quoted(url))"
+            return "no route matches the deep link \(Excerpt(url))"
         }
         let given = text[..<separator]
         let rest = text[text.index(separator, offsetBy: 3)...]
-        guard given.lowercased() != scheme?.lowercased() else { return "no route matches the deep link \(quoted(url))" }
+        guard given.lowercased() != scheme?.lowercased() else { return "no route matches the deep link \(Excerpt(url))" }
         guard let scheme else {
-            return "the deep link \(quoted(url)) has the scheme \(quoted(String(given))), but this app has no scheme: its deep links are paths (try \(quoted("/" + rest)))"
+            return "the deep link \(Excerpt(url)) has the scheme \(Excerpt(String(given))), but this app has no scheme: its deep links are paths (try \(Excerpt("/" + rest)))"
         }
-        return "the deep link \(quoted(url)) has the scheme \(quoted(String(given))), but this app's scheme is \(quoted(scheme)) (try \(quoted(scheme + "://" + rest)))"
+        return "the deep link \(Excerpt(url)) has the scheme \(Excerpt(String(given))), but this app's scheme is \(Excerpt(scheme)) (try \(Excerpt(scheme + "://" + rest)))"
     }
 
     func match(_ url: String) -> (route: Route, bindings: [String: String], link: DeepLinkURL)? {

@@ -30,11 +30,11 @@ extension CoordinatorTree {
     /// - Returns: the screen's entry.
     func screenEntry(_ screen: String, params: [String: JSONValue]) throws(NavigationError) -> AppDescription.Screen {
         guard let entry = app.screens[screen] else {
-            throw .undeclared(.invalid, "unknown screen \(quoted(screen)); the app declares: \(app.screenOrder.joined(separator: ", "))")
+            throw .undeclared(.invalid, "unknown screen \(Excerpt(screen)); the app declares: \(app.screenOrder.joined(separator: ", "))")
         }
         let missing = entry.params.filter { params[$0] == nil || params[$0] == .null }
         guard missing.isEmpty else {
-            throw .invalid("screen \(quoted(screen)) requires params: \(missing.joined(separator: ", "))")
+            throw .invalid("screen \(Excerpt(screen)) requires params: \(missing.joined(separator: ", "))")
         }
         return entry
     }

@@ -1,3 +1,5 @@
+import MinervaJSON
+
 /// Why a navigation operation was refused. A refused operation changed nothing.
 public struct NavigationError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The class of failure, which the HTTP layer maps to a status.
@@ -25,11 +27,11 @@ public struct NavigationError: Error, Hashable, Sendable, CustomStringConvertibl
     }
 
     static func unknownNode(_ id: String) -> NavigationError {
-        NavigationError(category: .notFound, description: "no node \(quoted(id)) in this session")
+        NavigationError(category: .notFound, description: "no node \(Excerpt(id)) in this session")
     }
 
     static func unknownNavigator(_ id: String) -> NavigationError {
-        NavigationError(category: .notFound, description: "no navigator \(quoted(id)) in this session")
+        NavigationError(category: .notFound, description: "no navigator \(Excerpt(id)) in this session")
     }
 
     /// A screen or route the app does not declare.
@@ -44,14 +46,4 @@ public struct NavigationError: Error, Hashable, Sendable, CustomStringConvertibl
     static func conflict(_ message: String) -> NavigationError {
         NavigationError(category: .conflict, description: message)
     }
-}
-
-/// A short, quoted excerpt of client input for messages: at most 64 characters, control
-/// characters escaped.
-func quoted(_ text: String) -> String {
-    var result = ""
-    for scalar in text.unicodeScalars.prefix(64) {
-        result += scalar.value < 0x20 || scalar.value == 0x7F ? scalar.escaped(asASCII: true) : String(scalar)
-    }
-    return "'" + result + (text.unicodeScalars.count > 64 ? "…'" : "'")
 }

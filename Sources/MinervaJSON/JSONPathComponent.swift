@@ -18,23 +18,11 @@ public enum JSONPathComponent: Sendable, Equatable, ExpressibleByStringLiteral, 
             switch component {
             case .key(let key):
                 if !text.isEmpty { text += "." }
-                text += excerpt(key)
+                text += Excerpt(key).unquoted
             case .index(let index):
                 text += "[\(index)]"
             }
         }
         return text
-    }
-
-    /// At most 64 characters of `text`, control characters escaped, `…` when shortened.
-    static func excerpt(_ text: String) -> String {
-        var result = ""
-        var count = 0
-        for scalar in text.unicodeScalars {
-            guard count < 64 else { return result + "…" }
-            result += scalar.value < 0x20 || scalar.value == 0x7F ? scalar.escaped(asASCII: true) : String(scalar)
-            count += 1
-        }
-        return result
     }
 }

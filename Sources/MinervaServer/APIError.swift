@@ -86,21 +86,3 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
         return writer.bytes
     }
 }
-
-/// A short, quoted excerpt of client input for error messages: never more than 64
-/// characters, control characters escaped.
-struct Excerpt: CustomStringConvertible {
-    let text: String
-
-    init(_ text: String) {
-        self.text = text
-    }
-
-    var description: String {
-        var result = ""
-        for scalar in text.unicodeScalars.prefix(64) {
-            result += scalar.value < 0x20 || scalar.value == 0x7F ? scalar.escaped(asASCII: true) : String(scalar)
-        }
-        return "'" + result + (text.unicodeScalars.count > 64 ? "…'" : "'")
-    }
-}

@@ -1,3 +1,5 @@
+import MinervaJSON
+
 /// Reads an enum value; an unknown one is `422`, naming the allowed values.
 /// - Parameters:
 ///   - field: the field's name in messages.
@@ -5,9 +7,6 @@
 func enumValue<T: RawRepresentable & CaseIterable>(_ text: String?, field: String, kind: String = "field", as: T.Type) throws(APIError) -> T?
 where T.RawValue == String {
     guard let text else { return nil }
-    guard let value = T(rawValue: text) else {
-        let allowed = T.allCases.map(\.rawValue).joined(separator: ", ")
-        throw .unprocessable("\(kind) '\(field)' is \(Excerpt(text)); use one of: \(allowed)")
-    }
+    guard let value = T(rawValue: text) else { throw .unprocessable(Excerpt.unknownValue(text, of: field, kind: kind, as: T.self)) }
     return value
 }

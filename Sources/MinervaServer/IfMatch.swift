@@ -1,3 +1,5 @@
+import MinervaJSON
+
 /// The `If-Match` precondition of a mutation (and `If-None-Match` of a read): `*`, or a list of
 /// quoted entity tags, compared with the session's version.
 struct IfMatch: Sendable {

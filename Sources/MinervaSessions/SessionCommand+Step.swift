@@ -115,9 +115,7 @@ extension SessionCommand {
     /// A wire value of one of the model's enums, or `invalid` naming the accepted values.
     private static func enumValue<T: RawRepresentable & CaseIterable>(_ text: String, field: String, as: T.Type) throws(SessionError) -> T
     where T.RawValue == String {
-        guard let value = T(rawValue: text) else {
-            throw .invalid("field '\(field)' is '\(text.prefix(64))'; use one of: \(T.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
+        guard let value = T(rawValue: text) else { throw .invalid(Excerpt.unknownValue(text, of: field, as: T.self)) }
         return value
     }
 }
