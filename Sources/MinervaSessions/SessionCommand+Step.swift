@@ -55,6 +55,8 @@ extension SessionCommand {
             }
         case let .putList(node, sections):
             return [try putList(node, sections, on: &state, configuration: configuration)]
+        case let .restore(target):
+            return try target.apply(to: &state)
         }
     }
 

@@ -26,4 +26,12 @@ public enum SessionCommand: Sendable {
     case flags(set: [String], clear: [String])
     /// Replaces a node's list.
     case putList(node: String, sections: [ListSection])
+    /// Makes an earlier version the current state again (``SessionCore/restoreTarget(of:version:)``).
+    case restore(RestoreTarget)
+
+    /// Whether this is a restore.
+    var isRestore: Bool {
+        if case .restore = self { return true }
+        return false
+    }
 }
