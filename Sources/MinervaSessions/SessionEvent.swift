@@ -40,6 +40,18 @@ public struct SessionEvent: Hashable, Sendable {
         self.checkpoint = checkpoint
     }
 
+    /// Two events are the same entry of the log whether or not they carry a checkpoint, which a
+    /// store gives back with its members in another order.
+    public static func == (lhs: SessionEvent, rhs: SessionEvent) -> Bool {
+        lhs.seq == rhs.seq && lhs.version == rhs.version && lhs.at == rhs.at && lhs.isFinal == rhs.isFinal && lhs.change == rhs.change
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(seq)
+        hasher.combine(version)
+        hasher.combine(change)
+    }
+
     /// The same event carrying `checkpoint`.
     func carrying(_ checkpoint: [UInt8]) -> SessionEvent {
         SessionEvent(seq: seq, version: version, at: at, isFinal: isFinal, change: change, checkpoint: checkpoint)
