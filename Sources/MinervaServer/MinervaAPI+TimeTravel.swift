@@ -7,9 +7,10 @@ extension MinervaAPI {
     /// it was at that version, rebuilt from the kept log (`404` naming the versions kept).
     func pastVersion(_ text: String, of session: LiveSession, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let lists = try enumValue(request.queryValue("lists"), field: "lists", kind: "query parameter", as: StateDocument.ListDetail.self) ?? .full
-        guard let version = Int(text), version >= 1, String(version) == text else {
+        guard text.first != "0", text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
             throw .invalidRequest("a version is a whole number of at least 1, not \(Excerpt(text))")
         }
+        let version = Int(text) ?? .max  // beyond any session: 404
         let state = try throughCore { () throws(SessionError) in try core.pastState(of: session, at: version) }
         return Self.json(200, StateDocument.encode(sessionID: session.id, state: state, lists: lists), headers: [Self.etag(version)])
     }
