@@ -1,7 +1,8 @@
 extension CoordinatorTree {
     /// The whole block of events that changed `old` into this tree, in the order a client
     /// applies them: `removed` (top-most first, as the operation reported them), `finished`,
-    /// `added` (in the order the nodes were shown), `stackChanged` (a set-root that moved nodes
+    /// `added` (those the operation reported — a restore's nodes that come back — then new nodes
+    /// in the order they were shown), `stackChanged` (a set-root that moved nodes
     /// it kept), then `tabSelected`, `flagsChanged` and `pendingChanged`, each at most once with
     /// its final value.
     ///
@@ -22,6 +23,9 @@ extension CoordinatorTree {
         for event in operationEvents {
             if case .finished = event { block.append(event) }
         }
+        for event in operationEvents {
+            if case .added = event { block.append(event) }
+        }
         for number in firstNew..<max(firstNew, nextNodeNumber) {
             if let node = nodes[NodeID(number)] { block.append(.added(added(node))) }
         }
@@ -37,7 +41,7 @@ extension CoordinatorTree {
     }
 
     /// How the `added` event describes a node of this tree.
-    private func added(_ node: Node) -> AddedNode {
+    func added(_ node: Node) -> AddedNode {
         let navigator = navigators[node.navigator!]!
         let startsNavigator = !navigator.isBase && navigator.stack.first == node.id
         return AddedNode(

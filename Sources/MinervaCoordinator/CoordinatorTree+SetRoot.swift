@@ -110,9 +110,9 @@ extension CoordinatorTree {
             }
         }
         navigators[navigatorID]!.stack = ids
-        // Kept nodes that moved (another order, another parent or kind) are a change of their
-        // own, which `added` and `removed` do not describe.
-        if before != ids.filter(kept.contains).map({ Placement(nodes[$0]!) }) {
+        // Kept nodes that moved (another order, another parent or kind) or that new nodes went
+        // below are a change of their own, which `added` (on top of a stack) and `removed` do not describe.
+        if before != ids.filter(kept.contains).map({ Placement(nodes[$0]!) }) || !ids.prefix(kept.count).allSatisfy(kept.contains) {
             events.append(.stackChanged(navigator: navigatorID, stack: ids))
         }
         return (events, ids)

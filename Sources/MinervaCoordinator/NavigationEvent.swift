@@ -21,9 +21,9 @@ public enum NavigationEvent: Hashable, Sendable {
     /// stack's owner): the navigator's whole stack now, bottom first.
     case stackChanged(navigator: NavigatorID, stack: [NodeID])
 
-    /// Why a node left the tree.
+    /// Why a node left the tree (`restore`: the session went back to an earlier version).
     public enum RemovalReason: String, Sendable, CaseIterable {
-        case pop, dismiss, setRoot, finish, deepLink, ancestorRemoved
+        case pop, dismiss, setRoot, finish, deepLink, ancestorRemoved, restore
     }
 
     /// The node an `added`, `removed` or `finished` event is about.

@@ -189,6 +189,10 @@ public final class MinervaAPI: HTTPResponder {
             return .response(try getList(node, on: session!, request))
         case (.link, _):
             return .response(try link(session!))
+        case (.version(_, let version), _):
+            return .response(try pastVersion(version, of: session!, request))
+        case (.restore, _):
+            return try restore(session!, request, exchange)
         }
     }
 

@@ -20,6 +20,10 @@ enum Route: Equatable {
     case list(String, node: String)
     /// `/v1/sessions/{id}/link`
     case link(String)
+    /// `/v1/sessions/{id}/versions/{version}`
+    case version(String, version: String)
+    /// `/v1/sessions/{id}/restore`
+    case restore(String)
 
     /// The navigation operations, by their path segment.
     enum Operation: String, CaseIterable {
@@ -40,8 +44,8 @@ enum Route: Equatable {
     /// The methods this path answers.
     var allowedMethods: [String] {
         switch self {
-        case .health, .metrics, .app, .events, .link, .webAsset: ["GET", "HEAD"]
-        case .sessions, .operation: ["POST"]
+        case .health, .metrics, .app, .events, .link, .webAsset, .version: ["GET", "HEAD"]
+        case .sessions, .operation, .restore: ["POST"]
         case .session: ["GET", "HEAD", "DELETE"]
         case .list: ["GET", "HEAD", "PUT"]
         }
@@ -59,6 +63,8 @@ enum Route: Equatable {
         case .operation(_, let operation): operation.rawValue
         case .list: "list"
         case .link: "link"
+        case .version: "version"
+        case .restore: "restore"
         case .metrics: "metrics"
         }
     }
@@ -68,14 +74,14 @@ enum Route: Equatable {
     /// and the health check (which asks the store).
     var usesStore: Bool {
         switch self {
-        case .session, .events, .operation, .list, .link, .sessions, .health: true
+        case .session, .events, .operation, .list, .link, .version, .restore, .sessions, .health: true
         case .metrics, .app, .webAsset: false
         }
     }
 
     var sessionID: String? {
         switch self {
-        case .session(let id), .events(let id), .operation(let id, _), .list(let id, _), .link(let id): id
+        case .session(let id), .events(let id), .operation(let id, _), .list(let id, _), .link(let id), .version(let id, _), .restore(let id): id
         case .health, .metrics, .app, .sessions, .webAsset: nil
         }
     }
@@ -146,6 +152,8 @@ private struct PathSegments {
         case 3: return .session(id)
         case 4 where segment(3, is: "events"): return .events(id)
         case 4 where segment(3, is: "link"): return .link(id)
+        case 4 where segment(3, is: "restore"): return .restore(id)
+        case 5 where segment(3, is: "versions") && !isEmpty(4): return .version(id, version: string(4))
         case 4: return Route.Operation(rawValue: string(3)).map { .operation(id, $0) }
         case 6 where segment(3, is: "nodes") && !isEmpty(4) && segment(5, is: "list"): return .list(id, node: string(4))
         default: return nil

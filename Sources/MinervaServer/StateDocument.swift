@@ -21,8 +21,12 @@ enum StateDocument {
     ///   - state: the session's state.
     ///   - token: the bearer token, only in the answer that creates the session.
     ///   - lists: how much of each list to include.
+    ///   - restored: for the answer to a restore, the version it went back to: `restored` names it
+    ///     and the nodes whose list came back or did not (its content no longer kept).
     /// - Complexity: O(n) in the number of nodes (and list cells with `full`).
-    static func encode(sessionID: String, state: SessionState, token: String? = nil, lists: ListDetail = .full) -> [UInt8] {
+    static func encode(
+        sessionID: String, state: SessionState, token: String? = nil, lists: ListDetail = .full, restored: RestoreTarget? = nil
+    ) -> [UInt8] {
         let tree = state.tree
         var writer = JSONWriter(capacity: 256 + tree.nodes.count * 160)
         writer.beginObject()
@@ -70,6 +74,7 @@ enum StateDocument {
         }
         writer.key("pending")
         write(tree.pending, into: &writer)
+        if let restored { write(restored, state: state, into: &writer) }
         writer.field("lastEvent", state.lastEvent)
         writer.endObject()
         return writer.bytes
@@ -106,6 +111,21 @@ enum StateDocument {
                 history.latestDiff.write(into: &writer)
             }
             writer.endObject()
+        }
+        writer.endObject()
+    }
+
+    /// `"restored": {"version", "lists": [node…], "listsDropped": [node…]}`.
+    private static func write(_ restored: RestoreTarget, state: SessionState, into writer: inout JSONWriter) {
+        writer.key("restored")
+        writer.beginObject()
+        writer.field("version", restored.version)
+        let nodes = restored.listNodes
+        for (name, came) in [("lists", true), ("listsDropped", false)] as [(StaticString, Bool)] {
+            writer.key(name)
+            writer.beginArray()
+            for node in nodes where (state.lists[node] != nil) == came { writer.string(node) }
+            writer.endArray()
         }
         writer.endObject()
     }

@@ -62,6 +62,8 @@ extension SessionCommand {
             state.appVersion = version
             state.servedAppVersion = version
             return [.appChanged(from: from, to: version)]
+        case let .restore(target):
+            return try target.apply(to: &state)
         }
     }
 

@@ -30,4 +30,12 @@ public enum SessionCommand: Sendable {
     /// is still there; a no-op otherwise. The core issues it itself when a session is used after
     /// the app changed; no request names it.
     case moveToApp(AppDescription, version: String)
+    /// Makes an earlier version the current state again (``SessionCore/restoreTarget(of:version:)``).
+    case restore(RestoreTarget)
+
+    /// Whether this is a restore.
+    var isRestore: Bool {
+        if case .restore = self { return true }
+        return false
+    }
 }

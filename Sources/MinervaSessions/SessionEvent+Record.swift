@@ -13,6 +13,10 @@ extension SessionEvent {
         change.writeFields(into: &writer) { pending, writer in
             if let pending { pending.writeSnapshot(into: &writer) } else { writer.null() }
         }
+        if let checkpoint {
+            writer.key("checkpoint")
+            writer.json(checkpoint)
+        }
         writer.endObject()
         return EventRecord(seq: seq, body: writer.bytes)
     }
@@ -20,7 +24,7 @@ extension SessionEvent {
     /// The members an event record may carry.
     private static let recordKeys: JSONKeys = [
         "version", "at", "final", "type", "node", "list", "from", "screen", "params", "parent", "navigator", "presentation",
-        "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending", "stack", "to",
+        "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending", "stack", "to", "checkpoint",
     ]
 
     /// Reads an event back from its record.
@@ -31,10 +35,17 @@ extension SessionEvent {
             let reader = try JSONObjectReader(value, keys: Self.recordKeys)
             self.init(
                 seq: record.seq, version: try reader.int("version"), at: try reader.int("at"), isFinal: try reader.optionalBool("final") ?? false,
-                change: try Self.change(reader))
+                change: try Self.change(reader), checkpoint: reader.value("checkpoint").map(Self.bytes))
         } catch {
             throw SnapshotError("event \(record.seq): \(error)")
         }
+    }
+
+    /// A checkpoint's bytes, written again from the value read.
+    private static func bytes(of value: JSONValue) -> [UInt8] {
+        var writer = JSONWriter(capacity: 512)
+        writer.value(value)
+        return writer.bytes
     }
 
     private static func change(_ reader: JSONObjectReader) throws(JSONReadError) -> Change {

@@ -5,7 +5,7 @@ extension SessionEvent {
     /// About how many bytes the event takes in memory: what the in-memory log's share of a
     /// session's byte budget counts.
     var approximateByteCount: Int {
-        let fixed = 96
+        let fixed = 96 + (checkpoint?.count ?? 0)
         switch change {
         case .navigation(.added(let added)): return fixed + 64 + JSONValue.object(added.params).encodedByteCount
         case .navigation(.finished(let finished)): return fixed + finished.result.encodedByteCount

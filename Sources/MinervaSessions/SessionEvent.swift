@@ -23,14 +23,40 @@ public struct SessionEvent: Hashable, Sendable {
     public let isFinal: Bool
     /// What changed.
     public let change: Change
+    /// Now and then, a snapshot of the whole state at some version (``Checkpoint``), from which
+    /// the log rebuilds later versions forward; clients never see it.
+    let checkpoint: [UInt8]?
 
     /// Creates an event; the core numbers them, and stores read them back.
     public init(seq: Int, version: Int, at: Int, isFinal: Bool, change: Change) {
+        self.init(seq: seq, version: version, at: at, isFinal: isFinal, change: change, checkpoint: nil)
+    }
+
+    /// Creates an event that carries a checkpoint.
+    init(seq: Int, version: Int, at: Int, isFinal: Bool, change: Change, checkpoint: [UInt8]?) {
         self.seq = seq
         self.version = version
         self.at = at
         self.isFinal = isFinal
         self.change = change
+        self.checkpoint = checkpoint
+    }
+
+    /// Two events are the same entry of the log whether or not they carry a checkpoint, which a
+    /// store gives back with its members in another order.
+    public static func == (lhs: SessionEvent, rhs: SessionEvent) -> Bool {
+        lhs.seq == rhs.seq && lhs.version == rhs.version && lhs.at == rhs.at && lhs.isFinal == rhs.isFinal && lhs.change == rhs.change
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(seq)
+        hasher.combine(version)
+        hasher.combine(change)
+    }
+
+    /// The same event carrying `checkpoint`.
+    func carrying(_ checkpoint: [UInt8]) -> SessionEvent {
+        SessionEvent(seq: seq, version: version, at: at, isFinal: isFinal, change: change, checkpoint: checkpoint)
     }
 
     /// The wire name of the event's type (`added`, `removed`, `listChanged`, …).

@@ -8,11 +8,15 @@ struct SessionLog: Sendable {
     private(set) var events: Deque<SessionEvent> = []
     /// What they take (``SessionEvent/approximateByteCount``), in bytes.
     private(set) var bytes = 0
+    /// The bytes of the events appended since the newest one that carries a checkpoint
+    /// (``Int/max`` halved while none was seen), which decides when the next one is due.
+    private(set) var sinceCheckpoint = Int.max / 2
 
     /// A log of events read back from storage, oldest first.
     init(_ events: some Sequence<SessionEvent> = []) {
         self.events = Deque(events)
         bytes = self.events.reduce(0) { $0 + $1.approximateByteCount }
+        count(self.events)
     }
 
     /// Appends a mutation's block, then drops the oldest events beyond `keep` or beyond the
@@ -20,7 +24,15 @@ struct SessionLog: Sendable {
     mutating func append(_ block: some Collection<SessionEvent>, keep: Int, budget: Int) {
         events.append(contentsOf: block)
         bytes += block.reduce(0) { $0 + $1.approximateByteCount }
+        count(block)
         trim(keep: keep, atLeast: block.count, budget: budget)
+    }
+
+    /// Follows ``sinceCheckpoint`` over appended events.
+    private mutating func count(_ appended: some Sequence<SessionEvent>) {
+        for event in appended {
+            sinceCheckpoint = event.checkpoint == nil ? sinceCheckpoint + event.approximateByteCount : 0
+        }
     }
 
     /// Drops the oldest events while more than `keep` or more than `budget` bytes are kept,

@@ -68,6 +68,29 @@ import Testing
         #expect(error.category == .invalid)
     }
 
+    @Test func anEarlierVersionShowsItsAppVersionAndCannotBringBackAGoneScreen() throws {
+        let harness = try CoreHarness()
+        let (session, token) = try harness.create()
+        _ = try harness.run(.push(from: nil, screen: "followers", params: ["userId": "1"]), on: session).get()
+        _ = try harness.run(.pop(navigator: nil, to: nil, toRoot: false), on: session).get()
+        harness.core.replaceApp(Self.withoutFollowers, version: "v2")
+        let moved = try harness.state(of: try harness.core.session(session.id, token: token))
+        #expect(moved.appVersion == "v2" && moved.version == 4)
+
+        #expect(try harness.core.pastState(of: session, at: 3).appVersion == "test")
+        #expect(try harness.core.pastState(of: session, at: 4).appVersion == "v2")
+        let refused = harness.run(.restore(harness.core.restoreTarget(of: session, version: 2)), on: session)
+        guard case .failure(let error) = refused else {
+            Issue.record("a restore that brings back a gone screen should fail")
+            return
+        }
+        #expect(error.category == .appVersionConflict && error.description.contains("(followers)"))
+        // One that shows declared screens only comes back, on the version the session runs.
+        _ = try harness.run(.restore(harness.core.restoreTarget(of: session, version: 1)), on: session).get()
+        let state = try harness.state(of: session)
+        #expect(state.appVersion == "v2" && state.tree.nodes.count == 3)
+    }
+
     @Test func aScreenThatNowRequiresAParamItsNodeLacksHoldsTheSessionBack() throws {
         let harness = try CoreHarness()
         let (session, token) = try harness.create()

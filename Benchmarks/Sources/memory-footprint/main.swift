@@ -15,6 +15,11 @@
 //       rounds of `profile` with params of nearly --max-param-bytes (the newest events: the other
 //       half, at most 64, with a store; 1,000 without), then small pushes until the session's byte
 //       limit answers 409 (a node costs more memory per budget byte than anything else).
+//   memory-footprint history N MUTATIONS [sqlite|memory]
+//       N sessions at the default limits, each made by POST /v1/sessions and 2 pushes (5 nodes), then
+//       MUTATIONS more, alternating a push and a pop of `profile` (so 5 nodes again after an even
+//       number): the cost of a session's kept history (its events, and the checkpoints time travel
+//       rebuilds earlier versions from).
 //
 // Resident memory is read from /proc/self/statm before and after (one process per N, so that
 // runs don't share a heap); the heap in use from glibc's mallinfo2() is printed beside it. Each
@@ -177,6 +182,29 @@ do {
         report(before, after, trimmed, per: "session", count: n)
         let projected = Double(after.resident - before.resident) / n * 100_000 / 1_073_741_824
         print("projected_rss_for_100000_sessions: \((projected * 100).rounded() / 100) GiB")
+    case "history":
+        guard arguments.count >= 4, let count = Int(arguments[2]), count > 0, let mutations = Int(arguments[3]) else {
+            fail("history needs N and MUTATIONS")
+        }
+        let durable = arguments.count > 4 && arguments[4] == "sqlite"
+        let path = "/tmp/memory-footprint-\(getpid()).sqlite"
+        defer { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }
+        let api = makeAPI(
+            configuration: ServerConfiguration(sessions: SessionConfiguration(maxSessions: count + 10, rateLimit: 0)),
+            storage: durable ? try SQLiteSessionStorage(path: path) : nil)
+        let (before, after, trimmed) = try measure(count) { index in
+            let session = try api.createSession()
+            for push in 0..<2 { try api.pushProfile(session, userId: index * 8 + push) }
+            for mutation in 0..<mutations {
+                if mutation % 2 == 0 {
+                    try api.pushProfile(session, userId: mutation)
+                } else {
+                    try api.send("POST", "/v1/sessions/\(session.id)/pop", token: session.token, body: "{}")
+                }
+            }
+        }
+        print("mode=history sessions=\(count) nodes_per_session=\(5 + mutations % 2) mutations=\(mutations) store=\(durable ? "sqlite" : "memory")")
+        report(before, after, trimmed, per: "session", count: Double(count))
     default:
         fail("unknown mode \(arguments[1])")
     }

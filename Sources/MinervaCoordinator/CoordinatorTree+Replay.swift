@@ -1,0 +1,94 @@
+extension CoordinatorTree {
+    /// Applies one mutation's block of events, as the change log keeps it, to the tree the
+    /// mutation started from: what rebuilds an earlier version forward from a stored snapshot.
+    ///
+    /// The block must be one the operations made (``changeBlock(since:operationEvents:)``); a
+    /// restore's block is not replayed (its result is stored as a snapshot of its own). The node
+    /// and navigator counters grow past the ids the block names; they may stay below the original's
+    /// (a node made and removed by one operation leaves no event), which no document shows.
+    /// - Complexity: O(k·s) in the block's events and the longest stack or list of children they touch.
+    public mutating func replay(_ block: [NavigationEvent]) {
+        // A set-root's stack hangs from the app coordinator or the presenting node, read before
+        // the block removes the stack's old root.
+        var owners: [NavigatorID: NodeID] = [:]
+        for event in block {
+            guard case .stackChanged(let id, _) = event, let navigator = navigators[id] else { continue }
+            owners[id] = navigator.isBase ? rootID : navigator.stack.first.flatMap { nodes[$0]?.parent }
+        }
+        var added: Set<NodeID> = []
+        for event in block {
+            switch event {
+            case .added(let node):
+                insert(node)
+                added.insert(node.node)
+            case .removed(let removed):
+                take(removed.node)
+            case .finished:
+                break
+            case .tabSelected(let tab):
+                selectedTab = tab
+            case .flagsChanged(let newFlags):
+                flags = Set(newFlags)
+            case .pendingChanged(let newPending):
+                pending = newPending
+            case .stackChanged(let navigator, let stack):
+                if let owner = owners[navigator] { restack(navigator, stack, owner: owner, added: added) }
+            }
+        }
+        // Presented navigators left empty go, as they do when their last node leaves (a stack the
+        // operation filled again in the same block kept its navigator).
+        let emptied = navigatorOrder.filter { navigators[$0]!.stack.isEmpty && !navigators[$0]!.isBase }
+        for id in emptied {
+            if let parent = navigators[id]!.parent, navigators[parent]?.presentedNavigator == id { navigators[parent]!.presentedNavigator = nil }
+            navigators[id] = nil
+        }
+        if !emptied.isEmpty { navigatorOrder.removeAll { navigators[$0] == nil } }
+    }
+
+    /// Puts an added node on top of its navigator's stack (a new presented navigator first, when
+    /// the node starts one) and last among its parent's children.
+    private mutating func insert(_ added: AddedNode) {
+        if navigators[added.navigator] == nil, let presenter = added.presentedBy {
+            addNavigator(
+                Navigator(
+                    id: added.navigator, stack: [], presentedNavigator: nil, parent: presenter, embedded: added.embedded ?? false,
+                    role: .presented(added.presentation.style ?? .automatic)))
+            navigators[presenter]?.presentedNavigator = added.navigator
+            if let number = Int(added.navigator.rawValue.dropFirst()), added.navigator.rawValue.first == "v" {
+                nextNavigatorNumber = max(nextNavigatorNumber, number + 1)
+            }
+        }
+        nodes[added.node] = Node(
+            id: added.node, screen: added.screen, params: added.params, presentation: added.presentation, navigator: added.navigator,
+            parent: added.parent, children: [])
+        nodes[added.parent]?.children.append(added.node)
+        navigators[added.navigator]?.stack.append(added.node)
+        nextNodeNumber = max(nextNodeNumber, added.node.number + 1)
+    }
+
+    /// Takes one node out (its descendants have events of their own, and a node a set-root kept
+    /// stays although its old parent goes).
+    private mutating func take(_ id: NodeID) {
+        guard let node = nodes.removeValue(forKey: id) else { return }
+        if let navigator = node.navigator { navigators[navigator]?.stack.removeAll { $0 == id } }
+        if let parent = node.parent { nodes[parent]?.children.removeAll { $0 == id } }
+    }
+
+    /// Sets a stack as a set-root did: its nodes become children of `owner` with their kinds by
+    /// place; those it added or moved there go last among the owner's children, in stack order.
+    private mutating func restack(_ navigatorID: NavigatorID, _ stack: [NodeID], owner: NodeID, added: Set<NodeID>) {
+        guard let navigator = navigators[navigatorID], stack.allSatisfy({ nodes[$0] != nil }) else { return }
+        let placed = stack.filter { added.contains($0) || nodes[$0]!.parent != owner }
+        for id in placed {
+            if let parent = nodes[id]!.parent { nodes[parent]?.children.removeAll { $0 == id } }
+        }
+        nodes[owner]?.children.append(contentsOf: placed)
+        for (index, id) in stack.enumerated() {
+            let node = nodes[id]!
+            nodes[id] = Node(
+                id: id, screen: node.screen, params: node.params, presentation: index == 0 ? navigator.rootPresentation : Presentation(.push),
+                navigator: navigatorID, parent: owner, children: node.children)
+        }
+        navigators[navigatorID]!.stack = stack
+    }
+}

@@ -1,0 +1,75 @@
+extension CoordinatorTree {
+    /// Makes this tree show `target`, the same session's tree at an earlier version: the nodes of
+    /// `target` come back with their ids, this tree's flags stay (flags are not restored) and its
+    /// counters too (ids are never reused).
+    ///
+    /// A node stays when it stands where `target` has it (same parent, kind and navigator, the same
+    /// nodes below it on its stack and before it among its parent's children, its parent staying);
+    /// every other node leaves (reason `restore`, top-most first) and the nodes of `target` that
+    /// are missing then are added in the order they are shown.
+    /// - Parameters:
+    ///   - target: the earlier tree (read with this tree's app).
+    ///   - replacing: nodes that must leave and come back even when they stand where `target` has them.
+    /// - Returns: the `removed` events, then the `added` ones.
+    /// - Throws: `conflict` when a node that comes back shows a guarded screen whose flag is not
+    ///   set now; the tree is then unchanged.
+    /// - Complexity: O(n²) in the number of nodes at worst.
+    public mutating func restore(_ target: CoordinatorTree, replacing: Set<NodeID> = []) throws(NavigationError) -> [NavigationEvent] {
+        let kept = keptNodes(toward: target, replacing: replacing)
+        var events: [NavigationEvent] = []
+        for id in nodesInScreenOrder.reversed() where !kept.contains(id) {
+            let node = nodes[id]!
+            events.append(.removed(RemovedNode(node: id, screen: node.screen, reason: .restore, navigator: node.navigator!)))
+        }
+        for id in target.nodesInScreenOrder where !kept.contains(id) {
+            let node = target.nodes[id]!
+            if let guarded = app.screens[node.screen]?.guarded, !flags.contains(guarded.flag) {
+                throw .conflict(
+                    "that version shows '\(node.screen)' (\(id)), which needs flag '\(guarded.flag)'; flags are not restored: set it first")
+            }
+            events.append(.added(target.added(node)))
+        }
+        var next = target
+        next.flags = flags
+        next.nextNodeNumber = max(nextNodeNumber, target.nextNodeNumber)
+        next.nextNavigatorNumber = max(nextNavigatorNumber, target.nextNavigatorNumber)
+        self = next
+        return events
+    }
+
+    /// The nodes that can stay as they are on the way to `target` (the app coordinator always does).
+    private func keptNodes(toward target: CoordinatorTree, replacing: Set<NodeID>) -> Set<NodeID> {
+        var kept = Set(nodes.keys.filter { id in
+            guard id != rootID, !replacing.contains(id), let node = nodes[id], let old = target.nodes[id] else { return id == rootID }
+            guard node.screen == old.screen, node.params == old.params, node.presentation == old.presentation,
+                node.navigator == old.navigator, node.parent == old.parent,
+                let navigator = navigators[node.navigator!], let oldNavigator = target.navigators[node.navigator!]
+            else { return false }
+            return navigator.parent == oldNavigator.parent && navigator.embedded == oldNavigator.embedded && navigator.role == oldNavigator.role
+        })
+        // What stays must stay in place: its parent stays, the nodes below it on its stack and the
+        // children before it stay in the same order (`added` puts a node on top and last).
+        var changed = true
+        while changed {
+            changed = false
+            for id in kept where id != rootID {
+                let node = nodes[id]!
+                let stack = navigators[node.navigator!]!.stack
+                let oldStack = target.navigators[node.navigator!]!.stack
+                let index = stack.firstIndex(of: id)!
+                let siblings = nodes[node.parent!]!.children
+                let oldSiblings = target.nodes[node.parent!]!.children
+                let place = siblings.firstIndex(of: id)!
+                let stays =
+                    kept.contains(node.parent!) && oldStack.count > index && Array(stack[...index]) == Array(oldStack[...index])
+                    && stack[..<index].allSatisfy(kept.contains) && oldSiblings.count > place && Array(siblings[...place]) == Array(oldSiblings[...place])
+                    && siblings[..<place].allSatisfy(kept.contains)
+                if !stays {
+                    kept.remove(id)
+                    changed = true
+                }
+            }
+        }
+        return kept
+    }
+}

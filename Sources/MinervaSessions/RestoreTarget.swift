@@ -1,0 +1,66 @@
+public import MinervaCoordinator
+import MinervaList
+
+/// An earlier version of a session, rebuilt and ready to become its current state again
+/// (``SessionCommand/restore(_:)``). It is rebuilt before the mutation waits for its turn (a
+/// version, once made, never changes), so the store is never read under the session's lock.
+public struct RestoreTarget: Sendable {
+    /// The version asked for.
+    public let version: Int
+    /// The rebuilt state, or why there is none (a version no longer kept).
+    let past: Result<PastState, SessionError>
+
+    /// The nodes that had a list at that version.
+    public var listNodes: [NodeID] {
+        (try? past.get().listVersions.keys.sorted()) ?? []
+    }
+
+    /// The restore's step: the tree of the earlier version with today's flags; each list of a node
+    /// that stays comes back as a new list version when its content is kept, and a node whose list
+    /// cannot come back (or that had none then but has one now) leaves and comes back without it.
+    /// - Returns: the removals and additions, then the list changes.
+    /// - Throws: `notFound` for a version not kept, `appVersionConflict` when a node that comes
+    ///   back shows a screen the app no longer declares, `conflict` when one shows a guarded screen
+    ///   whose flag is not set; `state` is then unchanged.
+    func apply(to state: inout SessionState) throws(SessionError) -> [SessionEvent.Change] {
+        let past = try self.past.get()
+        let target = past.state.tree
+        let gone = Set(target.nodes.values.filter { node in
+            node.id != target.rootID && state.tree.nodes[node.id]?.screen != node.screen && state.tree.app.screens[node.screen] == nil
+        }.map(\.screen))
+        guard gone.isEmpty else {
+            throw SessionError(
+                .appVersionConflict,
+                "version \(version) shows screens the app no longer declares (\(gone.sorted().joined(separator: ", "))), so it cannot come back")
+        }
+        var replacing: Set<NodeID> = []
+        var contents: [(node: NodeID, content: ListContent)] = []
+        for (node, list) in state.lists where past.state.tree.nodes[node] != nil {
+            guard let version = past.listVersions[node] else {
+                replacing.insert(node)
+                continue
+            }
+            if version == list.version { continue }
+            if let content = past.state.lists[node]?.current { contents.append((node, content)) } else { replacing.insert(node) }
+        }
+        let events = try model { () throws(NavigationError) in try state.tree.restore(past.state.tree, replacing: replacing) }
+        var removed: Set<NodeID> = []
+        for case .removed(let node) in events { removed.insert(node.node) }
+        var changes = events.map(SessionEvent.Change.navigation)
+        for (node, content) in contents.sorted(by: { $0.node < $1.node }) where !removed.contains(node) {
+            let previous = state.lists[node]!.version
+            _ = state.lists[node]!.replace(with: content)
+            changes.append(.listChanged(node: node, list: previous + 1, from: previous))
+        }
+        return changes
+    }
+}
+
+/// A session's state at an earlier version: its tree, the lists whose content is still kept, and
+/// the version each list had then.
+struct PastState: Sendable {
+    /// The state (with ``SessionState/lists`` holding the lists whose content is kept).
+    var state: SessionState
+    /// Each node's list version then, content kept or not.
+    var listVersions: [NodeID: Int]
+}
