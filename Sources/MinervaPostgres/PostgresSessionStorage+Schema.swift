@@ -53,6 +53,9 @@ extension PostgresSessionStorage {
             generation bigint NOT NULL
         );
         """,
+        """
+        ALTER TABLE minerva_event ADD COLUMN checkpoint boolean NOT NULL DEFAULT false;
+        """,
     ]
 
     /// Brings the schema up to date under an advisory lock, so that instances starting together

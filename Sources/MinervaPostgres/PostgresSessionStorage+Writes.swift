@@ -93,11 +93,18 @@ extension PostgresSessionStorage {
         }
         for event in change.newEvents {
             try connection.query(
-                "INSERT INTO minerva_event (session, seq, body) VALUES ($1, $2, $3) ON CONFLICT (session, seq) DO UPDATE SET body = EXCLUDED.body",
-                [id, .int(event.seq), .bytes(event.body)], until: deadline)
+                """
+                INSERT INTO minerva_event (session, seq, body, checkpoint) VALUES ($1, $2, $3, $4)
+                    ON CONFLICT (session, seq) DO UPDATE SET body = EXCLUDED.body, checkpoint = EXCLUDED.checkpoint
+                """,
+                [id, .int(event.seq), .bytes(event.body), .bool(event.carriesCheckpoint)], until: deadline)
         }
         if let oldest = change.oldestKeptEvent {
-            try connection.query("DELETE FROM minerva_event WHERE session = $1 AND seq < $2", [id, .int(oldest)], until: deadline)
+            try connection.query(
+                """
+                DELETE FROM minerva_event WHERE session = $1
+                    AND seq < COALESCE((SELECT max(seq) FROM minerva_event WHERE session = $1 AND checkpoint AND seq < $2), $2)
+                """, [id, .int(oldest)], until: deadline)
         }
         for list in change.newListVersions {
             try connection.query(

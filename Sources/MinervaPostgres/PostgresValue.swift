@@ -1,6 +1,7 @@
 /// A statement parameter, sent in PostgreSQL's binary format (a text array in text format).
 enum PostgresValue: Sendable {
     case int(Int)
+    case bool(Bool)
     case double(Double)
     case text(String)
     case bytes([UInt8])
@@ -10,6 +11,7 @@ enum PostgresValue: Sendable {
     var typeOID: UInt32 {
         switch self {
         case .int: 20  // int8
+        case .bool: 16  // bool
         case .double: 701  // float8
         case .text: 25  // text
         case .bytes: 17  // bytea
@@ -27,6 +29,7 @@ enum PostgresValue: Sendable {
     var wireBytes: [UInt8] {
         switch self {
         case .int(let value): Self.bigEndian(UInt64(bitPattern: Int64(value)))
+        case .bool(let value): [value ? 1 : 0]
         case .double(let value): Self.bigEndian(value.bitPattern)
         case .text(let value): Array(value.utf8)
         case .bytes(let value): value

@@ -51,6 +51,9 @@ extension SQLiteSessionStorage {
             try migrateSessionsToV3(db)
             try migrateCreationsToV3(db)
         }
+        migrator.registerMigration("v4: events that carry a checkpoint of the state") { db in
+            try db.alter(table: "event") { table in table.add(column: "checkpoint", .boolean).notNull().defaults(to: false) }
+        }
         return migrator
     }
 

@@ -145,10 +145,15 @@ public final class SQLiteSessionStorage: SessionStorage {
             ])
             guard db.changesCount == 1 else { return .conflict }
         }
-        let insertEvent = try db.cachedStatement(sql: "INSERT OR REPLACE INTO event (session, seq, body) VALUES (?, ?, ?)")
-        for event in change.newEvents { try insertEvent.execute(arguments: [id, event.seq, Data(event.body)]) }
+        let insertEvent = try db.cachedStatement(sql: "INSERT OR REPLACE INTO event (session, seq, body, checkpoint) VALUES (?, ?, ?, ?)")
+        for event in change.newEvents { try insertEvent.execute(arguments: [id, event.seq, Data(event.body), event.carriesCheckpoint]) }
         if let oldest = change.oldestKeptEvent {
-            try db.cachedStatement(sql: "DELETE FROM event WHERE session = ? AND seq < ?").execute(arguments: [id, oldest])
+            try db.cachedStatement(
+                sql: """
+                    DELETE FROM event WHERE session = ?1
+                        AND seq < COALESCE((SELECT MAX(seq) FROM event WHERE session = ?1 AND checkpoint AND seq < ?2), ?2)
+                    """
+            ).execute(arguments: [id, oldest])
         }
         let insertList = try db.cachedStatement(sql: "INSERT OR REPLACE INTO list (session, node, version, body) VALUES (?, ?, ?, ?)")
         for list in change.newListVersions { try insertList.execute(arguments: [id, list.node, list.version, Data(list.body)]) }

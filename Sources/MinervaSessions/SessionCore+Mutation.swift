@@ -149,7 +149,7 @@ extension SessionCore {
         slot.state = next
         if let answer { slot.answers.remember(answer, now: now) }
         guard !block.isEmpty else { return }
-        slot.log.append(block, keep: eventsInMemory, budget: historyBudget.events)
+        slot.log.append(block, keep: eventsInMemory, budget: historyBudget.events, retainingCheckpoint: storage == nil)
         hub.publish(block[...], state: next, session: session.id)
     }
 

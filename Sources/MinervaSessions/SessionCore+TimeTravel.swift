@@ -5,9 +5,11 @@ import MinervaList
 extension SessionCore {
     /// The session as it was at `version` (its `lastEvent` the newest event of that version), for
     /// every version its kept log can rebuild: from the oldest checkpoint the log keeps (version 1
-    /// while no event was dropped) to the current one. It is rebuilt forward from that checkpoint
-    /// by replaying the events after it, from memory when the in-memory log reaches back far
-    /// enough, else from the store; the session's lock is held only to copy its state and log.
+    /// while no event was dropped; a log that drops events keeps the newest checkpoint before the
+    /// kept ones, so at least from the version before the oldest kept event) to the current one.
+    /// It is rebuilt forward from that checkpoint by replaying the events after it, from memory
+    /// when the in-memory log reaches back far enough, else from the store; the session's lock is
+    /// held only to copy its state and log.
     /// A list is included when the content it had then is still kept.
     /// - Throws: `notFound` for a version not kept (naming the versions that are) or ahead of the
     ///   session, `unauthorized` for a session that is gone, `unavailable` when the store cannot be read.
@@ -31,14 +33,11 @@ extension SessionCore {
             throw .notFound("version \(version) is ahead of this session, which is at version \(state.version)")
         }
         if version == state.version { return PastState(state: state, listVersions: state.lists.mapValues(\.version)) }
-        var oldestKept = state.oldestKeptEvent(history: configuration.eventHistory)
-        if storage == nil { oldestKept = max(oldestKept, log.events.first?.seq ?? state.lastEvent + 1) }
-        let inMemory = Array(log.events.drop { $0.seq < oldestKept })
-        if let past = try rebuild(version, of: state, from: inMemory, session: session) { return past }
-        var events = inMemory
-        if let storage, (inMemory.first?.seq ?? state.lastEvent + 1) > oldestKept {
+        var events = Array(log.events)
+        if let past = try rebuild(version, of: state, from: events, session: session) { return past }
+        if let storage, (events.first?.seq ?? state.lastEvent + 1) > state.firstEvent {
             do {
-                events = try storage.events(of: session.id, after: oldestKept - 1, through: state.lastEvent).map { record throws in
+                events = try storage.events(of: session.id, after: state.firstEvent - 1, through: state.lastEvent).map { record throws in
                     try SessionEvent(record: record)
                 }
             } catch {

@@ -18,7 +18,7 @@ extension SessionEvent {
             writer.json(checkpoint)
         }
         writer.endObject()
-        return EventRecord(seq: seq, body: writer.bytes)
+        return EventRecord(seq: seq, body: writer.bytes, carriesCheckpoint: checkpoint != nil)
     }
 
     /// The members an event record may carry.

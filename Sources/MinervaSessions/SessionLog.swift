@@ -21,11 +21,14 @@ struct SessionLog: Sendable {
 
     /// Appends a mutation's block, then drops the oldest events beyond `keep` or beyond the
     /// byte budget (never the block itself).
-    mutating func append(_ block: some Collection<SessionEvent>, keep: Int, budget: Int) {
+    /// - Parameter retainingCheckpoint: whether the newest event that carries a checkpoint before
+    ///   the kept ones stays, with those after it (the whole log of a session without a store,
+    ///   whose earlier versions are rebuilt from it).
+    mutating func append(_ block: some Collection<SessionEvent>, keep: Int, budget: Int, retainingCheckpoint: Bool = false) {
         events.append(contentsOf: block)
         bytes += block.reduce(0) { $0 + $1.approximateByteCount }
         count(block)
-        trim(keep: keep, atLeast: block.count, budget: budget)
+        trim(keep: keep, atLeast: block.count, budget: budget, retainingCheckpoint: retainingCheckpoint)
     }
 
     /// Follows ``sinceCheckpoint`` over appended events.
@@ -36,10 +39,16 @@ struct SessionLog: Sendable {
     }
 
     /// Drops the oldest events while more than `keep` or more than `budget` bytes are kept,
-    /// keeping at least `atLeast`.
-    mutating func trim(keep: Int, atLeast: Int, budget: Int) {
-        while events.count > atLeast, events.count > keep || bytes > budget {
-            bytes -= events.removeFirst().approximateByteCount
+    /// keeping at least `atLeast` (and, see ``append(_:keep:budget:retainingCheckpoint:)``, the
+    /// newest checkpoint before them).
+    mutating func trim(keep: Int, atLeast: Int, budget: Int, retainingCheckpoint: Bool = false) {
+        var dropped = 0
+        var remaining = bytes
+        while events.count - dropped > atLeast, events.count - dropped > keep || remaining > budget {
+            remaining -= events[dropped].approximateByteCount
+            dropped += 1
         }
+        if retainingCheckpoint, let checkpoint = events.prefix(dropped).lastIndex(where: { $0.checkpoint != nil }) { dropped = checkpoint }
+        for _ in 0..<dropped { bytes -= events.removeFirst().approximateByteCount }
     }
 }

@@ -38,11 +38,15 @@ public struct EventRecord: Sendable {
     public let seq: Int
     /// The encoded event.
     public let body: [UInt8]
+    /// Whether it carries a checkpoint of the session's state, from which earlier versions are
+    /// rebuilt: a store that drops old events keeps the newest such event before the kept ones.
+    public let carriesCheckpoint: Bool
 
     /// Creates a record.
-    public init(seq: Int, body: [UInt8]) {
+    public init(seq: Int, body: [UInt8], carriesCheckpoint: Bool = false) {
         self.seq = seq
         self.body = body
+        self.carriesCheckpoint = carriesCheckpoint
     }
 }
 

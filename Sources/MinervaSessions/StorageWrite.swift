@@ -18,7 +18,8 @@ public struct SessionWrite: Sendable {
     public var expectedVersion: Int?
     /// Events to add.
     public var newEvents: [EventRecord] = []
-    /// Stored events with a lower `seq` go (the log keeps the newest only).
+    /// Stored events with a lower `seq` go (the log keeps the newest only), except the newest
+    /// one that carries a checkpoint and those after it: earlier versions are rebuilt from it.
     public var oldestKeptEvent: Int?
     /// List versions to add.
     public var newListVersions: [ListRecord] = []

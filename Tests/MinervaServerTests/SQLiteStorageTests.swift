@@ -20,6 +20,13 @@ import Testing
         func count(_ table: String) throws -> Int {
             try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
         }
+
+        /// The lowest `seq` of the kept events, and whether that event carries a checkpoint.
+        func oldestEvent() throws -> (seq: Int, checkpoint: Bool)? {
+            try DatabaseQueue(path: path).read { db in
+                try Row.fetchOne(db, sql: "SELECT seq, checkpoint FROM event ORDER BY seq LIMIT 1").map { ($0["seq"], $0["checkpoint"]) }
+            }
+        }
     }
 
     private func server(_ file: DatabaseFile, eventHistory: Int = 1000, listHistory: Int = 32) throws -> InProcessClient {
@@ -62,9 +69,12 @@ import Testing
             #expect(client.send("POST", "/v1/sessions/\(id)/push", #"{"screen": "profile", "params": {"userId": "1"}}"#, headers: [auth]).status == 200)
             #expect(client.send("POST", "/v1/sessions/\(id)/pop", "{}", headers: [auth]).status == 200)
         }
-        // 100 events, 3 kept; the older ones go 64 at a time: the last delete (when the oldest
-        // kept one reached 64) left seq 64 to 100.
-        #expect(try file.count("event") == 37)
+        // 100 events, 3 kept; the older ones go 64 at a time, but for the newest checkpoint before
+        // the kept ones (earlier versions are rebuilt from it): the last delete (when the oldest
+        // kept one reached 64) left the checkpoint before seq 64 and everything after it.
+        let oldest = try #require(try file.oldestEvent())
+        #expect(oldest.checkpoint && oldest.seq < 64 && oldest.seq > 40)
+        #expect(try file.count("event") == 101 - oldest.seq)
         #expect(client.send("GET", "/v1/sessions/\(id)/events", headers: [auth]).json?.objectValue?["events"]?.arrayValue?.count == 3)
         let list = #"{"sections": [{"id": "s", "items": []}]}"#
         #expect(client.send("PUT", "/v1/sessions/\(id)/nodes/n1/list", list, headers: [auth]).status == 200)
