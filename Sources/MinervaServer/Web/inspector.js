@@ -173,13 +173,11 @@ export function startInspector() {
       renderEventCount();
     } else if (change.kind === "state" || change.kind === "past") {
       if (change.kind === "state" && store.past) return; // the earlier version stays shown
+      inspectorEl.classList.toggle("is-past", Boolean(store.past));
       renderTree();
       renderNavigators();
       renderSession();
-      if (change.kind === "past") {
-        inspectorEl.classList.toggle("is-past", Boolean(store.past));
-        markFutureEvents();
-      }
+      if (change.kind === "past") markFutureEvents();
     } else if (change.kind === "events") {
       renderEvents(change.fresh, change.history);
     } else if (change.kind === "link" || change.kind === "updates") {
