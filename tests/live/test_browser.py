@@ -526,3 +526,35 @@ def test_web_client_timeline_shows_an_earlier_version_and_restores_it(demo_serve
     assert page.state()["version"] == 7
 
     assert console_problems(browser, demo_server) == []
+
+
+def test_web_client_timeline_starts_at_the_oldest_version_kept(demo_server, browser):
+    # A session whose early events are gone: its first versions can no longer be rebuilt.
+    other = demo_server.create_session()
+    for _ in range(550):
+        other.op("navigate", {"screen": "profile", "params": {"userId": "42"}})
+        other.op("pop", {})
+    status, _, answer = other.call("GET", "/versions/1")
+    assert status == 404, answer
+    oldest, latest = map(int, re.search(r"versions (\d+) to (\d+)", answer["error"]["message"]).groups())
+    assert 1 < oldest < latest == 1101
+    page = Page(browser, demo_server)
+    page.open(other)
+    page.in_sync()
+
+    # Home asks for version 1: the 404 names the oldest kept, where the slider starts and rests.
+    slider = page.css('[data-testid="timeline-range"]')
+    slider.send_keys(Keys.HOME)
+    then = page.call("GET", f"/versions/{oldest}")
+    wait_for(lambda: page.device() == (str(oldest), then["focus"]),
+             lambda: f"the device to show version {oldest} (it shows {page.device()})")
+    assert (slider.get_attribute("min"), slider.get_attribute("value")) == (str(oldest), str(oldest))
+    assert page.text('[data-testid="past-banner"]') == f"Version {oldest} of {latest} — viewing the past"
+    assert page.css('[data-testid="timeline-previous"]').get_attribute("disabled") is not None
+
+    # Escape returns to live.
+    slider.send_keys(Keys.ESCAPE)
+    page.in_sync()
+    assert not page.css('[data-testid="past-banner"]').is_displayed()
+
+    assert console_problems(browser, demo_server, provoked=[("/versions/1", 404)]) == []
