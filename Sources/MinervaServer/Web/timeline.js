@@ -45,6 +45,7 @@ let target = null;
 let cache = new Map();
 let fetchTimer = 0;
 
+/** The session's current version: the slider's end, where it shows the live state. */
 const latest = () => store.state?.version ?? 1;
 
 /** The oldest version a `404` on an earlier version names ("…can go back to versions 204 to 1201"). */
@@ -82,6 +83,7 @@ function scrubTo(version) {
   else fetchTimer = setTimeout(() => fetchVersion(wanted), SCRUB_PAUSE_MS);
 }
 
+/** Fetches an earlier version and keeps it; shows it when the slider still rests there. */
 async function fetchVersion(version) {
   const { session } = store;
   let document;
@@ -98,11 +100,13 @@ async function fetchVersion(version) {
   if (target === version) showPast(document);
 }
 
+/** Leaves the earlier version without restoring it; the slider keeps the keyboard's focus. */
 function backToLive() {
   scrubTo(Infinity);
   range.focus();
 }
 
+/** Restores the version shown; the toast says which version it became. */
 async function restoreShown() {
   const version = store.past?.state.version;
   if (version === undefined) return;
