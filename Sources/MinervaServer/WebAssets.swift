@@ -21,6 +21,7 @@ struct WebAssets: Sendable {
         "screen.js": (script, PackageResources.screen_js),
         "list.js": (script, PackageResources.list_js),
         "inspector.js": (script, PackageResources.inspector_js),
+        "timeline.js": (script, PackageResources.timeline_js),
         "topbar.js": (script, PackageResources.topbar_js),
         "toast.js": (script, PackageResources.toast_js),
         "dom.js": (script, PackageResources.dom_js),

@@ -5,9 +5,10 @@ Every step taps or types in the page like a person would, then checks that what 
 document, fetched beside the browser with urllib. Another client (urllib here, curl or an app
 elsewhere) changes a session the page has joined, and the page follows without a reload. The
 browser's log must stay free of warnings and errors, and the page must fit 420 px without
-sideways scrolling. Needs Debian's chromium and chromium-driver and Selenium from pip. Saves the
-screenshot to test-artifacts/web-client.png; with UPDATE_SCREENSHOT=1 to docs/web-client.png,
-the one the README shows.
+sideways scrolling. The inspector's timeline shows an earlier version of the session on the device
+and in the tree, and restores it. Needs Debian's chromium and chromium-driver and Selenium from
+pip. Saves the screenshots to test-artifacts/ (web-client.png, web-client-timeline.png); with
+UPDATE_SCREENSHOT=1 to docs/, the ones the README shows.
 """
 import json
 import os
@@ -26,7 +27,9 @@ from selenium.webdriver.common.keys import Keys
 
 from conftest import ROOT
 
-SCREENSHOT = ROOT / ("docs" if os.environ.get("UPDATE_SCREENSHOT") == "1" else "test-artifacts") / "web-client.png"
+SCREENSHOTS = ROOT / ("docs" if os.environ.get("UPDATE_SCREENSHOT") == "1" else "test-artifacts")
+SCREENSHOT = SCREENSHOTS / "web-client.png"
+TIMELINE_SCREENSHOT = SCREENSHOTS / "web-client-timeline.png"
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 
@@ -68,6 +71,13 @@ def find_node(node, node_id):
         if found:
             return found
     return None
+
+
+def walk(node):
+    """A node and its descendants, depth first."""
+    yield node
+    for child in node.get("children", []):
+        yield from walk(child)
 
 
 def console_problems(browser, server, provoked=()):
@@ -138,6 +148,12 @@ class Page:
 
     def state(self):
         return self.call("GET")
+
+    def open(self, session):
+        """Opens a session that another client made, from the page's address."""
+        self.id, self.token = session.id, session.token
+        self.driver.get("about:blank")
+        self.driver.get(f"{self.server.url}/#session={session.id}&token={session.token}")
 
     def in_sync(self, newer_than=0, timeout=8.0):
         """Waits until the server's version passes `newer_than` and the page shows that state;
@@ -357,9 +373,7 @@ def test_web_client_joins_a_session_and_follows_another_client(demo_server, brow
     # A session made by another client (curl, an app): the page opens it from its address.
     other = demo_server.create_session()
     page = Page(browser, demo_server)
-    page.id, page.token = other.id, other.token
-    browser.get("about:blank")
-    browser.get(f"{demo_server.url}/#session={other.id}&token={other.token}")
+    page.open(other)
     state, focus = page.in_sync()
     assert (state["version"], focus["screen"]) == (1, "home")
     assert page.text('[data-testid="session-id"]') == other.id
@@ -429,3 +443,118 @@ def test_web_client_joins_a_session_and_follows_another_client(demo_server, brow
     assert fits_width(browser, 420)
 
     assert console_problems(browser, demo_server, provoked=[("/deep-link", 404), (f"/v1/sessions/{third.id}", 401)]) == []
+
+
+def test_web_client_timeline_shows_an_earlier_version_and_restores_it(demo_server, browser):
+    # Another client drives a session: a profile pushed on home, a list put on it, a photo
+    # presented over it, then the account tab.
+    other = demo_server.create_session()
+    page = Page(browser, demo_server)
+    page.open(other)
+    page.in_sync()
+    profile = other.op("navigate", {"screen": "profile", "params": {"userId": "42"}})["focus"]
+    assert other.call("PUT", f"/nodes/{profile}/list", followers(1))[0] == 200
+    photo = other.op("navigate", {"screen": "photo", "params": {"photoId": "7"}})["focus"]
+    other.op("select-tab", {"tab": "account"})
+    state, focus = page.in_sync(newer_than=4)
+    assert (state["version"], focus["id"]) == (5, "n2")
+    wait_for(lambda: page.text('[data-testid="timeline-status"]') == "live · version 5", "the timeline at the live version")
+    slider = page.css('[data-testid="timeline-range"]')
+    assert (slider.get_attribute("min"), slider.get_attribute("max"), slider.get_attribute("value")) == ("1", "5", "5")
+    assert not page.css('[data-testid="past-banner"]').is_displayed()
+    assert page.css('[data-testid="timeline-restore"]').get_attribute("disabled") is not None
+
+    # Two steps back with the keyboard's arrows: the device and the tree show version 3 as it was
+    # (the home tab, the profile on top with its first list, no photo), marked as the past; the
+    # session itself is untouched.
+    then = page.call("GET", "/versions/3")
+    slider.send_keys(Keys.LEFT, Keys.LEFT)
+    wait_for(lambda: page.device() == ("3", profile), lambda: f"the device to show version 3 (it shows {page.device()})")
+    assert then["focus"] == profile
+    wait_for(lambda: page.text('[data-testid="nav-title"]') == page.app["screens"]["profile"]["title"], "the profile's title")
+    wait_for(lambda: page.all(f'[data-node-id="{profile}"] [data-testid="cell-u2"]'), "the profile's list as it was")
+    wait_for(lambda: not page.all(".layer-presented"), "no photo over it")
+    assert page.css('[data-testid="tab-home"]').get_attribute("aria-pressed") == "true"
+    assert page.text('[data-testid="past-banner"]') == "Version 3 of 5 — viewing the past"
+    assert "is-past" in page.css('[data-testid="device"]').get_attribute("class")
+    assert browser.execute_script("return document.querySelector('[data-testid=layers]').inert") is True
+    assert "is-focus" in page.css(f'[data-testid="inspector-tree"] [data-tree-node="{profile}"]').get_attribute("class")
+    tree = {row.get_attribute("data-tree-node") for row in page.all('[data-testid="inspector-tree"] [data-tree-node]')}
+    assert tree == {node["id"] for node in walk(then["root"])} and photo not in tree
+    assert page.state()["version"] == 5
+
+    # The session moves on meanwhile (the profile's list changes): the page still follows it (the
+    # slider grows, the event log logs it, dimmed as what had not happened yet), and the device
+    # stays on version 3.
+    assert other.call("PUT", f"/nodes/{profile}/list", followers(2))[0] == 200
+    wait_for(lambda: page.text('[data-testid="past-banner"]') == "Version 3 of 6 — viewing the past", "the slider to grow")
+    wait_for(lambda: page.all('[data-testid="event-log"] .event-listChanged.is-future'), "the new change, dimmed in the event log")
+    assert page.device() == ("3", profile) and page.text('[data-testid="session-version"]') == "v6"
+    assert page.all(f'[data-node-id="{profile}"] [data-testid="cell-u2"]'), "the list as it was at version 3"
+    assert fits_width(browser, 420)
+    page.settle()
+    TIMELINE_SCREENSHOT.parent.mkdir(exist_ok=True)
+    assert browser.save_screenshot(str(TIMELINE_SCREENSHOT))
+
+    # The step buttons: one back (version 2: the profile without its list), one forward again.
+    page.tap('[data-testid="timeline-previous"]')
+    wait_for(lambda: page.device() == ("2", profile), "version 2")
+    wait_for(lambda: not page.all(f'[data-node-id="{profile}"] [data-testid="cell-u2"]'), "no list at version 2")
+    page.tap('[data-testid="timeline-next"]')
+    wait_for(lambda: page.device() == ("3", profile), "version 3 again")
+
+    # Restore it: a new version that is version 3 again (the photo gone, the first list back), and
+    # the page is live on it.
+    page.tap('[data-testid="timeline-restore"]')
+    state, focus = page.in_sync(newer_than=6)
+    assert (state["version"], focus["id"], state["tabs"]["selected"]) == (7, profile, "home")
+    assert [node["id"] for node in walk(state["root"])] == [node["id"] for node in walk(then["root"])]
+    assert state["navigators"] == then["navigators"]
+    assert find_node(state["root"], profile)["list"]["sections"] == find_node(then["root"], profile)["list"]["sections"]
+    block = [event for event in page.call("GET", "/events?after=0")["events"] if event["version"] == 7]
+    assert [(event["node"], event["reason"]) for event in block if event["type"] == "removed"] == [(photo, "restore")]
+    wait_for(lambda: not page.css('[data-testid="past-banner"]').is_displayed(), "the banner to leave")
+    assert "is-past" not in page.css('[data-testid="device"]').get_attribute("class")
+    wait_for(lambda: page.all(f'[data-node-id="{profile}"] [data-testid="cell-u2"]'), "the first list, live again")
+    wait_for(lambda: page.text('[data-testid="timeline-status"]') == "live · version 7", "the timeline back at live")
+
+    # One step back, then Back to live: nothing is restored.
+    page.tap('[data-testid="timeline-previous"]')
+    wait_for(lambda: page.device() == ("6", "n2"), "version 6")
+    page.tap('[data-testid="timeline-live"]')
+    page.in_sync()
+    assert page.state()["version"] == 7
+
+    assert console_problems(browser, demo_server) == []
+
+
+def test_web_client_timeline_starts_at_the_oldest_version_kept(demo_server, browser):
+    # A session whose early events are gone: its first versions can no longer be rebuilt.
+    other = demo_server.create_session()
+    for _ in range(550):
+        other.op("navigate", {"screen": "profile", "params": {"userId": "42"}})
+        other.op("pop", {})
+    status, _, answer = other.call("GET", "/versions/1")
+    assert status == 404, answer
+    oldest, latest = map(int, re.search(r"versions (\d+) to (\d+)", answer["error"]["message"]).groups())
+    assert 1 < oldest < latest == 1101
+    page = Page(browser, demo_server)
+    page.open(other)
+    page.in_sync()
+
+    # Home asks for version 1: the 404 names the oldest kept, where the slider starts and rests.
+    slider = page.css('[data-testid="timeline-range"]')
+    slider.send_keys(Keys.HOME)
+    then = page.call("GET", f"/versions/{oldest}")
+    wait_for(lambda: page.device() == (str(oldest), then["focus"]),
+             lambda: f"the device to show version {oldest} (it shows {page.device()})")
+    assert (slider.get_attribute("min"), slider.get_attribute("value")) == (str(oldest), str(oldest))
+    assert page.text('[data-testid="past-banner"]') == f"Version {oldest} of {latest} — viewing the past"
+    assert page.css('[data-testid="timeline-previous"]').get_attribute("disabled") is not None
+
+    # Escape returns to live.
+    slider.send_keys(Keys.ESCAPE)
+    page.in_sync()
+    assert not page.css('[data-testid="past-banner"]').is_displayed()
+
+    assert console_problems(browser, demo_server, provoked=[("/versions/1", 404)]) == []

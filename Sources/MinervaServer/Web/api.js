@@ -111,3 +111,22 @@ export async function operate(session, operation, body, version) {
   const headers = { "If-Match": `"${version}"` };
   return (await request("POST", sessionPath(session, `/${operation}`), { body, session, headers })).document;
 }
+
+/** The state document as it was at an earlier `version` (`GET …/versions/{v}`). */
+export async function loadVersion(session, version) {
+  return (await request("GET", sessionPath(session, `/versions/${version}`), { session })).document;
+}
+
+/** A fresh `Idempotency-Key`: 32 random hex digits (`crypto.randomUUID` needs a secure origin). */
+function idempotencyKey() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * Makes the state at `version` the current one again (`POST …/restore`), made on the state of
+ * `current` and under a key of its own: its answer, the new state with `restored`.
+ */
+export async function restore(session, version, current) {
+  const headers = { "If-Match": `"${current}"`, "Idempotency-Key": idempotencyKey() };
+  return (await request("POST", sessionPath(session, "/restore"), { body: { version }, session, headers })).document;
+}

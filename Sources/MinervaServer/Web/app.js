@@ -6,6 +6,7 @@ import { startDevice } from "./device.js";
 import { $ } from "./dom.js";
 import { startInspector } from "./inspector.js";
 import { joinSession, loadApp, openFirstSession } from "./session.js";
+import { startTimeline } from "./timeline.js";
 import { startTopbar } from "./topbar.js";
 
 /** `#session=ID&token=…` in the page's address, or null. Browsers never send the fragment to a
@@ -25,6 +26,7 @@ function forgetAddressedSession() {
 async function start() {
   startDevice();
   startInspector();
+  startTimeline();
   startTopbar();
   try {
     await loadApp();

@@ -1,11 +1,12 @@
 // The device: the focused navigation state drawn as a phone (a tablet in split layout). A base
 // layer holds the visible stack (or primary | detail) and the tab bar; each presented navigator
-// is a layer above it. Pages slide as stacks push and pop, modals rise and fall by style.
+// is a layer above it. Pages slide as stacks push and pop, modals rise and fall by style. An
+// earlier version that the timeline shows is drawn the same way, muted and out of reach of taps.
 
 import { $, append, formatParams, h, hasIcon, icon, play, stopAnimation } from "./dom.js";
 import { screenPage } from "./screen.js";
 import { operate } from "./session.js";
-import { baseNavigators, isSheet, presentedChain, store, subscribe, tabLabel } from "./store.js";
+import { baseNavigators, isSheet, presentedChain, shown, store, subscribe, tabLabel } from "./store.js";
 
 const deviceEl = $('[data-testid="device"]');
 const layersEl = $('[data-testid="layers"]');
@@ -73,7 +74,7 @@ const emptyDetail = () => h("div", { class: "page page-empty" },
 function updateStack(navigatorId, previous, animate) {
   const element = stackView(navigatorId);
   const stack = view.stacks.get(navigatorId);
-  const navigator = store.index.navigators.get(navigatorId);
+  const navigator = shown().index.navigators.get(navigatorId);
   const top = navigator.stack[navigator.stack.length - 1] ?? null;
   const oldTop = stack.top;
   if (top === oldTop) {
@@ -100,7 +101,7 @@ function updateStack(navigatorId, previous, animate) {
     return;
   }
   let kind = previousNavigator.stack.includes(top) ? "pop" : "push";
-  if (store.index.nodes.get(top)?.presentation?.kind === "detail" && navigator.stack.length === 1) kind = "fade";
+  if (shown().index.nodes.get(top)?.presentation?.kind === "detail" && navigator.stack.length === 1) kind = "fade";
   oldPage.classList.add("exiting");
   oldPage.setAttribute("inert", "");
   stripTestIds(oldPage);
@@ -119,14 +120,14 @@ function stripTestIds(root) {
 /** nav-title, back-button and close-button name the focused screen's navigation bar only. */
 function assignTestIds() {
   stripTestIds(layersEl);
-  const focusPage = view.pages.get(store.state.focus)?.element;
+  const focusPage = view.pages.get(shown().state.focus)?.element;
   for (const { element } of view.pages.values()) element.classList.toggle("is-focus", element === focusPage);
   if (!focusPage || focusPage.classList.contains("exiting")) return;
   for (const node of focusPage.querySelectorAll(":scope > .nav-bar [data-role]")) node.dataset.testid = node.dataset.role;
 }
 
 function renderTabBar() {
-  const { tabs } = store.state;
+  const { tabs } = shown().state;
   const key = JSON.stringify(tabs);
   if (view.tabBarKey === key) return;
   view.tabBarKey = key;
@@ -138,7 +139,7 @@ function renderTabBar() {
       onclick: () => {
         if (!selected) operate("select-tab", { tab: item.id });
         // A second tap on the selected tab pops it to its root, as iOS does.
-        else if ((store.index.navigators.get(item.navigator)?.stack.length ?? 0) > 1) operate("pop", { navigator: item.navigator, toRoot: true });
+        else if ((shown().index.navigators.get(item.navigator)?.stack.length ?? 0) > 1) operate("pop", { navigator: item.navigator, toRoot: true });
       },
     }, icon(hasIcon(item.id) ? item.id : "grid", "icon tab-icon"), h("span", {}, tabLabel(item.id)));
   }));
@@ -146,7 +147,7 @@ function renderTabBar() {
 
 /** The base layer: one stack view (or primary | detail columns) and the tab bar. */
 function renderBase(bases, previous, animate) {
-  const { state, index } = store;
+  const { state, index } = shown();
   const content = view.baseLayer.firstElementChild;
   if (state.layout === "split") {
     const columns = bases.map((id) => {
@@ -178,7 +179,7 @@ function renderBase(bases, previous, animate) {
 
 /** The presented layers, bottom first: new ones rise, dismissed ones fall. */
 function renderPresented(chain, previous, animate) {
-  const { index } = store;
+  const { index } = shown();
   const wanted = new Set(chain);
   for (const [id, layer] of view.presentedLayers) {
     if (wanted.has(id)) continue;
@@ -225,7 +226,7 @@ function renderPresented(chain, previous, animate) {
 }
 
 function renderCaption() {
-  const { state, index } = store;
+  const { state, index } = shown();
   const node = index.nodes.get(state.focus);
   const navigator = node ? index.navigators.get(node.navigator) : null;
   captionEl.replaceChildren();
@@ -235,9 +236,12 @@ function renderCaption() {
     navigator ? [h("span", { class: "muted" }, " on "), h("code", {}, navigator.id)] : ""]);
 }
 
-/** Draws the store's state; `previous` is the index of the state drawn before (for transitions). */
+/** Draws the state shown (live, or the timeline's earlier version); `previous` is the index of
+ *  the state drawn before (for transitions). */
 function render(previous, animate) {
-  const { state, index } = store;
+  const { state, index } = shown();
+  deviceEl.classList.toggle("is-past", Boolean(store.past));
+  layersEl.toggleAttribute("inert", Boolean(store.past));
   deviceEl.dataset.layout = state.layout;
   if (deviceEl.classList.contains("tablet") !== (state.layout === "split")) {
     deviceEl.classList.toggle("tablet", state.layout === "split");
@@ -275,7 +279,9 @@ export function startDevice() {
       view = emptyView();
       layersEl.replaceChildren();
     } else if (change.kind === "state") {
-      render(change.previous, change.animate);
+      if (!store.past) render(change.previous, change.animate);
+    } else if (change.kind === "past") {
+      render(change.previous, true);
     } else if (change.kind === "busy") {
       deviceEl.classList.toggle("is-busy", store.busy);
     } else if (change.kind === "updates") {

@@ -1,8 +1,9 @@
 // The inspector beside the device: the coordinator tree, the navigators, the session and its
-// event log, all drawn from the store.
+// event log, all drawn from the store. The tree, the navigators and the session show the state
+// the device shows: live, or the earlier version the timeline shows (muted, as the past).
 
 import { $, formatParams, h, icon, play } from "./dom.js";
-import { store, subscribe, visibleNavigators } from "./store.js";
+import { shown, store, subscribe, visibleNavigators } from "./store.js";
 
 /** The event log shows this many of the newest events. */
 const SHOWN_EVENTS = 300;
@@ -26,7 +27,7 @@ const UPDATES = {
 };
 
 function renderTree() {
-  const { state } = store;
+  const { state } = shown();
   const row = (node) => {
     const presentation = node.presentation ?? {};
     const isFocus = node.id === state.focus;
@@ -46,7 +47,7 @@ function renderTree() {
 }
 
 function renderNavigators() {
-  const { state, index } = store;
+  const { state, index } = shown();
   const visible = new Set(visibleNavigators(state, index));
   navigatorsEl.replaceChildren(h("div", { class: "nav-table" }, state.navigators.map((navigator) => {
     const tags = [navigator.parent === null ? (state.tabs ? "tab" : "base") : `presented by ${navigator.parent}`];
@@ -69,7 +70,8 @@ const steps = (list) => (list ?? []).map((step, i) => [i ? " › " : "", h("code
   Object.keys(step.params ?? {}).length ? ` (${formatParams(step.params)})` : ""]);
 
 function renderSession() {
-  const { state, link } = store;
+  const { state } = shown();
+  const { link } = store;
   if (!state) return;
   const none = (text = "none") => h("span", { class: "muted" }, text);
   const rows = [
@@ -79,7 +81,8 @@ function renderSession() {
       state.unknownScreens ? h("span", { class: "badge" }, ` shows ${state.unknownScreens.join(", ")}, no longer declared`) : null]],
     ["focus", h("code", {}, state.focus ?? "—")],
     state.tabs ? ["tab", h("code", {}, state.tabs.selected)] : null,
-    ["link", link ? h("code", {}, link) : none(link === null ? "no route describes it" : "…")],
+    ["link", store.past ? none("known for the live state only") // GET …/link describes the live state
+      : link ? h("code", {}, link) : none(link === null ? "no route describes it" : "…")],
     ["flags", state.flags?.length ? state.flags.map((flag) => h("span", { class: "badge badge-flag" }, flag)) : none()],
     ["pending", state.pending
       ? h("span", {}, steps(state.pending.steps), state.pending.flow ? none(` after flow ${state.pending.flow}`) : null)
@@ -126,7 +129,7 @@ function eventItem(event) {
   const [subject, badge] = describeEvent(event);
   return h("li", {
     class: event.final ? `event event-${event.type} is-final` : `event event-${event.type}`,
-    "data-seq": event.seq, title: event.version === undefined ? null : `version ${event.version}${event.at ? ` at ${event.at}` : ""}`,
+    "data-seq": event.seq, "data-version": event.version, title: event.version === undefined ? null : `version ${event.version}${event.at ? ` at ${event.at}` : ""}`,
   },
   h("span", { class: "event-seq" }, `#${event.seq}`),
   h("span", { class: "event-type" }, event.type),
@@ -150,6 +153,13 @@ function renderEvents(fresh, history) {
   }
   while (eventLogEl.children.length > SHOWN_EVENTS) eventLogEl.lastElementChild.remove();
   renderEventCount();
+  if (store.past) markFutureEvents();
+}
+
+/** While an earlier version is shown, the events after it are dimmed: they have not happened yet. */
+function markFutureEvents() {
+  const version = store.past?.state.version ?? Infinity;
+  for (const item of eventLogEl.children) item.classList.toggle("is-future", Number(item.dataset.version) > version);
 }
 
 /** Draws the inspector from the store from now on. */
@@ -161,10 +171,13 @@ export function startInspector() {
     if (change.kind === "session") {
       eventLogEl.replaceChildren();
       renderEventCount();
-    } else if (change.kind === "state") {
+    } else if (change.kind === "state" || change.kind === "past") {
+      if (change.kind === "state" && store.past) return; // the earlier version stays shown
+      inspectorEl.classList.toggle("is-past", Boolean(store.past));
       renderTree();
       renderNavigators();
       renderSession();
+      if (change.kind === "past") markFutureEvents();
     } else if (change.kind === "events") {
       renderEvents(change.fresh, change.history);
     } else if (change.kind === "link" || change.kind === "updates") {

@@ -4,7 +4,7 @@
 import { append, h, hashHue, icon } from "./dom.js";
 import { listView } from "./list.js";
 import { operate } from "./session.js";
-import { presentationLabel, screenInfo, screenTitle, store } from "./store.js";
+import { presentationLabel, screenInfo, screenTitle, shown, store } from "./store.js";
 
 function hero(node) {
   const title = screenTitle(node.screen);
@@ -79,11 +79,11 @@ function finishPanel(nodeId) {
 }
 
 /**
- * The page of node `nodeId` (as it stands in the store's state).
+ * The page of node `nodeId` (as it stands in the state shown: live, or an earlier version).
  * @returns {{element: Element, update: () => void}} `update` draws what changed since.
  */
 export function screenPage(nodeId) {
-  const node = store.index.nodes.get(nodeId);
+  const node = shown().index.nodes.get(nodeId);
   const leading = h("div", { class: "nav-leading" });
   const trailing = h("div", { class: "nav-trailing" });
   const navBar = h("header", { class: "nav-bar" },
@@ -112,7 +112,7 @@ export function screenPage(nodeId) {
       leadingKey = key;
       leading.replaceChildren();
       if (position > 0) {
-        const below = store.index.nodes.get(navigator.stack[position - 1]);
+        const below = shown().index.nodes.get(navigator.stack[position - 1]);
         leading.append(h("button", {
           type: "button", class: "nav-button back", "data-role": "back-button",
           title: `POST pop {"navigator": "${navigator.id}"}`,
@@ -136,13 +136,13 @@ export function screenPage(nodeId) {
   }
 
   function update() {
-    const current = store.index.nodes.get(nodeId);
+    const current = shown().index.nodes.get(nodeId);
     if (!current) return;
-    const navigator = store.index.navigators.get(current.navigator);
+    const navigator = shown().index.navigators.get(current.navigator);
     updateNavBar(navigator, navigator ? navigator.stack.indexOf(nodeId) : -1);
 
     // A guarded target waits for this flow: say what finishing it resumes.
-    const pending = store.state.pending;
+    const pending = shown().state.pending;
     const waiting = pending && pending.flow === nodeId ? pending.steps ?? [] : null;
     banner.hidden = !waiting;
     if (waiting) {

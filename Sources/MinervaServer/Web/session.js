@@ -1,9 +1,10 @@
 // The session the page shows: the app description, creating, joining or resuming the session,
-// following it live, and the operations that taps make. The only module that changes the store.
+// following it live, the operations that taps make, and the earlier versions the timeline shows
+// and restores. The only module that changes the store.
 
 import * as api from "./api.js";
 import { follow } from "./live.js";
-import { indexState, publish, store } from "./store.js";
+import { indexState, publish, shown, store } from "./store.js";
 import { showToast } from "./toast.js";
 
 const SAVED_SESSION_KEY = "minerva.session";
@@ -84,7 +85,7 @@ function open(session, document) {
   follower?.stop();
   announcedVersion = 0;
   historyUntil = document.lastEvent ?? 0;
-  Object.assign(store, { session, state: null, index: null, events: [], truncated: false, link: undefined, updates: "connecting" });
+  Object.assign(store, { session, state: null, index: null, events: [], truncated: false, link: undefined, updates: "connecting", past: null });
   sessionStorage.setItem(SAVED_SESSION_KEY, JSON.stringify(session));
   publish({ kind: "session" });
   applyState(document);
@@ -183,11 +184,13 @@ const navigationShape = (state) =>
  * A navigation operation, sent with If-Match so that a tap made on a stale screen fails with 412
  * instead of doing the wrong thing; its answer is rendered. When the 412 came only from a change
  * the person could not have been looking at (a list replaced, the navigation the same), the tap
- * still means what it meant, and it is sent once more against the new version.
+ * still means what it meant, and it is sent once more against the new version. An operation made
+ * while the timeline shows an earlier version (a deep link typed) returns the views to live first.
  * @returns the new state, or null when the operation failed (`onError` gets the error, else a toast).
  */
 export async function operate(operation, body, { onError } = {}) {
   if (store.busy || !store.state) return null;
+  showLive();
   setBusy(true);
   const opened = epoch;
   try {
@@ -214,6 +217,56 @@ export async function operate(operation, body, { onError } = {}) {
         return null;
       }
     }
+  } finally {
+    setBusy(false);
+    if (opened === epoch) catchUp(0);
+  }
+}
+
+/** Shows `document`, the session's state at an earlier version (`GET …/versions/{v}`), instead of
+ *  the live state, which is still followed meanwhile. */
+export function showPast(document) {
+  if (!document || document.id !== store.session?.id) return;
+  const previous = shown().index;
+  store.past = { state: document, index: indexState(document) };
+  publish({ kind: "past", previous });
+}
+
+/** Shows the live state again (nothing happens when it is shown already). */
+export function showLive() {
+  if (!store.past) return;
+  const previous = store.past.index;
+  store.past = null;
+  publish({ kind: "past", previous });
+}
+
+/**
+ * Makes the state at `version` the current one again, as a new version (`POST …/restore`), then
+ * shows the live state. It is sent with If-Match, so that a change made meanwhile, which the
+ * person did not see, fails it with 412 rather than being undone.
+ * @returns the new state (with `restored`), or null when the restore failed (`onError` gets the
+ *   error, else a toast says why; the views stay on the earlier version).
+ */
+export async function restore(version, { onError } = {}) {
+  if (store.busy || !store.state) return null;
+  setBusy(true);
+  const opened = epoch;
+  try {
+    const document = await api.restore(store.session, version, store.state.version);
+    if (opened !== epoch) return null;
+    applyState(document);
+    showLive();
+    return document;
+  } catch (error) {
+    if (opened !== epoch) return null;
+    if (error.status === 412) {
+      showToast(`The session changed meanwhile (412 precondition_failed): restore again to go back to version ${version} from the newest.`, "warn");
+    } else if (onError) {
+      onError(error);
+    } else {
+      showToast(error.summary, "error");
+    }
+    return null;
   } finally {
     setBusy(false);
     if (opened === epoch) catchUp(0);

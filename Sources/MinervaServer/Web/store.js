@@ -20,6 +20,9 @@ export const store = {
   updates: "connecting",
   /** Whether a tap's operation is on its way. */
   busy: false,
+  /** An earlier version that the timeline shows instead of the live state: `{state, index}`,
+   *  or null while the views follow the session live. */
+  past: null,
 };
 
 const listeners = new Set();
@@ -28,7 +31,8 @@ const listeners = new Set();
  * Calls `listener(change)` after every change of the store. A change is one of
  * `{kind: "app"}` (the app description loaded), `{kind: "session"}` (another session: start afresh), `{kind: "state", previous, animate}`
  * (`previous`: the index of the state before), `{kind: "events", fresh, history}` (`history`: events the session had when it was opened), `{kind: "link"}`,
- * `{kind: "updates"}` and `{kind: "busy"}`.
+ * `{kind: "updates"}`, `{kind: "busy"}` and `{kind: "past", previous}` (the views show another
+ * version, or the live state again: `previous` is the index of what they showed before).
  */
 export function subscribe(listener) {
   listeners.add(listener);
@@ -37,6 +41,12 @@ export function subscribe(listener) {
 /** Tells every subscriber about a change (session.js only). */
 export function publish(change) {
   for (const listener of listeners) listener(change);
+}
+
+/** The state the views draw, and its index: the earlier version the timeline shows, else the
+ *  live state. */
+export function shown() {
+  return store.past ?? { state: store.state, index: store.index };
 }
 
 /** The nodes (with their parents) and navigators of a state, by id. */

@@ -8,7 +8,7 @@ let hideTimer = 0;
 
 toast.addEventListener("click", () => { toast.hidden = true; });
 
-/** Shows `message`; `tone` is "error" or "warn". */
+/** Shows `message`; `tone` is "error", "warn" or "info". */
 export function showToast(message, tone = "error") {
   toast.textContent = message;
   toast.dataset.tone = tone;
