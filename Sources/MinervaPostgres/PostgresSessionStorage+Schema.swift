@@ -53,6 +53,7 @@ extension PostgresSessionStorage {
             generation bigint NOT NULL
         );
         """,
+        analyticsMigration,
     ]
 
     /// Brings the schema up to date under an advisory lock, so that instances starting together

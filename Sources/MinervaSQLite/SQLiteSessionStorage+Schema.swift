@@ -51,6 +51,7 @@ extension SQLiteSessionStorage {
             try migrateSessionsToV3(db)
             try migrateCreationsToV3(db)
         }
+        migrator.registerMigration("v4: flow analytics (hourly rollups, per-session trails and paths)", migrate: createAnalyticsTables)
         return migrator
     }
 

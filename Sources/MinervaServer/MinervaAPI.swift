@@ -141,7 +141,7 @@ public final class MinervaAPI: HTTPResponder {
             throw .invalidRequest(malformation)
         }
         try checkSizes(request)
-        guard let route else {
+        guard let route, route.isAdmin == false || configuration.adminToken != nil else {
             throw .notFound(Self.unknownPathMessage(request.path))
         }
         if let preflight = try configuration.cors.preflight(request, route: route) {
@@ -189,6 +189,8 @@ public final class MinervaAPI: HTTPResponder {
             return .response(try getList(node, on: session!, request))
         case (.link, _):
             return .response(try link(session!))
+        case (.analytics(let report), _):
+            return .response(try analytics(report, request))
         }
     }
 

@@ -20,6 +20,8 @@ enum Route: Equatable {
     case list(String, node: String)
     /// `/v1/sessions/{id}/link`
     case link(String)
+    /// `/v1/admin/analytics/{report}` (only with an admin token)
+    case analytics(AnalyticsReport)
 
     /// The navigation operations, by their path segment.
     enum Operation: String, CaseIterable {
@@ -40,7 +42,7 @@ enum Route: Equatable {
     /// The methods this path answers.
     var allowedMethods: [String] {
         switch self {
-        case .health, .metrics, .app, .events, .link, .webAsset: ["GET", "HEAD"]
+        case .health, .metrics, .app, .events, .link, .webAsset, .analytics: ["GET", "HEAD"]
         case .sessions, .operation: ["POST"]
         case .session: ["GET", "HEAD", "DELETE"]
         case .list: ["GET", "HEAD", "PUT"]
@@ -60,6 +62,7 @@ enum Route: Equatable {
         case .list: "list"
         case .link: "link"
         case .metrics: "metrics"
+        case .analytics(let report): "analytics_" + report.rawValue
         }
     }
 
@@ -68,7 +71,7 @@ enum Route: Equatable {
     /// and the health check (which asks the store).
     var usesStore: Bool {
         switch self {
-        case .session, .events, .operation, .list, .link, .sessions, .health: true
+        case .session, .events, .operation, .list, .link, .sessions, .health, .analytics: true
         case .metrics, .app, .webAsset: false
         }
     }
@@ -76,7 +79,7 @@ enum Route: Equatable {
     var sessionID: String? {
         switch self {
         case .session(let id), .events(let id), .operation(let id, _), .list(let id, _), .link(let id): id
-        case .health, .metrics, .app, .sessions, .webAsset: nil
+        case .health, .metrics, .app, .sessions, .webAsset, .analytics: nil
         }
     }
 }
@@ -134,6 +137,8 @@ private struct PathSegments {
             return WebAssets.contains(name) ? .webAsset(name) : nil
         case 2 where segment(0, is: "v1") && segment(1, is: "app"): return .app
         case 2 where segment(0, is: "v1") && segment(1, is: "sessions"): return .sessions
+        case 4 where segment(0, is: "v1") && segment(1, is: "admin") && segment(2, is: "analytics"):
+            return Route.AnalyticsReport(rawValue: string(3)).map { .analytics($0) }
         case 3...6 where segment(0, is: "v1") && segment(1, is: "sessions") && !isEmpty(2):
             return sessionRoute(id: string(2))
         default: return nil

@@ -31,6 +31,7 @@ extension SessionCore {
         }
         guard let committer else {
             close(session, in: &slot)
+            analytics.recordEnd(of: session.id, reason: "deleted", at: configuration.now())
             return .success(())
         }
         slot.busy = true
@@ -40,6 +41,7 @@ extension SessionCore {
                 switch outcome {
                 case .success:
                     self.close(session, in: &slot)
+                    self.analytics.recordEnd(of: session.id, reason: "deleted", at: self.configuration.now())
                     completion(.success(()))
                 case .failure(let error):
                     self.logger.error("could not delete session \(session.id) from storage: \(error)")

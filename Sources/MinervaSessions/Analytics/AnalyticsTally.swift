@@ -1,0 +1,90 @@
+/// Applies analytics entries to the trails of their sessions: the rolled-up counts to add, the
+/// lines to append to each session's path, and the time-on-screen samples. Every store runs its
+/// batches through it inside one transaction, with the trails it read there.
+public struct AnalyticsTally: Sendable {
+    /// Each session's trail, as read and then as changed.
+    public private(set) var trails: [String: AnalyticsTrail]
+    /// The counts to add.
+    public private(set) var counts: [AnalyticsCount.Key: Int] = [:]
+    /// The lines to append to each session's path (see ``AnalyticsPath``).
+    public private(set) var paths: [String: String] = [:]
+    /// How long screens were the focus, for `/metrics`.
+    public private(set) var samples: [AnalyticsSample] = []
+
+    /// Starts a tally over the trails the store holds for the batch's sessions (those it has).
+    public init(trails: [String: AnalyticsTrail]) {
+        self.trails = trails
+    }
+
+    /// Applies entries in order.
+    public mutating func apply(_ entries: some Sequence<AnalyticsEntry>) {
+        for entry in entries { apply(entry) }
+    }
+
+    /// Applies one entry.
+    public mutating func apply(_ entry: AnalyticsEntry) {
+        var trail = trails[entry.session] ?? AnalyticsTrail()
+        let bucket = AnalyticsCount.bucket(ofMilliseconds: entry.at)
+        switch entry.fact {
+        case .shown(let node, let screen):
+            add(bucket, screen, AnalyticsMetric.shown)
+            if trail.seen.insert(screen).inserted { add(bucket, screen, AnalyticsMetric.sessions) }
+            trail.shownAt[node] = entry.at
+            append(entry, "s", node, screen)
+        case .exit(let node, let screen, let reason):
+            add(bucket, screen, AnalyticsMetric.exit(reason))
+            trail.shownAt[node] = nil
+            append(entry, "x", node, screen, reason, trail.focus?.screen ?? screen)
+        case .flow(let node, let screen, let status):
+            add(bucket, screen, AnalyticsMetric.flow(status))
+            if let shown = trail.shownAt[node] {
+                add(bucket, screen, AnalyticsMetric.flowTime(bin: AnalyticsBins.bin(ofMilliseconds: max(0, entry.at - shown))))
+            }
+        case .focus(let node, let screen):
+            focus(on: node, screen, at: entry.at, bucket: bucket, trail: &trail)
+        case .end(let reason):
+            if let focus = trail.focus {
+                add(bucket, focus.screen, AnalyticsMetric.exit(reason))
+                // An expired session was left at a moment nobody knows: no time is counted.
+                if reason != "expired" { sample(focus.screen, entry.at - focus.since, bucket: bucket) }
+                append(entry, "e", "-", focus.screen, reason)
+            }
+            trail.focus = nil
+            trail.shownAt = [:]
+        }
+        trails[entry.session] = trail
+    }
+
+    /// The focus moves: the screen that had it gets its time on screen. A change that arrives
+    /// after a later one (two processes recording the same session) counts the time up to the
+    /// later one for its own screen instead.
+    private mutating func focus(on node: String, _ screen: String, at: Int, bucket: Int, trail: inout AnalyticsTrail) {
+        guard let current = trail.focus else {
+            trail.focus = AnalyticsTrail.Focus(node: node, screen: screen, since: at)
+            return
+        }
+        guard current.node != node else { return }
+        if at >= current.since {
+            sample(current.screen, at - current.since, bucket: bucket)
+            trail.focus = AnalyticsTrail.Focus(node: node, screen: screen, since: at)
+        } else {
+            sample(screen, current.since - at, bucket: bucket)
+        }
+    }
+
+    private mutating func sample(_ screen: String, _ milliseconds: Int, bucket: Int) {
+        let milliseconds = max(0, milliseconds)
+        add(bucket, screen, AnalyticsMetric.time(bin: AnalyticsBins.bin(ofMilliseconds: milliseconds)))
+        samples.append(AnalyticsSample(screen: screen, milliseconds: milliseconds))
+    }
+
+    private mutating func add(_ bucket: Int, _ screen: String, _ metric: String) {
+        counts[AnalyticsCount.Key(bucket: bucket, screen: screen, metric: metric), default: 0] += 1
+    }
+
+    private mutating func append(_ entry: AnalyticsEntry, _ fields: String...) {
+        let line = ([String(entry.at)] + fields.enumerated().map { $0.offset >= 2 ? AnalyticsText.escape($0.element) : $0.element })
+            .joined(separator: " ")
+        paths[entry.session, default: ""] += line + "\n"
+    }
+}
