@@ -50,25 +50,33 @@ public struct AnalyticsTally: Sendable {
                 append(entry, "e", "-", focus.screen, reason)
             }
             trail.focus = nil
+            trail.previous = nil
             trail.shownAt = [:]
         }
         trails[entry.session] = trail
     }
 
     /// The focus moves: the screen that had it gets its time on screen. A change that arrives
-    /// after a later one (two processes recording the same session) counts the time up to the
-    /// later one for its own screen instead.
+    /// after a later one (two processes recording the same session) goes between the previous
+    /// focus and the current one: the time counted for the previous one is corrected (rollups
+    /// add a negative count), and the late screen gets the time up to the current one.
     private mutating func focus(on node: String, _ screen: String, at: Int, bucket: Int, trail: inout AnalyticsTrail) {
+        let moved = AnalyticsTrail.Focus(node: node, screen: screen, since: at)
         guard let current = trail.focus else {
-            trail.focus = AnalyticsTrail.Focus(node: node, screen: screen, since: at)
+            trail.focus = moved
             return
         }
         guard current.node != node else { return }
         if at >= current.since {
             sample(current.screen, at - current.since, bucket: bucket)
-            trail.focus = AnalyticsTrail.Focus(node: node, screen: screen, since: at)
-        } else {
+            trail.previous = current
+            trail.focus = moved
+        } else if let previous = trail.previous, previous.since <= at, previous.node != node {
+            let counted = AnalyticsMetric.time(bin: AnalyticsBins.bin(ofMilliseconds: current.since - previous.since))
+            add(AnalyticsCount.bucket(ofMilliseconds: current.since), previous.screen, counted, -1)
+            sample(previous.screen, at - previous.since, bucket: bucket)
             sample(screen, current.since - at, bucket: bucket)
+            trail.previous = moved
         }
     }
 
@@ -78,8 +86,8 @@ public struct AnalyticsTally: Sendable {
         samples.append(AnalyticsSample(screen: screen, milliseconds: milliseconds))
     }
 
-    private mutating func add(_ bucket: Int, _ screen: String, _ metric: String) {
-        counts[AnalyticsCount.Key(bucket: bucket, screen: screen, metric: metric), default: 0] += 1
+    private mutating func add(_ bucket: Int, _ screen: String, _ metric: String, _ count: Int = 1) {
+        counts[AnalyticsCount.Key(bucket: bucket, screen: screen, metric: metric), default: 0] += count
     }
 
     private mutating func append(_ entry: AnalyticsEntry, _ fields: String...) {
