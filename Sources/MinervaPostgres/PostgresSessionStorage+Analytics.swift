@@ -23,13 +23,17 @@ extension PostgresSessionStorage: AnalyticsStorage {
     public func recordAnalytics(_ entries: [AnalyticsEntry], updated: Double) throws(StorageError) -> [AnalyticsSample] {
         let sessions = Set(entries.map(\.session)).sorted()
         return try transaction { connection, deadline throws(PostgresError) -> [AnalyticsSample] in
-            // The rows are locked in id order, and counts added in key order, so that instances
-            // recording at once wait for each other rather than deadlock.
+            // Every session gets its row first, so that the lock below always has a row to take
+            // (two instances must not both start one); rows are locked in id order, and counts
+            // added in key order, so that instances recording at once wait rather than deadlock.
+            try connection.query(
+                "INSERT INTO minerva_analytics_path (session, updated, trail, path) SELECT unnest($1::text[]), $2, '', '' ON CONFLICT DO NOTHING",
+                [.textArray(sessions), .double(updated)], until: deadline)
             let rows = try connection.query(
                 "SELECT session, trail FROM minerva_analytics_path WHERE session = ANY($1::text[]) ORDER BY session FOR UPDATE",
                 [.textArray(sessions)], until: deadline)
             var trails: [String: AnalyticsTrail] = [:]
-            for row in 0..<rows.count { trails[rows.text(row, 0)] = AnalyticsTrail(text: rows.text(row, 1)) }
+            for row in 0..<rows.count { trails[rows.text(row, 0)] = AnalyticsTrail(text: rows.text(row, 1), session: rows.text(row, 0)) }
             var tally = AnalyticsTally(trails: trails)
             tally.apply(entries)
             for session in sessions {

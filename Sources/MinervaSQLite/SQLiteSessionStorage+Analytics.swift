@@ -29,7 +29,7 @@ extension SQLiteSessionStorage: AnalyticsStorage {
                     if let text = try String.fetchOne(
                         db.cachedStatement(sql: "SELECT trail FROM analyticsPath WHERE session = ?"), arguments: [session])
                     {
-                        trails[session] = AnalyticsTrail(text: text)
+                        trails[session] = AnalyticsTrail(text: text, session: session)
                     }
                 }
                 var tally = AnalyticsTally(trails: trails)

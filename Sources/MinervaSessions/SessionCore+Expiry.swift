@@ -16,7 +16,7 @@ extension SessionCore {
                 session.slot.withLock { slot in
                     guard !slot.busy, !slot.gone, session.lastUsed < cutoff else { return }
                     close(session, in: &slot)
-                    analytics.recordEnd(of: session.id, reason: "expired", at: now)
+                    analytics.recordEnd(of: session.id, version: slot.state.version, reason: "expired", at: now)
                     expired += 1
                 }
             }
@@ -31,7 +31,7 @@ extension SessionCore {
             return 0
         }
         for id in ids {
-            analytics.recordEnd(of: id, reason: "expired", at: now)
+            analytics.recordEnd(of: id, version: nil, reason: "expired", at: now)
             guard let session = registry.session(id) else {
                 liveCount.subtract(1, ordering: .relaxed)
                 continue

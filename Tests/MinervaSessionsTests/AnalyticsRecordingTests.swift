@@ -104,7 +104,7 @@ import Testing
 
     @Test func aStoreFaultIsCountedNotThrown() throws {
         let recorder = AnalyticsRecorder(storage: BrokenAnalytics(), clock: { 0 }, logger: Logger(label: "test"))
-        recorder.recordEnd(of: "s", reason: "deleted", at: 1)
+        recorder.recordEnd(of: "s", version: 1, reason: "deleted", at: 1)
         recorder.flush()
     }
 

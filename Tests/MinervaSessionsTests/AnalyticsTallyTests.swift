@@ -50,7 +50,7 @@ import Testing
         var first = AnalyticsTally(trails: [:])
         first.apply(visit.prefix(3))
         // As a store does: the trail goes through its text between transactions.
-        let stored = AnalyticsTrail(text: first.trails["s"]!.text)
+        let stored = AnalyticsTrail(text: first.trails["s"]!.text, session: "s")
         #expect(stored == first.trails["s"])
         var second = AnalyticsTally(trails: ["s": stored])
         second.apply(visit.dropFirst(3))
@@ -115,7 +115,7 @@ import Testing
             AnalyticsEntry(session: "s", at: start, fact: .shown(node: "n1", screen: odd)),
             AnalyticsEntry(session: "s", at: start, fact: .focus(node: "n1", screen: odd)),
         ])
-        #expect(AnalyticsTrail(text: tally.trails["s"]!.text) == tally.trails["s"])
+        #expect(AnalyticsTrail(text: tally.trails["s"]!.text, session: "s") == tally.trails["s"])
         #expect(AnalyticsPath(session: "s", text: tally.paths["s"]!).steps.map(\.screen) == [odd])
     }
 
@@ -128,5 +128,46 @@ import Testing
     @Test func hourBucketsRoundDown() {
         #expect(AnalyticsCount.bucket(ofMilliseconds: 3_600_000 * 5 + 1234) == 3600 * 5)
         #expect(AnalyticsCount.bucket(ofMilliseconds: -1) == -3600)
+    }
+}
+
+/// Entries stored out of version order by two processes.
+@Suite struct AnalyticsOrderTests {
+    let start = 1_800_000_000_000
+
+    @Test func laterVersionsWaitForEarlierOnesStoredLater() {
+        let creation = [
+            AnalyticsEntry(session: "s", at: start, version: 1, fact: .shown(node: "n1", screen: "home")),
+            AnalyticsEntry(session: "s", at: start, version: 1, fact: .focus(node: "n1", screen: "home")),
+        ]
+        let push = [
+            AnalyticsEntry(session: "s", at: start + 1000, version: 2, fact: .shown(node: "n2", screen: "profile")),
+            AnalyticsEntry(session: "s", at: start + 1000, version: 2, fact: .focus(node: "n2", screen: "profile")),
+        ]
+        let popAndDelete = [
+            AnalyticsEntry(session: "s", at: start + 3000, version: 3, fact: .exit(node: "n2", screen: "profile", reason: "pop")),
+            AnalyticsEntry(session: "s", at: start + 3000, version: 3, fact: .focus(node: "n1", screen: "home")),
+            AnalyticsEntry(session: "s", at: start + 4000, version: 4, fact: .end(reason: "deleted")),
+        ]
+        var inOrder = AnalyticsTally(trails: [:])
+        inOrder.apply(creation + push + popAndDelete)
+        // The other process's batch first, then this one's, each in a transaction of its own.
+        var first = AnalyticsTally(trails: [:])
+        first.apply(popAndDelete)
+        #expect(first.counts.isEmpty)
+        var second = AnalyticsTally(trails: ["s": AnalyticsTrail(text: first.trails["s"]!.text, session: "s")])
+        second.apply(creation + push)
+        #expect(second.counts == inOrder.counts)
+        #expect(second.samples == inOrder.samples)
+    }
+
+    @Test func aVersionThatNeverComesIsGivenUpOn() {
+        var tally = AnalyticsTally(trails: [:])
+        tally.apply(AnalyticsEntry(session: "s", at: start, version: 1, fact: .shown(node: "n1", screen: "home")))
+        tally.apply(AnalyticsEntry(session: "s", at: start + 1000, version: 3, fact: .shown(node: "n3", screen: "profile")))
+        #expect(tally.trails["s"]!.pending.count == 1)
+        tally.apply(AnalyticsEntry(session: "s", at: start + 60_000, version: 4, fact: .mark))
+        #expect(tally.trails["s"]!.pending.isEmpty)
+        #expect(tally.counts.filter { $0.key.metric == "shown" }.values.reduce(0, +) == 2)
     }
 }

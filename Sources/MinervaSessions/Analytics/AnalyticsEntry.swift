@@ -14,19 +14,25 @@ public struct AnalyticsEntry: Sendable, Hashable {
         case flow(node: String, screen: String, status: String)
         /// The session ended: `expired` or `deleted`.
         case end(reason: String)
+        /// A change with nothing to count (a list, a flag), so that the versions after it wait for none.
+        case mark
     }
 
     /// The session's id.
     public let session: String
     /// When, in milliseconds since 1970.
     public let at: Int
+    /// The session version of the change; `nil` when it comes after every other (an expiry
+    /// found in the store). Entries are applied in version order, whichever process stores first.
+    public let version: Int?
     /// What happened.
     public let fact: Fact
 
     /// Creates an entry.
-    public init(session: String, at: Int, fact: Fact) {
+    public init(session: String, at: Int, version: Int? = nil, fact: Fact) {
         self.session = session
         self.at = at
+        self.version = version
         self.fact = fact
     }
 }

@@ -57,38 +57,39 @@ public final class AnalyticsRecorder: Sendable {
 
     // MARK: - Recording
 
-    /// A session was made: every screen of its first tree is shown, and its focus starts.
-    func recordCreation(of tree: CoordinatorTree, session: String, at seconds: Double) {
+    /// A session was made (at `version`): every screen of its first tree is shown, and its focus starts.
+    func recordCreation(of tree: CoordinatorTree, version: Int, session: String, at seconds: Double) {
         guard isEnabled else { return }
         let at = Int(seconds * 1000)
         var entries: [AnalyticsEntry] = []
         for id in tree.nodesInScreenOrder where id != tree.rootID {
             guard let node = tree.nodes[id] else { continue }
-            entries.append(AnalyticsEntry(session: session, at: at, fact: .shown(node: id.description, screen: node.screen)))
+            entries.append(AnalyticsEntry(session: session, at: at, version: version, fact: .shown(node: id.description, screen: node.screen)))
         }
         if let focus = tree.nodes[tree.focus] {
-            entries.append(AnalyticsEntry(session: session, at: at, fact: .focus(node: focus.id.description, screen: focus.screen)))
+            entries.append(AnalyticsEntry(session: session, at: at, version: version, fact: .focus(node: focus.id.description, screen: focus.screen)))
         }
         submit(entries)
     }
 
     /// A block of events was committed by this process.
     func recordBlock(_ block: some Collection<SessionEvent>, from old: CoordinatorTree, to new: CoordinatorTree, session: String) {
-        guard isEnabled, let at = block.first?.at else { return }
-        let entries = Self.entries(for: block, from: old, to: new, session: session, at: at)
-        submit(entries)
+        guard isEnabled, let first = block.first else { return }
+        let entries = Self.entries(for: block, from: old, to: new, session: session, at: first.at, version: first.version)
+        submit(entries.isEmpty ? [AnalyticsEntry(session: session, at: first.at, version: first.version, fact: .mark)] : entries)
     }
 
     /// A session ended (`expired`, `deleted`) here.
-    func recordEnd(of session: String, reason: String, at seconds: Double) {
+    /// - Parameter version: the session's version then; `nil` when not known (an expiry found in the store).
+    func recordEnd(of session: String, version: Int?, reason: String, at seconds: Double) {
         guard isEnabled else { return }
-        submit([AnalyticsEntry(session: session, at: Int(seconds * 1000), fact: .end(reason: reason))])
+        submit([AnalyticsEntry(session: session, at: Int(seconds * 1000), version: version.map { $0 + 1 }, fact: .end(reason: reason))])
     }
 
     /// The entries of a committed block: flows finished, nodes removed (while the old focus is
     /// still the focus), nodes added, then the new focus.
     static func entries(
-        for block: some Collection<SessionEvent>, from old: CoordinatorTree, to new: CoordinatorTree, session: String, at: Int
+        for block: some Collection<SessionEvent>, from old: CoordinatorTree, to new: CoordinatorTree, session: String, at: Int, version: Int
     ) -> [AnalyticsEntry] {
         var flows: [AnalyticsEntry] = []
         var exits: [AnalyticsEntry] = []
@@ -98,13 +99,13 @@ public final class AnalyticsRecorder: Sendable {
             switch change {
             case .finished(let flow):
                 let status = flow.result.objectValue?["status"]?.stringValue ?? "success"
-                flows.append(AnalyticsEntry(session: session, at: at, fact: .flow(node: flow.node.description, screen: flow.screen, status: status)))
+                flows.append(AnalyticsEntry(session: session, at: at, version: version, fact: .flow(node: flow.node.description, screen: flow.screen, status: status)))
             case .removed(let removed):
                 exits.append(
                     AnalyticsEntry(
                         session: session, at: at, fact: .exit(node: removed.node.description, screen: removed.screen, reason: removed.reason.rawValue)))
             case .added(let added):
-                shown.append(AnalyticsEntry(session: session, at: at, fact: .shown(node: added.node.description, screen: added.screen)))
+                shown.append(AnalyticsEntry(session: session, at: at, version: version, fact: .shown(node: added.node.description, screen: added.screen)))
             default:
                 continue
             }
@@ -112,7 +113,7 @@ public final class AnalyticsRecorder: Sendable {
         var entries = flows + exits + shown
         let focus = new.focus
         if focus != old.focus, let node = new.nodes[focus] {
-            entries.append(AnalyticsEntry(session: session, at: at, fact: .focus(node: focus.description, screen: node.screen)))
+            entries.append(AnalyticsEntry(session: session, at: at, version: version, fact: .focus(node: focus.description, screen: node.screen)))
         }
         return entries
     }

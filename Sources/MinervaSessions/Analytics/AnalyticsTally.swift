@@ -16,14 +16,64 @@ public struct AnalyticsTally: Sendable {
         self.trails = trails
     }
 
-    /// Applies entries in order.
+    /// Applies entries in order, then the waiting entries that come next (see ``apply(_:)-entry``).
     public mutating func apply(_ entries: some Sequence<AnalyticsEntry>) {
-        for entry in entries { apply(entry) }
+        var sessions: Set<String> = []
+        for entry in entries {
+            admit(entry)
+            sessions.insert(entry.session)
+        }
+        for session in sessions {
+            guard var trail = trails[session], !trail.pending.isEmpty else { continue }
+            applyPending(&trail, all: false)
+            trails[session] = trail
+        }
     }
 
-    /// Applies one entry.
+    /// Applies one entry once the versions before it are applied: an entry whose version is
+    /// more than one past the trail's waits in the trail (another process has yet to store the
+    /// version between), unless the wait has lasted ``patience`` or grown past
+    /// ``maximumPending`` (that version is lost: the store refused it), when every waiting entry
+    /// is applied in version order.
     public mutating func apply(_ entry: AnalyticsEntry) {
+        apply(CollectionOfOne(entry))
+    }
+
+    private mutating func admit(_ entry: AnalyticsEntry) {
         var trail = trails[entry.session] ?? AnalyticsTrail()
+        if entry.version == nil {
+            applyPending(&trail, all: true)
+            applyNow(entry, &trail)
+        } else if let version = entry.version, version > trail.version + 1 {
+            trail.pending.append(entry)
+            let oldest = trail.pending.map(\.at).min() ?? entry.at
+            if entry.at - oldest > Self.patience || trail.pending.count > Self.maximumPending {
+                applyPending(&trail, all: true)
+            }
+        } else {
+            applyNow(entry, &trail)
+        }
+        trails[entry.session] = trail
+    }
+
+    /// How long, in milliseconds of the entries' own times, entries wait for an earlier version.
+    static let patience = 10_000
+    /// How many entries of a session wait at most.
+    static let maximumPending = 512
+
+    /// Applies the waiting entries that are next in version order (or, with `all`, every one).
+    private mutating func applyPending(_ trail: inout AnalyticsTrail, all: Bool) {
+        while !trail.pending.isEmpty {
+            let ordered = trail.pending.enumerated().sorted { ($0.element.version ?? .max, $0.offset) < ($1.element.version ?? .max, $1.offset) }
+            guard let next = ordered.first, all || (next.element.version ?? .max) <= trail.version + 1 else { return }
+            trail.pending.remove(at: next.offset)
+            applyNow(next.element, &trail)
+        }
+    }
+
+    /// Applies one entry now.
+    private mutating func applyNow(_ entry: AnalyticsEntry, _ trail: inout AnalyticsTrail) {
+        if let version = entry.version { trail.version = max(trail.version, version) }
         let bucket = AnalyticsCount.bucket(ofMilliseconds: entry.at)
         switch entry.fact {
         case .shown(let node, let screen):
@@ -52,8 +102,9 @@ public struct AnalyticsTally: Sendable {
             trail.focus = nil
             trail.previous = nil
             trail.shownAt = [:]
+        case .mark:
+            break
         }
-        trails[entry.session] = trail
     }
 
     /// The focus moves: the screen that had it gets its time on screen. A change that arrives
