@@ -30,9 +30,6 @@ struct AnalyticsQuery {
         }
         since = try Self.moment(request.queryValue("since"), "since")
         until = try Self.moment(request.queryValue("until"), "until")
-        if let since, let until, until <= since {
-            throw .invalidRequest("query parameter 'until' must be later than 'since'")
-        }
         guard report == .funnel else {
             steps = []
             within = nil
@@ -67,10 +64,13 @@ struct AnalyticsQuery {
         return milliseconds
     }
 
-    /// `30m`, `2h`, `45s`, `1d`: a whole number and a unit, in milliseconds.
+    /// `30m`, `2h`, `45s`, `1d`: a whole number of 1 to 8 digits and a unit, in milliseconds.
     private static func duration(_ text: String) throws(APIError) -> Int {
         let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
-        guard let unit = text.last.flatMap({ units[$0] }), let number = Int(text.dropLast()), number > 0, number <= 366 * 86_400 else {
+        let digits = text.dropLast()
+        guard let unit = text.last.flatMap({ units[$0] }), (1...8).contains(digits.count), digits.allSatisfy(\.isASCII),
+            let number = Int(digits), number > 0
+        else {
             throw .invalidRequest("query parameter 'within' must be a whole number of s, m, h or d above 0 (within=30m), not \(Excerpt(text))")
         }
         return number * unit * 1000

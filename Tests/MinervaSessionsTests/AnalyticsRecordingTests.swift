@@ -116,3 +116,19 @@ import Testing
         func pruneAnalyticsPaths(updatedBefore before: Double) throws(StorageError) -> Int { throw StorageError("disk full") }
     }
 }
+
+/// The entries the recorder makes of a committed block.
+@Suite struct AnalyticsBlockEntryTests {
+    @Test func everyEntryOfABlockCarriesItsVersionExitsBeforeTheNewFocus() throws {
+        let harness = try CoreHarness()
+        let (session, _) = try harness.create()
+        _ = try harness.run(.push(from: nil, screen: "profile", params: ["userId": "1"]), on: session).get()
+        let before = try harness.state(of: session)
+        let pop = try harness.run(.pop(navigator: nil, to: nil, toRoot: false), on: session).get()
+        let after = try harness.state(of: session)
+        let entries = AnalyticsRecorder.entries(
+            for: pop.events, from: before.tree, to: after.tree, session: session.id, at: pop.events.first!.at, version: after.version)
+        #expect(entries.map(\.version) == [after.version, after.version])
+        #expect(entries.map(\.fact) == [.exit(node: "n3", screen: "profile", reason: "pop"), .focus(node: "n1", screen: "home")])
+    }
+}

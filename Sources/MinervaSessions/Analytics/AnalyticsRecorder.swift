@@ -103,7 +103,7 @@ public final class AnalyticsRecorder: Sendable {
             case .removed(let removed):
                 exits.append(
                     AnalyticsEntry(
-                        session: session, at: at, fact: .exit(node: removed.node.description, screen: removed.screen, reason: removed.reason.rawValue)))
+                        session: session, at: at, version: version, fact: .exit(node: removed.node.description, screen: removed.screen, reason: removed.reason.rawValue)))
             case .added(let added):
                 shown.append(AnalyticsEntry(session: session, at: at, version: version, fact: .shown(node: added.node.description, screen: added.screen)))
             default:
