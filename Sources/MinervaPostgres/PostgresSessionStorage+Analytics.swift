@@ -2,7 +2,8 @@ public import MinervaSessions
 
 extension PostgresSessionStorage: AnalyticsStorage {
     /// The analytics tables: rollups keyed by hour, screen and figure, which every instance adds
-    /// to; one row per session with its trail and compact path.
+    /// to; one row per session with its trail; its path as the lines of each batch, appended
+    /// as rows of their own (a long path is never rewritten).
     static let analyticsMigration = """
         CREATE TABLE minerva_analytics_count (
             bucket bigint NOT NULL,
@@ -11,13 +12,18 @@ extension PostgresSessionStorage: AnalyticsStorage {
             count bigint NOT NULL,
             PRIMARY KEY (bucket, screen, metric)
         );
-        CREATE TABLE minerva_analytics_path (
+        CREATE TABLE minerva_analytics_session (
             session text PRIMARY KEY,
             updated double precision NOT NULL,
-            trail text NOT NULL,
-            path text NOT NULL
+            trail text NOT NULL
         );
-        CREATE INDEX minerva_analytics_path_updated ON minerva_analytics_path (updated);
+        CREATE INDEX minerva_analytics_session_updated ON minerva_analytics_session (updated);
+        CREATE TABLE minerva_analytics_path (
+            id bigserial PRIMARY KEY,
+            session text NOT NULL,
+            lines text NOT NULL
+        );
+        CREATE INDEX minerva_analytics_path_session ON minerva_analytics_path (session);
         """
 
     public func recordAnalytics(_ entries: [AnalyticsEntry], updated: Double) throws(StorageError) -> [AnalyticsSample] {
@@ -27,10 +33,10 @@ extension PostgresSessionStorage: AnalyticsStorage {
             // (two instances must not both start one); rows are locked in id order, and counts
             // added in key order, so that instances recording at once wait rather than deadlock.
             try connection.query(
-                "INSERT INTO minerva_analytics_path (session, updated, trail, path) SELECT unnest($1::text[]), $2, '', '' ON CONFLICT DO NOTHING",
+                "INSERT INTO minerva_analytics_session (session, updated, trail) SELECT unnest($1::text[]), $2, '' ON CONFLICT DO NOTHING",
                 [.textArray(sessions), .double(updated)], until: deadline)
             let rows = try connection.query(
-                "SELECT session, trail FROM minerva_analytics_path WHERE session = ANY($1::text[]) ORDER BY session FOR UPDATE",
+                "SELECT session, trail FROM minerva_analytics_session WHERE session = ANY($1::text[]) ORDER BY session FOR UPDATE",
                 [.textArray(sessions)], until: deadline)
             var trails: [String: AnalyticsTrail] = [:]
             for row in 0..<rows.count { trails[rows.text(row, 0)] = AnalyticsTrail(text: rows.text(row, 1), session: rows.text(row, 0)) }
@@ -39,11 +45,12 @@ extension PostgresSessionStorage: AnalyticsStorage {
             for session in sessions {
                 guard let trail = tally.trails[session] else { continue }
                 try connection.query(
-                    """
-                    INSERT INTO minerva_analytics_path (session, updated, trail, path) VALUES ($1, $2, $3, $4)
-                    ON CONFLICT (session) DO UPDATE SET updated = GREATEST(minerva_analytics_path.updated, EXCLUDED.updated),
-                    trail = EXCLUDED.trail, path = minerva_analytics_path.path || EXCLUDED.path
-                    """, [.text(session), .double(updated), .text(trail.text), .text(tally.paths[session] ?? "")], until: deadline)
+                    "UPDATE minerva_analytics_session SET updated = GREATEST(updated, $2), trail = $3 WHERE session = $1",
+                    [.text(session), .double(updated), .text(trail.text)], until: deadline)
+                if let lines = tally.paths[session] {
+                    try connection.query(
+                        "INSERT INTO minerva_analytics_path (session, lines) VALUES ($1, $2)", [.text(session), .text(lines)], until: deadline)
+                }
             }
             for (key, count) in tally.counts.sorted(by: { $0.key < $1.key }) {
                 try connection.query(
@@ -71,16 +78,23 @@ extension PostgresSessionStorage: AnalyticsStorage {
     public func analyticsPaths(updatedSince: Double?) throws(StorageError) -> [AnalyticsPath] {
         try call { connection, deadline throws(PostgresError) in
             let rows = try connection.query(
-                "SELECT session, path FROM minerva_analytics_path WHERE updated >= $1", [.double(updatedSince ?? -Double.infinity)],
-                until: deadline)
-            return (0..<rows.count).map { AnalyticsPath(session: rows.text($0, 0), text: rows.text($0, 1)) }
+                """
+                SELECT path.session, path.lines FROM minerva_analytics_path AS path JOIN minerva_analytics_session AS session USING (session)
+                WHERE session.updated >= $1 ORDER BY path.id
+                """, [.double(updatedSince ?? -Double.infinity)], until: deadline)
+            var texts: [String: String] = [:]
+            for row in 0..<rows.count { texts[rows.text(row, 0), default: ""] += rows.text(row, 1) }
+            return texts.map { AnalyticsPath(session: $0.key, text: $0.value) }
         }
     }
 
     @discardableResult
     public func pruneAnalyticsPaths(updatedBefore before: Double) throws(StorageError) -> Int {
-        try call { connection, deadline throws(PostgresError) in
-            try connection.query("DELETE FROM minerva_analytics_path WHERE updated < $1", [.double(before)], until: deadline).affected
+        try transaction { connection, deadline throws(PostgresError) in
+            try connection.query(
+                "DELETE FROM minerva_analytics_path WHERE session IN (SELECT session FROM minerva_analytics_session WHERE updated < $1)",
+                [.double(before)], until: deadline)
+            return try connection.query("DELETE FROM minerva_analytics_session WHERE updated < $1", [.double(before)], until: deadline).affected
         }
     }
 }

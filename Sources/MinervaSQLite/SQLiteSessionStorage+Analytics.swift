@@ -4,7 +4,8 @@ public import MinervaSessions
 
 extension SQLiteSessionStorage: AnalyticsStorage {
     /// The analytics tables: rollups keyed by hour, screen and figure; one row per session with
-    /// its trail and compact path, found by when it last changed (for pruning and funnels).
+    /// its trail, found by when it last changed (for pruning and funnels); and its path as the
+    /// lines of each batch, appended as rows of their own (a long path is never rewritten).
     static func createAnalyticsTables(_ db: Database) throws {
         try db.create(table: "analyticsCount", options: [.withoutRowID]) { table in
             table.column("bucket", .integer).notNull()
@@ -13,11 +14,14 @@ extension SQLiteSessionStorage: AnalyticsStorage {
             table.column("count", .integer).notNull()
             table.primaryKey(["bucket", "screen", "metric"])
         }
-        try db.create(table: "analyticsPath") { table in
+        try db.create(table: "analyticsSession") { table in
             table.primaryKey("session", .text)
             table.column("updated", .double).notNull().indexed()
             table.column("trail", .text).notNull()
-            table.column("path", .text).notNull()
+        }
+        try db.create(table: "analyticsPath") { table in
+            table.column("session", .text).notNull().indexed()
+            table.column("lines", .text).notNull()
         }
     }
 
@@ -25,23 +29,25 @@ extension SQLiteSessionStorage: AnalyticsStorage {
         try analytics {
             try pool.write { db in
                 var trails: [String: AnalyticsTrail] = [:]
+                let read = try db.cachedStatement(sql: "SELECT trail FROM analyticsSession WHERE session = ?")
                 for session in Set(entries.map(\.session)) {
-                    if let text = try String.fetchOne(
-                        db.cachedStatement(sql: "SELECT trail FROM analyticsPath WHERE session = ?"), arguments: [session])
-                    {
+                    if let text = try String.fetchOne(read, arguments: [session]) {
                         trails[session] = AnalyticsTrail(text: text, session: session)
                     }
                 }
                 var tally = AnalyticsTally(trails: trails)
                 tally.apply(entries)
-                let upsertPath = try db.cachedStatement(
+                let upsertTrail = try db.cachedStatement(
                     sql: """
-                        INSERT INTO analyticsPath (session, updated, trail, path) VALUES (?, ?, ?, ?)
-                        ON CONFLICT (session) DO UPDATE SET updated = max(updated, excluded.updated), trail = excluded.trail,
-                        path = path || excluded.path
+                        INSERT INTO analyticsSession (session, updated, trail) VALUES (?, ?, ?)
+                        ON CONFLICT (session) DO UPDATE SET updated = max(updated, excluded.updated), trail = excluded.trail
                         """)
                 for (session, trail) in tally.trails {
-                    try upsertPath.execute(arguments: [session, updated, trail.text, tally.paths[session] ?? ""])
+                    try upsertTrail.execute(arguments: [session, updated, trail.text])
+                }
+                let appendPath = try db.cachedStatement(sql: "INSERT INTO analyticsPath (session, lines) VALUES (?, ?)")
+                for (session, lines) in tally.paths {
+                    try appendPath.execute(arguments: [session, lines])
                 }
                 let addCount = try db.cachedStatement(
                     sql: """
@@ -70,9 +76,17 @@ extension SQLiteSessionStorage: AnalyticsStorage {
     public func analyticsPaths(updatedSince: Double?) throws(StorageError) -> [AnalyticsPath] {
         try analytics {
             try pool.read { db in
-                try Row.fetchAll(
-                    db, sql: "SELECT session, path FROM analyticsPath WHERE updated >= ?", arguments: [updatedSince ?? -Double.infinity]
-                ).map { AnalyticsPath(session: $0["session"], text: $0["path"]) }
+                var texts: [String: String] = [:]
+                let rows = try Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT path.session, path.lines FROM analyticsPath AS path JOIN analyticsSession AS session USING (session)
+                        WHERE session.updated >= ? ORDER BY path.rowid
+                        """, arguments: [updatedSince ?? -Double.infinity])
+                while let row = try rows.next() {
+                    texts[row[0], default: ""] += row[1] as String
+                }
+                return texts.map { AnalyticsPath(session: $0.key, text: $0.value) }
             }
         }
     }
@@ -81,7 +95,9 @@ extension SQLiteSessionStorage: AnalyticsStorage {
     public func pruneAnalyticsPaths(updatedBefore before: Double) throws(StorageError) -> Int {
         try analytics {
             try pool.write { db in
-                try db.execute(sql: "DELETE FROM analyticsPath WHERE updated < ?", arguments: [before])
+                try db.execute(
+                    sql: "DELETE FROM analyticsPath WHERE session IN (SELECT session FROM analyticsSession WHERE updated < ?)", arguments: [before])
+                try db.execute(sql: "DELETE FROM analyticsSession WHERE updated < ?", arguments: [before])
                 return db.changesCount
             }
         }
