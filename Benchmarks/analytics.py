@@ -40,10 +40,10 @@ THREADS = os.environ.get("SERVER_THREADS", "2")
 
 
 class Server:
-    def __init__(self, *arguments, wrapper=()):
+    def __init__(self, *arguments, wrapper=(), binary=BINARY):
         self.process = subprocess.Popen(
-            [*wrapper, str(BINARY), "--port", "0", "--rate-limit", "0", "--threads", THREADS, "--admin-token", ADMIN, *arguments],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            [*wrapper, str(binary), "--port", "0", "--rate-limit", "0", "--threads", THREADS, "--admin-token", ADMIN, *arguments],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "SWIFT_DETERMINISTIC_HASHING": "1"})
         self.log = []
         for line in self.process.stdout:
             self.log.append(line)
@@ -84,6 +84,9 @@ def push_pops(server, count):
 
 def instructions():
     print("== instructions per push/pop (cachegrind, whole process)")
+    # valgrind 3.19 cannot read the DWARF 5 that swiftc writes: a copy without debug info runs.
+    stripped = Path(tempfile.mkdtemp(prefix="minerva-stripped-")) / "minerva-server"
+    subprocess.run(["strip", "--strip-debug", "-o", str(stripped), str(BINARY)], check=True)
     results = {}
     for store in ("memory", "sqlite"):
         for analytics in ("off", "on"):
@@ -93,7 +96,8 @@ def instructions():
                 try:
                     store_argument = "memory" if store == "memory" else f"sqlite:{folder}/minerva.sqlite"
                     server = Server("--store", store_argument, "--analytics", analytics,
-                                    wrapper=("valgrind", "--tool=cachegrind", "--cache-sim=no", f"--cachegrind-out-file={folder}/out"))
+                                    wrapper=("valgrind", "--tool=cachegrind", "--cache-sim=no", f"--cachegrind-out-file={folder}/out"),
+                                    binary=stripped)
                     push_pops(server, mutations)
                     output = server.stop()
                     refs = re.search(r"I\s+refs:\s+([\d,]+)", output)
@@ -105,6 +109,7 @@ def instructions():
             print(f"  {store:6} analytics {analytics:3}: {per / 1000:7.1f} k instructions per mutation")
         on, off = results[(store, "on")], results[(store, "off")]
         print(f"  {store:6} recording costs {(on - off) / 1000:.1f} k instructions per mutation ({(on - off) / off * 100:+.0f}%)")
+    shutil.rmtree(stripped.parent, ignore_errors=True)
 
 
 def make_sessions(server, count, path):

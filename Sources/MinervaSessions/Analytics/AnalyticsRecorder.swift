@@ -26,6 +26,9 @@ public final class AnalyticsRecorder: Sendable {
     private let capacity: Int
     /// Entries one transaction takes at most.
     private let maximumBatch = 4096
+    /// How long the writer lets entries gather before it stores them: one transaction then
+    /// carries many mutations' entries even when they come one at a time.
+    private let linger = DispatchTimeInterval.milliseconds(10)
 
     /// The name of the time-on-screen histogram in `/metrics`.
     public static let timeOnScreenMetric = AnalyticsMetrics.timeOnScreenLabel
@@ -132,7 +135,7 @@ public final class AnalyticsRecorder: Sendable {
             return (true, !queue.draining)
         }
         if !accepted { metrics.dropped(entries.count) }
-        if startDraining { writer.async { self.drain() } }
+        if startDraining { writer.asyncAfter(deadline: .now() + linger) { self.drain() } }
     }
 
     /// Stores batches until nothing waits.
@@ -160,9 +163,7 @@ public final class AnalyticsRecorder: Sendable {
     /// Returns once every entry recorded before the call is stored (or failed), so that a
     /// report sees them.
     public func flush() {
-        let done = DispatchSemaphore(value: 0)
-        writer.async { done.signal() }
-        done.wait()
+        writer.sync { drain() }
     }
 
     /// Forgets the paths of sessions unchanged for longer than ``pathLifetime``.
