@@ -40,7 +40,8 @@ public struct AnalyticsTally: Sendable {
     }
 
     private mutating func admit(_ entry: AnalyticsEntry) {
-        var trail = trails[entry.session] ?? AnalyticsTrail()
+        // Taken out while it changes, so that its sets and dictionaries are not copied.
+        var trail = trails.removeValue(forKey: entry.session) ?? AnalyticsTrail()
         if entry.version == nil {
             applyPending(&trail, all: true)
             applyNow(entry, &trail)
@@ -141,9 +142,14 @@ public struct AnalyticsTally: Sendable {
         counts[AnalyticsCount.Key(bucket: bucket, screen: screen, metric: metric), default: 0] += count
     }
 
-    private mutating func append(_ entry: AnalyticsEntry, _ fields: String...) {
-        let line = ([String(entry.at)] + fields.enumerated().map { $0.offset >= 2 ? AnalyticsText.escape($0.element) : $0.element })
-            .joined(separator: " ")
-        paths[entry.session, default: ""] += line + "\n"
+    /// Appends a path line: the time, the kind and node as they are, the names escaped.
+    private mutating func append(_ entry: AnalyticsEntry, _ kind: String, _ node: String, _ names: String...) {
+        var line = "\(entry.at) \(kind) \(node)"
+        for name in names {
+            line += " "
+            line += AnalyticsText.escape(name)
+        }
+        line += "\n"
+        paths[entry.session, default: ""] += line
     }
 }
