@@ -41,8 +41,9 @@ class Connections:
             connection.close()
 
 
-def drive(urls, sessions=1000, seed=17):
-    """Drives `sessions` sessions; returns the expected figures:
+def drive(urls, sessions=1000, seed=17, think=None):
+    """Drives `sessions` sessions, calling `think(rng)` (when given) before each step after the
+    first, where a test may let time pass; returns the expected figures:
     {"funnel": [reached home, profile, followers], "stopped": {step: Counter((screen, reason))},
      "shown": Counter(screen), "exits": {screen: Counter(reason)}}."""
     rng = random.Random(seed)
@@ -60,6 +61,8 @@ def drive(urls, sessions=1000, seed=17):
 
             def call(method, suffix="", body=None):
                 nonlocal requests
+                if think:
+                    think(rng)
                 status, document = connections.request(requests, method, f"/v1/sessions/{session_id}{suffix}", body, token)
                 requests += 1
                 assert status in (200, 204), (method, suffix, status, document)

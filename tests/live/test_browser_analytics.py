@@ -17,10 +17,17 @@ SCREENSHOT = ROOT / ("docs" if os.environ.get("UPDATE_SCREENSHOT") == "1" else "
 ADMIN = "browser-admin"
 
 
-def test_the_analytics_view_draws_the_funnel_and_the_screens(browser):  # noqa: F811
-    server = RunningServer("--admin-token", ADMIN, "--rate-limit", "0")
+def test_the_analytics_view_draws_the_funnel_and_the_screens(browser, tmp_path):  # noqa: F811
+    clock = tmp_path / "clock-offset"
+    clock.write_text("0")
+    server = RunningServer("--admin-token", ADMIN, "--rate-limit", "0", "--clock-offset-file", str(clock))
     try:
-        expected = drive([server.url], sessions=200, seed=3)
+        def think(rng):
+            """People spend a few seconds to a minute on a screen: the server clock moves on."""
+            clock.write_text(str(float(clock.read_text()) + rng.uniform(2, 60)))
+            time.sleep(0.06)
+
+        expected = drive([server.url], sessions=60, seed=3, think=think)
         browser.get(server.url + "/")
         wait_for(lambda: browser.execute_script("return document.documentElement.dataset.ready === 'true'"), "the page")
         css = lambda selector: browser.find_elements(By.CSS_SELECTOR, selector)  # noqa: E731

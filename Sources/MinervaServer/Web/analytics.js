@@ -98,6 +98,14 @@ function screensTable(screens) {
     ))));
 }
 
+/** The colours of the exit reasons that `screens` has, as a key under the table. */
+function exitLegend(screens) {
+  const reasons = [...new Set(screens.flatMap((row) => Object.keys(row.exits)))].sort();
+  return h("p", { class: "exit-legend", "data-testid": "analytics-legend" }, reasons.map((reason) => h("span", {},
+    svg("svg", { viewBox: "0 0 10 10", class: "exit-swatch", "aria-hidden": "true" }, svg("rect", { width: 10, height: 10, rx: 2, fill: EXIT_COLORS[reason] ?? "var(--ink-3)" })),
+    reason)));
+}
+
 /** The steps a funnel starts with: home, profile, followers when the app has them, else its first screens. */
 function defaultSteps(app) {
   const screens = Object.keys(app?.screens ?? {});
@@ -150,7 +158,7 @@ export function startAnalytics(app) {
       show("");
       tokenForm.hidden = true;
       funnelHolder.replaceChildren(funnelChart(funnel));
-      tableHolder.replaceChildren(screensTable(screens.screens));
+      tableHolder.replaceChildren(screensTable(screens.screens), exitLegend(screens.screens));
       $('[data-testid="analytics-body"]', view).hidden = false;
       view.dataset.loaded = String(Date.now());
     } catch (error) {
