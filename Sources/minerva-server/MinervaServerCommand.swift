@@ -316,6 +316,8 @@ struct MinervaServerCommand: ParsableCommand {
         logger.notice("received signal \(signal); finishing requests in flight")
         sweeper.stop()
         server.shutdown(gracePeriod: 10)
+        // The changes of the last moments are stored; their analytics are written before the exit.
+        api.core.analytics.flush()
         withExtendedLifetime(clockOffset) {}
         logger.notice("stopped")
     }

@@ -85,10 +85,25 @@ def test_the_admin_token_may_come_from_the_environment():
 def test_a_seeded_population_gives_the_funnel_and_exits_it_was_built_with_across_a_restart(tmp_path, clock_file):
     arguments = ("--store", f"sqlite:{tmp_path / 'minerva.sqlite'}", "--admin-token", ADMIN, "--rate-limit", "0",
                  "--session-ttl", "5s", "--clock-offset-file", str(clock_file))
+    # Changes made just before a graceful stop are counted after the restart.
+    server = RunningServer(*arguments)
+    session = server.create_session()
+    session.op("push", {"screen": "profile", "params": {"userId": "1"}})
+    assert server.stop() == 0
     server = RunningServer(*arguments)
     try:
+        assert {row["screen"]: row["shown"] for row in report(server, "screens")["screens"]} == {"home": 1, "account": 1, "profile": 1}
+        session.server = server
+        session.op("pop")
         started = time.monotonic()
         expected = drive([server.url], sessions=1000, seed=17)
+        # … and the session made before the restart, which popped back to home and is left to expire.
+        expected["shown"].update(["home", "account", "profile"])
+        expected["funnel"][0] += 1
+        expected["funnel"][1] += 1
+        expected["exits"]["profile"]["pop"] += 1
+        expected["exits"]["home"]["expired"] += 1
+        expected["stopped"]["profile"][("profile", "pop")] += 1
         print(f"\npopulation: 1,000 sessions driven in {time.monotonic() - started:.1f} s; funnel {expected['funnel']}")
         expire_everything(server, clock_file, expected["exits"])
         check_population(server, expected)
