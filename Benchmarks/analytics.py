@@ -13,7 +13,8 @@ Phases (all by default), against the release binary (scripts/build.sh):
                 (home,profile,followers: the worst case, as no session reaches followers and
                 every path is read to its end) and the screens report, cold and warm
 
-Environment: ROUNDS (3), DURATION (10), EVENTS (1000000), SERVER_THREADS (2).
+Environment: ROUNDS (3), DURATION (10), EVENTS (1000000), SERVER_THREADS (2), FUNNEL_STORE (a
+postgres:// URL of an empty database to fill instead of a new SQLite file).
 """
 import http.client
 import json
@@ -166,10 +167,11 @@ def timed(server, path, runs=5):
 
 
 def funnel():
-    print(f"== funnel query over {EVENTS:,} stored events (SQLite)")
+    store = os.environ.get("FUNNEL_STORE")
+    print(f"== funnel query over {EVENTS:,} stored events ({'PostgreSQL' if store else 'SQLite'})")
     folder = tempfile.mkdtemp(prefix="minerva-analytics-")
     try:
-        arguments = ("--store", f"sqlite:{folder}/minerva.sqlite")
+        arguments = ("--store", store or f"sqlite:{folder}/minerva.sqlite")
         server = Server(*arguments)
         groups = 10
         for group in range(groups):
@@ -180,8 +182,9 @@ def funnel():
             # wrk uses a group's 64 sessions for about a tenth of the events
             while (stored := events_stored(server)) < EVENTS * (group + 1) // groups:
                 rates.append(wrk(server, f"{folder}/sessions-{group}.txt", max(1, min(30, (EVENTS * (group + 1) // groups - stored) // 9000)))[0])
+        size = "" if store else f"{os.path.getsize(f'{folder}/minerva.sqlite') / 2**20:.0f} MiB database, "
         print(f"  filled in {time.monotonic() - started:.0f} s: {stored:,} events by {groups * 64} sessions "
-              f"({os.path.getsize(f'{folder}/minerva.sqlite') / 2**20:.0f} MiB database, {statistics.median(rates):.0f} req/s while filling)")
+              f"({size}{statistics.median(rates):.0f} req/s while filling)")
         server.request("GET", "/v1/admin/analytics/screens", token=ADMIN)      # the recorder's writes end
         server.stop()
         server = Server(*arguments)

@@ -64,7 +64,7 @@ extension PostgresSessionStorage: AnalyticsStorage {
     }
 
     public func analyticsCounts(from: Int?, until: Int?) throws(StorageError) -> [AnalyticsCount] {
-        try call { connection, deadline throws(PostgresError) in
+        try report { connection, deadline throws(PostgresError) in
             let rows = try connection.query(
                 "SELECT bucket, screen, metric, count FROM minerva_analytics_count WHERE bucket >= $1 AND bucket < $2",
                 [.int(from ?? Int.min), .int(until ?? Int.max)], until: deadline)
@@ -76,7 +76,7 @@ extension PostgresSessionStorage: AnalyticsStorage {
     }
 
     public func analyticsPaths(updatedSince: Double?) throws(StorageError) -> [AnalyticsPath] {
-        try call { connection, deadline throws(PostgresError) in
+        try report { connection, deadline throws(PostgresError) in
             let rows = try connection.query(
                 """
                 SELECT path.session, path.lines FROM minerva_analytics_path AS path JOIN minerva_analytics_session AS session USING (session)
@@ -95,6 +95,18 @@ extension PostgresSessionStorage: AnalyticsStorage {
                 "DELETE FROM minerva_analytics_path WHERE session IN (SELECT session FROM minerva_analytics_session WHERE updated < $1)",
                 [.double(before)], until: deadline)
             return try connection.query("DELETE FROM minerva_analytics_session WHERE updated < $1", [.double(before)], until: deadline).affected
+        }
+    }
+
+    /// How long a report's read may take: it reads every kept path, longer than a session's call may.
+    static let reportTimeout = Duration.seconds(25)
+
+    /// Runs a report's read on a pooled connection, bounded by ``reportTimeout``.
+    private func report<T>(_ body: (PostgresConnection, ContinuousClock.Instant) throws(PostgresError) -> T) throws(StorageError) -> T {
+        do throws(PostgresError) {
+            return try pool.withConnection(timeout: Self.reportTimeout, body)
+        } catch {
+            throw StorageError("\(error)")
         }
     }
 }

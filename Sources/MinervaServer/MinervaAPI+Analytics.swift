@@ -1,8 +1,13 @@
+import Dispatch
 import MicroHTTP
 import MinervaJSON
 import MinervaSessions
 
 extension MinervaAPI {
+    /// How long an admin report may wait for a shared store: it reads every kept path, which
+    /// takes longer than a session's request may.
+    static let reportDeadline = DispatchTimeInterval.seconds(30)
+
     /// `GET /v1/admin/analytics/{screens,funnel,flows}` with the admin token: the flow analytics
     /// of every session, from the store's rollups and paths (recorded changes are written first).
     func analytics(_ report: Route.AnalyticsReport, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {

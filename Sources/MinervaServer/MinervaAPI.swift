@@ -96,7 +96,7 @@ public final class MinervaAPI: HTTPResponder {
             deferred.complete(with: self.answer(request, route, exchange))
         }
         let writes = request.method != "GET" && request.method != "HEAD"
-        DispatchQueue.global().asyncAfter(deadline: .now() + configuration.storeDeadline) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + (route?.isAdmin == true ? Self.reportDeadline : configuration.storeDeadline)) {
             guard !deadline.isReleased, !deferred.isCompleted else { return }
             let error =
                 writes
