@@ -23,7 +23,7 @@ swift test --parallel 2>&1 | tail -n 40
 
 echo "== the concurrent tests again under ThreadSanitizer"
 swift test --scratch-path .build-tsan --sanitize=thread \
-  --filter 'ConcurrencyTests|HTTPServerTests|APITests|RandomOperationTests|CoreFaultTests|SharedStoreTests|CorePropertyTests|PostgresStoreTests|DeferredAnswerTests' 2>&1 | tail -n 15
+  --filter 'ConcurrencyTests|HTTPServerTests|APITests|RandomOperationTests|CoreFaultTests|SharedStoreTests|CorePropertyTests|PostgresStoreTests|DeferredAnswerTests|AnalyticsRecordingTests|PostgresAnalyticsTests' 2>&1 | tail -n 15
 
 echo "== release build"
 scripts/build.sh >/dev/null

@@ -56,6 +56,7 @@ extension PostgresSessionStorage {
         """
         ALTER TABLE minerva_event ADD COLUMN checkpoint boolean NOT NULL DEFAULT false;
         """,
+        analyticsMigration,
     ]
 
     /// Brings the schema up to date under an advisory lock, so that instances starting together

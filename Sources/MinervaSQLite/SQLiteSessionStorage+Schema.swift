@@ -54,6 +54,7 @@ extension SQLiteSessionStorage {
         migrator.registerMigration("v4: events that carry a checkpoint of the state") { db in
             try db.alter(table: "event") { table in table.add(column: "checkpoint", .boolean).notNull().defaults(to: false) }
         }
+        migrator.registerMigration("v5: flow analytics (hourly rollups, per-session trails and paths)", migrate: createAnalyticsTables)
         return migrator
     }
 

@@ -96,7 +96,7 @@ public final class MinervaAPI: HTTPResponder {
             deferred.complete(with: self.answer(request, route, exchange))
         }
         let writes = request.method != "GET" && request.method != "HEAD"
-        DispatchQueue.global().asyncAfter(deadline: .now() + configuration.storeDeadline) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + (route?.isAdmin == true ? Self.reportDeadline : configuration.storeDeadline)) {
             guard !deadline.isReleased, !deferred.isCompleted else { return }
             let error =
                 writes
@@ -141,7 +141,7 @@ public final class MinervaAPI: HTTPResponder {
             throw .invalidRequest(malformation)
         }
         try checkSizes(request)
-        guard let route else {
+        guard let route, route.isAdmin == false || configuration.adminToken != nil else {
             throw .notFound(Self.unknownPathMessage(request.path))
         }
         if let preflight = try configuration.cors.preflight(request, route: route) {
@@ -193,6 +193,8 @@ public final class MinervaAPI: HTTPResponder {
             return .response(try pastVersion(version, of: session!, request))
         case (.restore, _):
             return try restore(session!, request, exchange)
+        case (.analytics(let report), _):
+            return .response(try analytics(report, request))
         }
     }
 

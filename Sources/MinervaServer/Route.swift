@@ -24,6 +24,8 @@ enum Route: Equatable {
     case version(String, version: String)
     /// `/v1/sessions/{id}/restore`
     case restore(String)
+    /// `/v1/admin/analytics/{report}` (only with an admin token)
+    case analytics(AnalyticsReport)
 
     /// The navigation operations, by their path segment.
     enum Operation: String, CaseIterable {
@@ -44,7 +46,7 @@ enum Route: Equatable {
     /// The methods this path answers.
     var allowedMethods: [String] {
         switch self {
-        case .health, .metrics, .app, .events, .link, .webAsset, .version: ["GET", "HEAD"]
+        case .health, .metrics, .app, .events, .link, .webAsset, .version, .analytics: ["GET", "HEAD"]
         case .sessions, .operation, .restore: ["POST"]
         case .session: ["GET", "HEAD", "DELETE"]
         case .list: ["GET", "HEAD", "PUT"]
@@ -66,6 +68,7 @@ enum Route: Equatable {
         case .version: "version"
         case .restore: "restore"
         case .metrics: "metrics"
+        case .analytics(let report): "analytics_" + report.rawValue
         }
     }
 
@@ -74,7 +77,7 @@ enum Route: Equatable {
     /// and the health check (which asks the store).
     var usesStore: Bool {
         switch self {
-        case .session, .events, .operation, .list, .link, .version, .restore, .sessions, .health: true
+        case .session, .events, .operation, .list, .link, .version, .restore, .sessions, .health, .analytics: true
         case .metrics, .app, .webAsset: false
         }
     }
@@ -82,7 +85,7 @@ enum Route: Equatable {
     var sessionID: String? {
         switch self {
         case .session(let id), .events(let id), .operation(let id, _), .list(let id, _), .link(let id), .version(let id, _), .restore(let id): id
-        case .health, .metrics, .app, .sessions, .webAsset: nil
+        case .health, .metrics, .app, .sessions, .webAsset, .analytics: nil
         }
     }
 }
@@ -140,6 +143,8 @@ private struct PathSegments {
             return WebAssets.contains(name) ? .webAsset(name) : nil
         case 2 where segment(0, is: "v1") && segment(1, is: "app"): return .app
         case 2 where segment(0, is: "v1") && segment(1, is: "sessions"): return .sessions
+        case 4 where segment(0, is: "v1") && segment(1, is: "admin") && segment(2, is: "analytics"):
+            return Route.AnalyticsReport(rawValue: string(3)).map { .analytics($0) }
         case 3...6 where segment(0, is: "v1") && segment(1, is: "sessions") && !isEmpty(2):
             return sessionRoute(id: string(2))
         default: return nil

@@ -17,13 +17,16 @@ public struct ServerConfiguration: Sendable {
     public var storeThreads: Int
     /// With a shared store: how long a request may wait for it before it answers `503`.
     public var storeDeadline: DispatchTimeInterval
+    /// The bearer token of `/v1/admin/…`; `nil` turns those paths off (`404`).
+    public var adminToken: String?
 
     /// Creates a configuration; every limit has a default suited to a public server.
     public init(
         maxBodySize: Int = 1 << 20, maxURLBytes: Int = 8192, maxHeaderBytes: Int = 16_384,
         sessions: SessionConfiguration = SessionConfiguration(), cors: CORSPolicy = .off, storeThreads: Int = 4,
-        storeDeadline: DispatchTimeInterval = .milliseconds(2200)
+        storeDeadline: DispatchTimeInterval = .milliseconds(2200), adminToken: String? = nil
     ) {
+        self.adminToken = adminToken
         self.storeThreads = storeThreads
         self.storeDeadline = storeDeadline
         self.maxBodySize = maxBodySize

@@ -25,6 +25,8 @@ struct WebAssets: Sendable {
         "topbar.js": (script, PackageResources.topbar_js),
         "toast.js": (script, PackageResources.toast_js),
         "dom.js": (script, PackageResources.dom_js),
+        "analytics.js": (script, PackageResources.analytics_js),
+        "analytics.css": ("text/css; charset=utf-8", PackageResources.analytics_css),
     ]
     private static let html = "text/html; charset=utf-8"
     private static let script = "text/javascript; charset=utf-8"

@@ -106,6 +106,7 @@ extension SessionCore {
         guard let committer else {
             _ = registry.insert(session)
             liveNodes.add(tree.nodes.count, ordering: .relaxed)
+            analytics.recordCreation(of: tree, version: state.version, session: session.id, at: now)
             finishCreation(key, entry: entry, now: now, outcome: .success(response))
             return .success(response)
         }
@@ -124,6 +125,7 @@ extension SessionCore {
             case .success(.committed):
                 _ = self.registry.insert(session)
                 self.liveNodes.add(state.tree.nodes.count, ordering: .relaxed)
+                self.analytics.recordCreation(of: state.tree, version: state.version, session: session.id, at: now)
                 result = .success(response)
             case .success(.conflict):
                 // Another process stored a session for the same Idempotency-Key first: its answer

@@ -30,6 +30,7 @@ extension SessionCore {
             return .failure(error)
         }
         guard let committer else {
+            analytics.recordEnd(of: session.id, version: slot.state.version, reason: "deleted", at: configuration.now())
             close(session, in: &slot)
             return .success(())
         }
@@ -40,6 +41,7 @@ extension SessionCore {
                 switch outcome {
                 case .success:
                     self.close(session, in: &slot)
+                    self.analytics.recordEnd(of: session.id, version: slot.state.version, reason: "deleted", at: self.configuration.now())
                     completion(.success(()))
                 case .failure(let error):
                     self.logger.error("could not delete session \(session.id) from storage: \(error)")

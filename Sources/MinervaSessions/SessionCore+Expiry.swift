@@ -9,12 +9,14 @@ extension SessionCore {
         let now = configuration.now()
         let cutoff = now - configuration.sessionTTL
         hub.prune()
+        analytics.prunePaths()
         guard let storage else {
             var expired = 0
             for session in registry.all where session.lastUsed < cutoff {
                 session.slot.withLock { slot in
                     guard !slot.busy, !slot.gone, session.lastUsed < cutoff else { return }
                     close(session, in: &slot)
+                    analytics.recordEnd(of: session.id, version: slot.state.version, reason: "expired", at: now)
                     expired += 1
                 }
             }
@@ -29,6 +31,7 @@ extension SessionCore {
             return 0
         }
         for id in ids {
+            analytics.recordEnd(of: id, version: nil, reason: "expired", at: now)
             guard let session = registry.session(id) else {
                 liveCount.subtract(1, ordering: .relaxed)
                 continue

@@ -146,6 +146,7 @@ extension SessionCore {
         slot: inout LiveSession.Slot, now: Double
     ) {
         liveNodes.add(next.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
+        if !block.isEmpty { analytics.recordBlock(block, from: slot.state.tree, to: next.tree, session: session.id) }
         slot.state = next
         if let answer { slot.answers.remember(answer, now: now) }
         guard !block.isEmpty else { return }

@@ -23,6 +23,8 @@ public final class SessionCore: Sendable {
     let liveCount: Atomic<Int>
     /// Nodes of the sessions in memory.
     let liveNodes = Atomic<Int>(0)
+    /// Flow analytics of the changes this process commits.
+    public let analytics: AnalyticsRecorder
 
     /// Creates the core.
     /// - Parameters:
@@ -41,6 +43,8 @@ public final class SessionCore: Sendable {
         self.storage = storage
         self.logger = logger
         committer = storage.map { GroupCommitter(storage: $0) }
+        analytics = AnalyticsRecorder(
+            storage: storage as? any AnalyticsStorage ?? AnalyticsMemoryStore(), clock: configuration.now, logger: logger)
         creations = CreationLedger(lifetime: configuration.idempotencyLifetime)
         liveCount = Atomic(try storage?.sessionCount() ?? 0)
         ListDiffMetrics.prepare()

@@ -120,6 +120,27 @@ struct MinervaServerCommand: ParsableCommand {
     @Option(help: "Log format: text (one line for people) or json (one object per line for collectors).")
     var logFormat: LogFormat = .text
 
+    @Option(
+        help: ArgumentHelp(
+            "Bearer token of the admin paths (/v1/admin/analytics/…); default: $MINERVA_ADMIN_TOKEN. Without one they answer 404.",
+            valueName: "token"))
+    var adminToken: String?
+
+    @Option(help: "Record flow analytics of every change: on or off (off only to measure what recording costs).")
+    var analytics: AnalyticsSwitch = .on
+
+    @Option(
+        help: ArgumentHelp(
+            "How long a session's compact path is kept after its last change, for funnels: seconds, or with s, m, h or d (at least the session TTL).",
+            valueName: "duration"))
+    var analyticsPathsFor: Duration = .init(seconds: 30 * 86_400)
+
+    @Option(
+        help: ArgumentHelp(
+            "For tests: a file holding seconds to add to the server clock (read again every 50 ms), so that sessions expire and time passes on demand.",
+            valueName: "file"))
+    var clockOffsetFile: String?
+
     @Flag(help: "Print the built-in demo app's description and exit.")
     var printDemoApp = false
 
@@ -167,6 +188,12 @@ struct MinervaServerCommand: ParsableCommand {
         return store
     }
 
+    /// `--admin-token`, else `MINERVA_ADMIN_TOKEN`; `nil` (admin paths off) when neither is set or empty.
+    private func adminTokenOption() -> String? {
+        let token = adminToken ?? ProcessInfo.processInfo.environment["MINERVA_ADMIN_TOKEN"]
+        return token?.isEmpty == false ? token : nil
+    }
+
     /// The `--cors-origin` values as a policy.
     /// - Throws: a ``ValidationError`` naming the first value that is not an origin.
     private func corsPolicy() throws -> CORSPolicy {
@@ -203,7 +230,13 @@ struct MinervaServerCommand: ParsableCommand {
             }
         }
         let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        var factory = PrometheusMetricsFactory(registry: registry)
+        // Time on screen runs from a glance to a long read, not a request's milliseconds.
+        factory.durationHistogramBuckets[AnalyticsRecorder.timeOnScreenMetric] = [
+            .milliseconds(500), .seconds(1), .seconds(2), .seconds(5), .seconds(10), .seconds(30), .seconds(60), .seconds(120), .seconds(300),
+            .seconds(600), .seconds(1800), .seconds(3600),
+        ]
+        MetricsSystem.bootstrap(factory)
         let logger = Logger(label: "minerva-server")
 
         let appDescription = try loadApp()
@@ -225,10 +258,12 @@ struct MinervaServerCommand: ParsableCommand {
                 throw ValidationError("cannot use the session store \(store): \(error)")
             }
         }
+        let clockOffset = clockOffsetFile.map(ClockOffset.init)
+        let clock = clockOffset?.now ?? SessionConfiguration.wallClock
         let sessions = SessionConfiguration(
             maxSessions: maxSessions, eventHistory: eventHistory, listHistory: listHistory, maxListItems: maxListItems,
             maxListBytes: maxListBytes, maxNodes: maxNodes, maxParamBytes: maxParamBytes, maxSessionBytes: maxSessionBytes,
-            sessionTTL: sessionTTL.seconds, rateLimit: rateLimit, rateBurst: rateBurst)
+            sessionTTL: sessionTTL.seconds, rateLimit: rateLimit, rateBurst: rateBurst, now: clock)
         let cors = try corsPolicy()
         let api: MinervaAPI
         do {
@@ -236,7 +271,7 @@ struct MinervaServerCommand: ParsableCommand {
                 app: appDescription,
                 configuration: ServerConfiguration(
                     maxBodySize: maxBody, maxURLBytes: maxURLBytes, maxHeaderBytes: maxHeaderBytes, sessions: sessions,
-                    cors: cors, storeThreads: storeThreads),
+                    cors: cors, storeThreads: storeThreads, adminToken: adminTokenOption()),
                 logger: logger, storage: storage, webRoot: webRoot,
                 metricsText: {
                     var text: [UInt8] = []
@@ -246,6 +281,8 @@ struct MinervaServerCommand: ParsableCommand {
         } catch {
             throw ValidationError("cannot read the session store: \(error)")
         }
+        api.core.analytics.isEnabled = analytics == .on
+        api.core.analytics.pathLifetime = Int(max(analyticsPathsFor.seconds, sessionTTL.seconds))
         if storage != nil {
             logger.notice("\(api.core.sessionCount) sessions in \(store); each is read when first used")
         }
@@ -279,6 +316,9 @@ struct MinervaServerCommand: ParsableCommand {
         logger.notice("received signal \(signal); finishing requests in flight")
         sweeper.stop()
         server.shutdown(gracePeriod: 10)
+        // The changes of the last moments are stored; their analytics are written before the exit.
+        api.core.analytics.flush()
+        withExtendedLifetime(clockOffset) {}
         logger.notice("stopped")
     }
 
@@ -329,6 +369,12 @@ struct MinervaServerCommand: ParsableCommand {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+/// `--analytics`.
+enum AnalyticsSwitch: String, ExpressibleByArgument, CaseIterable {
+    case on
+    case off
+}
 
 /// `--log-format`.
 enum LogFormat: String, ExpressibleByArgument, CaseIterable {

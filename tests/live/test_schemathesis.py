@@ -107,6 +107,9 @@ NODES = ["n0", "n1", "n2", "n3", "n4", "n5"]
 LIST_NODES = ["n1", "n1", "n1", "n2", "n0"]  # for {node} in list paths: n1 has a list
 NAVIGATORS = ["v0", "v1", "primary", "detail", "tab:home", "tab:account"]
 FLAGS = ["signedIn", "beta"]
+# The admin paths are served (with this token) and exercised like the others.
+ADMIN_TOKEN = "schemathesis-admin"
+
 LINKS = ["/users/7", "/users/7/followers?from=link", "/photos/p1", "/secret/5", "/sheet", "/broken", "/settings",
          "/welcome/2", "demo://users/1", "basic://users/1/", "/nope"]
 
@@ -115,13 +118,14 @@ class Fuzzing:
     """The private servers (started again after a case crashed one) and the statuses seen."""
 
     def __init__(self):
-        self.servers = {"demo": RunningServer(), "basic": RunningServer("--app", str(BASIC_APP))}
+        self.servers = {"demo": RunningServer("--admin-token", ADMIN_TOKEN),
+                        "basic": RunningServer("--app", str(BASIC_APP), "--admin-token", ADMIN_TOKEN)}
         self.statuses = {}
 
     def server(self, app):
         """The app's server, started again if a case crashed it (that case has failed)."""
         if self.servers[app].process.poll() is not None:
-            self.servers[app] = RunningServer(*(["--app", str(BASIC_APP)] if app == "basic" else []))
+            self.servers[app] = RunningServer(*(["--app", str(BASIC_APP)] if app == "basic" else []), "--admin-token", ADMIN_TOKEN)
         return self.servers[app]
 
     def call(self, app, method, path, body=None, token=None):
@@ -237,6 +241,14 @@ def test_api_conforms_to_openapi(case, fuzzing):
             case.headers["Authorization"] = f"Bearer {token}"
         if "If-Match" in case.headers and rng.random() < 0.7:
             case.headers["If-Match"] = rng.choice([f'"{version}"', f'W/"{version}", "0"', "*"])
+    if case.path.startswith("/v1/admin/"):
+        if not case.operation.schema.is_security_param_negated(case):
+            case.headers["Authorization"] = f"Bearer {ADMIN_TOKEN}"
+        # A funnel's steps must be screens of the app: a valid list points at real ones, mostly.
+        query = case.query if isinstance(case.query, dict) else {}
+        steps = query.get("steps")
+        if isinstance(steps, str) and steps and "," not in (steps[0], steps[-1]) and ",," not in steps and rng.random() < 0.8:
+            query["steps"] = ",".join(rng.choice(list(APPS[app]["screens"])) for _ in steps.split(","))
     steer(case.body, app, rng)
     keep_events_short(case, rng)
     server = fuzzing.server(app)

@@ -2,11 +2,13 @@
 // reports taps as the API's operations and follows the session live; everything it shows comes
 // from the server. This module starts it: the views, the app description, then the session.
 
+import { startAnalytics } from "./analytics.js";
 import { startDevice } from "./device.js";
 import { $ } from "./dom.js";
 import { startInspector } from "./inspector.js";
 import { joinSession, loadApp, openFirstSession } from "./session.js";
 import { startTimeline } from "./timeline.js";
+import { store } from "./store.js";
 import { startTopbar } from "./topbar.js";
 
 /** `#session=ID&token=…` in the page's address, or null. Browsers never send the fragment to a
@@ -34,6 +36,7 @@ async function start() {
     $('[data-testid="stage-caption"]').textContent = `Cannot load the app description: ${error.summary}`;
     return;
   }
+  startAnalytics(store.app);
   const addressed = sessionInAddress();
   if (addressed) forgetAddressedSession();
   const opened = await openFirstSession(addressed);

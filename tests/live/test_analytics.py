@@ -1,0 +1,173 @@
+"""Flow analytics over real HTTP: the admin paths and their guard, a seeded population of 1,000
+sessions whose funnel and exits come out as built (SQLite, across a restart), time on screen
+driven by the documented clock override, and two instances on one PostgreSQL counting each
+change once."""
+import time
+import urllib.request
+from collections import Counter
+
+import pytest
+
+from conftest import BINARY, RunningServer
+from population import drive
+from postgres import PostgresCluster
+
+ADMIN = "admin-secret"
+
+
+def report(server, name, query=""):
+    status, _, document = server.request("GET", f"/v1/admin/analytics/{name}{query}", token=ADMIN)
+    assert status == 200, document
+    return document
+
+
+def exits(server):
+    return {row["screen"]: Counter(row["exits"]) for row in report(server, "screens")["screens"]}
+
+
+def expire_everything(server, clock_file, expected_exits, timeout=20):
+    """Moves the server clock two days on and waits until the sweeper has expired every session."""
+    clock_file.write_text(str(2 * 86_400))
+    expired = sum(counter["expired"] for counter in expected_exits.values())
+    deadline = time.monotonic() + timeout
+    while sum(counter["expired"] for counter in exits(server).values()) < expired:
+        assert time.monotonic() < deadline, (exits(server), expected_exits)
+        time.sleep(0.2)
+
+
+def check_population(server, expected):
+    screens = {row["screen"]: row for row in report(server, "screens")["screens"]}
+    assert {screen: row["shown"] for screen, row in screens.items()} == dict(expected["shown"])
+    assert {screen: Counter(row["exits"]) for screen, row in screens.items() if row["exits"]} == expected["exits"]
+    assert screens["home"]["sessions"] == expected["funnel"][0]
+    funnel = report(server, "funnel", "?steps=home,profile,followers&within=30m")
+    assert [step["sessions"] for step in funnel["steps"]] == expected["funnel"]
+    for step in funnel["steps"][:-1]:
+        assert Counter({(row["screen"], row["reason"]): row["sessions"] for row in step["exits"]}) == expected["stopped"][step["screen"]]
+        assert step["stopped"] == sum(expected["stopped"][step["screen"]].values())
+
+
+@pytest.fixture
+def clock_file(tmp_path):
+    path = tmp_path / "clock-offset"
+    path.write_text("0")
+    return path
+
+
+def test_admin_paths_are_unknown_without_a_token_and_closed_to_session_tokens(demo_server):
+    assert BINARY.exists()
+    status, _, document = demo_server.request("GET", "/v1/admin/analytics/screens")
+    assert status == 404, document
+    guarded = RunningServer("--admin-token", ADMIN)
+    try:
+        session = guarded.create_session()
+        for token in (None, session.token, "wrong"):
+            status, headers, document = guarded.request("GET", "/v1/admin/analytics/screens", token=token)
+            assert status == 401 and headers["WWW-Authenticate"] == "Bearer", document
+        status, _, document = guarded.request("GET", "/v1/admin/analytics/screens?since=last+week", token=ADMIN)
+        assert status == 400 and "since" in document["error"]["message"]
+        status, _, document = guarded.request("GET", "/v1/admin/analytics/flows?step=home", token=ADMIN)
+        assert status == 400 and "'step'" in document["error"]["message"]
+        status, _, document = guarded.request("POST", "/v1/admin/analytics/screens", {}, token=ADMIN)
+        assert status == 405
+    finally:
+        assert guarded.stop() == 0
+
+
+def test_the_admin_token_may_come_from_the_environment():
+    server = RunningServer(environment={"MINERVA_ADMIN_TOKEN": ADMIN})
+    try:
+        assert report(server, "flows")["flows"] == []
+    finally:
+        assert server.stop() == 0
+
+
+def test_a_seeded_population_gives_the_funnel_and_exits_it_was_built_with_across_a_restart(tmp_path, clock_file):
+    arguments = ("--store", f"sqlite:{tmp_path / 'minerva.sqlite'}", "--admin-token", ADMIN, "--rate-limit", "0",
+                 "--session-ttl", "5s", "--clock-offset-file", str(clock_file))
+    # Changes made just before a graceful stop are counted after the restart.
+    server = RunningServer(*arguments)
+    session = server.create_session()
+    session.op("push", {"screen": "profile", "params": {"userId": "1"}})
+    assert server.stop() == 0
+    server = RunningServer(*arguments)
+    try:
+        assert {row["screen"]: row["shown"] for row in report(server, "screens")["screens"]} == {"home": 1, "account": 1, "profile": 1}
+        session.server = server
+        session.op("pop")
+        started = time.monotonic()
+        expected = drive([server.url], sessions=1000, seed=17)
+        # … and the session made before the restart, which popped back to home and is left to expire.
+        expected["shown"].update(["home", "account", "profile"])
+        expected["funnel"][0] += 1
+        expected["funnel"][1] += 1
+        expected["exits"]["profile"]["pop"] += 1
+        expected["exits"]["home"]["expired"] += 1
+        expected["stopped"]["profile"][("profile", "pop")] += 1
+        print(f"\npopulation: 1,000 sessions driven in {time.monotonic() - started:.1f} s; funnel {expected['funnel']}")
+        expire_everything(server, clock_file, expected["exits"])
+        check_population(server, expected)
+    finally:
+        assert server.stop() == 0
+    restarted = RunningServer(*arguments)
+    try:
+        check_population(restarted, expected)
+    finally:
+        assert restarted.stop() == 0
+
+
+def test_time_on_screen_follows_the_server_clock(clock_file):
+    server = RunningServer("--admin-token", ADMIN, "--clock-offset-file", str(clock_file))
+    try:
+        session = server.create_session()
+        clock_file.write_text("30")
+        time.sleep(0.2)
+        session.op("push", {"screen": "profile", "params": {"userId": "1"}})
+        clock_file.write_text("90")
+        time.sleep(0.2)
+        session.op("pop")
+        screens = {row["screen"]: row["timeOnScreen"] for row in report(server, "screens")["screens"]}
+        assert screens["home"]["samples"] == 1 and screens["home"]["median"] == pytest.approx(30, rel=0.05)
+        assert screens["profile"]["samples"] == 1 and screens["profile"]["p90"] == pytest.approx(60, rel=0.05)
+        with urllib.request.urlopen(server.url + "/metrics", timeout=10) as response:
+            metrics = response.read().decode()
+        assert 'minerva_screen_shown_total{screen="profile"} 1' in metrics
+        assert 'minerva_screen_time_seconds_count{screen="home"} 1' in metrics
+    finally:
+        assert server.stop() == 0
+
+
+def test_two_instances_on_one_postgresql_count_each_change_once(clock_file):
+    with PostgresCluster.create() as postgres:
+        arguments = ("--store", postgres.url(), "--admin-token", ADMIN, "--rate-limit", "0", "--session-ttl", "5s",
+                     "--clock-offset-file", str(clock_file))
+        instances = [RunningServer(*arguments), RunningServer(*arguments)]
+        try:
+            # Each session's requests alternate between the instances.
+            expected = drive([instance.url for instance in instances], sessions=300, seed=5)
+            expire_everything(instances[0], clock_file, expected["exits"])
+            for instance in instances:
+                check_population(instance, expected)
+        finally:
+            assert [instance.stop() for instance in instances] == [0, 0]
+
+
+def test_flows_count_successes_cancellations_and_time_to_finish(clock_file):
+    server = RunningServer("--admin-token", ADMIN, "--clock-offset-file", str(clock_file))
+    try:
+        for status, seconds in (("success", 20), ("cancelled", 0)):
+            session = server.create_session()
+            login = session.op("present", {"screen": "login"})["focus"]
+            clock_file.write_text(str(float(clock_file.read_text()) + seconds))
+            time.sleep(0.2)
+            session.op("finish", {"node": login, "result": {"status": status}})
+        flows = report(server, "flows")["flows"]
+        assert [(flow["screen"], flow["success"], flow["cancelled"]) for flow in flows] == [("login", 1, 1)]
+        assert flows[0]["timeToFinish"]["samples"] == 2
+        assert flows[0]["timeToFinish"]["p90"] == pytest.approx(20, rel=0.05)
+        screens = {row["screen"]: row for row in report(server, "screens")["screens"]}
+        assert screens["login"]["exits"] == {"finish": 2}
+        # A period that ends before anything happened has no figures.
+        assert report(server, "flows", "?until=2000-01-01T00:00:00Z")["flows"] == []
+    finally:
+        assert server.stop() == 0
