@@ -21,7 +21,7 @@ extension CoordinatorTree {
             let node = nodes[id]!
             events.append(.removed(RemovedNode(node: id, screen: node.screen, reason: .restore, navigator: node.navigator!)))
         }
-        for id in target.nodesInScreenOrder where !kept.contains(id) {
+        for id in target.additionOrder(of: Set(target.nodes.keys).subtracting(kept)) {
             let node = target.nodes[id]!
             if let guarded = app.screens[node.screen]?.guarded, !flags.contains(guarded.flag) {
                 throw .conflict(
@@ -30,6 +30,7 @@ extension CoordinatorTree {
             events.append(.added(target.added(node)))
         }
         var next = target
+        next.run(app)
         next.flags = flags
         next.nextNodeNumber = max(nextNodeNumber, target.nextNodeNumber)
         next.nextNavigatorNumber = max(nextNavigatorNumber, target.nextNavigatorNumber)
@@ -71,5 +72,44 @@ extension CoordinatorTree {
             }
         }
         return kept
+    }
+
+    /// The order in which `added` events rebuild these nodes of this tree on top of the nodes
+    /// that stay: parents before children, each stack bottom first, each node's children and the
+    /// presented navigators in this tree's order; otherwise in screen order. A client applying the
+    /// events in that order gets this tree's order of children and stacks.
+    func additionOrder(of added: Set<NodeID>) -> [NodeID] {
+        let screenOrder = nodesInScreenOrder.filter(added.contains)
+        let rank = Dictionary(uniqueKeysWithValues: screenOrder.enumerated().map { ($1, $0) })
+        var after: [NodeID: [NodeID]] = [:]
+        var waitingFor: [NodeID: Int] = [:]
+        func constrain(_ first: NodeID, before second: NodeID) {
+            guard added.contains(first), added.contains(second), first != second else { return }
+            after[first, default: []].append(second)
+            waitingFor[second, default: 0] += 1
+        }
+        for node in nodes.values {
+            if let parent = node.parent { constrain(parent, before: node.id) }
+            for pair in zip(node.children, node.children.dropFirst()) { constrain(pair.0, before: pair.1) }
+        }
+        for navigator in navigators.values {
+            for pair in zip(navigator.stack, navigator.stack.dropFirst()) { constrain(pair.0, before: pair.1) }
+        }
+        let presentedRoots = navigatorOrder.compactMap { navigators[$0]!.isBase ? nil : navigators[$0]!.stack.first }.filter(added.contains)
+        for pair in zip(presentedRoots, presentedRoots.dropFirst()) { constrain(pair.0, before: pair.1) }
+        var order: [NodeID] = []
+        var ready = screenOrder.filter { waitingFor[$0, default: 0] == 0 }
+        while let next = ready.min(by: { rank[$0]! < rank[$1]! }) {
+            ready.removeAll { $0 == next }
+            order.append(next)
+            for later in after[next] ?? [] {
+                waitingFor[later]! -= 1
+                if waitingFor[later] == 0 { ready.append(later) }
+            }
+        }
+        // The constraints cannot disagree for a tree the operations made; if they ever did, the
+        // rest follows in screen order.
+        let placed = Set(order)
+        return order + screenOrder.filter { !placed.contains($0) }
     }
 }

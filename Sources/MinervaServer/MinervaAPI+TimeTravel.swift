@@ -20,7 +20,11 @@ extension MinervaAPI {
     /// events; the answer is the new state document with `restored` saying which lists came back.
     func restore(_ session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
         let version = parse { () throws(APIError) in
-            try readBody(request.body, required: true, keys: ["version"]) { body throws(JSONReadError) in try body.int("version") }
+            try readBody(request.body, required: true, keys: ["version"]) { body throws(JSONReadError) in
+                let version = try body.int("version")
+                guard version >= 1 else { throw body.error("a version is a whole number of at least 1", at: .key("version")) }
+                return version
+            }
         }
         let command = version.map { version in SessionCommand.restore(core.restoreTarget(of: session, version: version)) }
         let id = session.id

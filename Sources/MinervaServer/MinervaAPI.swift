@@ -67,13 +67,14 @@ public final class MinervaAPI: HTTPResponder {
     }
 
     /// Serves `app` from now on: new sessions run it and `GET /v1/app` shows it; sessions made
-    /// before go on with the app they were made with.
+    /// before move to it on their next use.
     /// - Returns: its version.
+    /// - Throws: ``SessionError`` when a shared store cannot record the version (the app in use stays).
     @discardableResult
-    public func replaceApp(_ app: AppDescription) -> String {
+    public func replaceApp(_ app: AppDescription) throws(SessionError) -> String {
         let (document, version) = AppDocument.encode(app)
-        appDocument.withLock { current in
-            core.replaceApp(app, version: version)
+        try appDocument.withLock { current throws(SessionError) in
+            try core.replaceApp(app, version: version)
             current = document
         }
         return version

@@ -55,9 +55,9 @@ extension SessionCommand {
             }
         case let .putList(node, sections):
             return [try putList(node, sections, on: &state, configuration: configuration)]
-        case let .moveToApp(app, version):
-            guard state.appVersion != version, state.tree.obstacles(to: app).isEmpty else { return [] }
-            let from = state.appVersion
+        case let .moveToApp(app, from, version):
+            // Another process may have moved it first (to this version or a newer one).
+            guard state.appVersion == from, state.tree.obstacles(to: app).isEmpty else { return [] }
             state.tree.run(app)
             state.appVersion = version
             state.servedAppVersion = version

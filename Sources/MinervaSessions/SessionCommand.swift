@@ -26,10 +26,10 @@ public enum SessionCommand: Sendable {
     case flags(set: [String], clear: [String])
     /// Replaces a node's list.
     case putList(node: String, sections: [ListSection])
-    /// Moves the session to another version of the app description, when every screen it shows
-    /// is still there; a no-op otherwise. The core issues it itself when a session is used after
+    /// Moves the session from one version of the app description to another, when it still runs
+    /// `from` and every screen it shows is still there; a no-op otherwise. The core issues it itself when a session is used after
     /// the app changed; no request names it.
-    case moveToApp(AppDescription, version: String)
+    case moveToApp(AppDescription, from: String, to: String)
     /// Makes an earlier version the current state again (``SessionCore/restoreTarget(of:version:)``).
     case restore(RestoreTarget)
 

@@ -18,8 +18,6 @@ extension SessionCore {
         guard let recorded else { return }
         guard madeWith == app.name else { throw .appChanged(session.id, serving: app.name) }
         try checkNotAhead(recorded, of: session.id)
-        // Sessions move to a version only once a shared store knows it is the newest.
-        let mayMove = recorded != version && announceAppVersion()
         session.slot.withLock { slot in
             guard !slot.gone else { return }
             let obstacles = slot.state.tree.obstacles(to: app)
@@ -27,12 +25,14 @@ extension SessionCore {
                 slot.state.tree.run(app)
                 slot.state.servedAppVersion = version
             }
-            guard mayMove, slot.state.appVersion != version else { return }
+            guard slot.state.appVersion != version else { return }
             guard obstacles.isEmpty else {
                 logger.debug("session \(session.id) stays on app version \(recorded): \(obstacles.description)")
                 return
             }
-            let move = Mutation(command: .moveToApp(app, version: version), precondition: nil, idempotencyKey: nil) { _ in Self.noAnswer }
+            let move = Mutation(command: .moveToApp(app, from: slot.state.appVersion, to: version), precondition: nil, idempotencyKey: nil) { _ in
+                Self.noAnswer
+            }
             let completion: MutationCompletion = { [logger] outcome in
                 if case .failure(let error) = outcome { logger.warning("session \(session.id) did not move to app version \(version): \(error)") }
             }
@@ -62,22 +62,6 @@ extension SessionCore {
             .appVersionConflict,
             "session \(id) already runs a newer version of the app (\(recorded.prefix(12))) than this server (\(version.prefix(12))); "
                 + "retry: the servers are being updated one by one")
-    }
-
-    /// Tells a shared store that this process runs its current app version, unless it has.
-    /// - Returns: whether the store knows; sessions move to the version only then.
-    @discardableResult
-    func announceAppVersion() -> Bool {
-        let (version, announced) = current.withLock { ($0.version, $0.announced) }
-        guard !announced, let shared = storage as? any SharedSessionStorage else { return true }
-        do {
-            try shared.announceAppVersion(version)
-        } catch {
-            logger.error("could not record app version \(version) in storage (sessions move to it once it is): \(error)")
-            return false
-        }
-        current.withLock { if $0.version == version { $0.announced = true } }
-        return true
     }
 
     /// What the core's own moves answer: nobody reads it.

@@ -85,6 +85,8 @@ extension SessionCore {
                 return .success(MutationResult(answer: answer, events: [], replayed: true))
             }
             try Self.check(mutation.precondition, version: slot.state.version)
+            // A session that another process moved to a newer app version while this work waited.
+            if slot.state.appVersion != currentApp.version { try checkNotAhead(slot.state.appVersion, of: session.id) }
             var next = slot.state
             let changes = try mutation.command.apply(to: &next, configuration: configuration)
             let block = next.recordBlock(changes, from: slot.state, at: Int(now * 1000), listHistoryBudget: historyBudget.lists).map {

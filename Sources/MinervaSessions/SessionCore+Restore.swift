@@ -8,9 +8,12 @@ extension SessionCore {
 
     /// What a stored session holds for the core: its state, the newest events of its log and
     /// its remembered answers, each kept within its share of the session's history budget.
+    /// - Parameter served: the app (and its version) to read the tree with; the current one when `nil`.
     /// - Throws: ``SnapshotError`` when what is stored is not a session of this app.
-    func restore(_ stored: StoredSession) throws(SnapshotError) -> (state: SessionState, log: SessionLog, answers: IdempotencyCache) {
-        let (app, version) = currentApp
+    func restore(
+        _ stored: StoredSession, servedBy served: (app: AppDescription, version: String)? = nil
+    ) throws(SnapshotError) -> (state: SessionState, log: SessionLog, answers: IdempotencyCache) {
+        let (app, version) = served ?? currentApp
         let state = try SessionState(
             stored: stored, app: app, served: version, configuration: configuration, listHistoryBudget: historyBudget.lists)
         var events: [SessionEvent] = []

@@ -8,9 +8,8 @@ import Locking
 /// step made in one order — store, swap, publish — so nothing is visible to anyone before
 /// storage has accepted it, and a refusal uses up no version or event number.
 public final class SessionCore: Sendable {
-    /// The app every new session runs, its version (recorded with every session), and whether a
-    /// shared store has been told that this process runs it (sessions move to it only then).
-    let current: Locked<(app: AppDescription, version: String, announced: Bool)>
+    /// The app every new session runs, and its version (recorded with every session).
+    private let current: Locked<(app: AppDescription, version: String)>
     /// Limits and the clock.
     public let configuration: SessionConfiguration
     let storage: (any SessionStorage)?
@@ -38,7 +37,7 @@ public final class SessionCore: Sendable {
     public init(
         app: AppDescription, appVersion: String, configuration: SessionConfiguration, storage: (any SessionStorage)?, logger: Logger
     ) throws(StorageError) {
-        current = Locked((app, appVersion, storage as? any SharedSessionStorage == nil))
+        current = Locked((app, appVersion))
         self.configuration = configuration
         self.storage = storage
         self.logger = logger
@@ -50,7 +49,8 @@ public final class SessionCore: Sendable {
         ListDiffMetrics.prepare()
         (storage as? any SharedSessionStorage)?.observeCommits(
             { [weak self] notice in self?.catchUp(with: notice) }, resync: { [weak self] in self?.resyncFollowed() })
-        announceAppVersion()
+        // A shared store orders the versions its processes run: this one's is the newest now.
+        try (storage as? any SharedSessionStorage)?.announceAppVersion(appVersion)
     }
 
     /// The app every new session runs.
@@ -60,16 +60,21 @@ public final class SessionCore: Sendable {
     public var appVersion: String { current.withLock { $0.version } }
 
     /// The app and its version, read together.
-    var currentApp: (app: AppDescription, version: String) { current.withLock { ($0.app, $0.version) } }
+    var currentApp: (app: AppDescription, version: String) { current.withLock { $0 } }
 
     /// Runs `app` for new sessions from now on; a session made with an earlier version moves to
-    /// it on its next use (see ``moveToCurrentApp(_:)``).
-    public func replaceApp(_ app: AppDescription, version: String) {
-        current.withLock { current in
-            guard current.version != version else { return }
-            current = (app, version, storage as? any SharedSessionStorage == nil)
+    /// it on its next use (see ``moveToCurrentApp(_:)``). A shared store is told first that this
+    /// process runs the newest version; when it cannot be told, the app in use stays.
+    /// - Throws: `unavailable` when the shared store cannot record the version.
+    public func replaceApp(_ app: AppDescription, version: String) throws(SessionError) {
+        if let shared = storage as? any SharedSessionStorage {
+            do {
+                try shared.announceAppVersion(version)
+            } catch {
+                throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "the store cannot record app version \(version): \(error)")
+            }
         }
-        announceAppVersion()
+        current.withLock { $0 = (app, version) }
     }
 
     /// How many sessions exist.
@@ -169,12 +174,13 @@ public final class SessionCore: Sendable {
             throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "storage cannot be read right now; retry later")
         }
         guard let stored, Token.matches(token, hash: stored.record.tokenHash) else { return nil }
-        try checkNotAhead(stored.record.appVersion, of: id)
         let restored: (state: SessionState, log: SessionLog, answers: IdempotencyCache)
         let app = self.app
         do throws(SnapshotError) {
             restored = try restore(stored)
         } catch {
+            // A newer version of this app may be what this process cannot read.
+            try checkNotAhead(stored.record.appVersion, of: id)
             logger.warning("session \(id) is kept in the store but not served: \(error)")
             throw .appChanged(id, serving: app.name)
         }
@@ -182,6 +188,7 @@ public final class SessionCore: Sendable {
             logger.warning("session \(id) was made with app '\(made)'; this server serves '\(app.name)'")
             throw .appChanged(id, serving: app.name)
         }
+        try checkNotAhead(stored.record.appVersion, of: id)
         let unknown = restored.state.tree.unknownScreens
         if !unknown.isEmpty {
             logger.warning("session \(id) shows screens the app no longer declares: \(unknown.joined(separator: ", "))")

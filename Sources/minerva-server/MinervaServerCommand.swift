@@ -360,7 +360,7 @@ struct MinervaServerCommand: ParsableCommand {
             return
         }
         do {
-            let version = api.replaceApp(try Self.readApp(app))
+            let version = try api.replaceApp(try Self.readApp(app))
             logger.notice("received SIGHUP; serving the app description in '\(app)', version \(version): new sessions at once, others on their next use")
         } catch {
             logger.error("received SIGHUP; '\(app)' cannot be served, so the app in use stays: \(error)")

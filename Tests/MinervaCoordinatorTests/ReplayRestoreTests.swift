@@ -106,6 +106,23 @@ import TestSupport
         #expect(restores > 50)
     }
 
+    @Test func aRestoresBlockAddsSiblingsInTheirOrderThen() throws {
+        var tree = CoordinatorTree(app: .basic)
+        let photo = try tree.present(screen: "photo", params: ["photoId": "1"], from: "n1").node
+        let settings = try tree.push(screen: "settings", from: "n1").node
+        let target = tree
+        #expect(tree.nodes[NodeID(1)]!.children == [photo, settings])
+        _ = try tree.dismiss(node: photo.description)
+        _ = try tree.pop(target: .top)
+        let before = tree
+        let events = try tree.restore(target)
+        // Screen order would add the pushed screen first; the presented one came first then.
+        var replayed = before
+        replayed.replay(tree.changeBlock(since: before, operationEvents: events))
+        #expect(Self.shown(replayed) == Self.shown(target))
+        #expect(Self.shown(tree) == Self.shown(target))
+    }
+
     @Test func restoringTheCurrentTreeChangesNothing() throws {
         var tree = CoordinatorTree(app: .basic)
         try tree.push(screen: "settings")

@@ -28,7 +28,7 @@ import Testing
         harness.core.observe(session) { _, _ in heard }
         #expect(throws: SessionError.self) { try harness.run(.push(from: nil, screen: "inbox", params: [:]), on: session).get() }
 
-        harness.core.replaceApp(Self.withInbox, version: "v2")
+        try harness.core.replaceApp(Self.withInbox, version: "v2")
         let used = try harness.core.session(session.id, token: token)
         let state = try harness.state(of: used)
         #expect(state.appVersion == "v2" && state.version == 3)
@@ -46,7 +46,7 @@ import Testing
         _ = try harness.run(.push(from: nil, screen: "profile", params: ["userId": "1"]), on: session).get()
         _ = try harness.run(.push(from: nil, screen: "followers", params: ["userId": "1"]), on: session).get()
 
-        harness.core.replaceApp(Self.withoutFollowers, version: "v2")
+        try harness.core.replaceApp(Self.withoutFollowers, version: "v2")
         var state = try harness.state(of: try harness.core.session(session.id, token: token))
         #expect(state.appVersion == "test" && state.version == 3)
         #expect(state.tree.unknownScreens == ["followers"])
@@ -73,7 +73,7 @@ import Testing
         let (session, token) = try harness.create()
         _ = try harness.run(.push(from: nil, screen: "followers", params: ["userId": "1"]), on: session).get()
         _ = try harness.run(.pop(navigator: nil, to: nil, toRoot: false), on: session).get()
-        harness.core.replaceApp(Self.withoutFollowers, version: "v2")
+        try harness.core.replaceApp(Self.withoutFollowers, version: "v2")
         let moved = try harness.state(of: try harness.core.session(session.id, token: token))
         #expect(moved.appVersion == "v2" && moved.version == 4)
 
@@ -91,13 +91,34 @@ import Testing
         #expect(state.appVersion == "v2" && state.tree.nodes.count == 3)
     }
 
+    @Test func aMoveFromAVersionTheSessionNoLongerRunsChangesNothing() throws {
+        let harness = try CoreHarness()
+        let (session, _) = try harness.create()
+        // Another process moved it on first: a move queued from the version it ran then is a no-op.
+        let stale = try harness.run(.moveToApp(Self.withInbox, from: "v0", to: "v2"), on: session).get()
+        #expect(stale.events.isEmpty)
+        let moved = try harness.run(.moveToApp(Self.withInbox, from: "test", to: "v2"), on: session).get()
+        #expect(moved.events.map(\.change) == [.appChanged(from: "test", to: "v2")])
+    }
+
+    @Test func aReloadThatTheSharedStoreCannotRecordKeepsTheAppInUse() throws {
+        let shared = SharedStoreTests()
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: shared.path + suffix) } }
+        let storage = try SharedStoreTests.SharedSQLite(path: shared.path, bus: shared.bus)
+        let harness = try CoreHarness(storage: storage)
+        storage.store.setFailing(true)
+        #expect(throws: SessionError.self) { try harness.core.replaceApp(Self.withInbox, version: "v2") }
+        storage.store.setFailing(false)
+        #expect(harness.core.appVersion == "test")
+    }
+
     @Test func aScreenThatNowRequiresAParamItsNodeLacksHoldsTheSessionBack() throws {
         let harness = try CoreHarness()
         let (session, token) = try harness.create()
         _ = try harness.run(.push(from: nil, screen: "profile", params: ["userId": "1"]), on: session).get()
         let stricter = Self.demo { $0["profile"]!.params = ["userId", "section"] }
         #expect(harness.core.obstaclesForTest(session, stricter).screens == ["n3 shows screen 'profile' without params it now requires: section"])
-        harness.core.replaceApp(stricter, version: "v2")
+        try harness.core.replaceApp(stricter, version: "v2")
         #expect(try harness.state(of: try harness.core.session(session.id, token: token)).appVersion == "test")
     }
 
@@ -105,7 +126,7 @@ import Testing
         let harness = try CoreHarness()
         let (session, token) = try harness.create()
         let oneTab = Self.demo({ _ in }, root: .tabs(Array(AppDescription.demo.tabs!.prefix(1))))
-        harness.core.replaceApp(oneTab, version: "v2")
+        try harness.core.replaceApp(oneTab, version: "v2")
         let state = try harness.state(of: try harness.core.session(session.id, token: token))
         #expect(state.appVersion == "test" && state.tree.app == .demo)
         _ = try harness.run(.selectTab("account"), on: session).get()
@@ -119,14 +140,14 @@ import Testing
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         var harness: CoreHarness? = try CoreHarness(storage: try SQLiteSessionStorage(path: path))
         let (session, token) = try harness!.create()
-        harness!.core.replaceApp(Self.withInbox, version: "v2")
+        try harness!.core.replaceApp(Self.withInbox, version: "v2")
         _ = try harness!.core.session(session.id, token: token)
         // The move is a mutation of its own; the request's work queues behind it.
         _ = try harness!.run(.push(from: nil, screen: "inbox", params: [:]), on: session).get()
         harness = nil
 
         let restarted = try CoreHarness(storage: try SQLiteSessionStorage(path: path))
-        restarted.core.replaceApp(Self.withInbox, version: "v2")
+        try restarted.core.replaceApp(Self.withInbox, version: "v2")
         let read = try restarted.core.session(session.id, token: token)
         let state = try restarted.state(of: read)
         #expect(state.appVersion == "v2" && state.version == 3 && state.tree.nodes.count == 4)
@@ -139,7 +160,7 @@ import Testing
         let a = try shared.core()
         let b = try shared.core()
         let (onA, token) = try a.create()
-        a.core.replaceApp(Self.withInbox, version: "v2")
+        try a.core.replaceApp(Self.withInbox, version: "v2")
         #expect(try a.settled(try a.core.session(onA.id, token: token)).appVersion == "v2")
 
         // B still runs the older app: it refuses the session rather than move it back.
@@ -148,12 +169,12 @@ import Testing
         } throws: { ($0 as? SessionError)?.category == .appVersionConflict }
         // B's new sessions still work, and B reloading catches up.
         let (onB, tokenB) = try b.create()
-        b.core.replaceApp(Self.withInbox, version: "v2")
+        try b.core.replaceApp(Self.withInbox, version: "v2")
         #expect(try b.settled(try b.core.session(onA.id, token: token)).appVersion == "v2")
         #expect(try b.settled(try b.core.session(onB.id, token: tokenB)).appVersion == "v2")
 
         // Loading an earlier file again (a rollback) makes it the newest: sessions follow it.
-        a.core.replaceApp(.demo, version: "test")
+        try a.core.replaceApp(.demo, version: "test")
         #expect(try a.settled(try a.core.session(onB.id, token: tokenB)).appVersion == "test")
         #expect(throws: SessionError.self) { try b.core.session(onB.id, token: tokenB) }
     }

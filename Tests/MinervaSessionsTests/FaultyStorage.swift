@@ -53,6 +53,9 @@ final class FaultyStorage: SessionStorage {
         for _ in 0..<64 { semaphore?.signal() }
     }
 
+    /// Whether commits fail now.
+    var isFailing: Bool { failing.withLock { $0 } }
+
     /// How many groups were committed.
     var commitCount: Int { commits.withLock { $0 } }
 

@@ -173,15 +173,15 @@ struct PostgresStoreTests {
         let (v1, v2) = ("v1-\(UUID().uuidString)", "v2-\(UUID().uuidString)")
         let a = try instance()
         let b = try instance()
-        a.core.replaceApp(.demo, version: v1)
-        b.core.replaceApp(.demo, version: v1)
+        try a.core.replaceApp(.demo, version: v1)
+        try b.core.replaceApp(.demo, version: v1)
         let (onA, token) = try a.create()
-        a.core.replaceApp(AppVersionTests.withInbox, version: v2)
+        try a.core.replaceApp(AppVersionTests.withInbox, version: v2)
         #expect(try a.settled(try a.core.session(onA.id, token: token)).appVersion == v2)
         #expect {
             try b.core.session(onA.id, token: token)
         } throws: { ($0 as? SessionError)?.category == .appVersionConflict }
-        b.core.replaceApp(AppVersionTests.withInbox, version: v2)
+        try b.core.replaceApp(AppVersionTests.withInbox, version: v2)
         let onB = try b.core.session(onA.id, token: token)
         #expect(try b.run(.push(from: nil, screen: "inbox", params: [:]), on: onB).get().events.map(\.version) == [3])
     }

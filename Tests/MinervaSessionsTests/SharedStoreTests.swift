@@ -47,6 +47,7 @@ import Testing
         }
 
         func announceAppVersion(_ version: String) throws(StorageError) {
+            guard !store.isFailing else { throw StorageError("the disk is full") }
             bus.appVersions.withLock { generations in
                 let newest = generations.values.max() ?? 0
                 if generations[version] != newest { generations[version] = newest + 1 }

@@ -45,7 +45,7 @@ import Testing
         let harness = try CoreHarness(storage: try SQLiteSessionStorage(path: path))
         // The old schema recorded no app version: run the app under that (empty) one, so that the
         // session is read as it was (a session moves to another version as a change of its own).
-        harness.core.replaceApp(.demo, version: "")
+        try harness.core.replaceApp(.demo, version: "")
         #expect(harness.core.sessionCount == 1)
         let session = try harness.core.session("s_old", token: token)
         let state = try harness.state(of: session)
