@@ -36,7 +36,9 @@ public struct RestoreTarget: Sendable {
         var replacing: Set<NodeID> = []
         var contents: [(node: NodeID, content: ListContent)] = []
         for (node, list) in state.lists where past.state.tree.nodes[node] != nil {
-            guard let version = past.listVersions[node] else {
+            // A node removed since and shown again (by a restore) numbers its list anew: the same
+            // number is another list, whose content then is not kept.
+            guard let version = past.listVersions[node], !past.removedSince.contains(node) else {
                 replacing.insert(node)
                 continue
             }
@@ -63,4 +65,6 @@ struct PastState: Sendable {
     var state: SessionState
     /// Each node's list version then, content kept or not.
     var listVersions: [NodeID: Int]
+    /// Nodes of then that were removed later (their lists of then are not kept).
+    var removedSince: Set<NodeID>
 }

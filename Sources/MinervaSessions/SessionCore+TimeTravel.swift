@@ -32,7 +32,7 @@ extension SessionCore {
         guard version <= state.version else {
             throw .notFound("version \(version) is ahead of this session, which is at version \(state.version)")
         }
-        if version == state.version { return PastState(state: state, listVersions: state.lists.mapValues(\.version)) }
+        if version == state.version { return PastState(state: state, listVersions: state.lists.mapValues(\.version), removedSince: []) }
         var events = Array(log.events)
         if let past = try rebuild(version, of: state, from: events, session: session) { return past }
         if let storage, (events.first?.seq ?? state.lastEvent + 1) > state.firstEvent {
@@ -103,7 +103,7 @@ extension SessionCore {
                 past.lists[node] = try? ListHistory(keptVersions: [(list, content)], retainedVersions: configuration.listHistory)
             }
         }
-        return PastState(state: past, listVersions: lists)
+        return PastState(state: past, listVersions: lists, removedSince: removedSince)
     }
 
     /// The checkpoint an event carries, read with `app`.

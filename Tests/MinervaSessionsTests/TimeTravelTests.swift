@@ -57,6 +57,25 @@ import TestSupport
         for (version, shown) in seen { Self.check(try restarted.core.pastState(of: again, at: version), against: shown) }
     }
 
+    @Test func aListNumberedAnewAfterItsNodeCameBackIsNotTakenForTheOldOne() throws {
+        let harness = try CoreHarness()
+        let (session, _) = try harness.create()
+        let cells = { (ids: [String]) in [ListSection(id: "s", items: ids.map { Cell(id: $0, kind: "row", content: .int(1)) })] }
+        _ = try harness.run(.push(from: nil, screen: "profile", params: ["userId": "1"]), on: session).get()
+        let node = try harness.state(of: session).tree.focus
+        for ids in [["x"], ["y"], ["a"]] { _ = try harness.run(.putList(node: node.description, sections: cells(ids)), on: session).get() }
+        let withA = try harness.state(of: session).version
+        // The node leaves and comes back (without a list), and its list is numbered from 1 again.
+        _ = try harness.run(.restore(harness.core.restoreTarget(of: session, version: 1)), on: session).get()
+        _ = try harness.run(.restore(harness.core.restoreTarget(of: session, version: 2)), on: session).get()
+        for ids in [["p"], ["q"], ["b"]] { _ = try harness.run(.putList(node: node.description, sections: cells(ids)), on: session).get() }
+        #expect(try harness.state(of: session).lists[node]?.version == 3)
+
+        _ = try harness.run(.restore(harness.core.restoreTarget(of: session, version: withA)), on: session).get()
+        let restored = try harness.state(of: session)
+        #expect(restored.lists[node]?.current != (try ListContent(sections: cells(["b"]), maximumItems: 100)), "today's list kept as the old one")
+    }
+
     @Test func restoreThenUndoGivesBackTheOriginal() throws {
         let harness = try CoreHarness()
         let (session, _) = try harness.create()
