@@ -30,10 +30,14 @@ extension PostgresSessionStorage: AnalyticsStorage {
         let sessions = Set(entries.map(\.session)).sorted()
         return try transaction { connection, deadline throws(PostgresError) -> [AnalyticsSample] in
             // Every session gets its row first, so that the lock below always has a row to take
-            // (two instances must not both start one); rows are locked in id order, and counts
-            // added in key order, so that instances recording at once wait rather than deadlock.
+            // (two instances must not both start one), and marks it recent at once, so that a
+            // prune running meanwhile waits for this transaction and then keeps it; rows are locked
+            // in id order, and counts added in key order, so that instances wait rather than deadlock.
             try connection.query(
-                "INSERT INTO minerva_analytics_session (session, updated, trail) SELECT unnest($1::text[]), $2, '' ON CONFLICT DO NOTHING",
+                """
+                INSERT INTO minerva_analytics_session (session, updated, trail) SELECT unnest($1::text[]), $2, ''
+                    ON CONFLICT (session) DO UPDATE SET updated = EXCLUDED.updated
+                """,
                 [.textArray(sessions), .double(updated)], until: deadline)
             let rows = try connection.query(
                 "SELECT session, trail FROM minerva_analytics_session WHERE session = ANY($1::text[]) ORDER BY session FOR UPDATE",

@@ -14,7 +14,8 @@ final class ClockOffset {
         func read(_ path: String) {
             let text = readFile(path).map { String(decoding: $0, as: UTF8.self) } ?? ""
             let seconds = Double(text.filter { !$0.isWhitespace }) ?? 0
-            milliseconds.store(seconds.isFinite ? Int(seconds * 1000) : 0, ordering: .relaxed)
+            // At most a century either way: any offset a test needs, and no overflow.
+            milliseconds.store(seconds.isFinite ? Int(min(max(seconds, -3.2e9), 3.2e9) * 1000) : 0, ordering: .relaxed)
         }
     }
 
