@@ -15,7 +15,8 @@ extension MinervaAPI {
             Token.matches(given, hash: Token.hash(adminToken))
         else { throw .adminUnauthorized }
         let query = try AnalyticsQuery(request, report: report, screens: Set(core.app.screens.keys))
-        core.analytics.flush()
+        // A writer far behind does not hold this store worker for long.
+        core.analytics.flush(waitingAtMost: .seconds(2))
         do throws(StorageError) {
             let storage = core.analytics.storage
             var writer = JSONWriter()

@@ -108,6 +108,25 @@ import Testing
         recorder.flush()
     }
 
+    @Test func aReportsFlushWaitsForASlowStoreOnlySoLong() throws {
+        let recorder = AnalyticsRecorder(storage: SlowAnalytics(), clock: { 0 }, logger: Logger(label: "test"))
+        recorder.recordEnd(of: "s", version: 1, reason: "deleted", at: 1)
+        let started = ContinuousClock.now
+        recorder.flush(waitingAtMost: .milliseconds(100))
+        #expect(ContinuousClock.now - started < .seconds(2), "the flush waited for the whole slow write")
+    }
+
+    /// A store that takes 3 s to record.
+    struct SlowAnalytics: AnalyticsStorage {
+        func recordAnalytics(_ entries: [AnalyticsEntry], updated: Double) throws(StorageError) -> [AnalyticsSample] {
+            Thread.sleep(forTimeInterval: 3)
+            return []
+        }
+        func analyticsCounts(from: Int?, until: Int?) throws(StorageError) -> [AnalyticsCount] { [] }
+        func analyticsPaths(updatedSince: Double?) throws(StorageError) -> [AnalyticsPath] { [] }
+        func pruneAnalyticsPaths(updatedBefore before: Double) throws(StorageError) -> Int { 0 }
+    }
+
     /// A store whose every call fails.
     struct BrokenAnalytics: AnalyticsStorage {
         func recordAnalytics(_ entries: [AnalyticsEntry], updated: Double) throws(StorageError) -> [AnalyticsSample] { throw StorageError("disk full") }

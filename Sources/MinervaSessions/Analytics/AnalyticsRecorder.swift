@@ -161,9 +161,20 @@ public final class AnalyticsRecorder: Sendable {
     }
 
     /// Returns once every entry recorded before the call is stored (or failed), so that a
-    /// report sees them.
-    public func flush() {
-        writer.sync { drain() }
+    /// report sees them, or once `timeout` has passed (a writer behind under load keeps going
+    /// on its own thread; the caller reads what is stored by then).
+    public func flush(waitingAtMost timeout: Duration? = nil) {
+        guard let timeout else {
+            writer.sync { drain() }
+            return
+        }
+        let done = DispatchSemaphore(value: 0)
+        writer.async {
+            self.drain()
+            done.signal()
+        }
+        let (seconds, attoseconds) = timeout.components
+        _ = done.wait(timeout: .now() + Double(seconds) + Double(attoseconds) / 1e18)
     }
 
     /// Forgets the paths of sessions unchanged for longer than ``pathLifetime``.
