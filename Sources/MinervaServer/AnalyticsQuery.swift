@@ -69,8 +69,9 @@ struct AnalyticsQuery {
     private static func duration(_ text: String) throws(APIError) -> Int {
         let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
         let digits = text.dropLast()
-        guard let unit = text.last.flatMap({ units[$0] }), (1...8).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-            let number = Int(digits), number > 0
+        // As openapi.yaml's pattern: no sign, no leading zero.
+        guard let unit = text.last.flatMap({ units[$0] }), (1...8).contains(digits.count), digits.first != "0",
+            digits.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(digits)
         else {
             throw .invalidRequest("query parameter 'within' must be a whole number of s, m, h or d above 0 (within=30m), not \(Excerpt(text))")
         }
