@@ -62,7 +62,12 @@ let package = Package(
         // One model operation per call, for callgrind (instructions per operation).
         .executableTarget(
             name: "model-driver",
-            dependencies: ["InProcessAPI"],
+            dependencies: [
+                "InProcessAPI",
+                .product(name: "MinervaSessions", package: "minerva-server"),
+                .product(name: "MinervaPostgres", package: "minerva-server"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
         // State-document encoding and list diff time against tree and list size (run-model.sh's

@@ -26,11 +26,13 @@ extension MinervaAPI {
             throw error
         }
         let mutation = Mutation(command: parsed, precondition: precondition, idempotencyKey: key) { StoredAnswer(answer($0)) }
-        let deferred = exchange.deferred(fallback: Exchange.shuttingDownDuringWrite)
-        let outcome = core.mutate(session, mutation) { outcome in
-            exchange.complete(deferred, with: self.response(to: outcome))
+        var deferred: HTTPDeferred?
+        let outcome = core.mutate(session, mutation) {
+            let later = exchange.deferred(fallback: Exchange.shuttingDownDuringWrite)
+            deferred = later
+            return { outcome in exchange.complete(later, with: self.response(to: outcome)) }
         }
-        guard let outcome else { return .deferred(deferred) }
+        guard let outcome else { return .deferred(deferred!) }
         return .response(response(to: outcome))
     }
 

@@ -12,8 +12,8 @@ final class ServerMetrics: Sendable {
         let status: Int
     }
 
-    private let requestCounters = Locked<[RequestKey: Counter]>([:])
-    private let requestTimers = Locked<[String: Metrics.Timer]>([:])
+    /// Each request kind's counter and its route's latency timer, found with one lookup.
+    private let requestFigures = Locked<[RequestKey: (counter: Counter, timer: Metrics.Timer)]>([:])
     private let sessionGauge = Gauge(label: "minerva_sessions")
     private let nodeGauge = Gauge(label: "minerva_nodes")
     private let appVersionGauges = Locked<[String: Gauge]>([:])
@@ -25,20 +25,16 @@ final class ServerMetrics: Sendable {
     /// Counts a request and records how long its answer took.
     func request(route: String, method: String, status: Int, nanoseconds: Int64) {
         let key = RequestKey(route: route, method: method, status: status)
-        let counter = requestCounters.withLock { counters in
-            if let counter = counters[key] { return counter }
-            let counter = Counter(
-                label: "minerva_http_requests_total", dimensions: [("route", route), ("method", method), ("status", String(status))])
-            counters[key] = counter
-            return counter
+        let (counter, timer) = requestFigures.withLock { figures in
+            if let found = figures[key] { return found }
+            let made = (
+                counter: Counter(label: "minerva_http_requests_total", dimensions: [("route", route), ("method", method), ("status", String(status))]),
+                timer: Metrics.Timer(label: "minerva_http_request_duration_seconds", dimensions: [("route", route)])
+            )
+            figures[key] = made
+            return made
         }
         counter.increment()
-        let timer = requestTimers.withLock { timers in
-            if let timer = timers[route] { return timer }
-            let timer = Metrics.Timer(label: "minerva_http_request_duration_seconds", dimensions: [("route", route)])
-            timers[route] = timer
-            return timer
-        }
         timer.recordNanoseconds(nanoseconds)
     }
 

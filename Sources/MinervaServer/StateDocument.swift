@@ -35,7 +35,7 @@ enum StateDocument {
         writer.field("version", state.version)
         writer.field("layout", tree.layout.rawValue)
         writer.field("appVersion", state.appVersion)
-        writer.field("focus", tree.focus)
+        writer.field("focus", state.focus)
         writer.key("root")
         writeNode(tree.rootID, of: tree, lists: lists == .none ? [:] : state.lists, detail: lists, into: &writer)
         writer.key("navigators")

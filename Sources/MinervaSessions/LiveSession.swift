@@ -23,6 +23,9 @@ public final class LiveSession: Sendable {
         /// Whether another process committed a change while a write of this one was with
         /// storage: the session reads itself again once that write has ended.
         var behind = false
+        /// The ``SessionCore/appGeneration`` at which ``state`` was last found to run the
+        /// current app (-1: not since it was read); see ``SessionCore/moveToCurrentApp(_:)``.
+        var appGeneration = -1
     }
 
     /// A mutation or deletion waiting for the session's turn.

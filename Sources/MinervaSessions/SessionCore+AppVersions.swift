@@ -10,10 +10,16 @@ extension SessionCore {
     ///   when the session runs a newer version than this process (another instance reloaded
     ///   first); `unavailable` when the shared store cannot tell.
     func moveToCurrentApp(_ session: LiveSession) throws(SessionError) {
+        // The generation is read before the app, so that a reload in between is seen next time.
+        let generation = appGeneration.load(ordering: .acquiring)
+        if session.slot.withLock({ $0.appGeneration == generation }) { return }
         let (app, version) = currentApp
-        let (recorded, madeWith) = session.slot.withLock { slot in
-            slot.state.appVersion == version && slot.state.servedAppVersion == version
-                ? (nil, nil) : (slot.state.appVersion, slot.state.tree.nodes[slot.state.tree.rootID]?.screen)
+        let (recorded, madeWith) = session.slot.withLock { slot -> (String?, String?) in
+            guard slot.state.appVersion != version || slot.state.servedAppVersion != version else {
+                slot.appGeneration = generation
+                return (nil, nil)
+            }
+            return (slot.state.appVersion, slot.state.tree.nodes[slot.state.tree.rootID]?.screen)
         }
         guard let recorded else { return }
         guard madeWith == app.name else { throw .appChanged(session.id, serving: app.name) }
@@ -38,7 +44,7 @@ extension SessionCore {
             }
             if slot.busy {
                 slot.waiting.append(.mutation(move, completion))
-            } else if let outcome = start(move, of: session, in: &slot, completion: completion) {
+            } else if let outcome = start(move, of: session, in: &slot, completion: { completion }) {
                 completion(outcome)
             }
         }

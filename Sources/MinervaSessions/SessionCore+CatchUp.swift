@@ -62,6 +62,7 @@ extension SessionCore {
             }
             liveNodes.add(fresh.state.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
             slot.state = fresh.state
+            slot.appGeneration = -1
             if slot.log.events.last?.seq == known, fresh.log.events.first?.seq == known + 1 {
                 // Only what was missed was read: the log goes on from what it has.
                 slot.log.append(fresh.log.events, keep: eventsInMemory, budget: historyBudget.events)

@@ -3,9 +3,9 @@ import MinervaCoordinator
 extension SessionCore {
     /// A mutation's block with the checkpoints it carries: version 1 on the first mutation's first
     /// event; the state it made on its final event after a restore (whose block is not replayed),
-    /// or once the events since the last checkpoint take as many bytes as half the session (so
-    /// that checkpoints take at most about as much as the events, and a version is rebuilt by
-    /// replaying about that much).
+    /// or once the events since the last checkpoint take as many bytes as the session and at
+    /// least ``checkpointSpacing`` (so that checkpoints take at most about as much memory as the
+    /// events, and a version is rebuilt by replaying about that much).
     /// - Parameters:
     ///   - block: the events ``SessionState/recordBlock(_:from:at:listHistoryBudget:)`` made.
     ///   - old: the state the mutation started from.
@@ -20,9 +20,16 @@ extension SessionCore {
             block[0] = block[0].carrying(Checkpoint.bytes(of: old))
         }
         let bytes = block.reduce(log.sinceCheckpoint) { $0 + $1.approximateByteCount }
-        if isRestore || (old.version > 1 && bytes >= max(1024, next.byteCount / 2)) {
+        if isRestore || (old.version > 1 && bytes >= max(Self.checkpointSpacing, next.byteCount)) {
             block[block.count - 1] = block[block.count - 1].carrying(Checkpoint.bytes(of: next))
         }
         return block
     }
+
+    /// The fewest bytes of events between two checkpoints. Measured (BENCHMARKS.md, "The hot
+    /// path"): a checkpoint of a small session costs about 16,000 instructions, and replaying an
+    /// event while reading a version about 1,500; every 8 KiB (about 50 push/pop events) a
+    /// mutation pays some 300 instructions for checkpoints, and a version read replays at most
+    /// 50 events (about 75,000 instructions, 20 µs).
+    static let checkpointSpacing = 8192
 }

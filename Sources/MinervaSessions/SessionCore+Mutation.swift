@@ -48,12 +48,21 @@ extension SessionCore {
     public func mutate(
         _ session: LiveSession, _ mutation: Mutation, completion: @escaping MutationCompletion
     ) -> Result<MutationResult, SessionError>? {
+        mutate(session, mutation, deferring: { completion })
+    }
+
+    /// Runs a mutation, as ``mutate(_:_:completion:)`` does, making its completion only when the
+    /// outcome is not known at once: an answer given at once costs no deferred answer.
+    /// - Parameter deferring: makes the completion; called at most once, before this returns `nil`.
+    public func mutate(
+        _ session: LiveSession, _ mutation: Mutation, deferring: () -> MutationCompletion
+    ) -> Result<MutationResult, SessionError>? {
         session.slot.withLock { slot in
             guard !slot.busy else {
-                slot.waiting.append(.mutation(mutation, completion))
+                slot.waiting.append(.mutation(mutation, deferring()))
                 return nil
             }
-            return start(mutation, of: session, in: &slot, completion: completion)
+            return start(mutation, of: session, in: &slot, completion: deferring)
         }
     }
 
@@ -74,8 +83,9 @@ extension SessionCore {
     /// a copy, the limits; then either the swap (no storage) or the write handed to storage.
     /// - Parameter attempt: how many times the mutation's write conflicted with another process's already.
     /// - Returns: the outcome, or `nil` when the write is with storage (the slot is then busy).
+    /// - Parameter completion: makes the completion, once the write is handed to storage.
     func start(
-        _ mutation: Mutation, of session: LiveSession, in slot: inout LiveSession.Slot, completion: @escaping MutationCompletion,
+        _ mutation: Mutation, of session: LiveSession, in slot: inout LiveSession.Slot, completion: () -> MutationCompletion,
         attempt: Int = 0
     ) -> Result<MutationResult, SessionError>? {
         guard !slot.gone else { return .failure(.unauthorized) }
@@ -86,7 +96,9 @@ extension SessionCore {
             }
             try Self.check(mutation.precondition, version: slot.state.version)
             // A session that another process moved to a newer app version while this work waited.
-            if slot.state.appVersion != currentApp.version { try checkNotAhead(slot.state.appVersion, of: session.id) }
+            if slot.appGeneration != appGeneration.load(ordering: .acquiring), slot.state.appVersion != currentApp.version {
+                try checkNotAhead(slot.state.appVersion, of: session.id)
+            }
             var next = slot.state
             let changes = try mutation.command.apply(to: &next, configuration: configuration)
             let block = next.recordBlock(changes, from: slot.state, at: Int(now * 1000), listHistoryBudget: historyBudget.lists).map {
@@ -97,6 +109,7 @@ extension SessionCore {
                 next = slot.state
             } else {
                 try checkLimits(next, growingFrom: slot.state)
+                next.cacheFocus()
             }
             let answer = mutation.answer(next)
             let entry = mutation.idempotencyKey.map { IdempotencyCache.Entry(key: $0, answer: answer, storedAt: now) }
@@ -111,6 +124,7 @@ extension SessionCore {
                 keptAnswers: configuration.idempotencyCapacity, eventHistory: configuration.eventHistory)
             slot.busy = true
             let accepted = next
+            let completion = completion()
             committer.submit(.session(write)) { outcome in
                 self.finish(mutation, of: session, next: accepted, answer: entry, result: result, outcome: outcome, completion: completion, attempt: attempt)
             }
@@ -148,7 +162,8 @@ extension SessionCore {
         slot: inout LiveSession.Slot, now: Double
     ) {
         liveNodes.add(next.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
-        if !block.isEmpty { analytics.recordBlock(block, from: slot.state.tree, to: next.tree, session: session.id) }
+        if !block.isEmpty { analytics.recordBlock(block, from: slot.state, to: next, session: session.id) }
+        if next.appVersion != slot.state.appVersion || next.servedAppVersion != slot.state.servedAppVersion { slot.appGeneration = -1 }
         slot.state = next
         if let answer { slot.answers.remember(answer, now: now) }
         guard !block.isEmpty else { return }
@@ -201,7 +216,7 @@ extension SessionCore {
                     session.slot.withLock { slot in
                         slot.busy = false
                         self.reload(session, in: &slot)
-                        if let outcome = self.start(mutation, of: session, in: &slot, completion: completion, attempt: attempt + 1) {
+                        if let outcome = self.start(mutation, of: session, in: &slot, completion: { completion }, attempt: attempt + 1) {
                             completion(outcome)
                         }
                         self.catchUpIfBehind(session, in: &slot)
@@ -235,7 +250,7 @@ extension SessionCore {
         while !slot.busy, let work = slot.waiting.popFirst() {
             switch work {
             case .mutation(let mutation, let completion):
-                if let outcome = start(mutation, of: session, in: &slot, completion: completion) { completion(outcome) }
+                if let outcome = start(mutation, of: session, in: &slot, completion: { completion }) { completion(outcome) }
             case .deletion(let precondition, let completion):
                 if let outcome = startDeletion(of: session, precondition: precondition, in: &slot, completion: completion) {
                     completion(outcome)

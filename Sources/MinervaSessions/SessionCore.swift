@@ -10,6 +10,9 @@ import Locking
 public final class SessionCore: Sendable {
     /// The app every new session runs, and its version (recorded with every session).
     private let current: Locked<(app: AppDescription, version: String)>
+    /// Grows with every ``replaceApp(_:version:)``: a session whose slot recorded the current
+    /// generation runs the current app, which the hot path learns without reading ``current``.
+    let appGeneration = Atomic<Int>(0)
     /// Limits and the clock.
     public let configuration: SessionConfiguration
     let storage: (any SessionStorage)?
@@ -74,7 +77,10 @@ public final class SessionCore: Sendable {
                 throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "the store cannot record app version \(version): \(error)")
             }
         }
-        current.withLock { $0 = (app, version) }
+        current.withLock {
+            $0 = (app, version)
+            appGeneration.add(1, ordering: .releasing)
+        }
     }
 
     /// How many sessions exist.

@@ -2,9 +2,9 @@ import MinervaCoordinator
 import MinervaJSON
 
 extension SessionEvent {
-    /// About how many bytes the event takes in memory: what the in-memory log's share of a
-    /// session's byte budget counts.
-    var approximateByteCount: Int {
+    /// About how many bytes an event with this change and checkpoint takes in memory (see
+    /// ``approximateByteCount``).
+    static func approximateByteCount(of change: Change, checkpoint: [UInt8]?) -> Int {
         let fixed = 96 + (checkpoint?.count ?? 0)
         switch change {
         case .navigation(.added(let added)): return fixed + 64 + JSONValue.object(added.params).encodedByteCount

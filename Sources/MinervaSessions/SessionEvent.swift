@@ -26,6 +26,9 @@ public struct SessionEvent: Hashable, Sendable {
     /// Now and then, a snapshot of the whole state at some version (``Checkpoint``), from which
     /// the log rebuilds later versions forward; clients never see it.
     let checkpoint: [UInt8]?
+    /// About how many bytes the event takes in memory, computed once when it is made: what the
+    /// in-memory log's share of a session's byte budget counts, and what spaces checkpoints.
+    let approximateByteCount: Int
 
     /// Creates an event; the core numbers them, and stores read them back.
     public init(seq: Int, version: Int, at: Int, isFinal: Bool, change: Change) {
@@ -40,6 +43,7 @@ public struct SessionEvent: Hashable, Sendable {
         self.isFinal = isFinal
         self.change = change
         self.checkpoint = checkpoint
+        approximateByteCount = Self.approximateByteCount(of: change, checkpoint: checkpoint)
     }
 
     /// Two events are the same entry of the log whether or not they carry a checkpoint, which a

@@ -11,6 +11,8 @@ struct SessionLog: Sendable {
     /// The bytes of the events appended since the newest one that carries a checkpoint
     /// (``Int/max`` halved while none was seen), which decides when the next one is due.
     private(set) var sinceCheckpoint = Int.max / 2
+    /// The `seq`s of the kept events that carry a checkpoint, oldest first (a few: they are far apart).
+    private var checkpoints: Deque<Int> = []
 
     /// A log of events read back from storage, oldest first.
     init(_ events: some Sequence<SessionEvent> = []) {
@@ -34,21 +36,36 @@ struct SessionLog: Sendable {
     /// Follows ``sinceCheckpoint`` over appended events.
     private mutating func count(_ appended: some Sequence<SessionEvent>) {
         for event in appended {
-            sinceCheckpoint = event.checkpoint == nil ? sinceCheckpoint + event.approximateByteCount : 0
+            if event.checkpoint == nil {
+                sinceCheckpoint += event.approximateByteCount
+            } else {
+                sinceCheckpoint = 0
+                checkpoints.append(event.seq)
+            }
         }
     }
 
     /// Drops the oldest events while more than `keep` or more than `budget` bytes are kept,
     /// keeping at least `atLeast` (and, see ``append(_:keep:budget:retainingCheckpoint:)``, the
-    /// newest checkpoint before them).
+    /// newest checkpoint before them). Bytes are counted only where a budget applies.
     mutating func trim(keep: Int, atLeast: Int, budget: Int, retainingCheckpoint: Bool = false) {
-        var dropped = 0
-        var remaining = bytes
-        while events.count - dropped > atLeast, events.count - dropped > keep || remaining > budget {
-            remaining -= events[dropped].approximateByteCount
-            dropped += 1
+        var dropped = max(0, min(events.count - keep, events.count - atLeast))
+        if budget < .max {
+            var remaining = bytes - events.prefix(dropped).reduce(0) { $0 + $1.approximateByteCount }
+            while events.count - dropped > atLeast, remaining > budget {
+                remaining -= events[dropped].approximateByteCount
+                dropped += 1
+            }
         }
-        if retainingCheckpoint, let checkpoint = events.prefix(dropped).lastIndex(where: { $0.checkpoint != nil }) { dropped = checkpoint }
+        guard dropped > 0 else { return }
+        if retainingCheckpoint, let checkpoint = newestCheckpoint(before: dropped) { dropped = checkpoint }
         for _ in 0..<dropped { bytes -= events.removeFirst().approximateByteCount }
+        while let first = checkpoints.first, first < events.first?.seq ?? .max { checkpoints.removeFirst() }
+    }
+
+    /// The index of the newest event before `index` that carries a checkpoint.
+    private func newestCheckpoint(before index: Int) -> Int? {
+        guard let base = events.first?.seq else { return nil }
+        return checkpoints.last { $0 - base < index }.map { $0 - base }
     }
 }

@@ -6,7 +6,12 @@ import MinervaJSON
 /// in only once storage has accepted it.
 public struct SessionState: Sendable {
     /// The coordinator tree.
-    public internal(set) var tree: CoordinatorTree
+    public internal(set) var tree: CoordinatorTree {
+        didSet { cachedFocus = nil }
+    }
+    /// ``CoordinatorTree/focus`` of ``tree``, once ``cacheFocus()`` computed it (any change of
+    /// the tree forgets it).
+    private var cachedFocus: NodeID?
     /// Starts at 1 and grows by one with every successful mutation.
     public internal(set) var version: Int
     /// The `seq` of the newest event (0 when none).
@@ -34,6 +39,17 @@ public struct SessionState: Sendable {
         self.appVersion = appVersion
         servedAppVersion = appVersion
         byteCount = tree.nodes.values.reduce(0) { $0 + Self.byteCount(ofNodeWith: $1.params) }
+    }
+
+    /// The tree's focus, computed once per mutation (see ``cacheFocus()``).
+    public var focus: NodeID {
+        cachedFocus ?? tree.focus
+    }
+
+    /// Computes the tree's focus once, for everything that reads it until the tree changes
+    /// again (the mutation's analytics, its answer, the next mutation's start).
+    mutating func cacheFocus() {
+        if cachedFocus == nil { cachedFocus = tree.focus }
     }
 
     /// What one node counts for the session's size limit: a fixed share for its place in the

@@ -146,7 +146,7 @@ import Testing
         let pop = try harness.run(.pop(navigator: nil, to: nil, toRoot: false), on: session).get()
         let after = try harness.state(of: session)
         let entries = AnalyticsRecorder.entries(
-            for: pop.events, from: before.tree, to: after.tree, session: session.id, at: pop.events.first!.at, version: after.version)
+            for: pop.events, from: before, to: after, session: session.id, at: pop.events.first!.at, version: after.version)
         #expect(entries.map(\.version) == [after.version, after.version])
         #expect(entries.map(\.fact) == [.exit(node: "n3", screen: "profile", reason: "pop"), .focus(node: "n1", screen: "home")])
     }

@@ -170,4 +170,61 @@ import Testing
         #expect(tally.trails["s"]!.pending.isEmpty)
         #expect(tally.counts.filter { $0.key.metric == "shown" }.values.reduce(0, +) == 2)
     }
+
+    /// A session far longer than the cap: push/pop of `profile` over `home`, `rounds` times.
+    func longSession(rounds: Int) -> [AnalyticsEntry] {
+        var entries = [
+            AnalyticsEntry(session: "s", at: start, version: 1, fact: .shown(node: "n1", screen: "home")),
+            AnalyticsEntry(session: "s", at: start, version: 1, fact: .focus(node: "n1", screen: "home")),
+        ]
+        for round in 0..<rounds {
+            let at = start + 1000 * (round + 1)
+            let node = "n\(round + 2)"
+            entries += [
+                AnalyticsEntry(session: "s", at: at, version: 2 * round + 2, fact: .shown(node: node, screen: "profile")),
+                AnalyticsEntry(session: "s", at: at, version: 2 * round + 2, fact: .focus(node: node, screen: "profile")),
+                AnalyticsEntry(session: "s", at: at + 500, version: 2 * round + 3, fact: .exit(node: node, screen: "profile", reason: "pop")),
+                AnalyticsEntry(session: "s", at: at + 500, version: 2 * round + 3, fact: .focus(node: "n1", screen: "home")),
+            ]
+        }
+        return entries
+    }
+
+    @Test func aPathKeepsItsFirstStepsThenMarksItselfTruncated() {
+        let cap = AnalyticsTally.maximumPathSteps
+        // In batches of a few blocks, as the writer stores them, through the stored trail text.
+        var trail: AnalyticsTrail?
+        var text = ""
+        var counts: [AnalyticsCount.Key: Int] = [:]
+        let entries = longSession(rounds: cap)
+        for batch in stride(from: 0, to: entries.count, by: 7).map({ entries[$0..<min($0 + 7, entries.count)] }) {
+            var tally = AnalyticsTally(trails: trail.map { ["s": AnalyticsTrail(text: $0.text, session: "s")] } ?? [:])
+            tally.apply(batch)
+            trail = tally.trails["s"]
+            text += tally.paths["s"] ?? ""
+            for (key, count) in tally.counts { counts[key, default: 0] += count }
+        }
+        let path = AnalyticsPath(session: "s", text: text)
+        #expect(path.steps.count == cap + 1)
+        #expect(path.steps.last?.kind == .truncated)
+        #expect(path.steps.last?.screen == "profile")
+        #expect(trail?.pathSteps == cap + 1)
+        // The rollups are not capped: every round's screen shown and exit is counted.
+        let hour = AnalyticsCount.bucket(ofMilliseconds: start)
+        #expect(counts[.init(bucket: hour, screen: "profile", metric: "shown")] == cap)
+        #expect(counts[.init(bucket: hour, screen: "profile", metric: "exit.pop")] == cap)
+        // A funnel sees the first steps; a step whose node leaves past the cap left as `truncated`.
+        let funnel = AnalyticsFunnel(screens: ["home", "profile", "settings"], within: nil, from: nil, until: nil, paths: [path])
+        #expect(funnel.steps.map(\.sessions) == [1, 1, 0])
+        #expect(funnel.steps[1].exits == [AnalyticsFunnel.Exit(screen: "profile", reason: "pop"): 1])
+        let late = AnalyticsFunnel(screens: ["home", "settings"], within: nil, from: nil, until: nil, paths: [path])
+        #expect(late.steps[0].exits == [AnalyticsFunnel.Exit(screen: "profile", reason: "truncated"): 1])
+    }
+
+    @Test func aTrailStoredBeforePathsWereCappedReadsBack() {
+        let trail = AnalyticsTrail(text: "n1 home 5\nhome\nn1:5\n-\n12", session: "s")
+        #expect(trail.version == 12)
+        #expect(trail.pathSteps == 0)
+        #expect(trail.focus?.screen == "home")
+    }
 }

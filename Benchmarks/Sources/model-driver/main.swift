@@ -10,16 +10,24 @@
 //   deeplink5-fresh  the same on a copy of a fresh tree each time
 //   get-fresh        MinervaAPI.reply(to: GET /v1/sessions/{id})         (fresh demo session)
 //   get-loaded       the same for a session with 4 pushes and a 20-item list
+//   http-get         MinervaAPI.reply(to:) of GET /v1/sessions/{id} (fresh demo session)
 //   http-push-pop    MinervaAPI.reply(to:) of POST …/push {"screen":"profile","params":{"userId":"1"}} and POST …/pop
-//   http-push-pop-sqlite  the same with the SQLite store (a file in /tmp)
+//   http-push-pop-sqlite  http-push-pop with MODEL_STORE=sqlite
 //   http-list-put    three PUTs …/nodes/n1/list of wrk/list_put/{a,b,c}.json (LIST_PUT_BODIES: their folder)
+// The http-* scenarios use the store MODEL_STORE names: memory (the default), sqlite (a file in
+// /tmp) or a postgres:// URL (hot-path.sh starts a private cluster); analytics are recorded and flushed
+// before the end, so the writer thread's work is counted whenever its timer would have fired.
+// Benchmarks/hot-path.sh runs them under callgrind on every store.
 import Foundation
 import InProcessAPI
 import MicroHTTP
 import MinervaCoordinator
 import MinervaJSON
 import MinervaServer
+import MinervaPostgres
 import MinervaSQLite
+import MinervaSessions
+import Logging
 
 #if canImport(Glibc)
 import Glibc
@@ -27,13 +35,31 @@ import Glibc
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let iterations = Int(arguments[2]) else {
-    print("usage: model-driver push-pop|present-dismiss|deeplink2|deeplink5|deeplink5-fresh|get-fresh|get-loaded|http-push-pop|http-push-pop-sqlite|http-list-put ITERATIONS")
+    print("usage: model-driver push-pop|present-dismiss|deeplink2|deeplink5|deeplink5-fresh|get-fresh|get-loaded|http-get|http-push-pop|http-push-pop-sqlite|http-list-put ITERATIONS")
     exit(2)
 }
 
 @inline(never)
 func consume<T>(_ value: T) {
     withExtendedLifetime(value) {}
+}
+
+/// The store MODEL_STORE names (`memory` by default), for the http-* scenarios.
+func modelStore(_ name: String?) -> (any SessionStorage)? {
+    switch name ?? "memory" {
+    case "memory":
+        return nil
+    case "sqlite":
+        let path = "/tmp/model-driver-\(getpid()).sqlite"
+        atexit { unlink("/tmp/model-driver-\(getpid()).sqlite") }
+        return try! SQLiteSessionStorage(path: path)
+    case let url where url.hasPrefix("postgres://") || url.hasPrefix("postgresql://"):
+        var logger = Logger(label: "model-driver")
+        logger.logLevel = .critical
+        return try! PostgresSessionStorage(url: url, connections: 4, logger: logger)
+    case let other:
+        fatalError("MODEL_STORE must be memory, sqlite or a postgres:// URL, not \(other)")
+    }
 }
 
 var checksum = 0
@@ -80,14 +106,17 @@ case "get-fresh", "get-loaded":
         guard case .response(let response) = api.reply(to: request) else { fatalError("not a response") }
         checksum &+= response.body.count
     }
-case "http-push-pop", "http-push-pop-sqlite":
-    var storage: SQLiteSessionStorage?
-    if arguments[1] == "http-push-pop-sqlite" {
-        let path = "/tmp/model-driver-\(getpid()).sqlite"
-        storage = try! SQLiteSessionStorage(path: path)
-        atexit { unlink("/tmp/model-driver-\(getpid()).sqlite") }
+case "http-get":
+    let api = makeAPI(storage: modelStore(ProcessInfo.processInfo.environment["MODEL_STORE"]))
+    let session = try! api.createSession()
+    let request = MinervaAPI.getStateRequest(session)
+    for _ in 0..<iterations {
+        guard let response = try? api.answer(request), response.status == 200 else { fatalError("not a 200") }
+        checksum &+= response.body.count
     }
-    let api = makeAPI(storage: storage)
+case "http-push-pop", "http-push-pop-sqlite":
+    let store = arguments[1] == "http-push-pop-sqlite" ? "sqlite" : ProcessInfo.processInfo.environment["MODEL_STORE"]
+    let api = makeAPI(storage: modelStore(store))
     let session = try! api.createSession()
     let auth = [(name: "authorization", value: "Bearer \(session.token)")]
     let push = HTTPRequest(method: "POST", path: "/v1/sessions/\(session.id)/push", headers: auth, body: Array(#"{"screen":"profile","params":{"userId":"1"}}"#.utf8))
@@ -98,19 +127,22 @@ case "http-push-pop", "http-push-pop-sqlite":
             checksum &+= response.body.count
         }
     }
+    // The analytics writer's work for these mutations, whenever its timer would have fired.
+    api.core.analytics.flush()
 case "http-list-put":
     // The HTTP benchmark's three 20-item bodies (wrk/list_put/), PUT in turn: every PUT is a diff.
     let folder = ProcessInfo.processInfo.environment["LIST_PUT_BODIES"] ?? "Benchmarks/wrk/list_put"
     let bodies = ["a", "b", "c"].map { FileManager.default.contents(atPath: "\(folder)/\($0).json").map { [UInt8]($0) } ?? [] }
     guard !bodies.contains(where: \.isEmpty) else { fatalError("no list bodies in \(folder) (set LIST_PUT_BODIES)") }
-    let api = makeAPI()
+    let api = makeAPI(storage: modelStore(ProcessInfo.processInfo.environment["MODEL_STORE"]))
     let session = try! api.createSession()
     let auth = [(name: "authorization", value: "Bearer \(session.token)")]
     for iteration in 0..<(iterations * 3) {
         let put = HTTPRequest(method: "PUT", path: "/v1/sessions/\(session.id)/nodes/n1/list", headers: auth, body: bodies[iteration % 3])
-        guard case .response(let response) = api.reply(to: put), response.status == 200 else { fatalError("not a 200") }
+        guard let response = try? api.answer(put), response.status == 200 else { fatalError("not a 200") }
         checksum &+= response.body.count
     }
+    api.core.analytics.flush()
 default:
     print("unknown OP \(arguments[1])")
     exit(2)

@@ -42,6 +42,28 @@ public struct AnalyticsCount: Sendable, Hashable {
 
 /// The names of the rolled-up figures.
 public enum AnalyticsMetric {
+    /// A rolled-up figure as a value; its ``name`` is what the stores and reports read.
+    enum Figure: Hashable {
+        case shown
+        case sessions
+        case exit(String)
+        case time(bin: Int)
+        case flow(String)
+        case flowTime(bin: Int)
+
+        /// The figure's name, as ``AnalyticsMetric`` spells it.
+        var name: String {
+            switch self {
+            case .shown: AnalyticsMetric.shown
+            case .sessions: AnalyticsMetric.sessions
+            case .exit(let reason): AnalyticsMetric.exit(reason)
+            case .time(let bin): AnalyticsMetric.time(bin: bin)
+            case .flow(let status): AnalyticsMetric.flow(status)
+            case .flowTime(let bin): AnalyticsMetric.flowTime(bin: bin)
+            }
+        }
+    }
+
     /// Times the screen was shown.
     public static let shown = "shown"
     /// Sessions that showed the screen for the first time.

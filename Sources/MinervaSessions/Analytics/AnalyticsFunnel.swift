@@ -11,7 +11,8 @@ public struct AnalyticsFunnel: Sendable, Equatable {
         public var stopped = 0
         /// How the stopped sessions left, by the screen in focus then and the reason: the step's
         /// node leaving the tree (`pop`, `dismiss`, …), the session ending (`expired`,
-        /// `deleted`), or `active` while it is still there.
+        /// `deleted`), `truncated` when the session's path reached its length limit first (see
+        /// ``AnalyticsTally/maximumPathSteps``), or `active` while it is still there.
         public var exits: [Exit: Int] = [:]
     }
 
@@ -63,12 +64,13 @@ public struct AnalyticsFunnel: Sendable, Equatable {
         steps[reached - 1].exits[Self.exit(of: last.node, after: last.index, in: path, screen: steps[reached - 1].screen), default: 0] += 1
     }
 
-    /// How the node left: the first removal of it or the session's end after `index`.
+    /// How the node left: the first removal of it, the session's end, or the path's truncation after `index`.
     private static func exit(of node: String, after index: Int, in path: AnalyticsPath, screen: String) -> Exit {
         for step in path.steps[(index + 1)...] {
             switch step.kind {
             case .exit(let reason, let from) where step.node == node: return Exit(screen: from, reason: reason)
             case .end(let reason): return Exit(screen: step.screen, reason: reason)
+            case .truncated: return Exit(screen: step.screen, reason: "truncated")
             default: continue
             }
         }

@@ -22,16 +22,27 @@ public final class AnalyticsMemoryStore: AnalyticsStorage {
     public func recordAnalytics(_ entries: [AnalyticsEntry], updated: Double) throws(StorageError) -> [AnalyticsSample] {
         contents.withLock { contents in
             var trails: [String: AnalyticsTrail] = [:]
-            for session in Set(entries.map(\.session)) { trails[session] = contents.rows[session]?.trail }
+            var previous: String?
+            for entry in entries where entry.session != previous {
+                previous = entry.session
+                // Taken out of its row, so that the tally changes the only copy.
+                guard trails[entry.session] == nil, let trail = contents.rows[entry.session]?.trail else { continue }
+                contents.rows[entry.session]!.trail = AnalyticsTrail()
+                trails[entry.session] = trail
+            }
             var tally = AnalyticsTally(trails: trails)
             tally.apply(entries)
             for (key, count) in tally.counts { contents.counts[key, default: 0] += count }
             for (session, trail) in tally.trails {
-                var row = contents.rows[session] ?? Row(updated: updated, trail: trail, path: "")
-                row.updated = max(row.updated, updated)
-                row.trail = trail
-                row.path += tally.paths[session] ?? ""
-                contents.rows[session] = row
+                let lines = tally.paths[session] ?? ""
+                guard contents.rows[session] != nil else {
+                    contents.rows[session] = Row(updated: updated, trail: trail, path: lines)
+                    continue
+                }
+                // In place: the path grows without being copied.
+                contents.rows[session]!.updated = max(contents.rows[session]!.updated, updated)
+                contents.rows[session]!.trail = trail
+                contents.rows[session]!.path += lines
             }
             return tally.samples
         }

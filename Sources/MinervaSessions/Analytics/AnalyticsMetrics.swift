@@ -22,15 +22,17 @@ final class AnalyticsMetrics: Sendable {
 
     /// Records how long screens were the focus.
     func timeOnScreen(_ samples: [AnalyticsSample]) {
-        for sample in samples {
-            let timer = timeTimers.withLock { timers in
+        guard !samples.isEmpty else { return }
+        // The timers of the batch's screens, under one lock.
+        let timers = timeTimers.withLock { timers in
+            samples.map { sample in
                 if let timer = timers[sample.screen] { return timer }
                 let timer = Metrics.Timer(label: Self.timeOnScreenLabel, dimensions: [("screen", sample.screen)])
                 timers[sample.screen] = timer
                 return timer
             }
-            timer.recordMilliseconds(sample.milliseconds)
         }
+        for (timer, sample) in zip(timers, samples) { timer.recordMilliseconds(sample.milliseconds) }
     }
 
     /// Counts a batch the store refused.

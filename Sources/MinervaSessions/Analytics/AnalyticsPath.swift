@@ -1,5 +1,6 @@
 /// A session's compact path as the stores keep it: one line per screen shown, per node that
-/// left the tree, and for the session's end — what funnels are counted over.
+/// left the tree, and for the session's end — what funnels are counted over. A path keeps a
+/// session's first ``AnalyticsTally/maximumPathSteps`` steps; a `truncated` step follows them.
 public struct AnalyticsPath: Sendable, Equatable {
     /// One step of a path.
     public struct Step: Sendable, Equatable {
@@ -11,14 +12,17 @@ public struct AnalyticsPath: Sendable, Equatable {
             case exit(reason: String, from: String)
             /// The session ended for `reason` (`expired`, `deleted`) while `screen` was the focus.
             case end(reason: String)
+            /// The path holds no more of the session: it reached its length limit while `screen`
+            /// was the focus.
+            case truncated
         }
 
         /// When, in milliseconds since 1970.
         public let at: Int
         public let kind: Kind
-        /// The node (`-` for the session's end).
+        /// The node (`-` for the session's end and for `truncated`).
         public let node: String
-        /// The node's screen (for the session's end: the screen in focus).
+        /// The node's screen (for the session's end and `truncated`: the screen in focus).
         public let screen: String
     }
 
@@ -45,6 +49,7 @@ public struct AnalyticsPath: Sendable, Equatable {
             case (UInt8(ascii: "x"), 6):
                 kind = .exit(reason: AnalyticsText.unescape(Substring(fields[4])), from: AnalyticsText.unescape(Substring(fields[5])))
             case (UInt8(ascii: "e"), 5): kind = .end(reason: AnalyticsText.unescape(Substring(fields[4])))
+            case (UInt8(ascii: "t"), 4): kind = .truncated
             default: continue
             }
             if let last = steps.last, last.at > at { ordered = false }

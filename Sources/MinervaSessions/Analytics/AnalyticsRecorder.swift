@@ -76,7 +76,7 @@ public final class AnalyticsRecorder: Sendable {
     }
 
     /// A block of events was committed by this process.
-    func recordBlock(_ block: some Collection<SessionEvent>, from old: CoordinatorTree, to new: CoordinatorTree, session: String) {
+    func recordBlock(_ block: some Collection<SessionEvent>, from old: SessionState, to new: SessionState, session: String) {
         guard isEnabled, let first = block.first else { return }
         let entries = Self.entries(for: block, from: old, to: new, session: session, at: first.at, version: first.version)
         submit(entries.isEmpty ? [AnalyticsEntry(session: session, at: first.at, version: first.version, fact: .mark)] : entries)
@@ -92,30 +92,29 @@ public final class AnalyticsRecorder: Sendable {
     /// The entries of a committed block: flows finished, nodes removed (while the old focus is
     /// still the focus), nodes added, then the new focus.
     static func entries(
-        for block: some Collection<SessionEvent>, from old: CoordinatorTree, to new: CoordinatorTree, session: String, at: Int, version: Int
+        for block: some Collection<SessionEvent>, from old: SessionState, to new: SessionState, session: String, at: Int, version: Int
     ) -> [AnalyticsEntry] {
-        var flows: [AnalyticsEntry] = []
-        var exits: [AnalyticsEntry] = []
-        var shown: [AnalyticsEntry] = []
+        // Flows first, then exits, then screens shown: one pass per kind over the block (a
+        // block is a few events), into one array.
+        var entries: [AnalyticsEntry] = []
+        entries.reserveCapacity(block.count + 1)
         for event in block {
-            guard case .navigation(let change) = event.change else { continue }
-            switch change {
-            case .finished(let flow):
-                let status = flow.result.objectValue?["status"]?.stringValue ?? "success"
-                flows.append(AnalyticsEntry(session: session, at: at, version: version, fact: .flow(node: flow.node.description, screen: flow.screen, status: status)))
-            case .removed(let removed):
-                exits.append(
-                    AnalyticsEntry(
-                        session: session, at: at, version: version, fact: .exit(node: removed.node.description, screen: removed.screen, reason: removed.reason.rawValue)))
-            case .added(let added):
-                shown.append(AnalyticsEntry(session: session, at: at, version: version, fact: .shown(node: added.node.description, screen: added.screen)))
-            default:
-                continue
-            }
+            guard case .navigation(.finished(let flow)) = event.change else { continue }
+            let status = flow.result.objectValue?["status"]?.stringValue ?? "success"
+            entries.append(AnalyticsEntry(session: session, at: at, version: version, fact: .flow(node: flow.node.description, screen: flow.screen, status: status)))
         }
-        var entries = flows + exits + shown
+        for event in block {
+            guard case .navigation(.removed(let removed)) = event.change else { continue }
+            entries.append(
+                AnalyticsEntry(
+                    session: session, at: at, version: version, fact: .exit(node: removed.node.description, screen: removed.screen, reason: removed.reason.rawValue)))
+        }
+        for event in block {
+            guard case .navigation(.added(let added)) = event.change else { continue }
+            entries.append(AnalyticsEntry(session: session, at: at, version: version, fact: .shown(node: added.node.description, screen: added.screen)))
+        }
         let focus = new.focus
-        if focus != old.focus, let node = new.nodes[focus] {
+        if focus != old.focus, let node = new.tree.nodes[focus] {
             entries.append(AnalyticsEntry(session: session, at: at, version: version, fact: .focus(node: focus.description, screen: node.screen)))
         }
         return entries

@@ -2,10 +2,22 @@
 /// lines to append to each session's path, and the time-on-screen samples. Every store runs its
 /// batches through it inside one transaction, with the trails it read there.
 public struct AnalyticsTally: Sendable {
+    /// A rolled-up figure as the tally counts it: the metric as a value, so that counting builds
+    /// no text (``counts`` names it once per batch).
+    private struct Key: Hashable {
+        let bucket: Int
+        let screen: String
+        let metric: AnalyticsMetric.Figure
+    }
+
+    /// How many steps (lines) a session's path keeps at most: its first ones. The step after
+    /// them marks the path `truncated` (with the screen in focus then), and nothing more is
+    /// appended, so that a long session costs a bounded path; funnels count its first steps only.
+    public static let maximumPathSteps = 500
+
     /// Each session's trail, as read and then as changed.
     public private(set) var trails: [String: AnalyticsTrail]
-    /// The counts to add.
-    public private(set) var counts: [AnalyticsCount.Key: Int] = [:]
+    private var tallied: [Key: Int] = [:]
     /// The lines to append to each session's path (see ``AnalyticsPath``).
     public private(set) var paths: [String: String] = [:]
     /// How long screens were the focus, for `/metrics`.
@@ -16,17 +28,39 @@ public struct AnalyticsTally: Sendable {
         self.trails = trails
     }
 
+    /// The counts to add.
+    public var counts: [AnalyticsCount.Key: Int] {
+        var counts: [AnalyticsCount.Key: Int] = [:]
+        counts.reserveCapacity(tallied.count)
+        for (key, count) in tallied {
+            counts[AnalyticsCount.Key(bucket: key.bucket, screen: key.screen, metric: key.metric.name), default: 0] += count
+        }
+        return counts
+    }
+
     /// Applies entries in order, then the waiting entries that come next (see ``apply(_:)-entry``).
+    /// A run of entries of one session (a mutation's block) takes its trail out once.
     public mutating func apply(_ entries: some Sequence<AnalyticsEntry>) {
         var sessions: Set<String> = []
+        var session: String?
+        var trail = AnalyticsTrail()
+        var lines = ""
         for entry in entries {
-            admit(entry)
-            sessions.insert(entry.session)
+            if session != entry.session {
+                if let done = session { close(done, trail, lines) }
+                sessions.insert(entry.session)
+                session = entry.session
+                trail = trails.removeValue(forKey: entry.session) ?? AnalyticsTrail()
+                lines = ""
+            }
+            admit(entry, &trail, lines: &lines)
         }
+        if let done = session { close(done, trail, lines) }
         for session in sessions {
-            guard var trail = trails[session], !trail.pending.isEmpty else { continue }
-            applyPending(&trail, all: false)
-            trails[session] = trail
+            guard var trail = trails.removeValue(forKey: session) else { continue }
+            var lines = ""
+            if !trail.pending.isEmpty { applyPending(&trail, all: false, lines: &lines) }
+            close(session, trail, lines)
         }
     }
 
@@ -39,22 +73,25 @@ public struct AnalyticsTally: Sendable {
         apply(CollectionOfOne(entry))
     }
 
-    private mutating func admit(_ entry: AnalyticsEntry) {
-        // Taken out while it changes, so that its sets and dictionaries are not copied.
-        var trail = trails.removeValue(forKey: entry.session) ?? AnalyticsTrail()
+    /// Puts a session's trail back and its new path lines beside those of earlier runs.
+    private mutating func close(_ session: String, _ trail: AnalyticsTrail, _ lines: String) {
+        trails[session] = trail
+        if !lines.isEmpty { paths[session, default: ""] += lines }
+    }
+
+    private mutating func admit(_ entry: AnalyticsEntry, _ trail: inout AnalyticsTrail, lines: inout String) {
         if entry.version == nil {
-            applyPending(&trail, all: true)
-            applyNow(entry, &trail)
+            applyPending(&trail, all: true, lines: &lines)
+            applyNow(entry, &trail, lines: &lines)
         } else if let version = entry.version, version > trail.version + 1 {
             trail.pending.append(entry)
             let oldest = trail.pending.map(\.at).min() ?? entry.at
             if entry.at - oldest > Self.patience || trail.pending.count > Self.maximumPending {
-                applyPending(&trail, all: true)
+                applyPending(&trail, all: true, lines: &lines)
             }
         } else {
-            applyNow(entry, &trail)
+            applyNow(entry, &trail, lines: &lines)
         }
-        trails[entry.session] = trail
     }
 
     /// How long, in milliseconds of the entries' own times, entries wait for an earlier version.
@@ -63,42 +100,42 @@ public struct AnalyticsTally: Sendable {
     static let maximumPending = 512
 
     /// Applies the waiting entries that are next in version order (or, with `all`, every one).
-    private mutating func applyPending(_ trail: inout AnalyticsTrail, all: Bool) {
+    private mutating func applyPending(_ trail: inout AnalyticsTrail, all: Bool, lines: inout String) {
         while !trail.pending.isEmpty {
             let ordered = trail.pending.enumerated().sorted { ($0.element.version ?? .max, $0.offset) < ($1.element.version ?? .max, $1.offset) }
             guard let next = ordered.first, all || (next.element.version ?? .max) <= trail.version + 1 else { return }
             trail.pending.remove(at: next.offset)
-            applyNow(next.element, &trail)
+            applyNow(next.element, &trail, lines: &lines)
         }
     }
 
     /// Applies one entry now.
-    private mutating func applyNow(_ entry: AnalyticsEntry, _ trail: inout AnalyticsTrail) {
+    private mutating func applyNow(_ entry: AnalyticsEntry, _ trail: inout AnalyticsTrail, lines: inout String) {
         if let version = entry.version { trail.version = max(trail.version, version) }
         let bucket = AnalyticsCount.bucket(ofMilliseconds: entry.at)
         switch entry.fact {
         case .shown(let node, let screen):
-            add(bucket, screen, AnalyticsMetric.shown)
-            if trail.seen.insert(screen).inserted { add(bucket, screen, AnalyticsMetric.sessions) }
+            add(bucket, screen, .shown)
+            if trail.seen.insert(screen).inserted { add(bucket, screen, .sessions) }
             trail.shownAt[node] = entry.at
-            append(entry, "s", node, screen)
+            append(entry.at, "s", node, [screen], to: &lines, of: &trail)
         case .exit(let node, let screen, let reason):
-            add(bucket, screen, AnalyticsMetric.exit(reason))
+            add(bucket, screen, .exit(reason))
             trail.shownAt[node] = nil
-            append(entry, "x", node, screen, reason, trail.focus?.screen ?? screen)
+            append(entry.at, "x", node, [screen, reason, trail.focus?.screen ?? screen], to: &lines, of: &trail)
         case .flow(let node, let screen, let status):
-            add(bucket, screen, AnalyticsMetric.flow(status))
+            add(bucket, screen, .flow(status))
             if let shown = trail.shownAt[node] {
-                add(bucket, screen, AnalyticsMetric.flowTime(bin: AnalyticsBins.bin(ofMilliseconds: max(0, entry.at - shown))))
+                add(bucket, screen, .flowTime(bin: AnalyticsBins.bin(ofMilliseconds: max(0, entry.at - shown))))
             }
         case .focus(let node, let screen):
             focus(on: node, screen, at: entry.at, bucket: bucket, trail: &trail)
         case .end(let reason):
             if let focus = trail.focus {
-                add(bucket, focus.screen, AnalyticsMetric.exit(reason))
+                add(bucket, focus.screen, .exit(reason))
                 // An expired session was left at a moment nobody knows: no time is counted.
                 if reason != "expired" { sample(focus.screen, entry.at - focus.since, bucket: bucket) }
-                append(entry, "e", "-", focus.screen, reason)
+                append(entry.at, "e", "-", [focus.screen, reason], to: &lines, of: &trail)
             }
             trail.focus = nil
             trail.previous = nil
@@ -124,7 +161,7 @@ public struct AnalyticsTally: Sendable {
             trail.previous = current
             trail.focus = moved
         } else if let previous = trail.previous, previous.since <= at, previous.node != node {
-            let counted = AnalyticsMetric.time(bin: AnalyticsBins.bin(ofMilliseconds: current.since - previous.since))
+            let counted = AnalyticsMetric.Figure.time(bin: AnalyticsBins.bin(ofMilliseconds: current.since - previous.since))
             add(AnalyticsCount.bucket(ofMilliseconds: current.since), previous.screen, counted, -1)
             sample(previous.screen, at - previous.since, bucket: bucket)
             sample(screen, current.since - at, bucket: bucket)
@@ -134,22 +171,35 @@ public struct AnalyticsTally: Sendable {
 
     private mutating func sample(_ screen: String, _ milliseconds: Int, bucket: Int) {
         let milliseconds = max(0, milliseconds)
-        add(bucket, screen, AnalyticsMetric.time(bin: AnalyticsBins.bin(ofMilliseconds: milliseconds)))
+        add(bucket, screen, .time(bin: AnalyticsBins.bin(ofMilliseconds: milliseconds)))
         samples.append(AnalyticsSample(screen: screen, milliseconds: milliseconds))
     }
 
-    private mutating func add(_ bucket: Int, _ screen: String, _ metric: String, _ count: Int = 1) {
-        counts[AnalyticsCount.Key(bucket: bucket, screen: screen, metric: metric), default: 0] += count
+    private mutating func add(_ bucket: Int, _ screen: String, _ metric: AnalyticsMetric.Figure, _ count: Int = 1) {
+        tallied[Key(bucket: bucket, screen: screen, metric: metric), default: 0] += count
     }
 
-    /// Appends a path line: the time, the kind and node as they are, the names escaped.
-    private mutating func append(_ entry: AnalyticsEntry, _ kind: String, _ node: String, _ names: String...) {
-        var line = "\(entry.at) \(kind) \(node)"
-        for name in names {
-            line += " "
-            line += AnalyticsText.escape(name)
+    /// Appends a path line (the time, the kind and node as they are, the names escaped) while
+    /// the path has fewer than ``maximumPathSteps`` steps; the one after them is the `t` line
+    /// that marks the path truncated, with the screen in focus.
+    private func append(_ at: Int, _ kind: StaticString, _ node: String, _ names: [String], to lines: inout String, of trail: inout AnalyticsTrail) {
+        guard trail.pathSteps <= Self.maximumPathSteps else { return }
+        trail.pathSteps += 1
+        lines += String(at)
+        lines += " "
+        if trail.pathSteps > Self.maximumPathSteps {
+            lines += "t - "
+            lines += AnalyticsText.escape(trail.focus?.screen ?? names[0])
+            lines += "\n"
+            return
         }
-        line += "\n"
-        paths[entry.session, default: ""] += line
+        lines += kind.description
+        lines += " "
+        lines += node
+        for name in names {
+            lines += " "
+            lines += AnalyticsText.escape(name)
+        }
+        lines += "\n"
     }
 }

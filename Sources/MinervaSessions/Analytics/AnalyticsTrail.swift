@@ -20,19 +20,21 @@ public struct AnalyticsTrail: Sendable, Equatable {
     public var seen: Set<String> = []
     /// The newest session version applied.
     public var version = 0
+    /// How many steps the session's path holds (see ``AnalyticsTally/maximumPathSteps``).
+    public var pathSteps = 0
     /// Entries of later versions that wait for an earlier one, recorded by another process, to be stored.
     public var pending: [AnalyticsEntry] = []
 
     /// An empty trail, for a session not seen before.
     public init() {}
 
-    /// The trail as the stores keep it: four lines — the focus, the screens seen, the nodes
-    /// shown, the previous focus.
+    /// The trail as the stores keep it: five lines — the focus, the screens seen, the nodes
+    /// shown, the previous focus, the version and the path's steps — then the waiting entries.
     public var text: String {
         let seenLine = seen.sorted().map(AnalyticsText.escape).joined(separator: " ")
         let shownLine = shownAt.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: " ")
         let pendingLines = pending.map { "\n" + Self.line($0) }.joined()
-        return Self.line(focus) + "\n" + seenLine + "\n" + shownLine + "\n" + Self.line(previous) + "\n" + String(version) + pendingLines
+        return Self.line(focus) + "\n" + seenLine + "\n" + shownLine + "\n" + Self.line(previous) + "\n" + String(version) + " " + String(pathSteps) + pendingLines
     }
 
     private static func line(_ entry: AnalyticsEntry) -> String {
@@ -86,7 +88,12 @@ public struct AnalyticsTrail: Sendable, Equatable {
             }
         }
         if lines.count > 3 { previous = Self.focus(lines[3]) }
-        if lines.count > 4 { version = Int(lines[4]) ?? 0 }
+        if lines.count > 4 {
+            // "version steps"; a trail stored before paths were capped has the version alone.
+            let counters = lines[4].split(separator: " ")
+            version = counters.first.flatMap { Int($0) } ?? 0
+            pathSteps = counters.count > 1 ? Int(counters[1]) ?? 0 : 0
+        }
         pending = lines.dropFirst(5).compactMap { Self.entry($0, session: session) }
     }
 }
