@@ -8,13 +8,19 @@ Phases (all by default), against the release binary (scripts/build.sh):
                 SQLite stores: runs of 500 and 2,500 mutations, the difference divided by 2,000
   throughput    push/pop requests per second with --analytics on and off (wrk, Benchmarks/wrk/
                 push_pop.lua, 64 connections on 64 sessions, ROUNDS rounds of DURATION, alternating)
+  aging         CPU and resident memory per request as sessions age: one server per store (memory,
+                SQLite), analytics on, push/pop through wrk on the same 32 sessions (32
+                connections) for AGING_WINDOWS windows of AGING_WINDOW seconds back to back; per
+                window the server's CPU µs per request (/proc utime+stime) and its RSS, and the
+                last window against the first (flat: within 10%)
   funnel        fills an SQLite store with EVENTS stored events (push/pop through wrk, on 10
                 groups of 64 sessions in turn), restarts the server on it, then times the funnel over every path
                 (home,profile,followers: the worst case, as no session reaches followers and
                 every path is read to its end) and the screens report, cold and warm
 
 Environment: ROUNDS (3), DURATION (10), EVENTS (1000000), SERVER_THREADS (2), FUNNEL_STORE (a
-postgres:// URL of an empty database to fill instead of a new SQLite file).
+postgres:// URL of an empty database to fill instead of a new SQLite file), AGING_WINDOWS (10),
+AGING_WINDOW (30: ten windows make the 5-minute run).
 """
 import http.client
 import json
@@ -200,10 +206,47 @@ def funnel():
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def process_figures(pid):
+    """The process's CPU seconds (user + system) and resident memory in MiB."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    rss = next(int(line.split()[1]) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if line.startswith("VmRSS"))
+    return cpu, rss / 1024
+
+
+def aging():
+    windows = int(os.environ.get("AGING_WINDOWS", "10"))
+    window = int(os.environ.get("AGING_WINDOW", "30"))
+    print(f"== aging: push/pop on the same 32 sessions, {windows} windows of {window} s, analytics on")
+    for store in ("memory", "sqlite"):
+        folder = tempfile.mkdtemp(prefix="minerva-aging-")
+        try:
+            store_argument = "memory" if store == "memory" else f"sqlite:{folder}/minerva.sqlite"
+            server = Server("--store", store_argument, "--log-level", "notice")
+            make_sessions(server, 32, f"{folder}/sessions.txt")
+            rows = []
+            cpu, _ = process_figures(server.process.pid)
+            for index in range(windows):
+                output = subprocess.run(
+                    ["wrk", "-t2", "-c32", f"-d{window}s", "-s", str(WRK), server.url],
+                    env={**os.environ, "WRK_THREADS": "2", "SESSIONS_FILE": f"{folder}/sessions.txt"},
+                    capture_output=True, text=True, check=True).stdout
+                requests = int(re.search(r"(\d+) requests in", output).group(1))
+                now, rss = process_figures(server.process.pid)
+                rows.append((requests, (now - cpu) / requests * 1e6, rss))
+                cpu = now
+                print(f"  {store:6} window {index + 1:2}: {requests / window:8.0f} req/s, {rows[-1][1]:5.1f} µs CPU per request, RSS {rss:6.1f} MiB")
+            first, last = rows[0], rows[-1]
+            print(f"  {store:6} last window / first: CPU per request {last[1] / first[1]:.2f}×, RSS {last[2] / first[2]:.2f}×")
+            server.stop()
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
 def main(phases):
     if not BINARY.exists():
         sys.exit(f"build the server first (scripts/build.sh): {BINARY} is missing")
-    known = {"instructions": instructions, "throughput": throughput, "funnel": funnel}
+    known = {"instructions": instructions, "throughput": throughput, "aging": aging, "funnel": funnel}
     for phase in phases or known:
         if phase not in known:
             sys.exit(__doc__)

@@ -27,9 +27,8 @@ extension SessionCore {
     }
 
     /// The fewest bytes of events between two checkpoints. Measured (BENCHMARKS.md, "The hot
-    /// path"): a checkpoint of a small session costs about 16,000 instructions, and replaying an
-    /// event while reading a version about 1,500; every 8 KiB (about 50 push/pop events) a
-    /// mutation pays some 300 instructions for checkpoints, and a version read replays at most
-    /// 50 events (about 75,000 instructions, 20 µs).
+    /// path"): a checkpoint of a small session costs about 16,600 instructions; at 1 KiB one came
+    /// every 8 push/pop mutations (2,100 instructions a mutation), at 8 KiB one comes about every
+    /// 67 (250), while reading a version replays at most about 67 such events more.
     static let checkpointSpacing = 8192
 }

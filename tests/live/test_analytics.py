@@ -171,3 +171,29 @@ def test_flows_count_successes_cancellations_and_time_to_finish(clock_file):
         assert report(server, "flows", "?until=2000-01-01T00:00:00Z")["flows"] == []
     finally:
         assert server.stop() == 0
+
+
+@pytest.mark.parametrize("store", ["memory", "sqlite"])
+def test_a_session_longer_than_the_path_cap_reports_its_funnel_as_documented(tmp_path, store):
+    # The README's cap: a path keeps a session's first 500 steps, then a `truncated` step.
+    location = "memory" if store == "memory" else f"sqlite:{tmp_path / 'cap.sqlite'}"
+    server = RunningServer("--admin-token", ADMIN, "--store", location, "--rate-limit", "0")
+    try:
+        session = server.create_session()
+        rounds = 300  # two steps each (profile shown, profile popped): past the cap
+        for _ in range(rounds):
+            session.op("push", {"screen": "profile", "params": {"userId": "1"}})
+            session.op("pop")
+        # The rollups are not capped: every round is counted.
+        screens = {row["screen"]: row for row in report(server, "screens")["screens"]}
+        assert screens["profile"]["shown"] == rounds and screens["profile"]["exits"] == {"pop": rounds}
+        # Reached within the cap, left within it: counted as it happened.
+        funnel = report(server, "funnel", "?steps=home,profile")
+        assert [step["sessions"] for step in funnel["steps"]] == [1, 1]
+        # A step after the cap is never reached; the session stopped at `home`, and its node
+        # did not leave within the path: the exit is `truncated`, at the screen in focus then.
+        funnel = report(server, "funnel", "?steps=home,followers")
+        assert [step["sessions"] for step in funnel["steps"]] == [1, 0]
+        assert [(row["screen"], row["reason"], row["sessions"]) for row in funnel["steps"][0]["exits"]] == [("home", "truncated", 1)]
+    finally:
+        assert server.stop() == 0
