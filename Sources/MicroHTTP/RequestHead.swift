@@ -18,9 +18,11 @@ struct RequestHead {
 
     init(connection: OpaquePointer, method: String, url: UnsafePointer<CChar>?, version: String) {
         self.method = method
+        // One pass over the header block: each field lower-cased, decoded and checked as it is read.
         var headers: [(name: String, value: String)] = []
+        var framing = RequestFraming()
         Self.forEachValue(of: connection, kind: .HEADER_KIND) { name, value in
-            headers.append((Self.lowercased(name), String(decoding: value, as: UTF8.self)))
+            headers.append(framing.read(name: name, value: value))
         }
         self.headers = headers
         var problem: String?
@@ -45,7 +47,7 @@ struct RequestHead {
             }
         }
         self.query = query
-        malformation = problem ?? RequestFraming.problem(version: version, headers: headers)
+        malformation = problem ?? framing.problem(version: version)
     }
 
     /// The path of a request target: the target itself in origin form (`/a/b`); in absolute form
@@ -73,16 +75,6 @@ struct RequestHead {
         case .nul: "\(part) contains a NUL byte (%00)"
         case .badEscape: "\(part) has a '%' that is not followed by two hex digits"
         case .notUTF8: "\(part) is not UTF-8 once percent-decoded"
-        }
-    }
-
-    /// ASCII lower-casing of a header name's bytes, into a string in one allocation.
-    private static func lowercased(_ bytes: UnsafeRawBufferPointer) -> String {
-        String(unsafeUninitializedCapacity: bytes.count) { buffer in
-            for (index, byte) in bytes.enumerated() {
-                buffer[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-            }
-            return bytes.count
         }
     }
 

@@ -24,7 +24,7 @@ extension ListHistory {
     /// The versions kept, oldest first and the current one last: what storage keeps, one record
     /// per version, so that a replacement writes only its own.
     public var keptVersions: [(version: Int, content: ListContent)] {
-        older + [(version, current)]
+        older.map { ($0.version, $0.content) } + [(version, current)]
     }
 
     /// The oldest version kept.

@@ -18,7 +18,10 @@ public struct ListHistory: Sendable {
     public private(set) var latestDiff: ListDiff
     /// How many versions before the current one can be diffed from.
     public let retainedVersions: Int
-    var older: [(version: Int, content: ListContent)] = []
+    /// The versions before the current one, oldest first, as shared references: a mutation's
+    /// step replaces the list on a copy of the session's state, and copying this array then
+    /// retains one reference per version instead of copying each version's fields.
+    var older: [ArchivedVersion] = []
 
     /// Starts a history with its first content (version 1).
     /// - Parameters:
@@ -35,7 +38,7 @@ public struct ListHistory: Sendable {
     init(version: Int, current: ListContent, older: [(version: Int, content: ListContent)], retainedVersions: Int) {
         self.version = version
         self.current = current.archived
-        self.older = older.map { ($0.version, $0.content.archived) }
+        self.older = older.map { ArchivedVersion(version: $0.version, content: $0.content.archived) }
         self.retainedVersions = max(1, retainedVersions)
         let previous = older.last.map { ($0.content, $0.version) } ?? (.empty, 0)
         latestDiff = ListDiff(from: previous.0, to: current, fromVersion: previous.1, toVersion: version)
@@ -45,7 +48,7 @@ public struct ListHistory: Sendable {
     /// - Returns: the diff from the previous version.
     @discardableResult
     public mutating func replace(with content: ListContent) -> ListDiff {
-        older.append((version, current))
+        older.append(ArchivedVersion(version: version, content: current))
         if older.count > retainedVersions { older.removeFirst(older.count - retainedVersions) }
         latestDiff = ListDiff(from: current, to: content, fromVersion: version, toVersion: version + 1)
         version += 1
@@ -66,5 +69,16 @@ public struct ListHistory: Sendable {
         if since == 0 { return .diff(ListDiff(from: .empty, to: current, fromVersion: 0, toVersion: version)) }
         guard let base = older.first(where: { $0.version == since }) else { return .reload }
         return .diff(ListDiff(from: base.content, to: current, fromVersion: since, toVersion: version))
+    }
+}
+
+/// A list version kept for diffs from it: immutable, shared by every copy of its history.
+final class ArchivedVersion: Sendable {
+    let version: Int
+    let content: ListContent
+
+    init(version: Int, content: ListContent) {
+        self.version = version
+        self.content = content
     }
 }

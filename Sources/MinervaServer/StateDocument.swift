@@ -2,9 +2,14 @@ import MinervaCoordinator
 import MinervaJSON
 import MinervaList
 import MinervaSessions
+import Synchronization
 
 /// Writes the state document: the tree as nested nodes, the navigators, the focus.
 enum StateDocument {
+    /// The size of the last document written: the next one's buffer starts that large (at most
+    /// four times its own estimate), so that a document is written without growing its buffer.
+    private static let lastSize = Atomic<Int>(0)
+
     /// How much of each node's list the document carries (`?lists=`).
     enum ListDetail: String, CaseIterable {
         /// No `list` member.
@@ -28,7 +33,8 @@ enum StateDocument {
         sessionID: String, state: SessionState, token: String? = nil, lists: ListDetail = .full, restored: RestoreTarget? = nil
     ) -> [UInt8] {
         let tree = state.tree
-        var writer = JSONWriter(capacity: 256 + tree.nodes.count * 160)
+        let estimate = 256 + tree.nodes.count * 160
+        var writer = JSONWriter(capacity: max(estimate, min(lastSize.load(ordering: .relaxed), 4 * estimate)))
         writer.beginObject()
         writer.field("id", sessionID)
         if let token { writer.field("token", token) }
@@ -77,7 +83,9 @@ enum StateDocument {
         if let restored { write(restored, state: state, into: &writer) }
         writer.field("lastEvent", state.lastEvent)
         writer.endObject()
-        return writer.bytes
+        let bytes = writer.bytes
+        lastSize.store(bytes.count, ordering: .relaxed)
+        return bytes
     }
 
     private static func writeNode(

@@ -36,6 +36,10 @@ public struct SessionConfiguration: Sendable {
     public var idempotencyCapacity: Int
     /// The wall clock in seconds since 1970; injected so that tests can move time.
     public var now: @Sendable () -> Double
+    /// How long the analytics writer lets entries gather before it stores them, so that one
+    /// transaction carries many mutations' entries (benchmarks that drive a few requests at a
+    /// time under valgrind lengthen it and flush themselves).
+    public var analyticsLinger: Duration = .milliseconds(10)
 
     /// Creates a configuration; every limit has a default suited to a public server, chosen so
     /// that the default `maxSessions` sessions at their `maxSessionBytes` stay within a few GiB

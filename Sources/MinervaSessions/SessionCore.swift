@@ -46,7 +46,8 @@ public final class SessionCore: Sendable {
         self.logger = logger
         committer = storage.map { GroupCommitter(storage: $0) }
         analytics = AnalyticsRecorder(
-            storage: storage as? any AnalyticsStorage ?? AnalyticsMemoryStore(), clock: configuration.now, logger: logger)
+            storage: storage as? any AnalyticsStorage ?? AnalyticsMemoryStore(), clock: configuration.now, linger: configuration.analyticsLinger,
+            logger: logger)
         creations = CreationLedger(lifetime: configuration.idempotencyLifetime)
         liveCount = Atomic(try storage?.sessionCount() ?? 0)
         ListDiffMetrics.prepare()

@@ -15,8 +15,11 @@
 //   http-push-pop-sqlite  http-push-pop with MODEL_STORE=sqlite
 //   http-list-put    three PUTs …/nodes/n1/list of wrk/list_put/{a,b,c}.json (LIST_PUT_BODIES: their folder)
 // The http-* scenarios use the store MODEL_STORE names: memory (the default), sqlite (a file in
-// /tmp) or a postgres:// URL (hot-path.sh starts a private cluster); analytics are recorded and flushed
-// before the end, so the writer thread's work is counted whenever its timer would have fired.
+// /tmp) or a postgres:// URL (hot-path.sh starts a private cluster). Analytics are recorded and
+// stored in batches of the mutations of ANALYTICS_BATCH requests (default 64: what the writer's
+// 10 ms gathers at 6,400 mutations/s), flushed by the driver: under valgrind, which runs the
+// server about 50 times slower, the writer's 10 ms timer would gather a request or two, a batch
+// no loaded server sees, and would make the figures depend on timing.
 // Benchmarks/hot-path.sh runs them under callgrind on every store.
 import Foundation
 import InProcessAPI
@@ -43,6 +46,16 @@ guard arguments.count >= 3, let iterations = Int(arguments[2]) else {
 func consume<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }
+
+/// The API of the http-* scenarios: the store MODEL_STORE names, analytics stored when the driver flushes.
+func makeHTTPAPI(store: String?) -> MinervaAPI {
+    var configuration = ServerConfiguration(sessions: SessionConfiguration(rateLimit: 0))
+    configuration.sessions.analyticsLinger = .seconds(3600)
+    return makeAPI(configuration: configuration, storage: modelStore(store))
+}
+
+/// Requests between two analytics flushes in the http-* scenarios.
+let analyticsBatch = Int(ProcessInfo.processInfo.environment["ANALYTICS_BATCH"] ?? "") ?? 64
 
 /// The store MODEL_STORE names (`memory` by default), for the http-* scenarios.
 func modelStore(_ name: String?) -> (any SessionStorage)? {
@@ -107,7 +120,7 @@ case "get-fresh", "get-loaded":
         checksum &+= response.body.count
     }
 case "http-get":
-    let api = makeAPI(storage: modelStore(ProcessInfo.processInfo.environment["MODEL_STORE"]))
+    let api = makeHTTPAPI(store: ProcessInfo.processInfo.environment["MODEL_STORE"])
     let session = try! api.createSession()
     let request = MinervaAPI.getStateRequest(session)
     for _ in 0..<iterations {
@@ -116,16 +129,17 @@ case "http-get":
     }
 case "http-push-pop", "http-push-pop-sqlite":
     let store = arguments[1] == "http-push-pop-sqlite" ? "sqlite" : ProcessInfo.processInfo.environment["MODEL_STORE"]
-    let api = makeAPI(storage: modelStore(store))
+    let api = makeHTTPAPI(store: store)
     let session = try! api.createSession()
     let auth = [(name: "authorization", value: "Bearer \(session.token)")]
     let push = HTTPRequest(method: "POST", path: "/v1/sessions/\(session.id)/push", headers: auth, body: Array(#"{"screen":"profile","params":{"userId":"1"}}"#.utf8))
     let pop = HTTPRequest(method: "POST", path: "/v1/sessions/\(session.id)/pop", headers: auth, body: Array("{}".utf8))
-    for _ in 0..<iterations {
+    for iteration in 0..<iterations {
         for request in [push, pop] {
             guard let response = try? api.answer(request), response.status == 200 else { fatalError("not a 200") }
             checksum &+= response.body.count
         }
+        if (2 * iteration + 2) % analyticsBatch == 0 { api.core.analytics.flush() }
     }
     // The analytics writer's work for these mutations, whenever its timer would have fired.
     api.core.analytics.flush()
@@ -134,10 +148,11 @@ case "http-list-put":
     let folder = ProcessInfo.processInfo.environment["LIST_PUT_BODIES"] ?? "Benchmarks/wrk/list_put"
     let bodies = ["a", "b", "c"].map { FileManager.default.contents(atPath: "\(folder)/\($0).json").map { [UInt8]($0) } ?? [] }
     guard !bodies.contains(where: \.isEmpty) else { fatalError("no list bodies in \(folder) (set LIST_PUT_BODIES)") }
-    let api = makeAPI(storage: modelStore(ProcessInfo.processInfo.environment["MODEL_STORE"]))
+    let api = makeHTTPAPI(store: ProcessInfo.processInfo.environment["MODEL_STORE"])
     let session = try! api.createSession()
     let auth = [(name: "authorization", value: "Bearer \(session.token)")]
     for iteration in 0..<(iterations * 3) {
+        if iteration % analyticsBatch == 0 { api.core.analytics.flush() }
         let put = HTTPRequest(method: "PUT", path: "/v1/sessions/\(session.id)/nodes/n1/list", headers: auth, body: bodies[iteration % 3])
         guard let response = try? api.answer(put), response.status == 200 else { fatalError("not a 200") }
         checksum &+= response.body.count

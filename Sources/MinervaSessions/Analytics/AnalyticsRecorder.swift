@@ -28,7 +28,7 @@ public final class AnalyticsRecorder: Sendable {
     private let maximumBatch = 4096
     /// How long the writer lets entries gather before it stores them: one transaction then
     /// carries many mutations' entries even when they come one at a time.
-    private let linger = DispatchTimeInterval.milliseconds(10)
+    private let linger: DispatchTimeInterval
 
     /// The name of the time-on-screen histogram in `/metrics`.
     public static let timeOnScreenMetric = AnalyticsMetrics.timeOnScreenLabel
@@ -38,9 +38,15 @@ public final class AnalyticsRecorder: Sendable {
     ///   - storage: where figures are kept.
     ///   - clock: the server clock, in seconds since 1970.
     ///   - capacity: how many entries may wait for the writer.
+    ///   - linger: how long the writer lets entries gather before it stores them.
     ///   - logger: where store faults are reported.
-    public init(storage: any AnalyticsStorage, clock: @escaping @Sendable () -> Double, capacity: Int = 200_000, logger: Logger) {
+    public init(
+        storage: any AnalyticsStorage, clock: @escaping @Sendable () -> Double, capacity: Int = 200_000, linger: Duration = .milliseconds(10),
+        logger: Logger
+    ) {
         self.storage = storage
+        let (seconds, attoseconds) = linger.components
+        self.linger = .nanoseconds(Int(clamping: seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
         self.clock = clock
         self.capacity = capacity
         self.logger = logger

@@ -16,6 +16,13 @@ enum AnalyticsText {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The fields of `text` between `separator`s, split through its UTF-8 view: no grapheme
+    /// breaking, which splitting a string's characters pays for every character (the
+    /// separators are ASCII, and escaped inside names).
+    static func split(_ text: Substring, on separator: Unicode.Scalar, omittingEmpty: Bool = true) -> [Substring] {
+        text.utf8.split(separator: UInt8(ascii: separator), omittingEmptySubsequences: omittingEmpty).map { Substring($0) }
+    }
+
     /// A name escaped by ``escape(_:)`` as it was.
     static func unescape<S: StringProtocol>(_ text: S) -> String {
         guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }

@@ -51,7 +51,7 @@ public struct AnalyticsTrail: Sendable, Equatable {
     }
 
     private static func entry(_ line: Substring, session: String) -> AnalyticsEntry? {
-        let fields = line.split(separator: " ").map { AnalyticsText.unescape($0) }
+        let fields = AnalyticsText.split(line, on: " ").map { AnalyticsText.unescape($0) }
         guard fields.count >= 3, let at = Int(fields[1]) else { return nil }
         let fact: AnalyticsEntry.Fact
         switch (fields[2], fields.count) {
@@ -71,26 +71,26 @@ public struct AnalyticsTrail: Sendable, Equatable {
     }
 
     private static func focus(_ line: Substring) -> Focus? {
-        let fields = line.split(separator: " ")
+        let fields = AnalyticsText.split(line, on: " ")
         guard fields.count == 3, let since = Int(fields[2]) else { return nil }
         return Focus(node: String(fields[0]), screen: AnalyticsText.unescape(fields[1]), since: since)
     }
 
     /// Reads a trail of `session` from ``text``; what cannot be read is left out.
     public init(text: String, session: String) {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = AnalyticsText.split(Substring(text), on: "\n", omittingEmpty: false)
         focus = lines.first.flatMap(Self.focus)
-        if lines.count > 1 { seen = Set(lines[1].split(separator: " ").map { AnalyticsText.unescape($0) }) }
+        if lines.count > 1 { seen = Set(AnalyticsText.split(lines[1], on: " ").map { AnalyticsText.unescape($0) }) }
         if lines.count > 2 {
-            for pair in lines[2].split(separator: " ") {
-                let parts = pair.split(separator: ":")
+            for pair in AnalyticsText.split(lines[2], on: " ") {
+                let parts = AnalyticsText.split(pair, on: ":")
                 if parts.count == 2, let at = Int(parts[1]) { shownAt[String(parts[0])] = at }
             }
         }
         if lines.count > 3 { previous = Self.focus(lines[3]) }
         if lines.count > 4 {
             // "version steps"; a trail stored before paths were capped has the version alone.
-            let counters = lines[4].split(separator: " ")
+            let counters = AnalyticsText.split(lines[4], on: " ")
             version = counters.first.flatMap { Int($0) } ?? 0
             pathSteps = counters.count > 1 ? Int(counters[1]) ?? 0 : 0
         }
