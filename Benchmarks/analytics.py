@@ -20,7 +20,7 @@ Phases (all by default), against the release binary (scripts/build.sh):
 
 Environment: ROUNDS (3), DURATION (10), EVENTS (1000000), SERVER_THREADS (2), FUNNEL_STORE (a
 postgres:// URL of an empty database to fill instead of a new SQLite file), AGING_WINDOWS (10),
-AGING_WINDOW (30: ten windows make the 5-minute run).
+AGING_WINDOW (30: ten windows make the 5-minute run), AGING_STORES ("memory sqlite").
 """
 import http.client
 import json
@@ -218,7 +218,7 @@ def aging():
     windows = int(os.environ.get("AGING_WINDOWS", "10"))
     window = int(os.environ.get("AGING_WINDOW", "30"))
     print(f"== aging: push/pop on the same 32 sessions, {windows} windows of {window} s, analytics on")
-    for store in ("memory", "sqlite"):
+    for store in os.environ.get("AGING_STORES", "memory sqlite").split():
         folder = tempfile.mkdtemp(prefix="minerva-aging-")
         try:
             store_argument = "memory" if store == "memory" else f"sqlite:{folder}/minerva.sqlite"

@@ -6,7 +6,9 @@
 # the SQLite store; three instances on private PostgreSQL clusters behind nginx, with the database
 # stopped and frozen; a real browser on the web client), the Swift client (Client/, its HTTP
 # layer generated from openapi.yaml) against the same binary, the README walkthrough,
-# schemathesis against openapi.yaml, the spec validator and hadolint.
+# schemathesis against openapi.yaml, the spec validator and hadolint; and it prints the hot
+# path's instructions per request (Benchmarks/hot-path.sh), so that a change that moves them
+# shows in review.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,6 +38,9 @@ echo "== openapi.yaml is a valid OpenAPI 3.1 document"
 
 echo "== Dockerfile lint (hadolint)"
 .venv/bin/hadolint Dockerfile
+
+echo "== the hot path: instructions per request, in process (callgrind; a figure, not a test: compare with BENCHMARKS.md)"
+Benchmarks/hot-path.sh
 
 echo "== live HTTP tests, README walkthrough and schemathesis (pytest)"
 .venv/bin/pytest -q -p no:cacheprovider tests/live
