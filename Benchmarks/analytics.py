@@ -207,11 +207,11 @@ def funnel():
 
 
 def process_figures(pid):
-    """The process's CPU seconds (user + system) and resident memory in MiB."""
+    """The process's CPU seconds in user space and in the kernel, and its resident memory in MiB."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    ticks = os.sysconf("SC_CLK_TCK")
     rss = next(int(line.split()[1]) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if line.startswith("VmRSS"))
-    return cpu, rss / 1024
+    return int(fields[11]) / ticks, int(fields[12]) / ticks, rss / 1024
 
 
 def aging():
@@ -225,17 +225,19 @@ def aging():
             server = Server("--store", store_argument, "--log-level", "notice")
             make_sessions(server, 32, f"{folder}/sessions.txt")
             rows = []
-            cpu, _ = process_figures(server.process.pid)
+            user, system, _ = process_figures(server.process.pid)
             for index in range(windows):
                 output = subprocess.run(
                     ["wrk", "-t2", "-c32", f"-d{window}s", "-s", str(WRK), server.url],
                     env={**os.environ, "WRK_THREADS": "2", "SESSIONS_FILE": f"{folder}/sessions.txt"},
                     capture_output=True, text=True, check=True).stdout
                 requests = int(re.search(r"(\d+) requests in", output).group(1))
-                now, rss = process_figures(server.process.pid)
-                rows.append((requests, (now - cpu) / requests * 1e6, rss))
-                cpu = now
-                print(f"  {store:6} window {index + 1:2}: {requests / window:8.0f} req/s, {rows[-1][1]:5.1f} µs CPU per request, RSS {rss:6.1f} MiB")
+                now_user, now_system, rss = process_figures(server.process.pid)
+                per_user, per_system = (now_user - user) / requests * 1e6, (now_system - system) / requests * 1e6
+                rows.append((requests, per_user + per_system, rss))
+                user, system = now_user, now_system
+                print(f"  {store:6} window {index + 1:2}: {requests / window:8.0f} req/s, {rows[-1][1]:5.1f} µs CPU per request "
+                      f"({per_user:5.1f} user, {per_system:5.1f} kernel), RSS {rss:6.1f} MiB")
             first, last = rows[0], rows[-1]
             print(f"  {store:6} last window / first: CPU per request {last[1] / first[1]:.2f}×, RSS {last[2] / first[2]:.2f}×")
             server.stop()
