@@ -9,15 +9,22 @@ final class AnalyticsMetrics: Sendable {
     private let failures = Counter(label: "minerva_analytics_write_failures_total")
     private let dropped = Counter(label: "minerva_analytics_entries_dropped_total")
 
-    /// Counts a screen shown.
-    func shown(_ screen: String) {
-        let counter = shownCounters.withLock { counters in
-            if let counter = counters[screen] { return counter }
-            let counter = Counter(label: "minerva_screen_shown_total", dimensions: [("screen", screen)])
-            counters[screen] = counter
-            return counter
+    /// Counts the screens shown in a batch of entries (on the writer's thread, under one lock).
+    func shown(in entries: [AnalyticsEntry]) {
+        var shown: [String: Int] = [:]
+        for entry in entries {
+            if case .shown(_, let screen) = entry.fact { shown[screen, default: 0] += 1 }
         }
-        counter.increment()
+        guard !shown.isEmpty else { return }
+        let counters = shownCounters.withLock { counters in
+            shown.map { screen, count in
+                if let counter = counters[screen] { return (counter, count) }
+                let counter = Counter(label: "minerva_screen_shown_total", dimensions: [("screen", screen)])
+                counters[screen] = counter
+                return (counter, count)
+            }
+        }
+        for (counter, count) in counters { counter.increment(by: count) }
     }
 
     /// Records how long screens were the focus.

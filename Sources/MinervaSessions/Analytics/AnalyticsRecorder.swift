@@ -130,9 +130,6 @@ public final class AnalyticsRecorder: Sendable {
 
     private func submit(_ entries: [AnalyticsEntry]) {
         guard !entries.isEmpty else { return }
-        for entry in entries {
-            if case .shown(_, let screen) = entry.fact { metrics.shown(screen) }
-        }
         let (accepted, startDraining) = queue.withLock { queue -> (Bool, Bool) in
             guard queue.entries.count + entries.count <= capacity else { return (false, false) }
             queue.entries.append(contentsOf: entries)
@@ -156,6 +153,7 @@ public final class AnalyticsRecorder: Sendable {
                 return taken
             }
             guard !batch.isEmpty else { return }
+            metrics.shown(in: batch)
             do throws(StorageError) {
                 metrics.timeOnScreen(try storage.recordAnalytics(batch, updated: clock()))
             } catch {

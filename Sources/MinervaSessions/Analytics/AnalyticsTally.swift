@@ -118,11 +118,11 @@ public struct AnalyticsTally: Sendable {
             add(bucket, screen, .shown)
             if trail.seen.insert(screen).inserted { add(bucket, screen, .sessions) }
             trail.shownAt[node] = entry.at
-            append(entry.at, "s", node, [screen], to: &lines, of: &trail)
+            append(entry.at, "s", node, screen, to: &lines, of: &trail)
         case .exit(let node, let screen, let reason):
             add(bucket, screen, .exit(reason))
             trail.shownAt[node] = nil
-            append(entry.at, "x", node, [screen, reason, trail.focus?.screen ?? screen], to: &lines, of: &trail)
+            append(entry.at, "x", node, screen, reason, trail.focus?.screen ?? screen, to: &lines, of: &trail)
         case .flow(let node, let screen, let status):
             add(bucket, screen, .flow(status))
             if let shown = trail.shownAt[node] {
@@ -135,7 +135,7 @@ public struct AnalyticsTally: Sendable {
                 add(bucket, focus.screen, .exit(reason))
                 // An expired session was left at a moment nobody knows: no time is counted.
                 if reason != "expired" { sample(focus.screen, entry.at - focus.since, bucket: bucket) }
-                append(entry.at, "e", "-", [focus.screen, reason], to: &lines, of: &trail)
+                append(entry.at, "e", "-", focus.screen, reason, to: &lines, of: &trail)
             }
             trail.focus = nil
             trail.previous = nil
@@ -182,23 +182,32 @@ public struct AnalyticsTally: Sendable {
     /// Appends a path line (the time, the kind and node as they are, the names escaped) while
     /// the path has fewer than ``maximumPathSteps`` steps; the one after them is the `t` line
     /// that marks the path truncated, with the screen in focus.
-    private func append(_ at: Int, _ kind: StaticString, _ node: String, _ names: [String], to lines: inout String, of trail: inout AnalyticsTrail) {
+    private func append(
+        _ at: Int, _ kind: StaticString, _ node: String, _ screen: String, _ second: String? = nil, _ third: String? = nil,
+        to lines: inout String, of trail: inout AnalyticsTrail
+    ) {
         guard trail.pathSteps <= Self.maximumPathSteps else { return }
         trail.pathSteps += 1
         lines += String(at)
         lines += " "
         if trail.pathSteps > Self.maximumPathSteps {
             lines += "t - "
-            lines += AnalyticsText.escape(trail.focus?.screen ?? names[0])
+            lines += AnalyticsText.escape(trail.focus?.screen ?? screen)
             lines += "\n"
             return
         }
         lines += kind.description
         lines += " "
         lines += node
-        for name in names {
+        lines += " "
+        lines += AnalyticsText.escape(screen)
+        if let second {
             lines += " "
-            lines += AnalyticsText.escape(name)
+            lines += AnalyticsText.escape(second)
+        }
+        if let third {
+            lines += " "
+            lines += AnalyticsText.escape(third)
         }
         lines += "\n"
     }
