@@ -25,8 +25,9 @@ if ! command -v valgrind >/dev/null 2>&1; then
 fi
 
 echo "hot-path: building model-driver (release) in $scratch" >&2
-swift build -c release --package-path "$here" --scratch-path "$scratch" --product model-driver >"$scratch.hot-path-build.log" 2>&1 \
-  || { tail -30 "$scratch.hot-path-build.log" >&2; exit 1; }
+mkdir -p "$scratch"
+swift build -c release --package-path "$here" --scratch-path "$scratch" --product model-driver >"$scratch/hot-path-build.log" 2>&1 \
+  || { tail -30 "$scratch/hot-path-build.log" >&2; exit 1; }
 # valgrind 3.19 cannot read the DWARF 5 that swiftc writes: measure a copy without debug info.
 mkdir -p "$scratch/callgrind"
 strip --strip-debug -o "$scratch/callgrind/model-driver" "$scratch/release/model-driver"
