@@ -47,10 +47,12 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     static func payloadTooLarge(limit: Int) -> APIError {
         APIError(status: 413, code: "payload_too_large", message: "the request body is larger than the limit of \(limit) bytes")
     }
+    /// `412` with the current version's `ETag`, so that a client learns it without another read.
     static func preconditionFailed(current: Int) -> APIError {
         APIError(
             status: 412, code: "precondition_failed",
-            message: "If-Match does not name the current version \"\(current)\"; fetch the session again and retry")
+            message: "If-Match does not name the current version \"\(current)\"; fetch the session again and retry",
+            headers: [Header(name: "ETag", value: "\"\(current)\"")])
     }
     static func unprocessable(_ message: String) -> APIError { APIError(status: 422, code: "unprocessable", message: message) }
     static func conflict(_ message: String) -> APIError { APIError(status: 409, code: "conflict", message: message) }

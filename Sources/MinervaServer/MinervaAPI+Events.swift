@@ -6,13 +6,14 @@ import MinervaSessions
 extension MinervaAPI {
     /// `GET /v1/sessions/{id}/events?after=N&wait=S`: the events after `N`, at once or, with
     /// `wait`, as soon as one newer than `N` exists (up to `S` seconds; the connection holds no
-    /// thread while it waits). With `Accept: text/event-stream`, the same events as server-sent
-    /// events, resuming after `Last-Event-ID` (or `after`), then every new block as it is stored.
+    /// thread while it waits). With an `Accept` that prefers `text/event-stream` strictly over
+    /// JSON, the same events as server-sent events, resuming after `Last-Event-ID` (or `after`),
+    /// then every new block as it is stored.
     func events(_ session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
         let wait = try Self.waitSeconds(request)
         let lastEventID = try Self.wholeNumber(request.header("last-event-id"), "header Last-Event-ID")
         let afterQuery = try Self.wholeNumber(request.queryValue("after"), "query parameter 'after'")
-        if request.header("accept")?.contains("text/event-stream") == true {
+        if AcceptHeader.prefersEventStream(request.header("accept")) {
             // A reconnecting stream resumes after what it saw, whatever its URL says.
             return try stream(session, after: lastEventID ?? afterQuery ?? 0, exchange)
         }

@@ -136,3 +136,21 @@ def test_shutdown_ends_waiting_polls_and_streams(tmp_path):
         status, _, body = poll.result(timeout=5)
     assert status == 200 and body == {"events": [], "last": 0}
     stream.close()
+
+
+def test_events_answer_json_unless_accept_prefers_the_event_stream(session):
+    # What OpenAPI generators send for an operation listing both: JSON, not a stream that never ends.
+    status, headers, body = session.call("GET", "/events", headers={"Accept": "application/json, text/event-stream"})
+    assert status == 200 and headers["Content-Type"].startswith("application/json") and "events" in body, body
+    for accept in ("*/*", "text/event-stream;q=0.5, application/json;q=0.5", "application/json"):
+        status, headers, _ = session.call("GET", "/events", headers={"Accept": accept})
+        assert status == 200 and headers["Content-Type"].startswith("application/json"), accept
+    # A higher weight for the event stream streams (RFC 9110 q-values).
+    address = urllib.parse.urlsplit(session.server.url)
+    with socket.create_connection((address.hostname, address.port), timeout=10) as connection:
+        connection.sendall((f"GET /v1/sessions/{session.id}/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {session.token}\r\n"
+                            "Accept: application/json;q=0.5, text/event-stream\r\n\r\n").encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += connection.recv(4096)
+    assert b"200" in head.split(b"\r\n")[0] and b"content-type: text/event-stream" in head.lower(), head

@@ -75,9 +75,19 @@ def test_if_match_guards_mutations(session):
     assert session.get()["version"] == 5
 
 
+def test_a_412_names_the_current_version_in_its_etag(session):
+    session.op("push", {"screen": "settings"})
+    status, headers, body = session.call("POST", "/pop", {}, headers={"If-Match": '"1"'})
+    assert status == 412 and body["error"]["code"] == "precondition_failed"
+    assert headers["ETag"] == '"2"'
+    # the client retries with what the 412 told it, without reading the session again
+    status, headers, state = session.call("POST", "/pop", {}, headers={"If-Match": headers["ETag"]})
+    assert status == 200 and state["version"] == 3 and headers["ETag"] == '"3"'
+
+
 def test_if_match_on_delete(session):
-    status, _, body = session.call("DELETE", headers={"If-Match": '"5"'})
-    assert status == 412
+    status, headers, body = session.call("DELETE", headers={"If-Match": '"5"'})
+    assert status == 412 and headers["ETag"] == '"1"'
     status, _, _ = session.call("DELETE", headers={"If-Match": '"1"'})
     assert status == 204
 
