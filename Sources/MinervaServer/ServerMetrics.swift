@@ -17,10 +17,9 @@ final class ServerMetrics: Sendable {
     private let sessionGauge = Gauge(label: "minerva_sessions")
     private let nodeGauge = Gauge(label: "minerva_nodes")
     private let appVersionGauges = Locked<[String: Gauge]>([:])
+    /// One counter per event kind, made up front so that every kind is exported from the start.
     private let eventCounters = Dictionary(
-        uniqueKeysWithValues: ["added", "removed", "finished", "listChanged", "tabSelected", "flagsChanged", "pendingChanged", "stackChanged", "appChanged"].map {
-            ($0, Counter(label: "minerva_events_total", dimensions: [("type", $0)]))
-        })
+        uniqueKeysWithValues: SessionEvent.Kind.allCases.map { ($0, Counter(label: "minerva_events_total", dimensions: [("type", $0.rawValue)])) })
 
     /// Counts a request and records how long its answer took.
     func request(route: String, method: String, status: Int, nanoseconds: Int64) {
@@ -59,6 +58,6 @@ final class ServerMetrics: Sendable {
 
     /// Counts a block of events by type.
     func events(_ block: some Collection<SessionEvent>) {
-        for event in block { eventCounters[event.type]!.increment() }
+        for event in block { eventCounters[event.kind]?.increment() }
     }
 }

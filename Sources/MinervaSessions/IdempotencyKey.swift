@@ -21,11 +21,22 @@ public struct StoredAnswer: Sendable {
     public let headers: [(name: String, value: String)]
     /// The body.
     public let body: [UInt8]
+    /// Whether this answer repeats one given before to a request with the same key (never stored).
+    public private(set) var isReplay = false
 
     /// Creates an answer.
     public init(status: Int, headers: [(name: String, value: String)], body: [UInt8]) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+}
+
+extension StoredAnswer {
+    /// The same answer, given again to a retry with the same key.
+    func replayed() -> StoredAnswer {
+        var copy = self
+        copy.isReplay = true
+        return copy
     }
 }

@@ -33,13 +33,14 @@ extension SessionCore {
         do throws(SessionError) {
             if let key {
                 switch try creations.turn(for: key, now: now, waiting: completion) {
-                case .answered(let stored): return .success(stored)
+                case .answered(let stored): return .success(stored.replayed())
                 case .wait: return nil
                 case .create: began = true
                 }
                 if let stored = try storedCreation(key) {
-                    for waiting in creations.finish(key, entry: stored, now: now) { waiting(.success(stored.answer)) }
-                    return .success(stored.answer)
+                    let replay = stored.answer.replayed()
+                    for waiting in creations.finish(key, entry: stored, now: now) { waiting(.success(replay)) }
+                    return .success(replay)
                 }
             }
             return try make(layout: layout, deepLink: deepLink, key: key, now: now, answer: answer, completion: completion)
@@ -135,7 +136,7 @@ extension SessionCore {
                 result = Result { () throws(SessionError) in
                     guard let key, let stored = try self.storedCreation(key) else { throw .notStored("the new session") }
                     remembered = stored
-                    return stored.answer
+                    return stored.answer.replayed()
                 }
             case .failure(let error):
                 self.logger.error("could not store a new session: \(error)")
@@ -148,10 +149,12 @@ extension SessionCore {
         return nil
     }
 
-    /// Remembers a key's answer (when the creation succeeded) and answers the retries that waited.
+    /// Remembers a key's answer (when the creation succeeded) and answers the retries that waited
+    /// (with the answer marked as a replay).
     private func finishCreation(_ key: IdempotencyKey?, entry: IdempotencyCache.Entry?, now: Double, outcome: Result<StoredAnswer, SessionError>) {
         guard let key else { return }
         let succeeded = (try? outcome.get()) != nil
-        for waiting in creations.finish(key, entry: succeeded ? entry : nil, now: now) { waiting(outcome) }
+        let replay = outcome.map { $0.replayed() }
+        for waiting in creations.finish(key, entry: succeeded ? entry : nil, now: now) { waiting(replay) }
     }
 }

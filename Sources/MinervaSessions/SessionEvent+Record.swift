@@ -49,12 +49,14 @@ extension SessionEvent {
     }
 
     private static func change(_ reader: JSONObjectReader) throws(JSONReadError) -> Change {
-        switch try reader.string("type") {
-        case "listChanged":
+        let type = try reader.string("type")
+        guard let kind = Kind(rawValue: type) else { throw reader.error("unknown event type '\(type.prefix(64))'", at: .key("type")) }
+        switch kind {
+        case .listChanged:
             return .listChanged(node: try reader.nodeID("node"), list: try reader.int("list"), from: try reader.int("from"))
-        case "appChanged":
+        case .appChanged:
             return .appChanged(from: try reader.string("from"), to: try reader.string("to"))
-        case "added":
+        case .added:
             return .navigation(
                 .added(
                     AddedNode(
@@ -63,30 +65,28 @@ extension SessionEvent {
                         presentation: try reader.object("presentation", keys: Presentation.keys, Presentation.init(reader:)),
                         presentedBy: try reader.optionalString("presentedBy").map { NavigatorID($0) },
                         embedded: try reader.optionalBool("embedded"))))
-        case "removed":
+        case .removed:
             return .navigation(
                 .removed(
                     RemovedNode(
                         node: try reader.nodeID("node"), screen: try reader.string("screen"),
                         reason: try reader.enumValue("reason", as: NavigationEvent.RemovalReason.self),
                         navigator: NavigatorID(try reader.string("navigator")))))
-        case "finished":
+        case .finished:
             return .navigation(
                 .finished(
                     FinishedFlow(
                         node: try reader.nodeID("node"), screen: try reader.string("screen"), parent: try reader.nodeID("parent"),
                         result: reader.value("result") ?? .null)))
-        case "tabSelected":
+        case .tabSelected:
             return .navigation(.tabSelected(try reader.string("tab")))
-        case "flagsChanged":
+        case .flagsChanged:
             return .navigation(.flagsChanged(try reader.strings("flags")))
-        case "pendingChanged":
+        case .pendingChanged:
             return .navigation(
                 .pendingChanged(try reader.optionalObject("pending", keys: PendingNavigation.snapshotKeys, PendingNavigation.init(reader:))))
-        case "stackChanged":
+        case .stackChanged:
             return .navigation(.stackChanged(navigator: NavigatorID(try reader.string("navigator")), stack: try reader.nodeIDs("stack")))
-        case let other:
-            throw reader.error("unknown event type '\(other.prefix(64))'", at: .key("type"))
         }
     }
 }

@@ -62,19 +62,4 @@ public struct SessionEvent: Hashable, Sendable {
     func carrying(_ checkpoint: [UInt8]) -> SessionEvent {
         SessionEvent(seq: seq, version: version, at: at, isFinal: isFinal, change: change, checkpoint: checkpoint)
     }
-
-    /// The wire name of the event's type (`added`, `removed`, `listChanged`, …).
-    public var type: String {
-        switch change {
-        case .listChanged: "listChanged"
-        case .appChanged: "appChanged"
-        case .navigation(.added): "added"
-        case .navigation(.removed): "removed"
-        case .navigation(.finished): "finished"
-        case .navigation(.tabSelected): "tabSelected"
-        case .navigation(.flagsChanged): "flagsChanged"
-        case .navigation(.pendingChanged): "pendingChanged"
-        case .navigation(.stackChanged): "stackChanged"
-        }
-    }
 }

@@ -16,15 +16,18 @@ extension SessionState {
         _ changes: [SessionEvent.Change], from old: SessionState, at: Int, listHistoryBudget: Int
     ) -> [SessionEvent]? {
         var navigation: [NavigationEvent] = []
-        var others: [SessionEvent.Change] = []
+        var appChanges: [SessionEvent.Change] = []
+        var listChanges: [SessionEvent.Change] = []
         for change in changes {
             switch change {
             case .navigation(let event): navigation.append(event)
-            case .listChanged, .appChanged: others.append(change)
+            case .appChanged: appChanges.append(change)
+            case .listChanged: listChanges.append(change)
             }
         }
-        let block = tree.changeBlock(since: old.tree, operationEvents: navigation).map(SessionEvent.Change.navigation) + others
+        let block = appChanges + tree.changeBlock(since: old.tree, operationEvents: navigation).map(SessionEvent.Change.navigation) + listChanges
         guard !block.isEmpty else { return nil }
+        assert(zip(block, block.dropFirst()).allSatisfy { $0.kind <= $1.kind }, "a block's events follow SessionEvent.Kind's order")
         version += 1
         var events: [SessionEvent] = []
         events.reserveCapacity(block.count)
@@ -34,7 +37,7 @@ extension SessionState {
                 SessionEvent(seq: lastEvent + 1 + index, version: version, at: at, isFinal: index == block.count - 1, change: change))
         }
         lastEvent += block.count
-        if !others.isEmpty { trimListHistory(budget: listHistoryBudget) }
+        if !listChanges.isEmpty { trimListHistory(budget: listHistoryBudget) }
         return events
     }
 

@@ -16,4 +16,35 @@ import Testing
         }
         #expect(navigator == "v0" && stack == [NodeID(3), NodeID(5), NodeID(2)])
     }
+
+    /// An event of each kind: the switch is exhaustive, so a kind added without a sample here
+    /// does not compile.
+    static func sample(of kind: SessionEvent.Kind) -> SessionEvent.Change {
+        switch kind {
+        case .appChanged: .appChanged(from: "old", to: "new")
+        case .removed: .navigation(.removed(RemovedNode(node: NodeID(4), screen: "photo", reason: .dismiss, navigator: "v1")))
+        case .finished: .navigation(.finished(FinishedFlow(node: NodeID(4), screen: "login", parent: NodeID(1), result: ["status": "success"])))
+        case .added:
+            .navigation(
+                .added(
+                    AddedNode(
+                        node: NodeID(4), screen: "photo", params: ["photoId": "p1"], parent: NodeID(1), navigator: "v1",
+                        presentation: Presentation(.present, style: .pageSheet), presentedBy: "v0", embedded: false)))
+        case .stackChanged: .navigation(.stackChanged(navigator: "v0", stack: [NodeID(1), NodeID(5)]))
+        case .tabSelected: .navigation(.tabSelected("account"))
+        case .flagsChanged: .navigation(.flagsChanged(["beta", "signedIn"]))
+        case .pendingChanged:
+            .navigation(
+                .pendingChanged(
+                    PendingNavigation(operation: .navigate, steps: [.init(screen: "settings")], guardNode: NodeID(3), flag: "signedIn")))
+        case .listChanged: .listChanged(node: NodeID(2), list: 3, from: 2)
+        }
+    }
+
+    @Test(arguments: SessionEvent.Kind.allCases)
+    func everyKindReadsBackFromItsRecord(kind: SessionEvent.Kind) throws {
+        let event = SessionEvent(seq: 9, version: 4, at: 1_700_000_000_000, isFinal: false, change: Self.sample(of: kind))
+        #expect(event.kind == kind && event.type == kind.rawValue)
+        #expect(try SessionEvent(record: event.record) == event)
+    }
 }

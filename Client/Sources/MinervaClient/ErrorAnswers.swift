@@ -16,7 +16,7 @@ struct ErrorAnswers: ClientMiddleware {
         guard response.status.code >= 400 else { return (response, responseBody) }
         var bytes = Data()
         if let responseBody { bytes = try await Data(collecting: responseBody, upTo: Self.bodyLimit) }
-        let document = try? JSONDecoder().decode(ErrorDocument.self, from: bytes)
+        let document = try? JSONDecoder().decode(Components.Schemas.ErrorDocument.self, from: bytes)
         throw MinervaError(
             status: response.status.code,
             code: document.map { MinervaError.Code(rawValue: $0.error.code) },
@@ -25,17 +25,6 @@ struct ErrorAnswers: ClientMiddleware {
             requestID: response.headerFields[.requestID]
         )
     }
-}
-
-/// The API's `{"error": {"code", "message"}}`, read with any code (the generated schema's
-/// enum would refuse a code that a newer server adds).
-private struct ErrorDocument: Decodable {
-    struct Body: Decodable {
-        let code: String
-        let message: String
-    }
-
-    let error: Body
 }
 
 extension HTTPField.Name {

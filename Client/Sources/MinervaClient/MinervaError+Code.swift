@@ -10,37 +10,33 @@ extension MinervaError {
             self.rawValue = rawValue
         }
 
-        private init(_ code: Components.Schemas._Error._ErrorPayload.CodePayload) {
-            self.init(rawValue: code.rawValue)
-        }
-
         /// 400: the request is malformed: its body, a field's type, a query parameter, a header.
-        public static let invalidRequest = Code(.invalidRequest)
+        public static let invalidRequest = Code(rawValue: "invalid_request")
         /// 401: the token is wrong, or the session is gone (deleted or expired).
-        public static let unauthorized = Code(.unauthorized)
+        public static let unauthorized = Code(rawValue: "unauthorized")
         /// 403: a CORS preflight from an origin the server does not allow.
-        public static let forbidden = Code(.forbidden)
+        public static let forbidden = Code(rawValue: "forbidden")
         /// 404: no such node, navigator, list or route (or path).
-        public static let notFound = Code(.notFound)
+        public static let notFound = Code(rawValue: "not_found")
         /// 405: the path does not answer this method.
-        public static let methodNotAllowed = Code(.methodNotAllowed)
+        public static let methodNotAllowed = Code(rawValue: "method_not_allowed")
         /// 409: the navigation is not possible in the session's state, or a limit is reached.
-        public static let conflict = Code(.conflict)
+        public static let conflict = Code(rawValue: "conflict")
         /// 410: the session was made with an app description the server no longer serves; create a new session.
-        public static let appChanged = Code(.appChanged)
+        public static let appChanged = Code(rawValue: "app_changed")
         /// 412: `If-Match` names a version the session has moved on from.
-        public static let preconditionFailed = Code(.preconditionFailed)
+        public static let preconditionFailed = Code(rawValue: "precondition_failed")
         /// 413: the body is over the server's limit.
-        public static let payloadTooLarge = Code(.payloadTooLarge)
+        public static let payloadTooLarge = Code(rawValue: "payload_too_large")
         /// 414: the path and query are over the server's limit.
-        public static let uriTooLong = Code(.uriTooLong)
+        public static let uriTooLong = Code(rawValue: "uri_too_long")
         /// 422: well-formed but invalid: an unknown screen or tab, missing params, a bad value.
-        public static let unprocessable = Code(.unprocessable)
+        public static let unprocessable = Code(rawValue: "unprocessable")
         /// 429: the session spent its request budget; see `retryAfter`.
-        public static let rateLimited = Code(.rateLimited)
+        public static let rateLimited = Code(rawValue: "rate_limited")
         /// 431: the header fields are over the server's limit.
-        public static let headersTooLarge = Code(.headersTooLarge)
+        public static let headersTooLarge = Code(rawValue: "headers_too_large")
         /// 503: the server cannot store or read now, or holds its limit of sessions; see `retryAfter`.
-        public static let unavailable = Code(.unavailable)
+        public static let unavailable = Code(rawValue: "unavailable")
     }
 }

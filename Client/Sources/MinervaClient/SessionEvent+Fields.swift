@@ -1,5 +1,5 @@
 extension SessionEvent {
-    /// The fields every event carries: `seq`, `version`, `at`, `type` and `final`.
+    /// The fields every event carries: `seq`, `version`, `at` and `final`.
     public var fields: Components.Schemas.EventFields {
         switch self {
         case .added(let event): event.value1
@@ -11,6 +11,7 @@ extension SessionEvent {
         case .pendingChanged(let event): event.value1
         case .stackChanged(let event): event.value1
         case .appChanged(let event): event.value1
+        case .unknown(let event): event.fields
         }
     }
 

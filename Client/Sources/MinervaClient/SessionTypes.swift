@@ -6,10 +6,6 @@ public import OpenAPIRuntime
 /// navigators, tabs, flags, pending guarded target and `lastEvent`.
 public typealias SessionState = Components.Schemas.StateFields
 
-/// One entry of a session's change log: `added`, `removed`, `finished`, `listChanged`,
-/// `stackChanged`, `tabSelected`, `flagsChanged`, `pendingChanged` or `appChanged`.
-public typealias SessionEvent = Components.Schemas.Event
-
 /// A node of the coordinator tree.
 public typealias SessionNode = Components.Schemas.Node
 

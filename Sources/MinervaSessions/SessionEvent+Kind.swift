@@ -1,0 +1,66 @@
+import MinervaCoordinator
+
+extension SessionEvent {
+    /// The closed set of event types a session's change log holds: the wire's `type`, the
+    /// stored record's, the metrics' `type` label and the web inspector's labels all come from
+    /// it, and every place that handles events switches over it (or over ``Change``, which maps
+    /// onto it exhaustively), so a kind added here without being handled does not compile.
+    ///
+    /// The order of the cases is the order events take within a block. Kinds that later
+    /// releases add have their places settled here too, between the present ones:
+    /// `appChanged`, `removed`, `finished`, *`flowChanged`*, `added`, `stackChanged`,
+    /// *`paramsChanged`*, `tabSelected`, *`sizeClassChanged`*, *`presentationChanged`*,
+    /// `flagsChanged`, `pendingChanged`, *`uiChanged`*, *`resultConsumed`*, `listChanged`.
+    public enum Kind: String, CaseIterable, Sendable, Comparable {
+        case appChanged
+        case removed
+        case finished
+        case added
+        case stackChanged
+        case tabSelected
+        case flagsChanged
+        case pendingChanged
+        case listChanged
+
+        /// The kind's place in a block: earlier kinds come first (the gaps are the places of
+        /// the coming kinds named above).
+        public var blockRank: Int {
+            switch self {
+            case .appChanged: 0
+            case .removed: 1
+            case .finished: 2
+            case .added: 4
+            case .stackChanged: 5
+            case .tabSelected: 7
+            case .flagsChanged: 10
+            case .pendingChanged: 11
+            case .listChanged: 14
+            }
+        }
+
+        public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.blockRank < rhs.blockRank }
+    }
+
+    /// The event's kind.
+    public var kind: Kind { change.kind }
+
+    /// The wire name of the event's type (`added`, `removed`, `listChanged`, …).
+    public var type: String { kind.rawValue }
+}
+
+extension SessionEvent.Change {
+    /// The change's kind.
+    public var kind: SessionEvent.Kind {
+        switch self {
+        case .listChanged: .listChanged
+        case .appChanged: .appChanged
+        case .navigation(.added): .added
+        case .navigation(.removed): .removed
+        case .navigation(.finished): .finished
+        case .navigation(.tabSelected): .tabSelected
+        case .navigation(.flagsChanged): .flagsChanged
+        case .navigation(.pendingChanged): .pendingChanged
+        case .navigation(.stackChanged): .stackChanged
+        }
+    }
+}
