@@ -247,13 +247,15 @@ def test_session_creation_with_a_key_retried_on_another_instance_creates_one(dep
     status, _, created = a.request("POST", "/v1/sessions", {}, headers=key)
     assert status == 201
     for other in (b, c):
-        assert other.request("POST", "/v1/sessions", {}, headers=key)[0:3:2] == (201, created)
+        status, headers, body = other.request("POST", "/v1/sessions", {}, headers=key)
+        assert (status, body, headers.get("Idempotent-Replayed")) == (201, created, "true")
     key = {"Idempotency-Key": "create-2"}
     with ThreadPoolExecutor(max_workers=6) as pool:
         answers = list(pool.map(lambda instance: instance.request("POST", "/v1/sessions", {}, headers=key), [a, b, c] * 2))
     assert all(status == 201 and body == answers[0][2] for status, _, body in answers), \
         [(status, body.get("id") or body, headers.get("Idempotent-Replayed")) for status, headers, body in answers]
     assert answers[0][2]["id"] != created["id"]
+    assert sum(headers.get("Idempotent-Replayed") != "true" for _, headers, _ in answers) == 1   # one made it
 
 
 def test_each_instance_opens_store_threads_plus_one_connections(deployment):

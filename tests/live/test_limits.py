@@ -62,6 +62,7 @@ def test_session_creation_with_a_key(server):
     first = server.request("POST", "/v1/sessions", {"layout": "split"}, headers=headers)
     again = server.request("POST", "/v1/sessions", {"layout": "split"}, headers=headers)
     assert first[0] == again[0] == 201 and first[2]["id"] == again[2]["id"]
+    assert "Idempotent-Replayed" not in first[1] and again[1]["Idempotent-Replayed"] == "true"
     other = server.request("POST", "/v1/sessions", {"layout": "stack"}, headers=headers)
     assert other[0] == 422
 

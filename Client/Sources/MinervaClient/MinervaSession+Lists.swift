@@ -47,11 +47,6 @@ extension MinervaSession {
         let page = try await connection.retryPolicy.run {
             try await client.getList(path: .init(id: id, node: node), query: .init(since: since.map(Int64.init))).ok.body.json
         }
-        switch page {
-        case .ListPageWithDiff(let page):
-            return NodeList(version: page.version, sections: page.sections, diff: page.diff)
-        case .ListPageToReload(let page):
-            return NodeList(version: page.version, sections: page.sections, diff: nil)
-        }
+        return NodeList(version: page.version, sections: page.sections, diff: page.diff)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import MinervaClient
 import Testing
 
@@ -63,12 +64,19 @@ import Testing
         }
     }
 
-    @Test func everyCodeOfTheContractHasItsName() {
+    private static let contract = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("openapi.yaml")
+
+    @Test func everyCodeOfTheContractHasItsName() throws {
         let named: [MinervaError.Code] = [
             .invalidRequest, .unauthorized, .forbidden, .notFound, .methodNotAllowed, .conflict, .appChanged, .preconditionFailed,
             .payloadTooLarge, .uriTooLong, .unprocessable, .rateLimited, .headersTooLarge, .unavailable,
         ]
-        let contract = Components.Schemas._Error._ErrorPayload.CodePayload.allCases.map { MinervaError.Code(rawValue: $0.rawValue) }
-        #expect(Set(named) == Set(contract))
+        // The codes `openapi.yaml` lists for `ErrorDetail.code`, each in backticks before its status.
+        let contract = try String(contentsOf: Self.contract, encoding: .utf8)
+        let listed = try #require(contract.range(of: "What kind of error, for programs:")).upperBound
+        let description = contract[listed...].prefix { $0 != "." }
+        let codes = description.matches(of: /`([a-z_]+)`/).map { MinervaError.Code(rawValue: String($0.output.1)) }
+        #expect(Set(named) == Set(codes))
     }
 }

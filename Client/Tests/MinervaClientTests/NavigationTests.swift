@@ -20,7 +20,7 @@ import Testing
             try await session.push("profile", params: ["userId": "1"])
             let state = try await session.push("followers", params: ["userId": "1"], from: "n3")
             #expect(state.stack(of: "tab:home") == ["n1", "n3", "n4"])
-            #expect(state.node("n4")?.params.additionalProperties.value["userId"] as? String == "1")
+            #expect(state.node("n4")?.params.value["userId"] as? String == "1")
         }
     }
 
@@ -50,7 +50,7 @@ import Testing
             #expect(one.stack(of: "tab:home")?.count == 1 && one.focusedScreen == "profile")
             let stack: [StackEntry] = [
                 StackEntry(screen: "home"),
-                StackEntry(screen: "profile", params: .init(additionalProperties: try .init(unvalidatedValue: ["userId": "5"]))),
+                StackEntry(screen: "profile", params: try .init(unvalidatedValue: ["userId": "5"])),
             ]
             let two = try await session.setRoot(stack: stack, navigator: "tab:home")
             #expect(two.stack(of: "tab:home")?.compactMap { two.node($0)?.screen } == ["home", "profile"])
