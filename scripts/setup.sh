@@ -12,8 +12,9 @@ packages=(libmicrohttpd-dev libsqlite3-dev libpq-dev pkg-config curl jq)
 if [[ "${1:-}" == "--test" ]]; then
   # chromium and its driver run the web client's browser test; postgresql gives initdb and
   # pg_ctl for the private clusters the tests start; nginx is the load balancer of the
-  # several-instances tests (both run unprivileged from temporary folders, no service)
-  packages+=(python3-venv chromium chromium-driver fonts-inter postgresql nginx)
+  # several-instances tests (both run unprivileged from temporary folders, no service); a JRE
+  # runs OpenAPI Generator (its jar comes from PyPI) on openapi.yaml
+  packages+=(python3-venv chromium chromium-driver fonts-inter postgresql nginx default-jre-headless)
 fi
 
 missing=()
@@ -38,8 +39,8 @@ if [[ "${1:-}" == "--test" ]]; then
   if [[ ! -x .venv/bin/python ]]; then
     python3 -m venv .venv
   fi
-  if ! .venv/bin/python -c 'import schemathesis, openapi_spec_validator, pytest, yaml, selenium, prometheus_client, check_jsonschema' 2>/dev/null \
-      || [[ ! -x .venv/bin/hadolint ]]; then
+  if ! .venv/bin/python -c 'import schemathesis, openapi_spec_validator, pytest, yaml, selenium, prometheus_client, check_jsonschema, openapi_python_client' 2>/dev/null \
+      || [[ ! -x .venv/bin/hadolint || ! -x .venv/bin/openapi-generator-cli || ! -x .venv/bin/ruff ]]; then
     echo "setup: installing Python test tools into .venv"
     .venv/bin/pip install --quiet --disable-pip-version-check -r tests/requirements.txt
   fi
