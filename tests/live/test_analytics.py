@@ -68,6 +68,8 @@ def test_admin_paths_are_unknown_without_a_token_and_closed_to_session_tokens(de
         assert status == 400 and "since" in document["error"]["message"]
         status, _, document = guarded.request("GET", "/v1/admin/analytics/flows?step=home", token=ADMIN)
         assert status == 400 and "'step'" in document["error"]["message"]
+        status, _, document = guarded.request("GET", "/v1/admin/analytics/funnel?steps=home,nowhere", token=ADMIN)
+        assert status == 400 and "'nowhere', which is not a screen of the app" in document["error"]["message"]
         status, _, document = guarded.request("POST", "/v1/admin/analytics/screens", {}, token=ADMIN)
         assert status == 405
     finally:
