@@ -118,11 +118,14 @@ def test_the_generated_python_client_drives_a_session(generated, demo_server):
 
 
 def later(value):
-    """The value as a later release might write it: an unknown member everywhere, and each
-    `tabSelected` event turned into an event of an unknown type."""
+    """The value as a later release might write it: an unknown member everywhere, each
+    `tabSelected` event turned into an event of an unknown type, the removal reason `pop` into
+    an unknown reason."""
     if isinstance(value, dict):
         value = {key: later(member) for key, member in value.items()}
         value["addedLater"] = {"by": "a later release"}
+        if value.get("reason") == "pop":
+            value["reason"] = "swipedAway"
         if value.get("type") == "tabSelected":
             value["type"] = "tabMoved"
             value["to"] = value.pop("tab")
@@ -138,10 +141,12 @@ def test_the_generated_python_client_reads_answers_of_a_later_release(generated,
     session = demo_server.create_session()
     session.call("POST", "/select-tab", {"tab": "account"})
     session.call("POST", "/navigate", {"screen": "profile", "params": {"userId": "1"}})
+    session.call("POST", "/pop", {})
     state = StateFields.from_dict(later(session.get()))
-    assert state.version == 3 and state.tabs.selected == "account" and state.additional_properties["addedLater"]
+    assert state.version == 4 and state.tabs.selected == "account" and state.additional_properties["addedLater"]
     _, _, events = session.call("GET", "/events?after=0")
     page = EventsPage.from_dict(later(events))
     assert isinstance(page.events[0], OtherEvent) and page.events[0].type_ == "tabMoved"
     assert page.events[0].additional_properties["to"] == "account"
-    assert [type(event).__name__ for event in page.events[1:]] == ["AddedEvent"]
+    assert [type(event).__name__ for event in page.events[1:]] == ["AddedEvent", "RemovedEvent"]
+    assert page.events[2].reason == "swipedAway"

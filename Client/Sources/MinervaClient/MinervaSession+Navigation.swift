@@ -42,14 +42,15 @@ extension MinervaSession {
     ///   - embedInNavigation: whether the new navigator accepts pushes; the screen's own when nil.
     ///   - node: the node to present from; the focus when nil.
     /// - Returns: the new state.
-    /// - Throws: ``MinervaError``: 404, 409 (the navigator already presents a node), 412, 422.
+    /// - Throws: ``MinervaError``: 404, 409 (the navigator already presents a node), 412, 422;
+    ///   ``UnsupportedValue`` for a style the server does not take.
     @discardableResult
     public func present(
         _ screen: String, params: ScreenParams = [:], style: ModalStyle? = nil, embedInNavigation: Bool? = nil,
         from node: String? = nil
     ) async throws -> SessionState {
         let body = Components.Schemas.PresentRequest(
-            from: node, screen: screen, params: try params.payload(), style: style.flatMap { .init(rawValue: $0.rawValue) },
+            from: node, screen: screen, params: try params.payload(), style: try style.map { try $0.requestValue(for: "style") },
             embedInNavigation: embedInNavigation)
         return try await change { client, id, headers in
             try await client.present(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok

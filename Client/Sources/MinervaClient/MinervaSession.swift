@@ -45,13 +45,14 @@ public actor MinervaSession {
     ///   - layout: `stack` (the default) or `split`.
     /// - Returns: the session, holding its first state.
     /// - Throws: ``MinervaError``: 404 when no route matches `deepLink`, 422 for a layout the
-    ///   app cannot take, 409 when the link cannot be followed, 503 at the server's session limit.
+    ///   app cannot take, 409 when the link cannot be followed, 503 at the server's session limit;
+    ///   ``UnsupportedValue`` for a layout the server does not take.
     public static func create(
         on connection: MinervaConnection, deepLink: String? = nil, layout: SessionLayout? = nil
     ) async throws -> MinervaSession {
         let client = connection.client()
         let body = Components.Schemas.CreateSessionRequest(
-            layout: layout.flatMap { .init(rawValue: $0.rawValue) }, deepLink: deepLink)
+            layout: try layout.map { try $0.requestValue(for: "layout") }, deepLink: deepLink)
         let key = UUID().uuidString
         let created = try await connection.retryPolicy.run {
             try await client.createSession(headers: .init(idempotencyKey: key), body: .json(body)).created.body.json

@@ -10,7 +10,7 @@ public typealias SessionState = Components.Schemas.StateFields
 public typealias SessionNode = Components.Schemas.Node
 
 /// The layout of a new session: `stack` (one base navigator) or `split` (primary and detail).
-public typealias SessionLayout = Components.Schemas.StateFields.LayoutPayload
+public typealias SessionLayout = Components.Schemas.Layout
 
 /// A modal presentation style.
 public typealias ModalStyle = Components.Schemas.ModalStyle

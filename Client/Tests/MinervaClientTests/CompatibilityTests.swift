@@ -2,8 +2,8 @@ import MinervaClient
 import OpenAPIRuntime
 import Testing
 
-/// Answers of a later release, with members and event types this client does not know, decode:
-/// the client skips what it does not know and keeps an unknown event as it came.
+/// Answers of a later release, with members, event types and values this client does not know,
+/// decode: the client skips unknown members and keeps an unknown event or value as it came.
 @Suite struct CompatibilityTests {
     @Test func answersWithAddedMembersDecode() async throws {
         try await withLiveServer { server in
@@ -23,7 +23,8 @@ import Testing
             let session = try await MinervaSession.create(on: server.connection(middlewares: [AnswersAsANewerServer()]))
             let changes = Collected(await session.changes(delivery: .longPoll))
             try await session.selectTab("account")
-            try await session.navigate(to: "settings")
+            try await session.push("profile", params: ["userId": "1"])
+            try await session.pop()
             let events = try await changes.waitFor(count: 3).compactMap { change -> SessionEvent? in
                 if case .event(let event) = change { event } else { nil }
             }
@@ -34,10 +35,11 @@ import Testing
             }
             #expect(moved.type == "tabMoved" && moved.fields.seq == 1 && events[0].isFinal)
             #expect(moved.json.value["to"] as? String == "account")
-            guard case .added = events[1] else {
+            guard case .added = events[1], case .removed(let removed) = events[2] else {
                 Issue.record("expected the known events after it: \(events)")
                 return
             }
+            #expect(removed.value2.reason.rawValue == "swipedAway" && removed.value2.reason != .pop)
         }
     }
 }

@@ -3,8 +3,9 @@ import HTTPTypes
 import OpenAPIRuntime
 
 /// A proxy that makes the real server's JSON answers look like those of a later release: every
-/// object gains a member this client does not know, and every `tabSelected` event becomes an
-/// event of a type it does not know (`tabMoved`, with a field of its own).
+/// object gains a member this client does not know, every `tabSelected` event becomes an event of
+/// a type it does not know (`tabMoved`, with a field of its own), and the removal reason `pop` a
+/// reason it does not know (`swipedAway`).
 struct AnswersAsANewerServer: ClientMiddleware {
     func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
@@ -24,6 +25,7 @@ struct AnswersAsANewerServer: ClientMiddleware {
         case var object as [String: Any]:
             for (key, member) in object { object[key] = later(member) }
             object["addedLater"] = ["by": "a later release", "values": [1, 2]]
+            if object["reason"] as? String == "pop" { object["reason"] = "swipedAway" }
             if object["type"] as? String == "tabSelected" {
                 object["type"] = "tabMoved"
                 object["to"] = object.removeValue(forKey: "tab")
