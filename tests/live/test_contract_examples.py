@@ -1,0 +1,67 @@
+"""The contract's examples are answers the server could give, and the closed-world copy that the
+live tests check answers with (closed_contract.py) refuses what the contract does not name while
+the open contract lets clients read it."""
+import jsonschema
+import pytest
+import yaml
+
+import closed_contract
+
+OPEN = yaml.safe_load(closed_contract.SPEC.read_text())
+CLOSED = closed_contract.closed(OPEN)
+
+
+def validator(spec, schema):
+    """A validator of `schema` (a schema of `spec`, whose `$ref`s it follows)."""
+    return jsonschema.Draft202012Validator({**spec, **schema})
+
+
+def resolved(spec, node):
+    while "$ref" in node and not node["$ref"].startswith(closed_contract.REF):
+        target = spec
+        for part in node["$ref"][2:].split("/"):
+            target = target[part]
+        node = target
+    return node
+
+
+def answer_examples():
+    for path, item in CLOSED["paths"].items():
+        for method, operation in item.items():
+            if not isinstance(operation, dict):
+                continue
+            for status, response in operation.get("responses", {}).items():
+                for media_type, content in resolved(CLOSED, response).get("content", {}).items():
+                    if media_type != "application/json" or "schema" not in content:
+                        continue
+                    examples = [("example", content["example"])] if "example" in content else [
+                        (name, example["value"]) for name, example in content.get("examples", {}).items()]
+                    for name, value in examples:
+                        yield pytest.param(content["schema"], value, id=f"{method.upper()} {path} {status} {name}")
+
+
+@pytest.mark.parametrize(("schema", "example"), list(answer_examples()))
+def test_every_example_of_an_answer_fits_the_closed_contract(schema, example):
+    errors = [error.message for error in validator(CLOSED, schema).iter_errors(example)]
+    assert not errors, errors
+
+
+def test_the_closed_contract_refuses_what_the_open_one_lets_clients_skip(demo_server):
+    session = demo_server.create_session()
+    session.call("POST", "/navigate", {"screen": "profile", "params": {"userId": "1"}})
+    state = session.get()
+    _, _, page = session.call("GET", "/events?after=0")
+    state_schema = {"$ref": closed_contract.REF + "State"}
+    page_schema = {"$ref": closed_contract.REF + "EventsPage"}
+    for spec in (OPEN, CLOSED):
+        validator(spec, state_schema).validate(state)
+        validator(spec, page_schema).validate(page)
+    later_state = {**state, "addedLater": True}
+    later_node = {**state, "root": {**state["root"], "addedLater": True}}
+    later_page = {**page, "events": [*page["events"], {**page["events"][0], "seq": 99, "type": "tabMoved"}]}
+    later_reason = {**page, "events": [{**page["events"][0], "type": "removed", "node": "n3", "screen": "profile",
+                                        "reason": "swipedAway", "navigator": "tab:home"}]}
+    for document, schema in ((later_state, state_schema), (later_node, state_schema), (later_page, page_schema),
+                             (later_reason, page_schema)):
+        validator(OPEN, schema).validate(document)
+        assert not validator(CLOSED, schema).is_valid(document), document
