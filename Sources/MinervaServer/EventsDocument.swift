@@ -45,7 +45,7 @@ enum EventsDocument {
         writer.field("version", event.version)
         writer.field("at", Timestamp.rfc3339(milliseconds: event.at))
         writer.field("type", event.type)
-        event.change.writeFields(into: &writer) { pending, writer in StateDocument.write(pending, into: &writer) }
+        event.change.writeWireFields(into: &writer)
         if event.isFinal { writer.field("final", true) }
         writer.endObject()
     }

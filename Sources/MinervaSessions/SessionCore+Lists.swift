@@ -21,7 +21,7 @@ extension SessionCore {
         guard case .reload = answer, let storage, since >= max(1, history.version - history.retainedVersions) else { return answer }
         do {
             guard let record = try storage.listVersion(of: session.id, node: node.description, version: since) else { return .reload }
-            let old = try ListContent(snapshot: try StoredJSON.parse(record.body))
+            let old = try ListContent(record: record.body)
             return .diff(ListDiff(from: old, to: history.current, fromVersion: since, toVersion: history.version))
         } catch {
             logger.error("could not read list version \(since) of \(node) in session \(session.id) from storage: \(error)")

@@ -124,7 +124,7 @@ extension SessionCore {
         guard let storage, version >= max(1, current.version - current.retainedVersions) else { return nil }
         do {
             guard let record = try storage.listVersion(of: session.id, node: node.description, version: version) else { return nil }
-            return try ListContent(snapshot: try StoredJSON.parse(record.body))
+            return try ListContent(record: record.body)
         } catch {
             logger.error("could not read list version \(version) of \(node) in session \(session.id) from storage: \(error)")
             throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "storage cannot be read right now; retry later")

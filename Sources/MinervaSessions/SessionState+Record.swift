@@ -8,7 +8,7 @@ extension SessionState {
     func record(id: String, tokenHash: [UInt8], lastUsed: Double) -> SessionRecord {
         SessionRecord(
             id: id, tokenHash: tokenHash, version: version, lastEvent: lastEvent, firstEvent: firstEvent, appVersion: appVersion,
-            state: tree.snapshotBytes, lastUsed: lastUsed)
+            state: tree.headRecordBytes, lastUsed: lastUsed)
     }
 
     /// Everything a new session writes.
@@ -16,7 +16,7 @@ extension SessionState {
         var write = SessionWrite(record: record(id: id, tokenHash: tokenHash, lastUsed: lastUsed), expectedVersion: nil)
         for (node, history) in lists {
             for (version, content) in history.keptVersions {
-                write.newListVersions.append(ListRecord(node: node.description, version: version, body: Self.bytes(of: content)))
+                write.newListVersions.append(ListRecord(node: node.description, version: version, body: content.recordBytes))
             }
         }
         return write
@@ -40,7 +40,7 @@ extension SessionState {
         let oldest = oldestKeptEvent(history: eventHistory)
         if oldest / 64 != old.oldestKeptEvent(history: eventHistory) / 64 { write.oldestKeptEvent = oldest }
         for (node, history) in lists where old.lists[node]?.version != history.version {
-            write.newListVersions.append(ListRecord(node: node.description, version: history.version, body: Self.bytes(of: history.current)))
+            write.newListVersions.append(ListRecord(node: node.description, version: history.version, body: history.current.recordBytes))
             // The store keeps every version a diff may start from, also those memory forgot.
             write.keptListVersions.append((node.description, max(1, history.version - history.retainedVersions)))
         }
@@ -60,15 +60,14 @@ extension SessionState {
         stored: StoredSession, app: AppDescription, served: String, configuration: SessionConfiguration, listHistoryBudget: Int
     ) throws(SnapshotError) {
         let record = stored.record
-        let tree = try CoordinatorTree(snapshot: try StoredJSON.parse(record.state), app: app)
+        let tree = try CoordinatorTree(headRecord: record.state, app: app)
         self.init(tree: tree, appVersion: record.appVersion, firstEvent: record.firstEvent)
         servedAppVersion = served
         version = record.version
         lastEvent = record.lastEvent
         var versions: [(version: Int, content: ListContent)] = []
         for (index, list) in stored.lists.enumerated() {
-            let value = try StoredJSON.parse(list.body)
-            versions.append((list.version, try Self.storedList { () throws(ListError) in try ListContent(snapshot: value) }))
+            versions.append((list.version, try ListContent(record: list.body)))
             if index == stored.lists.count - 1 || stored.lists[index + 1].node != list.node {
                 guard let node = NodeID(list.node) else { throw SnapshotError("'\(list.node)' is not a node id") }
                 let kept = versions
@@ -80,12 +79,6 @@ extension SessionState {
         }
         byteCount += lists.values.reduce(0) { $0 + $1.current.byteCount }
         trimListHistory(budget: listHistoryBudget)
-    }
-
-    static func bytes(of content: ListContent) -> [UInt8] {
-        var writer = JSONWriter(capacity: 64 + content.itemCount * 64)
-        content.write(into: &writer)
-        return writer.bytes
     }
 
     /// Reads a stored list, its errors as snapshot errors.

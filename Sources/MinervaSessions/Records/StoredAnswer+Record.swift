@@ -2,10 +2,11 @@ import MinervaCoordinator
 import MinervaJSON
 
 extension IdempotencyCache.Entry {
-    /// The entry as stored (``AnswerRecord``).
+    /// The entry as stored (``AnswerRecord``), in record format ``RecordFormat/current``.
     var record: AnswerRecord {
         var writer = JSONWriter(capacity: 128 + answer.body.count)
         writer.beginObject()
+        writer.field("format", RecordFormat.current)
         writer.field("fingerprint", Int(Int64(bitPattern: key.fingerprint)))
         writer.field("status", answer.status)
         writer.key("headers")
@@ -23,7 +24,7 @@ extension IdempotencyCache.Entry {
     }
 
     /// The members an answer record may carry (`key` and `storedAt` in records of older stores).
-    private static let recordKeys: JSONKeys = ["fingerprint", "status", "headers", "body", "key", "storedAt"]
+    private static let recordKeys: JSONKeys = ["format", "fingerprint", "status", "headers", "body", "key", "storedAt"]
 
     /// Reads an entry back from its record.
     /// - Throws: ``SnapshotError`` when the record is not a remembered answer.
@@ -31,6 +32,7 @@ extension IdempotencyCache.Entry {
         let value = try StoredJSON.parse(record.body)
         do throws(JSONReadError) {
             let reader = try JSONObjectReader(value, keys: Self.recordKeys)
+            _ = try RecordFormat.of(reader)  // formats 1 and 2 name an answer's members alike
             var headers: [(name: String, value: String)] = []
             for (index, pair) in try reader.array("headers").enumerated() {
                 guard let parts = pair.arrayValue, parts.count == 2, let name = parts[0].stringValue, let value = parts[1].stringValue else {

@@ -1,12 +1,9 @@
-public import MinervaCoordinator
-public import MinervaJSON
+import MinervaCoordinator
+import MinervaJSON
 
 extension SessionEvent.Change {
-    /// Writes the change's own fields into an open object: `node`, `screen`, `reason`, … as the
-    /// change log shows them; the caller writes the event's number, version, time and type around them.
-    /// - Parameter pending: writes a pending target (or `null`), which the wire and the store
-    ///   show differently.
-    public func writeFields(into writer: inout JSONWriter, pending writePending: (PendingNavigation?, inout JSONWriter) -> Void) {
+    /// Writes the change's members into an open event record, as the store names them.
+    func writeRecordFields(into writer: inout JSONWriter) {
         switch self {
         case .listChanged(let node, let list, let from):
             writer.field("node", node)
@@ -41,18 +38,14 @@ extension SessionEvent.Change {
             writer.field("tab", tab)
         case .navigation(.flagsChanged(let flags)):
             writer.key("flags")
-            writer.beginArray()
-            for flag in flags { writer.string(flag) }
-            writer.endArray()
+            writer.value(.array(flags.map(JSONValue.string)))
         case .navigation(.pendingChanged(let pending)):
             writer.key("pending")
-            writePending(pending, &writer)
+            if let pending { pending.writeSnapshot(into: &writer) } else { writer.null() }
         case .navigation(.stackChanged(let navigator, let stack)):
             writer.field("navigator", navigator.rawValue)
             writer.key("stack")
-            writer.beginArray()
-            for node in stack { writer.string(node.description) }
-            writer.endArray()
+            writer.value(.array(stack.map { .string($0.description) }))
         }
     }
 }

@@ -2,17 +2,18 @@ import MinervaCoordinator
 import MinervaJSON
 
 extension SessionEvent {
-    /// The event as stored (``EventRecord``).
+    /// The event as stored (``EventRecord``), in record format ``RecordFormat/current``: its own
+    /// members as the store names them (not the API's writer: a record may carry more than the
+    /// wire shows, and the wire may change without touching stored events).
     var record: EventRecord {
         var writer = JSONWriter(capacity: 160)
         writer.beginObject()
+        writer.field("format", RecordFormat.current)
         writer.field("version", version)
         writer.field("at", at)
         if isFinal { writer.field("final", true) }
         writer.field("type", type)
-        change.writeFields(into: &writer) { pending, writer in
-            if let pending { pending.writeSnapshot(into: &writer) } else { writer.null() }
-        }
+        change.writeRecordFields(into: &writer)
         if let checkpoint {
             writer.key("checkpoint")
             writer.json(checkpoint)
@@ -23,16 +24,17 @@ extension SessionEvent {
 
     /// The members an event record may carry.
     private static let recordKeys: JSONKeys = [
-        "version", "at", "final", "type", "node", "list", "from", "screen", "params", "parent", "navigator", "presentation",
+        "format", "version", "at", "final", "type", "node", "list", "from", "screen", "params", "parent", "navigator", "presentation",
         "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending", "stack", "to", "checkpoint",
     ]
 
-    /// Reads an event back from its record.
+    /// Reads an event back from its record, in any format up to ``RecordFormat/current``.
     /// - Throws: ``SnapshotError`` when the record is not an event.
     init(record: EventRecord) throws(SnapshotError) {
         let value = try StoredJSON.parse(record.body)
         do throws(JSONReadError) {
             let reader = try JSONObjectReader(value, keys: Self.recordKeys)
+            _ = try RecordFormat.of(reader)  // formats 1 and 2 name an event's members alike
             self.init(
                 seq: record.seq, version: try reader.int("version"), at: try reader.int("at"), isFinal: try reader.optionalBool("final") ?? false,
                 change: try Self.change(reader), checkpoint: reader.value("checkpoint").map(Self.bytes))

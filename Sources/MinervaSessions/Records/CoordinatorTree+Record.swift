@@ -1,0 +1,39 @@
+import MinervaCoordinator
+import MinervaJSON
+
+extension CoordinatorTree {
+    /// The tree as a session's head record keeps it, in record format ``RecordFormat/current``:
+    /// `{"format", "tree": <the tree's snapshot>}`.
+    var headRecordBytes: [UInt8] {
+        var writer = JSONWriter(capacity: 256 + nodes.count * 96)
+        writer.beginObject()
+        writer.field("format", RecordFormat.current)
+        writer.key("tree")
+        writeSnapshot(into: &writer)
+        writer.endObject()
+        return writer.bytes
+    }
+
+    /// The members a head record may carry.
+    private static let headRecordKeys: JSONKeys = ["format", "tree"]
+
+    /// Reads the tree of a session's head record in any format up to ``RecordFormat/current``
+    /// (format 1 is the tree's snapshot itself), served with `app`.
+    /// - Throws: ``SnapshotError`` when the record is not a head of a session of this app.
+    init(headRecord bytes: [UInt8], app: AppDescription) throws(SnapshotError) {
+        let value = try StoredJSON.parse(bytes)
+        guard value.objectValue?["format"] != nil else {
+            try self.init(snapshot: value, app: app)
+            return
+        }
+        let tree: JSONValue
+        do throws(JSONReadError) {
+            let reader = try JSONObjectReader(value, keys: Self.headRecordKeys)
+            _ = try RecordFormat.of(reader)
+            tree = .object(try reader.object("tree"))
+        } catch {
+            throw SnapshotError("session head: \(error)")
+        }
+        try self.init(snapshot: tree, app: app)
+    }
+}

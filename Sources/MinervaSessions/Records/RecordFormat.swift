@@ -1,0 +1,26 @@
+import MinervaJSON
+
+/// The formats of the records a store keeps — events, session heads, list versions and
+/// remembered answers — each written and read by code of its own, apart from the API's JSON, so
+/// that the wire can change without touching stored data and a record can carry more than the
+/// wire shows.
+///
+/// A record of this build is a JSON object whose `format` member names its format. Records
+/// written before formats were named (by `395c355` and earlier) have none, and are format 1: an
+/// event or an answer the same object without `format`, a head the tree snapshot itself, a list
+/// version the bare array of sections. Each reader reads every format up to its newest, and
+/// refuses a later one with a clear error rather than misreading it.
+enum RecordFormat {
+    /// The format this build writes, for every kind of record.
+    static let current = 2
+
+    /// The format a record is in (1 without a `format` member).
+    /// - Throws: when the record names a format this build cannot read.
+    static func of(_ reader: JSONObjectReader) throws(JSONReadError) -> Int {
+        let format = try reader.optionalInt("format") ?? 1
+        guard (1...current).contains(format) else {
+            throw reader.error("record format \(format) is not one this release reads (1 to \(current)): it was written by a later release", at: .key("format"))
+        }
+        return format
+    }
+}
