@@ -1,0 +1,46 @@
+import MinervaCoordinator
+import MinervaJSON
+import MinervaList
+@testable import MinervaSessions
+import Testing
+
+/// Stored records name their format: this build reads its own and those written before formats
+/// were named (format 1), and refuses a later one with an error that says so.
+@Suite struct RecordFormatTests {
+    private static let later = "\"format\":3"
+
+    @Test func eachRecordReadsBackInTheCurrentFormat() throws {
+        let content = try ListContent(sections: [ListSection(id: "a", items: [Cell(id: "1", kind: "user", content: CellContent.null)])])
+        #expect(try ListContent(record: content.recordBytes) == content)
+        let tree = CoordinatorTree(app: .demo)
+        #expect(try CoordinatorTree(headRecord: tree.headRecordBytes, app: .demo).snapshotBytes == tree.snapshotBytes)
+        #expect(String(decoding: content.recordBytes, as: UTF8.self).hasPrefix("{\"format\":2,"))
+    }
+
+    @Test func formatOneRecordsRead() throws {
+        let content = try ListContent(record: Array(#"[{"id":"a","items":[{"id":"1","kind":"user","content":{"name":"Ada"}}]}]"#.utf8))
+        #expect(content.sections.map(\.id) == ["a"] && content.itemCount == 1)
+        let tree = CoordinatorTree(app: .demo)
+        #expect(try CoordinatorTree(headRecord: tree.snapshotBytes, app: .demo).snapshotBytes == tree.snapshotBytes)
+    }
+
+    @Test func aLaterFormatIsRefused() {
+        let records: [(String, () throws -> Void)] = [
+            ("event", { _ = try SessionEvent(record: EventRecord(seq: 1, body: Array(#"{\#(Self.later),"version":2,"at":1,"type":"tabSelected","tab":"a"}"#.utf8))) }),
+            ("list", { _ = try ListContent(record: Array(#"{\#(Self.later),"sections":[]}"#.utf8)) }),
+            ("head", { _ = try CoordinatorTree(headRecord: Array(#"{\#(Self.later),"tree":{}}"#.utf8), app: .demo) }),
+            ("answer", {
+                _ = try IdempotencyCache.Entry(
+                    record: AnswerRecord(key: "k", storedAt: 0, body: Array(#"{\#(Self.later),"fingerprint":1,"status":200,"headers":[],"body":""}"#.utf8)))
+            }),
+        ]
+        for (kind, read) in records {
+            do {
+                try read()
+                Issue.record("\(kind): a record of a later format was read")
+            } catch {
+                #expect(error is SnapshotError && "\(error)".contains("record format 3") && "\(error)".contains("later release"), "\(kind): \(error)")
+            }
+        }
+    }
+}
