@@ -67,3 +67,9 @@ def test_the_closed_contract_refuses_what_the_open_one_lets_clients_skip(demo_se
                              (later_reason, page_schema)):
         validator(OPEN, schema).validate(document)
         assert not validator(CLOSED, schema).is_valid(document), document
+
+
+def test_the_app_example_is_the_demo_apps_document(demo_server):
+    content = OPEN["paths"]["/v1/app"]["get"]["responses"]["200"]["content"]["application/json"]
+    example = content["example"] if "example" in content else resolved(OPEN, next(iter(content["examples"].values())))["value"]
+    assert demo_server.request("GET", "/v1/app")[2] == example
