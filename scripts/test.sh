@@ -6,7 +6,9 @@
 # the SQLite store; three instances on private PostgreSQL clusters behind nginx, with the database
 # stopped and frozen; a real browser on the web client), the Swift client (Client/, its HTTP
 # layer generated from openapi.yaml) against the same binary, the README walkthrough,
-# schemathesis against openapi.yaml, the spec validator and hadolint; and it prints the hot
+# schemathesis against openapi.yaml (checked as a closed world), OpenAPI Generator and
+# openapi-python-client on it (a generated Python client drives a session), stores written by an
+# earlier release read back (tests/migration), the spec validator and hadolint; and it prints the hot
 # path's instructions per request (Benchmarks/hot-path.sh), so that a change that moves them
 # shows in review.
 set -euo pipefail

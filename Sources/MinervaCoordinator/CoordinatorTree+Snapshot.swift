@@ -121,9 +121,22 @@ public struct SnapshotError: Error, Sendable, CustomStringConvertible {
 }
 
 extension AppDescription.Step {
-    /// Writes the step as `{"screen", "params", overrides…}`: in route documents, pending
-    /// navigation and snapshots alike.
+    /// Writes the step as `{"screen", "params", overrides…}`, as the API's route documents and
+    /// pending targets show it.
     public func write(into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("screen", screen)
+        writer.key("params")
+        writer.value(.object(params))
+        if let presentation { writer.field("presentation", presentation.rawValue) }
+        if let style { writer.field("style", style.rawValue) }
+        if let embedInNavigation { writer.field("embedInNavigation", embedInNavigation) }
+        writer.endObject()
+    }
+
+    /// Writes the step as snapshots and stored records keep it (the API's shape today, apart
+    /// from its writer so that either may change alone).
+    func writeSnapshot(into writer: inout JSONWriter) {
         writer.beginObject()
         writer.field("screen", screen)
         writer.key("params")

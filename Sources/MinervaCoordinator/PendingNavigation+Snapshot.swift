@@ -19,7 +19,7 @@ extension PendingNavigation {
         }
         writer.key("steps")
         writer.beginArray()
-        for step in steps { step.write(into: &writer) }
+        for step in steps { step.writeSnapshot(into: &writer) }
         writer.endArray()
         writer.endObject()
     }

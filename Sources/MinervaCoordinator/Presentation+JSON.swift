@@ -1,8 +1,17 @@
 public import MinervaJSON
 
 extension Presentation {
-    /// Writes `{"kind", "style"?}`, as state documents, events and their records carry it.
+    /// Writes `{"kind", "style"?}`, as the API's state documents and events show it.
     public func write(into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("kind", kind.rawValue)
+        if let style { writer.field("style", style.rawValue) }
+        writer.endObject()
+    }
+
+    /// Writes the presentation as stored records keep it (`{"kind", "style"?}` today, apart from
+    /// the API's writer so that either may change alone); read back with ``init(reader:)``.
+    public func writeSnapshot(into writer: inout JSONWriter) {
         writer.beginObject()
         writer.field("kind", kind.rawValue)
         if let style { writer.field("style", style.rawValue) }
@@ -12,7 +21,7 @@ extension Presentation {
     /// The members of a written presentation.
     public static let keys: JSONKeys = ["kind", "style"]
 
-    /// Reads a presentation back (a reader over ``keys``).
+    /// Reads a stored presentation back (a reader over ``keys``).
     public init(reader: JSONObjectReader) throws(JSONReadError) {
         self.init(try reader.enumValue("kind", as: Kind.self), style: try reader.optionalEnumValue("style", as: ModalStyle.self))
     }

@@ -36,4 +36,9 @@ extension StoredAnswer {
     var response: HTTPResponse {
         HTTPResponse(status: status, headers: headers, body: body)
     }
+
+    /// The answer to send to a retry with the same key: marked `Idempotent-Replayed: true`.
+    var replayResponse: HTTPResponse {
+        HTTPResponse(status: status, headers: headers + [("Idempotent-Replayed", "true")], body: body)
+    }
 }

@@ -40,9 +40,7 @@ extension MinervaAPI {
     private func response(to outcome: Result<MutationResult, SessionError>) -> HTTPResponse {
         switch outcome {
         case .success(let result) where result.replayed:
-            var response = result.answer.response
-            response.headers.append(("Idempotent-Replayed", "true"))
-            return response
+            return result.answer.replayResponse
         case .success(let result):
             metrics.events(result.events)
             return result.answer.response

@@ -29,12 +29,8 @@ extension MinervaAPI {
 
     private static func response(to outcome: Result<StoredAnswer, SessionError>) -> HTTPResponse {
         switch outcome {
-        case .success(let answer) where answer.isReplay:
-            var response = answer.response
-            response.headers.append(("Idempotent-Replayed", "true"))
-            return response
-        case .success(let answer): return answer.response
-        case .failure(let error): return errorResponse(APIError(error))
+        case .success(let answer): answer.isReplay ? answer.replayResponse : answer.response
+        case .failure(let error): errorResponse(APIError(error))
         }
     }
 

@@ -4,7 +4,7 @@ enum Route: Equatable {
     case health
     /// `/metrics`
     case metrics
-    /// `/` (the web client's page) and `/web/{file}`
+    /// `/` (the web client's page) and `/web/{fileName}`
     case webAsset(String)
     /// `/v1/app`
     case app

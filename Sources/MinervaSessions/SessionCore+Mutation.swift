@@ -1,4 +1,5 @@
 import Dispatch
+import MinervaCoordinator
 /// A mutation as the API hands it to the core.
 public struct Mutation: Sendable {
     /// What to do.
@@ -135,7 +136,8 @@ extension SessionCore {
     }
 
     /// The answer remembered for `key`: in memory, or (memory forgot it) in the store.
-    /// - Throws: `invalid` for a key used with another request, `unavailable` when the store cannot be read.
+    /// - Throws: `invalid` for a key used with another request, `unavailable` when the store cannot be
+    ///   read, `conflict` when the remembered answer cannot be (a later release's record format).
     private func rememberedAnswer(
         for key: IdempotencyKey, of session: LiveSession, in slot: inout LiveSession.Slot, now: Double
     ) throws(SessionError) -> StoredAnswer? {
@@ -148,8 +150,16 @@ extension SessionCore {
             logger.error("could not read an idempotency key of session \(session.id) from storage: \(error)")
             throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "storage cannot be read right now; retry later")
         }
-        guard let record, let entry = try? IdempotencyCache.Entry(record: record), now - entry.storedAt < configuration.idempotencyLifetime
-        else { return nil }
+        guard let record else { return nil }
+        let entry: IdempotencyCache.Entry
+        do throws(SnapshotError) {
+            entry = try IdempotencyCache.Entry(record: record)
+        } catch {
+            // Applying the request again could apply it twice: refuse the key instead.
+            logger.error("the answer remembered for an idempotency key of session \(session.id) cannot be read: \(error)")
+            throw .conflict("the answer remembered for this Idempotency-Key cannot be read by this server (\(error)); send the request with a new key if it should apply")
+        }
+        guard now - entry.storedAt < configuration.idempotencyLifetime else { return nil }
         guard entry.key.fingerprint == key.fingerprint else { throw .reusedKey(key.key) }
         slot.answers.remember(entry, now: now)
         return entry.answer

@@ -2,9 +2,10 @@ import MinervaCoordinator
 
 extension SessionEvent {
     /// The closed set of event types a session's change log holds: the wire's `type`, the
-    /// stored record's, the metrics' `type` label and the web inspector's labels all come from
-    /// it, and every place that handles events switches over it (or over ``Change``, which maps
-    /// onto it exhaustively), so a kind added here without being handled does not compile.
+    /// stored record's and the metrics' `type` label come from it, every place that handles
+    /// events switches over it (or over ``Change``, which maps onto it exhaustively), so a kind
+    /// added here without being handled does not compile, and tests check that the web
+    /// inspector labels every kind and `openapi.yaml` documents exactly these.
     ///
     /// The order of the cases is the order events take within a block. Kinds that later
     /// releases add have their places settled here too, between the present ones:
@@ -38,6 +39,7 @@ extension SessionEvent {
             }
         }
 
+        /// Whether `lhs` comes before `rhs` in a block.
         public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.blockRank < rhs.blockRank }
     }
 

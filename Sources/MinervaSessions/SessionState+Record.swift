@@ -81,7 +81,7 @@ extension SessionState {
         trimListHistory(budget: listHistoryBudget)
     }
 
-    /// Reads a stored list, its errors as snapshot errors.
+    /// Runs `read` (which builds a list history from stored versions), its errors as snapshot errors.
     private static func storedList<T>(_ read: () throws(ListError) -> T) throws(SnapshotError) -> T {
         do {
             return try read()

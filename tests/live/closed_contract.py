@@ -5,7 +5,8 @@ know), so an answer with a member the contract does not name would still validat
 The server itself must send nothing undocumented, so the live tests validate its answers against
 this copy: every object schema of an answer closes (`unevaluatedProperties: false`), `Event`
 loses `OtherEvent` (the server sends no type it does not document), and each open set of values
-(a string with its known values in `x-extensible-enum`) admits only those values. Request schemas are strict already.
+(a string with its known values in `x-extensible-enum`) admits only those values, and an object
+whose members come in set combinations (`x-shapes`) only those. Request schemas are strict already.
 """
 import copy
 import json
@@ -50,6 +51,8 @@ def close(node, closing=True):
     if "x-extensible-enum" in node:
         node["enum"] = node.pop("x-extensible-enum")
         return
+    if "x-shapes" in node:
+        node["oneOf"] = [{"required": shape, "propertyNames": {"enum": shape}} for shape in node.pop("x-shapes")]
     for key, value in node.items():
         if key in ("allOf", "if", "not"):
             # Members of an allOf are closed by the schema that holds them (their siblings name

@@ -51,22 +51,30 @@ def test_every_example_of_an_answer_fits_the_closed_contract(schema, example):
 def test_the_closed_contract_refuses_what_the_open_one_lets_clients_skip(demo_server):
     session = demo_server.create_session()
     session.call("POST", "/navigate", {"screen": "profile", "params": {"userId": "1"}})
+    session.call("POST", "/pop", {})
+    session.call("PUT", "/nodes/n1/list", {"sections": []})
     state = session.get()
+    summary = session.call("GET", "?lists=summary")[2]
     _, _, page = session.call("GET", "/events?after=0")
-    state_schema = {"$ref": closed_contract.REF + "State"}
-    page_schema = {"$ref": closed_contract.REF + "EventsPage"}
+    _, _, error = session.call("POST", "/push", {"screen": "nowhere"})
+    removed = next(event for event in page["events"] if event["type"] == "removed")
+    assert removed["reason"] == "pop"
+    schemas = {name: {"$ref": closed_contract.REF + name} for name in ("State", "EventsPage", "ErrorDocument")}
     for spec in (OPEN, CLOSED):
-        validator(spec, state_schema).validate(state)
-        validator(spec, page_schema).validate(page)
-    later_state = {**state, "addedLater": True}
-    later_node = {**state, "root": {**state["root"], "addedLater": True}}
-    later_page = {**page, "events": [*page["events"], {**page["events"][0], "seq": 99, "type": "tabMoved"}]}
-    later_reason = {**page, "events": [{**page["events"][0], "type": "removed", "node": "n3", "screen": "profile",
-                                        "reason": "swipedAway", "navigator": "tab:home"}]}
-    for document, schema in ((later_state, state_schema), (later_node, state_schema), (later_page, page_schema),
-                             (later_reason, page_schema)):
-        validator(OPEN, schema).validate(document)
-        assert not validator(CLOSED, schema).is_valid(document), document
+        for document, name in ((state, "State"), (summary, "State"), (page, "EventsPage"), (error, "ErrorDocument")):
+            validator(spec, schemas[name]).validate(document)
+    common = {key: removed[key] for key in ("seq", "version", "at")}
+    later = [
+        ({**state, "addedLater": True}, "State"),
+        ({**state, "root": {**state["root"], "addedLater": True}}, "State"),
+        ({**page, "events": [{**common, "type": "tabMoved"}]}, "EventsPage"),
+        ({**page, "events": [{**removed, "reason": "swipedAway"}]}, "EventsPage"),
+        ({**summary, "root": {**summary["root"], "list": {"version": 1, "count": 0, "sections": []}}}, "State"),  # two shapes
+        ({"error": {**error["error"], "code": "covered"}}, "ErrorDocument"),
+    ]
+    for document, name in later:
+        validator(OPEN, schemas[name]).validate(document)
+        assert not validator(CLOSED, schemas[name]).is_valid(document), document
 
 
 def test_the_app_example_is_the_demo_apps_document(demo_server):

@@ -11,4 +11,12 @@ public struct ListPageAnswer: Codable, Hashable, Sendable {
     public let diff: ListDiff?
     /// True when the list is to be reloaded rather than patched.
     public let reload: Bool?
+
+    /// Creates an answer (the client reads them from the server; tests and previews make them).
+    public init(version: Int, sections: [ListSection], diff: ListDiff?, reload: Bool? = nil) {
+        self.version = version
+        self.sections = sections
+        self.diff = diff
+        self.reload = reload
+    }
 }

@@ -1,118 +1,126 @@
 /// The strings of `openapi.yaml` that name one of a known set of values — a removal reason, a
 /// presentation kind, a modal style, … — which later releases may add to. Each is a struct with a
-/// constant for every value the contract lists, and keeps a value it does not know as it came
-/// (the generated client would refuse it). The generated `Components.Schemas` types are these, by
-/// the generator's `typeOverrides`; apps use them through those names (`ModalStyle`, …).
+/// constant for every value the contract lists (its `x-extensible-enum`), and keeps a value it
+/// does not know as it came. The generated `Components.Schemas` types are these, by the
+/// generator's `typeOverrides`; apps use them through those names (`ModalStyle`, …).
 public enum OpenEnums {
     /// Why a node left the screen.
     public struct RemovalReason: OpenEnum {
+        /// The value as the server writes it.
         public let rawValue: String
+        /// A value from its string (any string: the set may grow).
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// Popped off its stack.
         public static let pop = Self(rawValue: "pop")
+        /// Dismissed with what it presented.
         public static let dismiss = Self(rawValue: "dismiss")
+        /// Replaced by a set-root.
         public static let setRoot = Self(rawValue: "setRoot")
+        /// Its flow finished.
         public static let finish = Self(rawValue: "finish")
+        /// Replaced by a deep link.
         public static let deepLink = Self(rawValue: "deepLink")
+        /// An ancestor left.
         public static let ancestorRemoved = Self(rawValue: "ancestorRemoved")
+        /// The session went back to an earlier version.
         public static let restore = Self(rawValue: "restore")
     }
 
     /// How a node came on screen.
     public struct PresentationKind: OpenEnum {
+        /// The value as the server writes it.
         public let rawValue: String
+        /// A value from its string (any string: the set may grow).
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The app coordinator `n0`.
         public static let app = Self(rawValue: "app")
+        /// The root of a base navigator.
         public static let root = Self(rawValue: "root")
+        /// Pushed onto a stack.
         public static let push = Self(rawValue: "push")
+        /// The root of a presented navigator.
         public static let present = Self(rawValue: "present")
+        /// The root of a tab's navigator.
         public static let tab = Self(rawValue: "tab")
+        /// The root of the split layout's detail navigator.
         public static let detail = Self(rawValue: "detail")
     }
 
     /// A modal presentation style (UIKit's `UIModalPresentationStyle`).
     public struct ModalStyle: OpenEnum {
+        /// The value as the server writes it.
         public let rawValue: String
+        /// A value from its string (any string: the set may grow).
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// UIKit's `.automatic`.
         public static let automatic = Self(rawValue: "automatic")
+        /// UIKit's `.fullScreen`.
         public static let fullScreen = Self(rawValue: "fullScreen")
+        /// UIKit's `.pageSheet`.
         public static let pageSheet = Self(rawValue: "pageSheet")
+        /// UIKit's `.formSheet`.
         public static let formSheet = Self(rawValue: "formSheet")
+        /// UIKit's `.overFullScreen`.
         public static let overFullScreen = Self(rawValue: "overFullScreen")
+        /// UIKit's `.popover`.
         public static let popover = Self(rawValue: "popover")
+        /// UIKit's `.currentContext`.
         public static let currentContext = Self(rawValue: "currentContext")
+        /// UIKit's `.overCurrentContext`.
         public static let overCurrentContext = Self(rawValue: "overCurrentContext")
+        /// UIKit's `.custom`.
         public static let custom = Self(rawValue: "custom")
     }
 
     /// How the session's base navigators are laid out.
     public struct Layout: OpenEnum {
+        /// The value as the server writes it.
         public let rawValue: String
+        /// A value from its string (any string: the set may grow).
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// One base navigator.
         public static let stack = Self(rawValue: "stack")
+        /// A split view: `primary` and `detail`.
         public static let split = Self(rawValue: "split")
     }
 
     /// What resumes when a guard's flow finishes with `success`.
     public struct PendingOperation: OpenEnum {
+        /// The value as the server writes it.
         public let rawValue: String
+        /// A value from its string (any string: the set may grow).
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// A navigate (also a deep link's steps).
         public static let navigate = Self(rawValue: "navigate")
+        /// A push or present of the one step.
         public static let push = Self(rawValue: "push")
+        /// A present of the one step.
         public static let present = Self(rawValue: "present")
+        /// A set-root of the navigator.
         public static let setRoot = Self(rawValue: "setRoot")
     }
 
     /// How a screen comes on screen by default.
     public struct PresentationMode: OpenEnum {
+        /// The value as the server writes it.
         public let rawValue: String
+        /// A value from its string (any string: the set may grow).
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// Pushed onto the focused stack.
         public static let push = Self(rawValue: "push")
+        /// Presented, with a navigator of its own.
         public static let present = Self(rawValue: "present")
     }
 
     /// How a flow ended.
     public struct FlowStatus: OpenEnum {
+        /// The value as the server writes it.
         public let rawValue: String
+        /// A value from its string (any string: the set may grow).
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// Finished with a result.
         public static let success = Self(rawValue: "success")
+        /// Left without a result.
         public static let cancelled = Self(rawValue: "cancelled")
-    }
-}
-
-/// A string from a set of values that may grow; it reads and writes as the bare string.
-public protocol OpenEnum: RawRepresentable, Codable, Hashable, Sendable, CustomStringConvertible where RawValue == String {
-    init(rawValue: String)
-}
-
-extension OpenEnum {
-    public init(from decoder: any Decoder) throws {
-        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-
-    public var description: String { rawValue }
-}
-
-/// A value of an open set that a request cannot carry: requests take only the values the
-/// contract lists (a value read from a later release's answer may not be one of them).
-public struct UnsupportedValue: Error, CustomStringConvertible {
-    /// The request field.
-    public let field: String
-    /// The value.
-    public let value: String
-
-    public var description: String { "'\(value)' is not a value the server takes for '\(field)'" }
-}
-
-extension OpenEnum {
-    /// The same value as a request field's generated enum.
-    /// - Throws: ``UnsupportedValue`` when the request field does not take it.
-    func requestValue<Value: RawRepresentable<String>>(for field: String) throws -> Value {
-        guard let value = Value(rawValue: rawValue) else { throw UnsupportedValue(field: field, value: rawValue) }
-        return value
     }
 }

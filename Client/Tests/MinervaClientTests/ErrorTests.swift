@@ -72,11 +72,11 @@ import Testing
             .invalidRequest, .unauthorized, .forbidden, .notFound, .methodNotAllowed, .conflict, .appChanged, .preconditionFailed,
             .payloadTooLarge, .uriTooLong, .unprocessable, .rateLimited, .headersTooLarge, .unavailable,
         ]
-        // The codes `openapi.yaml` lists for `ErrorDetail.code`, each in backticks before its status.
+        // The codes `openapi.yaml` lists for `ErrorDetail.code` (its `x-extensible-enum`).
         let contract = try String(contentsOf: Self.contract, encoding: .utf8)
-        let listed = try #require(contract.range(of: "What kind of error, for programs:")).upperBound
-        let description = contract[listed...].prefix { $0 != "." }
-        let codes = description.matches(of: /`([a-z_]+)`/).map { MinervaError.Code(rawValue: String($0.output.1)) }
+        let detail = try #require(contract.range(of: "\n    ErrorDetail:\n")).upperBound
+        let list = try #require(contract[detail...].firstMatch(of: /x-extensible-enum: \[([a-z_, ]+)\]/)).output.1
+        let codes = list.split(separator: ", ").map { MinervaError.Code(rawValue: String($0)) }
         #expect(Set(named) == Set(codes))
     }
 }

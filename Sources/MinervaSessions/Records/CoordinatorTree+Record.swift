@@ -22,15 +22,13 @@ extension CoordinatorTree {
     /// - Throws: ``SnapshotError`` when the record is not a head of a session of this app.
     init(headRecord bytes: [UInt8], app: AppDescription) throws(SnapshotError) {
         let value = try StoredJSON.parse(bytes)
-        guard value.objectValue?["format"] != nil else {
+        guard try RecordFormat.of(value, kind: "session head") > 1 else {
             try self.init(snapshot: value, app: app)
             return
         }
         let tree: JSONValue
         do throws(JSONReadError) {
-            let reader = try JSONObjectReader(value, keys: Self.headRecordKeys)
-            _ = try RecordFormat.of(reader)
-            tree = .object(try reader.object("tree"))
+            tree = .object(try JSONObjectReader(value, keys: Self.headRecordKeys).object("tree"))
         } catch {
             throw SnapshotError("session head: \(error)")
         }

@@ -42,11 +42,9 @@ extension ListContent {
     init(record bytes: [UInt8]) throws(SnapshotError) {
         let value = try StoredJSON.parse(bytes)
         var sections = value
-        if value.objectValue != nil {
+        if try RecordFormat.of(value, kind: "list version") > 1 {
             do throws(JSONReadError) {
-                let reader = try JSONObjectReader(value, keys: Self.recordKeys)
-                _ = try RecordFormat.of(reader)
-                sections = .array(try reader.array("sections"))
+                sections = .array(try JSONObjectReader(value, keys: Self.recordKeys).array("sections"))
             } catch {
                 throw SnapshotError("list version: \(error)")
             }

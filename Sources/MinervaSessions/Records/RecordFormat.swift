@@ -1,3 +1,4 @@
+import MinervaCoordinator
 import MinervaJSON
 
 /// The formats of the records a store keeps — events, session heads, list versions and
@@ -14,12 +15,15 @@ enum RecordFormat {
     /// The format this build writes, for every kind of record.
     static let current = 2
 
-    /// The format a record is in (1 without a `format` member).
-    /// - Throws: when the record names a format this build cannot read.
-    static func of(_ reader: JSONObjectReader) throws(JSONReadError) -> Int {
-        let format = try reader.optionalInt("format") ?? 1
+    /// The format a record is in (1 without a `format` member), read before anything else of the
+    /// record, so that a later format with members of its own is refused as such.
+    /// - Throws: ``SnapshotError`` when the record names a format this build cannot read.
+    static func of(_ record: JSONValue, kind: String) throws(SnapshotError) -> Int {
+        guard let member = record.objectValue?["format"] else { return 1 }
+        guard let format = member.intValue else { throw SnapshotError("\(kind): its record format is not a number") }
         guard (1...current).contains(format) else {
-            throw reader.error("record format \(format) is not one this release reads (1 to \(current)): it was written by a later release", at: .key("format"))
+            throw SnapshotError(
+                "\(kind): record format \(format) is not one this release reads (1 to \(current)): it was written by a later release")
         }
         return format
     }

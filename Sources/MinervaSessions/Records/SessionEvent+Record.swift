@@ -32,9 +32,9 @@ extension SessionEvent {
     /// - Throws: ``SnapshotError`` when the record is not an event.
     init(record: EventRecord) throws(SnapshotError) {
         let value = try StoredJSON.parse(record.body)
+        _ = try RecordFormat.of(value, kind: "event \(record.seq)")  // formats 1 and 2 name an event's members alike
         do throws(JSONReadError) {
             let reader = try JSONObjectReader(value, keys: Self.recordKeys)
-            _ = try RecordFormat.of(reader)  // formats 1 and 2 name an event's members alike
             self.init(
                 seq: record.seq, version: try reader.int("version"), at: try reader.int("at"), isFinal: try reader.optionalBool("final") ?? false,
                 change: try Self.change(reader), checkpoint: reader.value("checkpoint").map(Self.bytes))

@@ -20,7 +20,7 @@ extension SessionEvent.Change {
             writer.field("parent", added.parent)
             writer.field("navigator", added.navigator.rawValue)
             writer.key("presentation")
-            added.presentation.write(into: &writer)
+            added.presentation.writeSnapshot(into: &writer)
             if let presentedBy = added.presentedBy { writer.field("presentedBy", presentedBy.rawValue) }
             if let embedded = added.embedded { writer.field("embedded", embedded) }
         case .navigation(.removed(let removed)):

@@ -30,9 +30,9 @@ extension IdempotencyCache.Entry {
     /// - Throws: ``SnapshotError`` when the record is not a remembered answer.
     init(record: AnswerRecord) throws(SnapshotError) {
         let value = try StoredJSON.parse(record.body)
+        _ = try RecordFormat.of(value, kind: "remembered answer '\(record.key.prefix(64))'")  // formats 1 and 2 name an answer's members alike
         do throws(JSONReadError) {
             let reader = try JSONObjectReader(value, keys: Self.recordKeys)
-            _ = try RecordFormat.of(reader)  // formats 1 and 2 name an answer's members alike
             var headers: [(name: String, value: String)] = []
             for (index, pair) in try reader.array("headers").enumerated() {
                 guard let parts = pair.arrayValue, parts.count == 2, let name = parts[0].stringValue, let value = parts[1].stringValue else {
