@@ -3,6 +3,7 @@ any session with the semantics of one, live updates cross instances, an Idempote
 across them, kill -9 of an instance loses no acknowledged change, and a database that stops,
 hangs or drops the listener's connection answers 503 in time and heals without a restart."""
 import http.client
+import json
 import signal
 import statistics
 import threading
@@ -493,3 +494,27 @@ def test_streams_hear_every_change_after_the_listener_connection_is_killed(own_d
             stream.close()
     report("event after the listeners reconnected, to every stream", delays)
     assert max(delays) < DELIVERY_BOUND
+
+
+def test_a_body_over_the_limit_through_nginx_is_the_contracts_413(deployment):
+    """nginx answers it itself (client_max_body_size is the server's --max-body): forwarded, the
+    server's early 413 and close would reach the client as nginx's 502, which clients retry."""
+    session = deployment.nginx.create_session()
+    body = json.dumps({"screen": "profile", "params": {"userId": "x" * 1_500_000}}).encode()
+    host, port = deployment.nginx.url.removeprefix("http://").split(":")
+    answers = []
+    for _ in range(30):
+        connection = http.client.HTTPConnection(host, int(port), timeout=10)
+        try:
+            connection.request("POST", f"/v1/sessions/{session.id}/push", body=body, headers={
+                "Authorization": f"Bearer {session.token}", "Content-Type": "application/json", "X-Request-ID": "too-big"})
+            response = connection.getresponse()
+            answers.append((response.status, response.getheader("X-Request-ID"), json.loads(response.read())["error"]["code"]))
+        finally:
+            connection.close()
+    assert answers == [(413, "too-big", "payload_too_large")] * 30
+    at_the_limit = b'{"screen": "profile", "params": {"userId": "' + b"x" * (1_048_576 - 47) + b'"}}'
+    assert len(at_the_limit) == 1_048_576
+    status, _, document = session.call("POST", "/push", raw=at_the_limit)
+    assert status != 413 and document["error"]["code"] != "payload_too_large", document   # it reached the server
+    assert session.get()["version"] == 1
