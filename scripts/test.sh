@@ -22,12 +22,29 @@ cluster=$(.venv/bin/python tests/live/postgres.py start)
 trap '.venv/bin/python tests/live/postgres.py stop "${cluster%% *}"' EXIT
 export MINERVA_TEST_POSTGRES="${cluster#* }"
 
+# Runs a test command, printing the end of its output, and every failure and sanitizer report
+# in full when it fails (the end alone would not name the test).
+run_swift_tests() {
+  local lines=$1 log
+  shift
+  log=$(mktemp)
+  if "$@" >"$log" 2>&1; then
+    tail -n "$lines" "$log"
+    rm -f "$log"
+  else
+    grep -E -A 12 "✘|WARNING: ThreadSanitizer|error:|Fatal error" "$log" | head -n 300 || true
+    tail -n "$lines" "$log"
+    rm -f "$log"
+    return 1
+  fi
+}
+
 echo "== unit tests (swift test)"
-swift test --parallel 2>&1 | tail -n 40
+run_swift_tests 40 swift test --parallel
 
 echo "== the concurrent tests again under ThreadSanitizer"
-swift test --scratch-path .build-tsan --sanitize=thread \
-  --filter 'ConcurrencyTests|HTTPServerTests|APITests|RandomOperationTests|CoreFaultTests|SharedStoreTests|CorePropertyTests|PostgresStoreTests|DeferredAnswerTests|AnalyticsRecordingTests|PostgresAnalyticsTests' 2>&1 | tail -n 15
+run_swift_tests 15 swift test --scratch-path .build-tsan --sanitize=thread \
+  --filter 'ConcurrencyTests|HTTPServerTests|APITests|RandomOperationTests|CoreFaultTests|SharedStoreTests|CorePropertyTests|PostgresStoreTests|DeferredAnswerTests|AnalyticsRecordingTests|PostgresAnalyticsTests'
 
 echo "== release build"
 scripts/build.sh >/dev/null
