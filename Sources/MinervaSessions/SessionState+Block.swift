@@ -15,17 +15,21 @@ extension SessionState {
     mutating func recordBlock(
         _ changes: [SessionEvent.Change], from old: SessionState, at: Int, listHistoryBudget: Int
     ) -> [SessionEvent]? {
+        // In SessionEvent.Kind's order: the app move, the navigation block, then the lists.
         var navigation: [NavigationEvent] = []
-        var appChanges: [SessionEvent.Change] = []
-        var listChanges: [SessionEvent.Change] = []
+        var block: [SessionEvent.Change] = []
+        var listChanges = 0
         for change in changes {
             switch change {
             case .navigation(let event): navigation.append(event)
-            case .appChanged: appChanges.append(change)
-            case .listChanged: listChanges.append(change)
+            case .appChanged: block.append(change)
+            case .listChanged: listChanges += 1
             }
         }
-        let block = appChanges + tree.changeBlock(since: old.tree, operationEvents: navigation).map(SessionEvent.Change.navigation) + listChanges
+        block.append(contentsOf: tree.changeBlock(since: old.tree, operationEvents: navigation).lazy.map(SessionEvent.Change.navigation))
+        if listChanges > 0 {
+            for change in changes { if case .listChanged = change { block.append(change) } }
+        }
         guard !block.isEmpty else { return nil }
         assert(zip(block, block.dropFirst()).allSatisfy { $0.kind <= $1.kind }, "a block's events follow SessionEvent.Kind's order")
         version += 1
@@ -37,7 +41,7 @@ extension SessionState {
                 SessionEvent(seq: lastEvent + 1 + index, version: version, at: at, isFinal: index == block.count - 1, change: change))
         }
         lastEvent += block.count
-        if !listChanges.isEmpty { trimListHistory(budget: listHistoryBudget) }
+        if listChanges > 0 { trimListHistory(budget: listHistoryBudget) }
         return events
     }
 
