@@ -23,4 +23,19 @@ extension PostgresSessionStorage {
             return generations
         }
     }
+
+    public func keepAppDescription(_ document: [UInt8], version: String) throws(StorageError) {
+        try call { connection, deadline throws(PostgresError) in
+            _ = try connection.query(
+                "INSERT INTO minerva_app_description (version, document) VALUES ($1, $2) ON CONFLICT (version) DO NOTHING",
+                [.text(version), .bytes(document)], until: deadline)
+        }
+    }
+
+    public func appDescription(version: String) throws(StorageError) -> [UInt8]? {
+        try call { connection, deadline throws(PostgresError) in
+            let rows = try connection.query("SELECT document FROM minerva_app_description WHERE version = $1", [.text(version)], until: deadline)
+            return rows.count == 0 ? nil : rows.bytes(0, 0)
+        }
+    }
 }

@@ -57,6 +57,12 @@ extension PostgresSessionStorage {
         ALTER TABLE minerva_event ADD COLUMN checkpoint boolean NOT NULL DEFAULT false;
         """,
         analyticsMigration,
+        """
+        CREATE TABLE minerva_app_description (
+            version text PRIMARY KEY,
+            document bytea NOT NULL
+        );
+        """,
     ]
 
     /// Brings the schema up to date under an advisory lock, so that instances starting together

@@ -55,6 +55,12 @@ extension SQLiteSessionStorage {
             try db.alter(table: "event") { table in table.add(column: "checkpoint", .boolean).notNull().defaults(to: false) }
         }
         migrator.registerMigration("v5: flow analytics (hourly rollups, per-session trails and paths)", migrate: createAnalyticsTables)
+        migrator.registerMigration("v6: app descriptions by version") { db in
+            try db.create(table: "appDescription") { table in
+                table.primaryKey("version", .text)
+                table.column("document", .blob).notNull()
+            }
+        }
         return migrator
     }
 

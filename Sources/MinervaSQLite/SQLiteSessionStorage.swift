@@ -86,6 +86,22 @@ public final class SQLiteSessionStorage: SessionStorage {
         try storage { try pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM session") ?? 0 } }
     }
 
+    public func keepAppDescription(_ document: [UInt8], version: String) throws(StorageError) {
+        try storage {
+            try pool.write { db in
+                try db.execute(sql: "INSERT OR IGNORE INTO appDescription (version, document) VALUES (?, ?)", arguments: [version, Data(document)])
+            }
+        }
+    }
+
+    public func appDescription(version: String) throws(StorageError) -> [UInt8]? {
+        try storage {
+            try pool.read { db in
+                try Data.fetchOne(db, sql: "SELECT document FROM appDescription WHERE version = ?", arguments: [version]).map { [UInt8]($0) }
+            }
+        }
+    }
+
     public func commit(_ writes: [StorageWrite]) throws(StorageError) -> [WriteOutcome] {
         try storage {
             try pool.write { db in

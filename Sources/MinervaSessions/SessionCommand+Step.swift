@@ -60,7 +60,6 @@ extension SessionCommand {
             guard state.appVersion == from, state.tree.obstacles(to: app).isEmpty else { return [] }
             state.tree.run(app)
             state.appVersion = version
-            state.servedAppVersion = version
             return [.appChanged(from: from, to: version)]
         case let .restore(target):
             return try target.apply(to: &state)

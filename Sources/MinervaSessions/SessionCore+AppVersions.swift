@@ -1,21 +1,23 @@
+import Dispatch
 import MinervaCoordinator
 
 extension SessionCore {
     /// Brings a session that is being used to the app this process runs, when it runs an earlier
-    /// version: it moves as a mutation of its own (an `appChanged` event) when every screen it
-    /// shows is still there with the params it requires; otherwise it is served by the new app
-    /// with the screens it has (unless its tabs or layout no longer fit, when it goes on with
-    /// its app) and moves once they are gone. The move is queued ahead of the request's own work.
+    /// version and can: it moves as a mutation of its own (an `appChanged` event) when its base
+    /// navigators are the new app's and every screen it shows is still there with the params it
+    /// requires. The move is durable before this returns, so the request's own work, reads
+    /// included, sees the moved session. A session that cannot move stays on its version, and
+    /// runs that version's app (its screens, routes and rules), until it can.
     /// - Throws: `appChanged` for a session of another app (another name); `appVersionConflict`
     ///   when the session runs a newer version than this process (another instance reloaded
-    ///   first); `unavailable` when the shared store cannot tell.
+    ///   first); `unavailable` when the shared store cannot tell, or the move is not stored in time.
     func moveToCurrentApp(_ session: LiveSession) throws(SessionError) {
         // The generation is read before the app, so that a reload in between is seen next time.
         let generation = appGeneration.load(ordering: .acquiring)
         if session.slot.withLock({ $0.appGeneration == generation }) { return }
         let (app, version) = currentApp
         let (recorded, madeWith) = session.slot.withLock { slot -> (String?, String?) in
-            guard slot.state.appVersion != version || slot.state.servedAppVersion != version else {
+            guard slot.state.appVersion != version else {
                 slot.appGeneration = generation
                 return (nil, nil)
             }
@@ -24,29 +26,62 @@ extension SessionCore {
         guard let recorded else { return }
         guard madeWith == app.name else { throw .appChanged(session.id, serving: app.name) }
         try checkNotAhead(recorded, of: session.id)
-        session.slot.withLock { slot in
-            guard !slot.gone else { return }
+        let moved = DispatchSemaphore(value: 0)
+        let waits = session.slot.withLock { slot -> Bool in
+            guard !slot.gone, slot.state.appVersion != version else { return false }
             let obstacles = slot.state.tree.obstacles(to: app)
-            if obstacles.structure.isEmpty, slot.state.servedAppVersion != version {
-                slot.state.tree.run(app)
-                slot.state.servedAppVersion = version
-            }
-            guard slot.state.appVersion != version else { return }
             guard obstacles.isEmpty else {
                 logger.debug("session \(session.id) stays on app version \(recorded): \(obstacles.description)")
-                return
+                return false
             }
             let move = Mutation(command: .moveToApp(app, from: slot.state.appVersion, to: version), precondition: nil, idempotencyKey: nil) { _ in
                 Self.noAnswer
             }
             let completion: MutationCompletion = { [logger] outcome in
                 if case .failure(let error) = outcome { logger.warning("session \(session.id) did not move to app version \(version): \(error)") }
+                moved.signal()
             }
             if slot.busy {
                 slot.waiting.append(.mutation(move, completion))
-            } else if let outcome = start(move, of: session, in: &slot, completion: { completion }) {
-                completion(outcome)
+                return true
             }
+            guard let outcome = start(move, of: session, in: &slot, completion: { completion }) else { return true }
+            if case .failure(let error) = outcome { logger.warning("session \(session.id) did not move to app version \(version): \(error)") }
+            return false
+        }
+        // A move that failed leaves the session on its version, which the request may use.
+        if waits, moved.wait(timeout: .now() + Self.moveDeadline) == .timedOut {
+            throw SessionError(
+                .unavailable(retryAfter: 1, outcomeUnknown: false),
+                "session \(session.id) is moving to app version \(version.prefix(12)), which storage has not confirmed yet; retry")
+        }
+    }
+
+    /// How long a request waits for its session's move to be stored before it answers `503`.
+    static let moveDeadline = DispatchTimeInterval.milliseconds(2000)
+
+    /// The app description a session that records `version` runs: the current one, one this
+    /// process ran, or one the store keeps. `nil` for a version no store kept (a session stored
+    /// by a release that kept no descriptions; it is served by the current app until it moves).
+    /// - Throws: `unavailable` when the store cannot be read.
+    func app(ofVersion version: String) throws(SessionError) -> AppDescription? {
+        if let app = appsByVersion.withLock({ $0[version] }) { return app }
+        guard let storage else { return nil }
+        let document: [UInt8]?
+        do {
+            document = try storage.appDescription(version: version)
+        } catch {
+            logger.error("could not read app version \(version) from storage: \(error)")
+            throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "storage cannot be read right now; retry later")
+        }
+        guard let document else { return nil }
+        do throws(AppDescriptionError) {
+            let app = try AppDescription.parse(document, source: "app version \(version.prefix(12)) in the store")
+            appsByVersion.withLock { $0[version] = app }
+            return app
+        } catch {
+            logger.error("the store keeps app version \(version) in a form this server cannot read: \(error)")
+            return nil
         }
     }
 

@@ -50,9 +50,9 @@ extension SessionCore {
     func adopt(_ stored: StoredSession, into session: LiveSession, in slot: inout LiveSession.Slot) {
         guard stored.record.version > slot.state.version || stored.record.lastEvent > slot.state.lastEvent else { return }
         do {
-            // A session whose tabs the current app changed goes on with the app it has.
-            let own = (app: slot.state.tree.app, version: slot.state.servedAppVersion)
-            let fresh = try (try? restore(stored)) ?? restore(stored, servedBy: own)
+            // Another process may have moved it to a version this one has not run yet.
+            let app = try self.app(ofVersion: stored.record.appVersion) ?? slot.state.tree.app
+            let fresh = try restore(stored, app: app)
             let known = slot.state.lastEvent
             var missed: [SessionEvent] = fresh.log.events.filter { $0.seq > known }
             // Events older than the read tail are fetched only for followers to hear.

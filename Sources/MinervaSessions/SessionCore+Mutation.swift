@@ -173,7 +173,7 @@ extension SessionCore {
     ) {
         liveNodes.add(next.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
         if !block.isEmpty { analytics.recordBlock(block, from: slot.state, to: next, session: session.id) }
-        if next.appVersion != slot.state.appVersion || next.servedAppVersion != slot.state.servedAppVersion { slot.appGeneration = -1 }
+        if next.appVersion != slot.state.appVersion { slot.appGeneration = -1 }
         slot.state = next
         if let answer { slot.answers.remember(answer, now: now) }
         guard !block.isEmpty else { return }

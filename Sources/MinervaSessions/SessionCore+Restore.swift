@@ -8,14 +8,13 @@ extension SessionCore {
 
     /// What a stored session holds for the core: its state, the newest events of its log and
     /// its remembered answers, each kept within its share of the session's history budget.
-    /// - Parameter served: the app (and its version) to read the tree with; the current one when `nil`.
+    /// - Parameter app: the app to read the tree with: the one of the version the session records
+    ///   (see ``app(ofVersion:)``).
     /// - Throws: ``SnapshotError`` when what is stored is not a session of this app.
     func restore(
-        _ stored: StoredSession, servedBy served: (app: AppDescription, version: String)? = nil
+        _ stored: StoredSession, app: AppDescription
     ) throws(SnapshotError) -> (state: SessionState, log: SessionLog, answers: IdempotencyCache) {
-        let (app, version) = served ?? currentApp
-        let state = try SessionState(
-            stored: stored, app: app, served: version, configuration: configuration, listHistoryBudget: historyBudget.lists)
+        let state = try SessionState(stored: stored, app: app, configuration: configuration, listHistoryBudget: historyBudget.lists)
         var events: [SessionEvent] = []
         for record in stored.events { events.append(try SessionEvent(record: record)) }
         var log = SessionLog(events)

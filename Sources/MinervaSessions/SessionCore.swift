@@ -13,6 +13,9 @@ public final class SessionCore: Sendable {
     /// Grows with every ``replaceApp(_:version:)``: a session whose slot recorded the current
     /// generation runs the current app, which the hot path learns without reading ``current``.
     let appGeneration = Atomic<Int>(0)
+    /// Every app description this process ran or read from the store, by version: a session
+    /// runs the app of the version it records until it moves.
+    let appsByVersion: Locked<[String: AppDescription]>
     /// Limits and the clock.
     public let configuration: SessionConfiguration
     let storage: (any SessionStorage)?
@@ -41,6 +44,7 @@ public final class SessionCore: Sendable {
         app: AppDescription, appVersion: String, configuration: SessionConfiguration, storage: (any SessionStorage)?, logger: Logger
     ) throws(StorageError) {
         current = Locked((app, appVersion))
+        appsByVersion = Locked([appVersion: app])
         self.configuration = configuration
         self.storage = storage
         self.logger = logger
@@ -53,6 +57,8 @@ public final class SessionCore: Sendable {
         ListDiffMetrics.prepare()
         (storage as? any SharedSessionStorage)?.observeCommits(
             { [weak self] notice in self?.catchUp(with: notice) }, resync: { [weak self] in self?.resyncFollowed() })
+        // Kept before it is announced, so that whoever sees the version can read its app.
+        try storage?.keepAppDescription(app.document(version: nil), version: appVersion)
         // A shared store orders the versions its processes run: this one's is the newest now.
         try (storage as? any SharedSessionStorage)?.announceAppVersion(appVersion)
     }
@@ -67,17 +73,18 @@ public final class SessionCore: Sendable {
     var currentApp: (app: AppDescription, version: String) { current.withLock { $0 } }
 
     /// Runs `app` for new sessions from now on; a session made with an earlier version moves to
-    /// it on its next use (see ``moveToCurrentApp(_:)``). A shared store is told first that this
-    /// process runs the newest version; when it cannot be told, the app in use stays.
-    /// - Throws: `unavailable` when the shared store cannot record the version.
+    /// it on its next use (see ``moveToCurrentApp(_:)``). The store keeps the description first
+    /// and, when shared, is told that this process runs the newest version; when it cannot be,
+    /// the app in use stays.
+    /// - Throws: `unavailable` when the store cannot record the version.
     public func replaceApp(_ app: AppDescription, version: String) throws(SessionError) {
-        if let shared = storage as? any SharedSessionStorage {
-            do {
-                try shared.announceAppVersion(version)
-            } catch {
-                throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "the store cannot record app version \(version): \(error)")
-            }
+        do {
+            try storage?.keepAppDescription(app.document(version: nil), version: version)
+            try (storage as? any SharedSessionStorage)?.announceAppVersion(version)
+        } catch {
+            throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "the store cannot record app version \(version): \(error)")
         }
+        appsByVersion.withLock { $0[version] = app }
         current.withLock {
             $0 = (app, version)
             appGeneration.add(1, ordering: .releasing)
@@ -183,8 +190,9 @@ public final class SessionCore: Sendable {
         guard let stored, Token.matches(token, hash: stored.record.tokenHash) else { return nil }
         let restored: (state: SessionState, log: SessionLog, answers: IdempotencyCache)
         let app = self.app
+        let own = try self.app(ofVersion: stored.record.appVersion)
         do throws(SnapshotError) {
-            restored = try restore(stored)
+            restored = try restore(stored, app: own ?? app)
         } catch {
             // A newer version of this app may be what this process cannot read.
             try checkNotAhead(stored.record.appVersion, of: id)

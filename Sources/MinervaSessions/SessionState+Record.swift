@@ -54,15 +54,12 @@ extension SessionState {
         return write
     }
 
-    /// Reads a stored session's state back, its tree served with `app` (of version `served`).
+    /// Reads a stored session's state back, its tree served with `app`.
     /// - Throws: ``SnapshotError`` when what is stored is not a session of this app.
-    init(
-        stored: StoredSession, app: AppDescription, served: String, configuration: SessionConfiguration, listHistoryBudget: Int
-    ) throws(SnapshotError) {
+    init(stored: StoredSession, app: AppDescription, configuration: SessionConfiguration, listHistoryBudget: Int) throws(SnapshotError) {
         let record = stored.record
         let tree = try CoordinatorTree(headRecord: record.state, app: app)
         self.init(tree: tree, appVersion: record.appVersion, firstEvent: record.firstEvent)
-        servedAppVersion = served
         version = record.version
         lastEvent = record.lastEvent
         var versions: [(version: Int, content: ListContent)] = []

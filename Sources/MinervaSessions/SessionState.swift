@@ -21,11 +21,8 @@ public struct SessionState: Sendable {
     let firstEvent: Int
     /// Each node's list, for the nodes that have one.
     public internal(set) var lists: [NodeID: ListHistory]
-    /// The version of the app description the session runs.
+    /// The version of the app description the session runs (its tree's app).
     public internal(set) var appVersion: String
-    /// The version of the app description its tree is served with: ``appVersion``, or a newer
-    /// one for a session that cannot move to it yet (it shows screens the newer one lacks).
-    var servedAppVersion: String
     /// What the session's size limit counts: every node (a fixed share and its params) and every
     /// list's current cells, in bytes.
     var byteCount: Int
@@ -37,7 +34,6 @@ public struct SessionState: Sendable {
         self.firstEvent = firstEvent
         lists = [:]
         self.appVersion = appVersion
-        servedAppVersion = appVersion
         byteCount = tree.nodes.values.reduce(0) { $0 + Self.byteCount(ofNodeWith: $1.params) }
     }
 

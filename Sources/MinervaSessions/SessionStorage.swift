@@ -24,6 +24,14 @@ public protocol SessionStorage: Sendable {
     /// How many sessions are stored.
     func sessionCount() throws(StorageError) -> Int
 
+    /// Keeps an app description's canonical document under its version, so that a session on
+    /// that version runs its own app after a restart and on any instance; a version kept
+    /// already stays as it is.
+    func keepAppDescription(_ document: [UInt8], version: String) throws(StorageError)
+
+    /// The app description document kept under `version`, if any.
+    func appDescription(version: String) throws(StorageError) -> [UInt8]?
+
     /// Carries out writes in one transaction.
     /// - Returns: each write's outcome, in order; a conflicting write is left out, the others apply.
     /// - Throws: when the transaction as a whole could not be committed: nothing was written.

@@ -65,4 +65,21 @@ import Testing
         #expect(app.root == .screen("a"))
         #expect(app.screens["a"]?.style == nil)
     }
+
+    /// Stores keep each app version as its canonical document: reading it back gives the app.
+    @Test func theCanonicalDocumentReadsBackToTheSameApp() throws {
+        let guarded = try parse(
+            #"""
+            {"root": {"screen": "a"},
+             "screens": {"a": {}, "b": {"presentation": "present", "style": "formSheet", "params": ["id"], "title": "B",
+                                    "requires": "in", "otherwise": {"screen": "c", "params": {"next": "b"}}},
+                         "c": {"presentation": "present", "embedInNavigation": true}},
+             "routes": [{"path": "/b/:id", "steps": [{"screen": "b", "params": {"id": ":id"}, "style": "pageSheet"}]}]}
+            """#)
+        for app in [AppDescription.demo, .basic, guarded] {
+            let document = app.document(version: nil)
+            #expect(try AppDescription.parse(document, source: "stored") == app)
+            #expect(try AppDescription.parse(document, source: "stored").document(version: nil) == document)
+        }
+    }
 }

@@ -40,32 +40,34 @@ import Testing
         #expect(harness.core.sessionsByAppVersion == ["v2": 1])
     }
 
-    @Test func aSessionShowingAGoneScreenStaysUntilItLeavesAndNamesTheChangeWhenItIsNeeded() throws {
+    @Test func aSessionShowingAGoneScreenRunsItsOwnAppUntilItLeaves() throws {
         let harness = try CoreHarness()
         let (session, token) = try harness.create()
         _ = try harness.run(.push(from: nil, screen: "profile", params: ["userId": "1"]), on: session).get()
         _ = try harness.run(.push(from: nil, screen: "followers", params: ["userId": "1"]), on: session).get()
 
-        try harness.core.replaceApp(Self.withoutFollowers, version: "v2")
+        let withStats = Self.demo {
+            $0["followers"] = nil
+            $0["stats"] = AppDescription.Screen(title: "Stats")
+        }
+        try harness.core.replaceApp(withStats, version: "v2")
         var state = try harness.state(of: try harness.core.session(session.id, token: token))
-        #expect(state.appVersion == "test" && state.version == 3)
-        #expect(state.tree.unknownScreens == ["followers"])
-        // It keeps working on what it has; what needs the gone screen says the app changed.
-        let refused = harness.run(.push(from: nil, screen: "followers", params: ["userId": "2"]), on: session)
-        guard case .failure(let error) = refused else {
-            Issue.record("a push of a gone screen should fail")
+        #expect(state.appVersion == "test" && state.version == 3 && state.tree.app == .demo)
+        #expect(state.tree.unknownScreens.isEmpty)
+        // Its own version's screens and routes work; the new version's do not.
+        _ = try harness.run(.push(from: nil, screen: "followers", params: ["userId": "2"]), on: session).get()
+        let newScreen = harness.run(.push(from: nil, screen: "stats", params: [:]), on: session)
+        guard case .failure(let error) = newScreen else {
+            Issue.record("a session on an earlier version should not show a screen only the new version has")
             return
         }
-        #expect(error.category == .appVersionConflict && error.description.contains("(followers)"))
-        _ = try harness.run(.pop(navigator: nil, to: nil, toRoot: false), on: session).get()
-        #expect(try harness.state(of: session).appVersion == "test")
-
-        state = try harness.state(of: try harness.core.session(session.id, token: token))
-        #expect(state.appVersion == "v2" && state.version == 5 && state.tree.unknownScreens.isEmpty)
-        // Once moved, an unknown screen is an unknown screen again.
-        let unknown = harness.run(.push(from: nil, screen: "followers", params: ["userId": "2"]), on: session)
-        guard case .failure(let error) = unknown else { return }
         #expect(error.category == .invalid)
+        _ = try harness.run(.pop(navigator: nil, to: nil, toRoot: true), on: session).get()
+
+        // Once nothing it shows stands in the way, its next use moves it, and that use sees it moved.
+        state = try harness.state(of: try harness.core.session(session.id, token: token))
+        #expect(state.appVersion == "v2" && state.version == 6 && state.tree.app == withStats)
+        _ = try harness.run(.push(from: nil, screen: "stats", params: [:]), on: session).get()
     }
 
     @Test func anEarlierVersionShowsItsAppVersionAndCannotBringBackAGoneScreen() throws {
@@ -122,17 +124,45 @@ import Testing
         #expect(try harness.state(of: try harness.core.session(session.id, token: token)).appVersion == "test")
     }
 
-    @Test func aSessionWhoseTabsTheAppNoLongerHasGoesOnWithItsOwnApp() throws {
-        let harness = try CoreHarness()
-        let (session, token) = try harness.create()
+    @Test func aSessionWhoseTabsTheAppNoLongerHasGoesOnWithItsOwnAppAcrossARestart() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("minerva-versions-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        var harness: CoreHarness? = try CoreHarness(storage: try SQLiteSessionStorage(path: path))
+        let (session, token) = try harness!.create()
         let oneTab = Self.demo({ _ in }, root: .tabs(Array(AppDescription.demo.tabs!.prefix(1))))
-        try harness.core.replaceApp(oneTab, version: "v2")
-        let state = try harness.state(of: try harness.core.session(session.id, token: token))
+        try harness!.core.replaceApp(oneTab, version: "v2")
+        let state = try harness!.state(of: try harness!.core.session(session.id, token: token))
         #expect(state.appVersion == "test" && state.tree.app == .demo)
-        _ = try harness.run(.selectTab("account"), on: session).get()
+        _ = try harness!.run(.selectTab("account"), on: session).get()
         // New sessions run the new app.
-        let (fresh, _) = try harness.create()
-        #expect(try harness.state(of: fresh).appVersion == "v2")
+        let (fresh, _) = try harness!.create()
+        #expect(try harness!.state(of: fresh).appVersion == "v2")
+        harness = nil
+
+        // A process that never ran the session's version reads its app from the store.
+        let restarted = try CoreHarness(storage: try SQLiteSessionStorage(path: path))
+        try restarted.core.replaceApp(oneTab, version: "v2")
+        let read = try restarted.core.session(session.id, token: token)
+        #expect(try restarted.state(of: read).tree.app == .demo)
+        _ = try restarted.run(.selectTab("home"), on: read).get()
+        #expect(try restarted.state(of: read).appVersion == "test")
+    }
+
+    @Test func aRequestSeesItsSessionMovedOnlyOnceTheMoveIsStored() throws {
+        let storage = try FaultyStorage()
+        let harness = try CoreHarness(storage: storage)
+        let (session, token) = try harness.create()
+        try harness.core.replaceApp(Self.withInbox, version: "v2")
+        // A store that does not answer in time: the request answers 503 instead of reading the
+        // session from before the move.
+        storage.hold()
+        #expect {
+            try harness.core.session(session.id, token: token)
+        } throws: { ($0 as? SessionError)?.category == .unavailable(retryAfter: 1, outcomeUnknown: false) }
+        storage.release()
+        // Once stored, the first read is the moved session.
+        let state = try harness.state(of: try harness.core.session(session.id, token: token))
+        #expect(state.appVersion == "v2" && state.version == 2)
     }
 
     @Test func theMoveIsStoredAndARestartedCoreReadsItBack() throws {

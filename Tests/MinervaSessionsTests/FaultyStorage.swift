@@ -93,4 +93,13 @@ final class FaultyStorage: SessionStorage {
     func expire(unusedSince cutoff: Double, answersBefore: Double) throws(StorageError) -> [String] {
         try store.expire(unusedSince: cutoff, answersBefore: answersBefore)
     }
+
+    func keepAppDescription(_ document: [UInt8], version: String) throws(StorageError) {
+        if failing.withLock({ $0 }) { throw StorageError("disk full (injected)") }
+        try store.keepAppDescription(document, version: version)
+    }
+
+    func appDescription(version: String) throws(StorageError) -> [UInt8]? {
+        try store.appDescription(version: version)
+    }
 }

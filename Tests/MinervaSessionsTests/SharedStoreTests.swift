@@ -88,6 +88,10 @@ import Testing
             try store.listVersion(of: id, node: node, version: version)
         }
         func sessionCount() throws(StorageError) -> Int { try store.sessionCount() }
+        func keepAppDescription(_ document: [UInt8], version: String) throws(StorageError) {
+            try store.keepAppDescription(document, version: version)
+        }
+        func appDescription(version: String) throws(StorageError) -> [UInt8]? { try store.appDescription(version: version) }
         func expire(unusedSince cutoff: Double, answersBefore: Double) throws(StorageError) -> [String] {
             try store.expire(unusedSince: cutoff, answersBefore: answersBefore)
         }

@@ -9,6 +9,8 @@ import subprocess
 import time
 import urllib.request
 
+import pytest
+
 from conftest import APPS, BINARY, RunningServer
 from postgres import PostgresCluster
 
@@ -102,7 +104,13 @@ def without_followers(app):
     app["routes"] = [route for route in app["routes"] if "followers" not in route["path"]]
 
 
-def test_a_session_showing_a_removed_screen_keeps_working_and_moves_once_it_is_gone(tmp_path):
+def without_followers_with_stats(app):
+    without_followers(app)
+    app["screens"]["stats"] = {"presentation": "push", "title": "Stats"}
+    app["routes"].append({"path": "/stats", "steps": [{"screen": "stats"}]})
+
+
+def test_a_session_that_cannot_move_runs_its_own_app_until_it_can(tmp_path):
     path = app_file(tmp_path)
     server = RunningServer("--app", str(path), "--rate-limit", "0")
     try:
@@ -110,31 +118,64 @@ def test_a_session_showing_a_removed_screen_keeps_working_and_moves_once_it_is_g
         session = server.create_session()
         session.op("push", {"screen": "profile", "params": {"userId": "1"}})
         session.op("push", {"screen": "followers", "params": {"userId": "1"}})
-        app_file(tmp_path, change=without_followers)
+        app_file(tmp_path, change=without_followers_with_stats)
         reload(server, "serving", "version")
         second = server.request("GET", "/v1/app")[2]["version"]
 
+        # It shows a screen the new version lacks: it stays on its version, and runs that
+        # version's app: its screens and routes, not the new ones.
         state = session.get()
-        assert state["appVersion"] == first and state["version"] == 3
-        assert state["unknownScreens"] == ["followers"]
-        # What needs the removed screen or route says the app changed, and changes nothing.
-        refused = session.op("push", {"screen": "followers", "params": {"userId": "2"}}, expect=409)
-        assert refused["error"]["code"] == "app_changed" and "(followers)" in refused["error"]["message"], refused
-        link = session.op("deep-link", {"url": "basic://users/2/followers"}, expect=409)
-        assert link["error"]["code"] == "app_changed", link
-        # A screen that never existed says the same: the session cannot tell the two apart.
-        assert session.op("push", {"screen": "inboxx"}, expect=409)["error"]["code"] == "app_changed"
-        assert session.get()["version"] == 3
-        # What it has keeps working.
-        assert session.op("flags", {"set": ["x"]})["version"] == 4
-        assert session.op("pop")["version"] == 5
+        assert state["appVersion"] == first and state["version"] == 3 and "unknownScreens" not in state
+        assert session.op("push", {"screen": "followers", "params": {"userId": "2"}})["version"] == 4
+        assert session.op("deep-link", {"url": "basic://users/3/followers"})["version"] == 5
+        assert session.op("push", {"screen": "stats"}, expect=422)["error"]["code"] == "unprocessable"
+        assert session.op("deep-link", {"url": "basic://stats"}, expect=404)["error"]["code"] == "not_found"
+        # Every version it went through shows its own app's screens, under its own app version.
+        for version in range(1, 6):
+            past = session.call("GET", f"/versions/{version}")[2]
+            assert past["appVersion"] == first and '"stats"' not in json.dumps(past), past
+        assert session.get()["version"] == 5
 
+        # Once nothing it shows stands in the way, its next use moves it, before that use's work.
+        session.op("pop", {"toRoot": True})
         state = session.get()
-        assert state["appVersion"] == second and state["version"] == 6 and "unknownScreens" not in state
+        assert state["appVersion"] == second and state["version"] == 7, state
         assert [e["type"] for e in session.events(state["lastEvent"] - 1)["events"]] == ["appChanged"]
+        assert session.op("deep-link", {"url": "basic://stats"})["version"] == 8
         assert session.op("push", {"screen": "followers", "params": {"userId": "2"}}, expect=422)["error"]["code"] == "unprocessable"
     finally:
         assert server.stop() == 0
+
+
+@pytest.mark.parametrize("store", ["memory", "sqlite", "postgres"])
+def test_the_first_read_after_a_reload_is_never_stale(tmp_path, store):
+    """A session moves before any request's work, reads included: the first GET after SIGHUP
+    carries the new version, ETag and appVersion, and a tap with that ETag applies (200 tries
+    on every store)."""
+    path = app_file(tmp_path)
+    cluster = PostgresCluster.create() if store == "postgres" else None
+    url = cluster.url() if cluster else "memory" if store == "memory" else f"sqlite:{tmp_path / 'sessions.sqlite'}"
+    server = RunningServer("--app", str(path), "--store", url, "--rate-limit", "0")
+    try:
+        sessions = [server.create_session() for _ in range(50)]
+        for reload_number in range(4):
+            inbox = reload_number % 2 == 0
+            app_file(tmp_path, change=(lambda app: app["screens"].update({"inbox": {"presentation": "push"}})) if inbox else None)
+            reload(server, "serving", "version")
+            version = server.request("GET", "/v1/app")[2]["version"]
+            for session in sessions:
+                before = session.state["version"]
+                status, headers, state = session.call("GET")
+                assert status == 200 and state["appVersion"] == version and state["version"] == before + 1, state
+                assert headers["ETag"] == f'"{state["version"]}"'
+                session.state = state
+                tapped = session.op("flags", {"set": [f"r{reload_number}"]}, headers={"If-Match": headers["ETag"]})
+                assert tapped["version"] == before + 2
+                session.state = tapped
+    finally:
+        assert server.stop() == 0
+        if cluster:
+            cluster.cleanup()
 
 
 def test_after_a_restart_with_a_changed_app_sessions_follow_the_same_rules(tmp_path):
@@ -157,7 +198,9 @@ def test_after_a_restart_with_a_changed_app_sessions_follow_the_same_rules(tmp_p
         assert state["version"] == 3
         assert [event["type"] for event in plain.events(state["lastEvent"] - 1)["events"]] == ["appChanged"]
         state = held.get()
-        assert state["appVersion"] != version and state["unknownScreens"] == ["followers"]
+        assert state["appVersion"] != version and "unknownScreens" not in state
+        # It runs its own version's app, which this process never ran: the store kept it.
+        assert held.op("push", {"screen": "followers", "params": {"userId": "2"}})["version"] == 3
         # another app (another name) is another thing: 410, never 401
         app_file(tmp_path, change=lambda app: app.update({"name": "other"}))
         reload(server, "serving", "version")
@@ -193,6 +236,36 @@ def test_instances_reloading_one_by_one_move_sessions_only_forward(tmp_path):
         reload(b, "serving", "version")
         assert on_b.op("push", {"screen": "inbox"})["version"] == 3
         assert session.get()["version"] == 3
+    finally:
+        for server in servers:
+            server.stop()
+        cluster.cleanup()
+
+
+def test_an_instance_that_never_ran_a_sessions_version_serves_it_with_that_versions_app(tmp_path):
+    cluster = PostgresCluster.create()
+    servers = []
+    try:
+        path = app_file(tmp_path, "app-0.json")
+        servers.append(RunningServer("--app", str(path), "--store", cluster.url(), "--rate-limit", "0"))
+        session = servers[0].create_session()
+        session.op("push", {"screen": "followers", "params": {"userId": "1"}})
+        app_file(tmp_path, "app-0.json", change=without_followers_with_stats)
+        reload(servers[0], "serving", "version")
+        first = session.state["appVersion"]
+
+        # A second instance starts on the new file only: it reads the session's app from the store.
+        later = app_file(tmp_path, "app-1.json", change=without_followers_with_stats)
+        servers.append(RunningServer("--app", str(later), "--store", cluster.url(), "--rate-limit", "0"))
+        on_b = session.on(servers[1])
+        state = on_b.get()
+        assert state["appVersion"] == first and "unknownScreens" not in state
+        assert on_b.op("push", {"screen": "followers", "params": {"userId": "2"}})["version"] == 3
+        assert on_b.op("push", {"screen": "stats"}, expect=422)["error"]["code"] == "unprocessable"
+        on_b.op("pop", {"toRoot": True})
+        moved_state = session.get()
+        assert moved_state["appVersion"] != first and moved_state["version"] == 5, moved_state
+        assert on_b.op("push", {"screen": "stats"})["version"] == 6
     finally:
         for server in servers:
             server.stop()
