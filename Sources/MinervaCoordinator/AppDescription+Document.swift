@@ -11,7 +11,70 @@ extension AppDescription {
         if let version { writer.field("version", version) }
         writer.field("name", name)
         writer.field("scheme", scheme)
-        writer.key("root")
+        if !hosts.isEmpty {
+            writer.key("hosts")
+            writer.beginArray()
+            for host in hosts { writer.string(host) }
+            writer.endArray()
+        }
+        if declaresFlows {
+            writeFlows(into: &writer)
+        } else {
+            writer.key("root")
+            Self.write(root, into: &writer)
+        }
+        writer.key("screens")
+        writer.beginObject()
+        for name in screenOrder {
+            writer.key(string: name)
+            Self.writeScreen(screens[name]!, into: &writer)
+        }
+        writer.endObject()
+        writer.key("routes")
+        writer.beginArray()
+        for route in routes {
+            writer.beginObject()
+            writer.field("path", route.path)
+            if declaresFlows { writer.field("flow", route.flow) }
+            if let tab = route.tab { writer.field("tab", tab) }
+            writer.key("steps")
+            writer.beginArray()
+            for step in route.steps { step.write(into: &writer) }
+            writer.endArray()
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+        return writer.bytes
+    }
+
+    /// `flows` (by name) and `launch` (in order).
+    private func writeFlows(into writer: inout JSONWriter) {
+        writer.key("flows")
+        writer.beginObject()
+        for name in flowOrder {
+            let flow = flows[name]!
+            writer.key(string: name)
+            writer.beginObject()
+            writer.key("root")
+            Self.write(flow.root, into: &writer)
+            if let completes = flow.completes { writer.field("completes", completes) }
+            writer.endObject()
+        }
+        writer.endObject()
+        writer.key("launch")
+        writer.beginArray()
+        for rule in launch {
+            writer.beginObject()
+            if let flag = rule.ifFlag { writer.field("if", flag) }
+            if let flag = rule.unless { writer.field("unless", flag) }
+            writer.field("flow", rule.flow)
+            writer.endObject()
+        }
+        writer.endArray()
+    }
+
+    private static func write(_ root: Root, into writer: inout JSONWriter) {
         writer.beginObject()
         switch root {
         case .screen(let screen):
@@ -26,30 +89,17 @@ extension AppDescription {
                 writer.endObject()
             }
             writer.endArray()
-        }
-        writer.endObject()
-        writer.key("screens")
-        writer.beginObject()
-        for name in screenOrder {
-            writer.key(string: name)
-            Self.writeScreen(screens[name]!, into: &writer)
-        }
-        writer.endObject()
-        writer.key("routes")
-        writer.beginArray()
-        for route in routes {
+        case .split(let split):
+            writer.key("split")
             writer.beginObject()
-            writer.field("path", route.path)
-            if let tab = route.tab { writer.field("tab", tab) }
-            writer.key("steps")
-            writer.beginArray()
-            for step in route.steps { step.write(into: &writer) }
-            writer.endArray()
+            writer.field("columns", split.columns)
+            writer.key("primary")
+            writer.beginObject()
+            writer.field("screen", split.primary)
+            writer.endObject()
             writer.endObject()
         }
-        writer.endArray()
         writer.endObject()
-        return writer.bytes
     }
 
     private static func writeScreen(_ screen: AppDescription.Screen, into writer: inout JSONWriter) {
@@ -61,6 +111,12 @@ extension AppDescription {
         writer.beginArray()
         for param in screen.params { writer.string(param) }
         writer.endArray()
+        if let key = screen.key {
+            writer.key("key")
+            writer.beginArray()
+            for param in key { writer.string(param) }
+            writer.endArray()
+        }
         if let title = screen.title { writer.field("title", title) }
         if let guarded = screen.guarded {
             writer.field("requires", guarded.flag)

@@ -30,13 +30,17 @@ extension AppDescription {
 /// Reads the parts of an app description; every error names its JSON path.
 private enum AppReader {
     /// `$schema` lets an editor find the description's JSON Schema; the server ignores it.
-    static let appKeys: JSONKeys = ["$schema", "name", "scheme", "root", "screens", "routes"]
-    static let screenKeys: JSONKeys = ["presentation", "style", "embedInNavigation", "params", "title", "requires", "otherwise"]
+    static let appKeys: JSONKeys = ["$schema", "name", "scheme", "hosts", "root", "flows", "launch", "screens", "routes"]
+    static let screenKeys: JSONKeys = ["presentation", "style", "embedInNavigation", "params", "key", "title", "requires", "otherwise"]
     static let otherwiseKeys: JSONKeys = ["screen", "params"]
-    static let rootKeys: JSONKeys = ["screen", "tabs"]
+    static let rootKeys: JSONKeys = ["screen", "tabs", "split"]
+    static let splitKeys: JSONKeys = ["columns", "primary"]
+    static let primaryKeys: JSONKeys = ["screen"]
     static let tabKeys: JSONKeys = ["id", "screen"]
-    static let routeKeys: JSONKeys = ["path", "tab", "steps"]
-    static let stepKeys: JSONKeys = ["screen", "params", "presentation", "style", "embedInNavigation"]
+    static let flowKeys: JSONKeys = ["root", "completes"]
+    static let launchKeys: JSONKeys = ["if", "unless", "flow"]
+    static let routeKeys: JSONKeys = ["path", "flow", "tab", "steps"]
+    static let stepKeys: JSONKeys = ["screen", "params", "presentation", "style", "embedInNavigation", "fresh"]
 
     static func app(_ document: JSONValue) throws(JSONReadError) -> AppDescription {
         let top = try JSONObjectReader(document, keys: appKeys)
@@ -53,9 +57,96 @@ private enum AppReader {
                     "'\(guarded.otherwise)' requires '\(guarded.flag)' itself, so it could never be shown", at: "screens", .key(screenName), "otherwise")
             }
         }
-        let root = try top.object("root", keys: rootKeys) { root throws(JSONReadError) in try Self.root(root, screens: screens) }
-        let routes = try self.routes(top, declared: declared, screens: screens, root: root)
-        return AppDescription(name: name, scheme: scheme, root: root, screens: screens, routes: routes)
+        let hosts = try self.hosts(top)
+        guard !top.contains("root") else {
+            for key in ["flows", "launch"] where top.contains(key) {
+                throw top.error("give either 'root' (one flow) or 'flows' with 'launch', not both", at: .key(key))
+            }
+            let root = try top.object("root", keys: rootKeys) { root throws(JSONReadError) in try Self.root(root, screens: screens) }
+            let flows = [AppDescription.singleFlow: AppDescription.Flow(name: AppDescription.singleFlow, root: root)]
+            let routes = try self.routes(top, declared: declared, screens: screens, flows: flows)
+            return AppDescription(name: name, scheme: scheme, hosts: hosts, root: root, screens: screens, routes: routes)
+        }
+        guard top.contains("flows") else { throw top.error("is required: give 'root' (one flow) or 'flows' with 'launch'", at: "root") }
+        let flows = try top.members("flows", keys: flowKeys) { flow throws(JSONReadError) in
+            (try flow.object("root", keys: rootKeys) { root throws(JSONReadError) in try Self.root(root, screens: screens) }, try flow.optionalString("completes"))
+        }
+        guard !flows.isEmpty else { throw top.error("must declare at least one flow", at: "flows") }
+        var named: [String: AppDescription.Flow] = [:]
+        for (flowName, (root, completes)) in flows {
+            if flowName.isEmpty || Self.looksLikeNodeID(flowName) {
+                throw top.error("'\(flowName)' cannot name a flow: names of the form n<digits> are node ids", at: "flows", .key(flowName))
+            }
+            if completes?.isEmpty == true { throw top.error("must not be empty", at: "flows", .key(flowName), "completes") }
+            named[flowName] = AppDescription.Flow(name: flowName, root: root, completes: completes)
+        }
+        let launch = try self.launch(top, flows: named)
+        let routes = try self.routes(top, declared: declared, screens: screens, flows: named)
+        return AppDescription(name: name, scheme: scheme, hosts: hosts, flows: named, launch: launch, screens: screens, routes: routes)
+    }
+
+    /// Whether a name has the form of a node id (`n12`), which a flow name may not take.
+    static func looksLikeNodeID(_ name: String) -> Bool {
+        name.count > 1 && name.first == "n" && name.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
+    /// `hosts`: host names of universal links, lowercased, without scheme, port or path.
+    static func hosts(_ top: JSONObjectReader) throws(JSONReadError) -> [String] {
+        var hosts: [String] = []
+        for (index, element) in (try top.optionalArray("hosts") ?? []).enumerated() {
+            guard let host = element.stringValue?.lowercased(), !host.isEmpty else {
+                throw top.error("must be a non-empty string", at: "hosts", .index(index))
+            }
+            guard host.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x7A) }),
+                host.first != ".", host.last != "."
+            else {
+                throw top.error("'\(host)' is not a host name: give the host alone, as 'shop.example.com' (no scheme, port, user or path)", at: "hosts", .index(index))
+            }
+            guard !hosts.contains(host) else { throw top.error("'\(host)' is listed twice", at: "hosts", .index(index)) }
+            hosts.append(host)
+        }
+        return hosts
+    }
+
+    /// `launch`: rules naming declared flows; the last holds always, every flow is reachable,
+    /// and a flow that `completes` a flag is chosen only while that flag is missing.
+    static func launch(_ top: JSONObjectReader, flows: [String: AppDescription.Flow]) throws(JSONReadError) -> [AppDescription.LaunchRule] {
+        guard top.contains("launch") else { throw top.error("is required with 'flows': the rules that choose a session's flow by its flags", at: "launch") }
+        let rules = try top.objects("launch", keys: launchKeys) { rule throws(JSONReadError) in
+            let flow = try nonEmptyString(rule, "flow")
+            guard flows[flow] != nil else {
+                throw rule.error("'\(flow)' is not declared in flows; the flows are: \(flows.keys.sorted().joined(separator: ", "))", at: "flow")
+            }
+            let ifFlag = try rule.optionalString("if")
+            let unless = try rule.optionalString("unless")
+            for (key, flag) in [("if", ifFlag), ("unless", unless)] where flag?.isEmpty == true {
+                throw rule.error("must not be empty", at: .key(key))
+            }
+            return AppDescription.LaunchRule(ifFlag: ifFlag, unless: unless, flow: flow)
+        }
+        guard let last = rules.last else { throw top.error("must list at least one rule", at: "launch") }
+        guard last.holdsAlways else {
+            throw top.error("the last rule must hold whatever the flags: remove its 'if' and 'unless'", at: "launch", .index(rules.count - 1))
+        }
+        let always = rules.firstIndex(where: \.holdsAlways)!
+        if always != rules.count - 1 {
+            throw top.error("holds whatever the flags, so the rules after it are never used", at: "launch", .index(always))
+        }
+        for name in flows.keys.sorted() where !rules.contains(where: { $0.flow == name }) {
+            throw top.error("no launch rule chooses '\(name)': add one, or remove the flow", at: "flows", .key(name))
+        }
+        for name in flows.keys.sorted() {
+            guard let flag = flows[name]!.completes else { continue }
+            guard rules.contains(where: { $0.ifFlag == flag || $0.unless == flag }) else {
+                throw top.error("'\(flag)' is read by no launch rule, so finishing '\(name)' would change nothing", at: "flows", .key(name), "completes")
+            }
+            for (index, rule) in rules.enumerated() where rule.flow == name && rule.unless != flag {
+                throw top.error(
+                    "chooses '\(name)', which completes '\(flag)', without \"unless\": \"\(flag)\": the session would come back to it once it finished",
+                    at: "launch", .index(index))
+            }
+        }
+        return rules
     }
 
     /// A required string that must not be empty.
@@ -92,6 +183,17 @@ private enum AppReader {
             guard !params.contains(param) else { throw screen.error("'\(param)' is listed twice", at: "params", .index(index)) }
             params.append(param)
         }
+        var key: [String]?
+        if let listed = try screen.optionalArray("key") {
+            key = []
+            for (index, element) in listed.enumerated() {
+                guard let param = element.stringValue, params.contains(param) else {
+                    throw screen.error("must name a declared param (\(params.isEmpty ? "the screen declares none" : params.joined(separator: ", ")))", at: "key", .index(index))
+                }
+                guard !key!.contains(param) else { throw screen.error("'\(param)' is listed twice", at: "key", .index(index)) }
+                key!.append(param)
+            }
+        }
         let title = try screen.optionalString("title")
         var guarded: AppDescription.Guard?
         switch (try screen.optionalString("requires"), screen.contains("otherwise")) {
@@ -109,7 +211,7 @@ private enum AppReader {
             }
         }
         return AppDescription.Screen(
-            presentation: presentation, style: style, embedInNavigation: embed, params: params, title: title, guarded: guarded)
+            presentation: presentation, style: style, embedInNavigation: embed, params: params, title: title, guarded: guarded, key: key)
     }
 
     static func root(_ root: JSONObjectReader, screens: [String: AppDescription.Screen]) throws(JSONReadError) -> AppDescription.Root {
@@ -119,8 +221,18 @@ private enum AppReader {
             guard declared.params.isEmpty else { throw object.error("'\(screen)' requires params and cannot be a root screen", at: "screen") }
             return screen
         }
+        let given = ["screen", "tabs", "split"].filter(root.contains)
+        guard given.count <= 1 else { throw root.error("give one of 'screen', 'tabs' or 'split', not \(given.joined(separator: " and "))") }
+        if root.contains("split") {
+            return .split(
+                try root.object("split", keys: splitKeys) { split throws(JSONReadError) in
+                    let columns = try split.optionalInt("columns") ?? 2
+                    guard columns == 2 else { throw split.error("must be 2 (primary and detail)", at: "columns") }
+                    return AppDescription.Split(
+                        columns: columns, primary: try split.object("primary", keys: primaryKeys) { primary throws(JSONReadError) in try usable(primary) })
+                })
+        }
         guard root.contains("tabs") else { return .screen(try usable(root)) }
-        guard !root.contains("screen") else { throw root.error("give either 'screen' or 'tabs', not both") }
         let tabs = try root.objects("tabs", keys: tabKeys) { tab throws(JSONReadError) in
             AppDescription.Tab(id: try nonEmptyString(tab, "id"), screen: try usable(tab))
         }
@@ -132,7 +244,7 @@ private enum AppReader {
     }
 
     static func routes(
-        _ top: JSONObjectReader, declared: [String: JSONValue], screens: [String: AppDescription.Screen], root: AppDescription.Root
+        _ top: JSONObjectReader, declared: [String: JSONValue], screens: [String: AppDescription.Screen], flows: [String: AppDescription.Flow]
     ) throws(JSONReadError) -> [AppDescription.Route] {
         // Each route read so far added one pattern, so a pattern's value is its route's index.
         var patterns: [String: Int] = [:]
@@ -151,16 +263,31 @@ private enum AppReader {
                 throw route.error("'\(path)' matches the same paths as routes[\(earlier)]", at: "path")
             }
             patterns[pattern] = patterns.count
+            let flow: String
+            if let named = try route.optionalString("flow") {
+                guard flows[named] != nil else {
+                    throw route.error("'\(named)' is not declared in flows; the flows are: \(flows.keys.sorted().joined(separator: ", "))", at: "flow")
+                }
+                flow = named
+            } else {
+                guard flows.count == 1 else {
+                    throw route.error("is required when the app has several flows: name the flow the link opens in", at: "flow")
+                }
+                flow = flows.keys.first!
+            }
             var tab: String?
             if let tabID = try route.optionalString("tab") {
-                guard case .tabs(let tabs) = root else { throw route.error("the app has no tabs", at: "tab") }
-                guard tabs.contains(where: { $0.id == tabID }) else { throw route.error("'\(tabID)' is not a tab of root.tabs", at: "tab") }
+                let where_ = flows.count == 1 ? "the app has" : "flow '\(flow)' has"
+                guard let tabs = flows[flow]!.root.tabs else { throw route.error("\(where_) no tabs", at: "tab") }
+                guard tabs.contains(where: { $0.id == tabID }) else {
+                    throw route.error("'\(tabID)' is not a tab: \(where_) \(tabs.map(\.id).joined(separator: ", "))", at: "tab")
+                }
                 tab = tabID
             }
             let steps = try route.objects("steps", keys: stepKeys) { step throws(JSONReadError) in
                 try Self.step(step, pathParams: pathParams, declared: declared, screens: screens)
             }
-            return AppDescription.Route(path: path, segments: segments, steps: steps, tab: tab)
+            return AppDescription.Route(path: path, segments: segments, steps: steps, tab: tab, flow: flow)
         } ?? []
     }
 
@@ -183,6 +310,6 @@ private enum AppReader {
             screen: screen, params: params,
             presentation: try enumValue(step, "presentation", as: AppDescription.PresentationMode.self),
             style: try enumValue(step, "style", as: ModalStyle.self),
-            embedInNavigation: try step.optionalBool("embedInNavigation"))
+            embedInNavigation: try step.optionalBool("embedInNavigation"), fresh: try step.optionalBool("fresh") ?? false)
     }
 }

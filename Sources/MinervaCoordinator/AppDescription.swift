@@ -1,6 +1,7 @@
 public import MinervaJSON
 
-/// What an app is made of: its screens, how a session starts, and its deep-link routes.
+/// What an app is made of: its screens, its root flows and the launch rules that choose among
+/// them by the session's flags, and its deep-link routes.
 ///
 /// Loaded from the `--app` file (or the built-in demo app) and validated once at start;
 /// every operation checks the screens it is asked for against it.
@@ -35,11 +36,14 @@ public struct AppDescription: Sendable, Equatable {
         public var title: String?
         /// The flag it requires, if guarded.
         public var guarded: Guard?
+        /// The params that make two nodes of this screen the same one (a deep link keeps a node
+        /// whose key params match); `nil` declares none, and every param is then the key.
+        public var key: [String]?
 
         /// Creates a screen entry.
         public init(
             presentation: PresentationMode = .push, style: ModalStyle? = nil, embedInNavigation: Bool? = nil,
-            params: [String] = [], title: String? = nil, guarded: Guard? = nil
+            params: [String] = [], title: String? = nil, guarded: Guard? = nil, key: [String]? = nil
         ) {
             self.presentation = presentation
             self.style = style
@@ -47,7 +51,11 @@ public struct AppDescription: Sendable, Equatable {
             self.params = params
             self.title = title
             self.guarded = guarded
+            self.key = key
         }
+
+        /// The params that identify a node of this screen: ``key``, or every declared param.
+        public var identity: [String] { key ?? params }
     }
 
     /// A tab of a tabs app: its id and the screen at the root of its navigator.
@@ -58,12 +66,33 @@ public struct AppDescription: Sendable, Equatable {
         public var screen: String
     }
 
-    /// How a session starts.
+    /// What a flow shows at its base.
     public enum Root: Sendable, Equatable {
         /// One screen at the root of the base navigator.
         case screen(String)
         /// A tab bar: one navigator per tab, the first selected.
         case tabs([Tab])
+        /// A split view: `primary` holds its screen, `detail` starts empty.
+        case split(Split)
+
+        /// The tabs, when the root is a tab bar.
+        public var tabs: [Tab]? {
+            if case .tabs(let tabs) = self { tabs } else { nil }
+        }
+    }
+
+    /// A split view root.
+    public struct Split: Sendable, Equatable {
+        /// How many columns (2: `primary` and `detail`).
+        public var columns: Int
+        /// The screen at the root of `primary`.
+        public var primary: String
+
+        /// Creates a split root.
+        public init(columns: Int = 2, primary: String) {
+            self.columns = columns
+            self.primary = primary
+        }
     }
 
     /// One step of a deep-link route: a `navigate` with params that may name path parameters.
@@ -78,17 +107,20 @@ public struct AppDescription: Sendable, Equatable {
         public var style: ModalStyle?
         /// Overrides the screen's embedding.
         public var embedInNavigation: Bool?
+        /// Whether a deep link replaces a node that matches this step instead of keeping it.
+        public var fresh: Bool
 
         /// Creates a step.
         public init(
             screen: String, params: [String: JSONValue] = [:], presentation: PresentationMode? = nil, style: ModalStyle? = nil,
-            embedInNavigation: Bool? = nil
+            embedInNavigation: Bool? = nil, fresh: Bool = false
         ) {
             self.screen = screen
             self.params = params
             self.presentation = presentation
             self.style = style
             self.embedInNavigation = embedInNavigation
+            self.fresh = fresh
         }
     }
 
@@ -98,18 +130,29 @@ public struct AppDescription: Sendable, Equatable {
         public var path: String
         /// Its segments; those starting with `:` are parameters.
         public var segments: [String]
-        /// The steps, applied in order from the reset state.
+        /// The steps, reconciled with what the flow shows (see ``CoordinatorTree/deepLink(_:)``).
         public var steps: [Step]
-        /// The tab selected before the steps, in a tabs app.
+        /// The tab selected before the steps, in a flow with tabs.
         public var tab: String?
+        /// The flow the route belongs to.
+        public var flow: String
     }
 
     /// The app's name.
     public var name: String
     /// The URL scheme of its deep links, if any.
     public var scheme: String?
-    /// How a session starts.
-    public var root: Root
+    /// The hosts of its universal links (`https://HOST/path` is the deep link `/path`), lowercased.
+    public var hosts: [String]
+    /// The root flows by name.
+    public var flows: [String: Flow]
+    /// Flow names, sorted, for stable output.
+    public var flowOrder: [String]
+    /// The launch rules, in order: a session's flow is the first whose rule holds for its flags.
+    public var launch: [LaunchRule]
+    /// Whether the file declares `flows` and `launch` (else it has one `root`: one flow,
+    /// `main`, and its `GET /v1/app` document keeps the single-root form).
+    public var declaresFlows: Bool
     /// The screens by name.
     public var screens: [String: Screen]
     /// Screen names, sorted, for stable output.
@@ -117,18 +160,42 @@ public struct AppDescription: Sendable, Equatable {
     /// Deep-link routes in file order; the first match wins.
     public var routes: [Route]
 
-    /// Creates an app description; ``parse(_:source:)`` validates one read from JSON.
-    public init(name: String, scheme: String? = nil, root: Root, screens: [String: Screen], routes: [Route] = []) {
+    /// Creates a single-root app: one flow, ``singleFlow``, always launched.
+    public init(name: String, scheme: String? = nil, hosts: [String] = [], root: Root, screens: [String: Screen], routes: [Route] = []) {
+        self.init(
+            name: name, scheme: scheme, hosts: hosts, flows: [Self.singleFlow: Flow(name: Self.singleFlow, root: root)],
+            launch: [LaunchRule(flow: Self.singleFlow)], declaresFlows: false, screens: screens, routes: routes)
+    }
+
+    /// Creates an app of root flows; ``parse(_:source:)`` validates one read from JSON.
+    public init(
+        name: String, scheme: String? = nil, hosts: [String] = [], flows: [String: Flow], launch: [LaunchRule], declaresFlows: Bool = true,
+        screens: [String: Screen], routes: [Route] = []
+    ) {
         self.name = name
         self.scheme = scheme
-        self.root = root
+        self.hosts = hosts
+        self.flows = flows
+        self.flowOrder = flows.keys.sorted()
+        self.launch = launch
+        self.declaresFlows = declaresFlows
         self.screens = screens
         self.screenOrder = screens.keys.sorted()
         self.routes = routes
     }
 
-    /// The tabs, when the app has a tab bar.
-    public var tabs: [Tab]? {
-        if case .tabs(let tabs) = root { tabs } else { nil }
+    /// The one flow of a single-root app.
+    public static let singleFlow = "main"
+
+    /// The flow a session with these flags shows: the first launch rule that holds (the last
+    /// always does).
+    public func launchFlow(for flags: Set<String>) -> String {
+        (launch.first { $0.holds(for: flags) } ?? launch[launch.count - 1]).flow
     }
+
+    /// The root of a single-root app (or of the flow the last launch rule names).
+    public var root: Root { flows[launch[launch.count - 1].flow]!.root }
+
+    /// The tabs of a single-root app with a tab bar.
+    public var tabs: [Tab]? { declaresFlows ? nil : root.tabs }
 }

@@ -24,12 +24,17 @@ extension CoordinatorTree {
     /// navigators are the new app's.
     public func obstacles(to newApp: AppDescription) -> AppChangeObstacles {
         var obstacles = AppChangeObstacles()
-        if layout == .split, newApp.tabs != nil {
-            obstacles.structure.append("the app now has tabs, which a split session cannot show")
+        guard let newFlow = newApp.flows[flow] else {
+            obstacles.structure.append("the session's flow '\(flow)' is not one of the app's any more")
+            return obstacles
         }
         let current = navigatorOrder.filter { navigators[$0]?.isBase == true }
         let wanted: [NavigatorID] =
-            if let tabs = newApp.tabs { tabs.map { Self.navigatorID(forTab: $0.id) } } else { layout == .stack ? [.main] : [.primary, .detail] }
+            switch newFlow.root {
+            case .tabs(let tabs): tabs.map { Self.navigatorID(forTab: $0.id) }
+            case .split: [.primary, .detail]
+            case .screen: layout == .stack || newApp.declaresFlows ? [.main] : [.primary, .detail]
+            }
         if current != wanted {
             let names = { (ids: [NavigatorID]) in ids.map(\.rawValue).joined(separator: ", ") }
             obstacles.structure.append("the session's base navigators are \(names(current)); the app now has \(names(wanted))")
@@ -48,9 +53,22 @@ extension CoordinatorTree {
         return obstacles
     }
 
+    /// Moves the tree to `newApp`: its nodes stay as they are, and when the new launch rules
+    /// choose another flow for its flags, it switches (a kept link whose flow is gone or no
+    /// longer later than the session's is dropped).
+    /// - Precondition: `obstacles(to: newApp)` is empty.
+    /// - Returns: the events of the switch, if any.
+    public mutating func move(to newApp: AppDescription) -> [NavigationEvent] {
+        run(newApp)
+        if let link = pending?.link, newApp.flows[link.flow] == nil || newApp.launchRank(of: link.flow) <= newApp.launchRank(of: flow) {
+            pending = nil
+        }
+        return followLaunch()
+    }
+
     /// Serves the tree with `newApp` from now on; its nodes stay as they are.
     /// - Precondition: `obstacles(to: newApp).structure` is empty.
-    public mutating func run(_ newApp: AppDescription) {
+    mutating func run(_ newApp: AppDescription) {
         app = newApp
         restoredUnknownScreens = nodes.values.contains { $0.id != rootID && newApp.screens[$0.screen] == nil }
     }

@@ -1,10 +1,11 @@
 extension CoordinatorTree {
     /// The whole block of events that changed `old` into this tree, in the order a client
     /// applies them: `removed` (top-most first, as the operation reported them), `finished`,
-    /// `added` (those the operation reported — a restore's nodes that come back — then new nodes
-    /// in the order they were shown), `stackChanged` (a set-root that moved nodes
-    /// it kept), then `tabSelected`, `flagsChanged` and `pendingChanged`, each at most once with
-    /// its final value.
+    /// `flowChanged` (a switch of root flows), `added` (those the operation reported — a restore's
+    /// nodes that come back — then new nodes in the order they were shown), `stackChanged` (a
+    /// set-root that moved nodes it kept), `paramsChanged`, then `tabSelected` (also after every
+    /// switch into a tab bar), `flagsChanged` and `pendingChanged`, each at most once with its
+    /// final value.
     ///
     /// An empty block means the operation changed nothing (selecting the selected tab, setting
     /// a flag already set).
@@ -20,8 +21,15 @@ extension CoordinatorTree {
             // A node made and removed by the same operation was never on screen for anyone.
             if case .removed(let removed) = event, removed.node.number < firstNew { block.append(event) }
         }
+        var switched = false
         for event in operationEvents {
             if case .finished = event { block.append(event) }
+        }
+        for event in operationEvents {
+            if case .flowChanged = event {
+                block.append(event)
+                switched = true
+            }
         }
         for event in operationEvents {
             if case .added = event { block.append(event) }
@@ -34,7 +42,12 @@ extension CoordinatorTree {
                 block.append(.stackChanged(navigator: navigator, stack: stack))
             }
         }
-        if let selectedTab, selectedTab != old.selectedTab { block.append(.tabSelected(selectedTab)) }
+        for event in operationEvents {
+            // Params of a node the same operation made are in its `added`.
+            if case .paramsChanged(let node, _) = event, node.number < firstNew, nodes[node] != nil { block.append(event) }
+        }
+        // A new flow's tab bar always says which tab it selects.
+        if let selectedTab, selectedTab != old.selectedTab || switched { block.append(.tabSelected(selectedTab)) }
         if flags != old.flags { block.append(.flagsChanged(flags.sorted())) }
         if pending != old.pending { block.append(.pendingChanged(pending)) }
         return block

@@ -1,20 +1,39 @@
 import MinervaJSON
 
 extension CoordinatorTree {
-    /// Follows a deep link: resets to a known state, then builds the route's chain with the
-    /// normal operations. All or nothing: when a step fails, nothing changes.
+    /// Follows a deep link, keeping what is already shown (reconcile).
     ///
-    /// The reset dismisses everything presented, selects the route's tab (if it names one), and
-    /// pops the visible base navigator to its root (in split, `primary` to its root and `detail`
-    /// emptied); other tabs keep their stacks. Every node so removed gets reason `deepLink`. Each
-    /// step is then applied as a `navigate` from the focus; query parameters become params of the
-    /// last step.
-    /// - Parameter url: a path (`/users/42`) or a URL with the app's scheme (`demo://users/42`).
+    /// The link's route belongs to a flow. Into the session's flow, the route's tab is selected
+    /// (other tabs keep their stacks; window-level presentations over them are dismissed) and
+    /// the steps are matched against what the visible navigators show above their base root, in
+    /// the order steps would build it: the longest matching prefix stays untouched — ids, lists
+    /// and subtrees — what lies above the first mismatch leaves, top-most first, reason
+    /// `deepLink`, and the remaining steps are shown as `navigate`s. A node matches a step when
+    /// the screen, its key params (``AppDescription/Screen/identity``), the way it was shown and,
+    /// for a presented node, the style are the step's, and the step is not `fresh`. When every
+    /// step matches and the deepest kept node's other params differ, they change in place
+    /// (`paramsChanged`); when nothing differs, nothing happens. An applied link replaces a
+    /// pending one. Query parameters become params of the last step.
+    ///
+    /// Into a flow later in `launch` than the session's, the link is kept as the pending one
+    /// (the newest wins) and applied in the block that switches to that flow.
+    /// - Parameter url: a path (`/users/42`), a URL with the app's scheme (`demo://users/42`), or
+    ///   an `https` URL on one of the app's hosts.
     /// - Returns: the events and the route's path pattern.
-    /// - Throws: `notFound` when no route matches; a failing step's own error.
+    /// - Throws: `notFound` when no route matches; `conflict` for a route of a flow earlier in
+    ///   `launch` than the session's; a failing step's error, naming the route and the step.
     @discardableResult
     public mutating func deepLink(_ url: String) throws(NavigationError) -> (events: [NavigationEvent], route: String) {
         guard let (route, bindings, link) = app.match(url) else { throw .unknownRoute(url, in: app) }
+        guard route.flow == flow else {
+            guard app.launchRank(of: route.flow) > app.launchRank(of: flow) else {
+                throw .conflict(
+                    "the deep link \(Excerpt(url)) opens in flow '\(route.flow)', which comes before this session's flow '\(flow)' in launch: "
+                        + "the session shows '\(route.flow)' only while \(launchCondition(of: route.flow)) (and no earlier launch rule holds); change its flags first (POST …/flags)")
+            }
+            pending = .link(PendingLink(url: url, flow: route.flow))
+            return ([], route.path)
+        }
         var steps = route.steps.map { step in
             var resolved = step
             resolved.params = step.params.mapValues { value in
@@ -29,55 +48,106 @@ extension CoordinatorTree {
             for (name, value) in link.query { steps[steps.count - 1].params[name] = .string(value) }
         }
         var next = self
-        var events = next.resetForDeepLink(tab: route.tab)
-        events += try next.apply(steps, from: nil).events
+        if next.pending?.link != nil { next.pending = nil }
+        let events = try next.reconcile(steps, tab: route.tab, of: route)
         self = next
         return (events, route.path)
     }
 
-    /// Dismisses everything presented, selects `tab`, and pops the visible base navigator to its root.
-    private mutating func resetForDeepLink(tab: String?) -> [NavigationEvent] {
+    /// Brings the visible navigators to `steps` above their base root, keeping the longest
+    /// matching prefix (see ``deepLink(_:)``).
+    private mutating func reconcile(
+        _ steps: [AppDescription.Step], tab: String?, of route: AppDescription.Route
+    ) throws(NavigationError) -> [NavigationEvent] {
         if let tab { selectedTab = tab }
+        let bases = visibleBases
         var removing = Set<NodeID>()
-        for base in baseNavigators {
-            for above in presentedChain(above: base) { removing.formUnion(navigators[above]!.stack) }
+        // Window-level presentations over other tabs or columns would cover the target.
+        for base in baseNavigators where !bases.contains(base) {
+            for above in presentedChain(above: base) where navigators[above]!.coversWindow { removing.formUnion(navigators[above]!.stack) }
         }
-        let visible = selectedTab.map { Self.navigatorID(forTab: $0) } ?? (layout == .split ? .primary : .main)
-        removing.formUnion(navigators[visible]!.stack.dropFirst())
-        if layout == .split { removing.formUnion(navigators[.detail]!.stack) }
-        return remove(removing, reason: .deepLink)
+        let chain = shownChain(of: bases)
+        var kept = 0
+        while kept < min(chain.count, steps.count), matches(nodes[chain[kept]]!, steps[kept]) { kept += 1 }
+        removing.formUnion(chain[kept...])
+        var events = remove(removing, reason: .deepLink)
+        if kept == steps.count, let deepest = chain.prefix(kept).last, nodes[deepest]!.params != steps[kept - 1].params {
+            events += updateParams(of: deepest, to: steps[kept - 1].params)
+        }
+        for index in kept..<steps.count {
+            do throws(NavigationError) {
+                // A guarded step shows its flow; it and the steps after it wait for the flow.
+                if let diverted = try divert(Array(steps[index...]), as: .navigate, from: nil) {
+                    events += diverted.events
+                    break
+                }
+                events += try show(steps[index], from: nil).events
+            } catch {
+                throw routeStepError(error, route: route, step: index)
+            }
+        }
+        return events
+    }
+
+    /// A failing route step's error: which route and step, and what to change in the app file.
+    private func routeStepError(_ error: NavigationError, route: AppDescription.Route, step index: Int) -> NavigationError {
+        let step = route.steps[index]
+        let place = "routes[\(app.routes.firstIndex(of: route) ?? 0)].steps[\(index)]"
+        let entry = app.screens[step.screen]
+        let focused = nodes[focus]!
+        var reason = error.description
+        var fix = "change \(place) in the app file"
+        if (step.presentation ?? entry?.presentation) == .push, let navigator = focused.navigator, navigators[navigator]?.embedded == false {
+            reason = "'\(step.screen)' is pushed, but '\(focused.screen)' below it was presented without a navigation stack"
+            fix = index > 0
+                ? "give routes[\(app.routes.firstIndex(of: route) ?? 0)].steps[\(index - 1)] \"embedInNavigation\": true, or \(place) \"presentation\": \"present\", in the app file"
+                : "give \(place) \"presentation\": \"present\" in the app file"
+        }
+        return NavigationError(
+            category: error.category,
+            description: "the deep link's route '\(route.path)' cannot show its step \(index + 1) (screen '\(step.screen)'): \(reason); \(fix) (minerva-server --check-app finds such routes)",
+            namesUndeclared: error.namesUndeclared)
+    }
+
+    /// The base navigators a deep link builds on: the selected tab's, `v0`, or `primary` and `detail`.
+    private var visibleBases: [NavigatorID] {
+        if let selectedTab { return [Self.navigatorID(forTab: selectedTab)] }
+        return layout == .split ? [.primary, .detail] : [.main]
+    }
+
+    /// What `bases` show above the first one's root, in the order steps build it: the first
+    /// base's stack above its root, the other bases' stacks, then each one's presented stacks.
+    private func shownChain(of bases: [NavigatorID]) -> [NodeID] {
+        var chain: [NodeID] = []
+        for (index, base) in bases.enumerated() {
+            chain += index == 0 ? navigators[base]!.stack.dropFirst() : navigators[base]!.stack[...]
+        }
+        for base in bases {
+            for above in presentedChain(above: base) { chain += navigators[above]!.stack }
+        }
+        return chain
+    }
+
+    /// Whether a shown node is what a step would show: the same screen and key params, pushed
+    /// or presented as the step would, presented in the same style; never for a `fresh` step.
+    private func matches(_ node: Node, _ step: AppDescription.Step) -> Bool {
+        guard !step.fresh, node.screen == step.screen, let entry = app.screens[step.screen] else { return false }
+        for param in entry.identity where node.params[param] != step.params[param] { return false }
+        let presented = (step.presentation ?? entry.presentation) == .present
+        guard presented == (node.presentation.kind == .present) else { return false }
+        return !presented || node.presentation.style == (step.style ?? entry.style ?? .automatic)
     }
 }
 
 extension AppDescription {
     /// The route a deep link follows, if any: the first in file order that matches it.
-    /// - Parameter url: a path or a URL with the app's scheme.
+    /// - Parameter url: a path, a URL with the app's scheme, or an `https` URL on one of its hosts.
     public func route(for url: String) -> Route? {
         match(url)?.route
     }
 
-    /// Why no route follows a deep link, for its `404`: a link with another scheme, or one that
-    /// is neither a path nor a URL, is told what this app's links look like.
-    /// - Parameter url: a deep link that ``route(for:)`` does not match.
-    public func unmatchedLinkMessage(_ url: String) -> String {
-        let text = Substring(url)
-        guard let separator = DeepLinkURL.schemeSeparator(in: text) else {
-            guard url.hasPrefix("/") else {
-                return "the deep link \(Excerpt(url)) is neither a path nor a URL; a deep link starts with '/' (try \(Excerpt("/" + url)))"
-            }
-            return "no route matches the deep link \(Excerpt(url))"
-        }
-        let given = text[..<separator]
-        let rest = text[text.index(separator, offsetBy: 3)...]
-        guard given.lowercased() != scheme?.lowercased() else { return "no route matches the deep link \(Excerpt(url))" }
-        guard let scheme else {
-            return "the deep link \(Excerpt(url)) has the scheme \(Excerpt(String(given))), but this app has no scheme: its deep links are paths (try \(Excerpt("/" + rest)))"
-        }
-        return "the deep link \(Excerpt(url)) has the scheme \(Excerpt(String(given))), but this app's scheme is \(Excerpt(scheme)) (try \(Excerpt(scheme + "://" + rest)))"
-    }
-
     func match(_ url: String) -> (route: Route, bindings: [String: String], link: DeepLinkURL)? {
-        guard let link = DeepLinkURL(url, scheme: scheme) else { return nil }
+        guard let link = DeepLinkURL(url, scheme: scheme, hosts: hosts) else { return nil }
         for route in routes {
             if let bindings = route.match(link.segments) { return (route, bindings, link) }
         }

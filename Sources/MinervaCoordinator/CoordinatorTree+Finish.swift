@@ -13,14 +13,17 @@ extension CoordinatorTree {
     ///
     /// When the node is the `otherwise` flow of a pending target, `success` sets the guard's flag
     /// and resumes the target (all or nothing; dropped when it can no longer be shown);
-    /// `cancelled` drops it.
+    /// `cancelled` drops it. A base root of a flow that `completes` a flag may finish with
+    /// `success`: the flag is set and the session switches to the flow the launch rules now
+    /// choose, in the same change. A flag set by a finish that makes the launch rules choose
+    /// another flow switches too (a guard's target then goes with the old flow).
     /// - Parameters:
     ///   - node: the flow's node.
     ///   - status: success or cancelled.
     ///   - value: an optional result value for the parent.
     /// - Returns: the events.
     /// - Throws: `notFound` for an unknown node, `conflict` for the app coordinator or a base or
-    ///   tab root.
+    ///   tab root (but a completing flow's root finishing with `success`).
     @discardableResult
     public mutating func finish(node: String, status: FlowStatus, value: JSONValue? = nil) throws(NavigationError) -> [NavigationEvent] {
         let target = try self.node(named: node)
@@ -30,10 +33,18 @@ extension CoordinatorTree {
         let navigator = navigators[navigatorID]!
         let index = navigator.stack.firstIndex(of: target.id)!
         if navigator.isBase, index == 0 {
-            throw .conflict("'\(node)' is the root of base navigator '\(navigatorID)' and cannot be finished")
+            guard let flag = app.flows[flow]?.completes else {
+                throw .conflict(
+                    "'\(node)' is the root of base navigator '\(navigatorID)' and cannot be finished"
+                        + (app.declaresFlows ? " (flow '\(flow)' declares no 'completes' flag)" : ""))
+            }
+            guard status == .success else {
+                throw .conflict("'\(node)' is a root of flow '\(flow)', which only finishes with 'success' (setting '\(flag)'); cancelling it would show it again")
+            }
+            return completeFlow(root: target, parent: parent, flag: flag, value: value)
         }
         var next = self
-        let waiting = next.pending?.guardNode == target.id ? next.pending : nil
+        let waiting = next.pending?.guarded?.guardNode == target.id ? next.pending?.guarded : nil
         var removing = Set(navigator.stack[index...])
         if index == 0 {
             for above in presentedChain(above: navigatorID) { removing.formUnion(navigators[above]!.stack) }
@@ -44,14 +55,27 @@ extension CoordinatorTree {
         events.append(.finished(FinishedFlow(node: target.id, screen: target.screen, parent: parent, result: .object(result))))
         if let waiting, status == .success {
             next.flags.insert(waiting.flag)
-            // A target that can no longer be shown is dropped; the flow has still finished.
-            var resumed = next
-            if let shown = try? resumed.resume(waiting) {
-                next = resumed
-                events += shown
+            if next.app.launchFlow(for: next.flags) != next.flow {
+                events += next.followLaunch()
+            } else {
+                // A target that can no longer be shown is dropped; the flow has still finished.
+                var resumed = next
+                if let shown = try? resumed.resume(waiting) {
+                    next = resumed
+                    events += shown
+                }
             }
         }
         self = next
         return events
+    }
+
+    /// A completing flow's root finished with `success`: its flag is set and the session
+    /// switches to the flow the launch rules choose now (the root leaves with its flow).
+    private mutating func completeFlow(root: Node, parent: NodeID, flag: String, value: JSONValue?) -> [NavigationEvent] {
+        var result: [String: JSONValue] = ["status": .string(FlowStatus.success.rawValue)]
+        if let value, value != .null { result["value"] = value }
+        flags.insert(flag)
+        return [.finished(FinishedFlow(node: root.id, screen: root.screen, parent: parent, result: .object(result)))] + followLaunch()
     }
 }

@@ -13,16 +13,18 @@ extension CoordinatorTree {
         let entry = try screenEntry(first.screen, params: first.params)
         guard let guarded = entry.guarded, !flags.contains(guarded.flag) else { return nil }
         if let origin { _ = try node(named: origin) }
-        if let showing = pending, nodes[showing.guardNode] != nil {
+        if let showing = pending?.guarded, nodes[showing.guardNode] != nil {
             // The flow keeps its flag: a target that needs another one meets its own guard when it resumes.
-            pending = showing.replacing(operation: operation, steps: steps, navigator: navigator, replacesStack: replacesStack)
+            pending = .guarded(showing.replacing(operation: operation, steps: steps, navigator: navigator, replacesStack: replacesStack))
             return ([], showing.guardNode)
         }
         var next = self
         let flow = AppDescription.Step(screen: guarded.otherwise, params: guarded.otherwiseParams)
         let shown = try next.show(flow, from: origin)
-        next.pending = PendingNavigation(
-            operation: operation, steps: steps, navigator: navigator, replacesStack: replacesStack, guardNode: shown.node, flag: guarded.flag)
+        // It replaces a pending deep link too: one slot, the newest wins.
+        next.pending = .guarded(
+            PendingNavigation(
+                operation: operation, steps: steps, navigator: navigator, replacesStack: replacesStack, guardNode: shown.node, flag: guarded.flag))
         self = next
         return shown
     }

@@ -68,14 +68,20 @@ extension CoordinatorTree {
             guard let parent = node.parent, nodes[parent]?.children.contains(node.id) == true else { return "\(node.id)'s parent does not list it" }
             guard node.id.number < nextNodeNumber else { return "\(node.id) is beyond the id counter" }
         }
-        if let tabs = app.tabs {
-            guard tabs.contains(where: { $0.id == selectedTab }) else { return "the selected tab is not a tab of the app" }
+        guard app.flows[flow] != nil else { return "the flow '\(flow)' is not one of the app's" }
+        if let tabs {
+            guard tabs.contains(where: { $0.id == selectedTab }) else { return "the selected tab is not a tab of the flow" }
         } else {
-            guard selectedTab == nil else { return "a tab is selected in an app without tabs" }
+            guard selectedTab == nil else { return "a tab is selected in a flow without tabs" }
         }
-        if let pending {
-            guard nodes[pending.guardNode] != nil else { return "the pending target's guard flow is gone" }
-            guard !pending.steps.isEmpty else { return "a pending target without steps" }
+        switch pending {
+        case .guarded(let target):
+            guard nodes[target.guardNode] != nil else { return "the pending target's guard flow is gone" }
+            guard !target.steps.isEmpty else { return "a pending target without steps" }
+        case .link(let link):
+            guard app.launchRank(of: link.flow) > app.launchRank(of: flow) else { return "a pending link into a flow that is not later than the session's" }
+        case nil:
+            break
         }
         let focused = nodes[focus]
         guard focused != nil && focused!.id != rootID else { return "the focus is not a node on a stack" }

@@ -37,7 +37,7 @@ extension CoordinatorTree {
         if !emptied.isEmpty {
             navigatorOrder.removeAll { navigators[$0] == nil }
         }
-        if let guardNode = pending?.guardNode, removed.contains(guardNode) {
+        if let guardNode = pending?.guarded?.guardNode, removed.contains(guardNode) {
             // A guard's flow that leaves any way but its own finish drops the target as
             // `cancelled` would, and says so (a finish sends its own `finished`).
             if !(reason == .finish && targets.contains(guardNode)), let flow = nodes[guardNode], let parent = flow.parent {

@@ -25,6 +25,10 @@ extension CoordinatorTree {
                 take(removed.node)
             case .finished:
                 break
+            case .flowChanged(let change):
+                startFlow(change)
+            case .paramsChanged(let node, let params):
+                nodes[node]?.params = params
             case .tabSelected(let tab):
                 selectedTab = tab
             case .flagsChanged(let newFlags):
@@ -43,6 +47,19 @@ extension CoordinatorTree {
             navigators[id] = nil
         }
         if !emptied.isEmpty { navigatorOrder.removeAll { navigators[$0] == nil } }
+    }
+
+    /// Enters a flow as a switch left it: no navigators but its empty base ones (the old
+    /// flow's nodes left by the block's `removed` events; the new roots come as `added`).
+    private mutating func startFlow(_ change: FlowChange) {
+        navigators = [:]
+        navigatorOrder = []
+        flow = change.to
+        selectedTab = nil
+        layout = change.bases.contains { $0.rootKind == .detail } ? .split : .stack
+        for base in change.bases {
+            addNavigator(Navigator(id: base.id, stack: [], presentedNavigator: nil, parent: nil, embedded: true, role: .base(rootKind: base.rootKind)))
+        }
     }
 
     /// Puts an added node on top of its navigator's stack (a new presented navigator first, when

@@ -8,6 +8,7 @@ extension CoordinatorTree {
     public func writeSnapshot(into writer: inout JSONWriter) {
         writer.beginObject()
         writer.field("layout", layout.rawValue)
+        writer.field("flow", flow)
         writer.field("nextNode", nextNodeNumber)
         writer.field("nextNavigator", nextNavigatorNumber)
         writer.key("flags")
@@ -42,6 +43,7 @@ extension CoordinatorTree {
     /// - Throws: ``SnapshotError`` when the value is not a snapshot or does not make a valid tree.
     public init(snapshot value: JSONValue, app: AppDescription) throws(SnapshotError) {
         self.app = app
+        let singleFlow = app.launch[app.launch.count - 1].flow
         rootID = NodeID(0)
         nodes = [:]
         navigators = [:]
@@ -49,13 +51,15 @@ extension CoordinatorTree {
         do throws(JSONReadError) {
             let reader = try JSONObjectReader(value, keys: Self.snapshotKeys)
             layout = try reader.enumValue("layout", as: Layout.self)
+            // Snapshots written before flows name none: the single-root app's one flow.
+            flow = try reader.optionalString("flow") ?? singleFlow
             nextNodeNumber = try reader.int("nextNode")
             nextNavigatorNumber = try reader.int("nextNavigator")
             selectedTab = try reader.optionalString("selectedTab")
             flags = Set(try reader.strings("flags"))
             for node in try reader.objects("nodes", keys: Self.nodeKeys, Self.node) { nodes[node.id] = node }
             for navigator in try reader.objects("navigators", keys: Self.navigatorKeys, Self.navigator) { addNavigator(navigator) }
-            pending = try reader.optionalObject("pending", keys: PendingNavigation.snapshotKeys, PendingNavigation.init(reader:))
+            pending = try reader.optionalObject("pending", keys: Pending.snapshotKeys, Pending.init(reader:))
         } catch {
             throw SnapshotError(error.description)
         }
@@ -131,6 +135,7 @@ extension AppDescription.Step {
         if let presentation { writer.field("presentation", presentation.rawValue) }
         if let style { writer.field("style", style.rawValue) }
         if let embedInNavigation { writer.field("embedInNavigation", embedInNavigation) }
+        if fresh { writer.field("fresh", true) }
         writer.endObject()
     }
 

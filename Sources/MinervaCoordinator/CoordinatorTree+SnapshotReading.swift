@@ -4,7 +4,7 @@ extension CoordinatorTree {
     /// The members of a tree snapshot; `lastSeq` is read from snapshots written before the
     /// session core kept the event counter, and ignored.
     static let snapshotKeys: JSONKeys = [
-        "layout", "nextNode", "nextNavigator", "lastSeq", "flags", "nodes", "navigators", "selectedTab", "pending",
+        "layout", "flow", "nextNode", "nextNavigator", "lastSeq", "flags", "nodes", "navigators", "selectedTab", "pending",
     ]
     static let nodeKeys: JSONKeys = ["id", "screen", "params", "kind", "children", "style", "navigator", "parent"]
     static let navigatorKeys: JSONKeys = ["id", "stack", "embedded", "rootKind", "presentedStyle", "presentedNavigator", "parent"]

@@ -8,8 +8,11 @@ import MinervaJSON
 public struct CoordinatorTree: Sendable {
     /// The app the session runs (see ``run(_:)``).
     public internal(set) var app: AppDescription
-    /// How the base navigators are arranged.
-    public let layout: Layout
+    /// The root flow the session shows (see ``AppDescription/launchFlow(for:)``).
+    public internal(set) var flow: String
+    /// How the base navigators are arranged: `split` when the flow's root is a split view (or a
+    /// single-root session was made split).
+    public internal(set) var layout: Layout
     /// The app coordinator's id (`n0`).
     public let rootID: NodeID
     /// Every node, by id.
@@ -22,38 +25,57 @@ public struct CoordinatorTree: Sendable {
     public internal(set) var selectedTab: String?
     /// The session's flags, which guards read (e.g. `signedIn`).
     public internal(set) var flags: Set<String> = []
-    /// A guarded target waiting for its `otherwise` flow to finish.
-    public internal(set) var pending: PendingNavigation?
+    /// A guarded target waiting for its `otherwise` flow to finish, or a deep link waiting for
+    /// its flow.
+    public internal(set) var pending: Pending?
     var nextNodeNumber = 0
     /// Whether the tree was restored from a snapshot with screens the app no longer declares;
     /// only then can ``unknownScreens`` be non-empty (the operations accept declared screens only).
     var restoredUnknownScreens = false
     var nextNavigatorNumber = 1
 
-    /// Checks that an app can run in a layout: a tabs app cannot be split.
-    /// - Throws: `invalid` for a tabs app with `split`.
+    /// Checks that an app can run in a layout: `split` is for single-root apps whose root is
+    /// one screen (an app of flows says in each flow's root whether it is split).
+    /// - Throws: `invalid` for an app of flows or a tabs app with `split`.
     public static func check(layout: Layout, for app: AppDescription) throws(NavigationError) {
-        if layout == .split, app.tabs != nil {
+        guard layout == .split else { return }
+        if app.declaresFlows {
+            throw .invalid(
+                "this app declares flows, whose roots say whether they are split; leave 'layout' out (flows: \(app.flowOrder.joined(separator: ", ")))")
+        }
+        if app.tabs != nil {
             throw .invalid("this app has tabs, which cannot be combined with layout 'split'")
         }
     }
 
-    /// Starts a session's tree: the app coordinator and the app's root screen (or one root per
-    /// tab) on the base navigators.
+    /// Starts a session's tree: the app coordinator and the launch flow's base for `flags`
+    /// (its root screen, one root per tab, or a split view's primary).
     /// - Parameters:
     ///   - app: the app description (already validated).
-    ///   - layout: `stack` (one base navigator `v0`, or one per tab) or `split` (`primary` and an
-    ///     empty `detail`); see ``check(layout:for:)``.
-    public init(app: AppDescription, layout: Layout = .stack) {
-        precondition((try? Self.check(layout: layout, for: app)) != nil, "a tabs app cannot be split")
+    ///   - layout: for a single-root app, `stack` (one base navigator `v0`, or one per tab) or
+    ///     `split` (`primary` and an empty `detail`); see ``check(layout:for:)``.
+    ///   - flags: the session's flags, which choose its flow.
+    public init(app: AppDescription, layout: Layout = .stack, flags: Set<String> = []) {
+        precondition((try? Self.check(layout: layout, for: app)) != nil, "only a single-root app of one screen can be split")
         self.app = app
         self.layout = layout
+        self.flags = flags
+        flow = app.launchFlow(for: flags)
         rootID = NodeID(0)
         nextNodeNumber = 1
         nodes = [rootID: Node(id: rootID, screen: app.name, params: [:], presentation: Presentation(.app), navigator: nil, parent: nil, children: [])]
         navigators = [:]
         navigatorOrder = []
-        switch (app.root, layout) {
+        buildBase()
+    }
+
+    /// Makes the base navigators of ``flow`` and their roots (the tree holds only the app
+    /// coordinator); selects the first tab of a tab bar.
+    mutating func buildBase() {
+        let root = app.flows[flow]!.root
+        if case .split = root { layout = .split } else if app.declaresFlows { layout = .stack }
+        selectedTab = nil
+        switch (root, layout) {
         case (.tabs(let tabs), _):
             for tab in tabs {
                 let id = Self.navigatorID(forTab: tab.id)
@@ -65,10 +87,16 @@ public struct CoordinatorTree: Sendable {
             addNavigator(Navigator(id: .main, stack: [], presentedNavigator: nil, parent: nil, embedded: true, role: .base(rootKind: .root)))
             navigators[.main]!.stack = [makeNode(screen: screen, params: [:], presentation: Presentation(.root), navigator: .main, parent: rootID)]
         case (.screen(let screen), .split):
-            addNavigator(Navigator(id: .primary, stack: [], presentedNavigator: nil, parent: nil, embedded: true, role: .base(rootKind: .root)))
-            addNavigator(Navigator(id: .detail, stack: [], presentedNavigator: nil, parent: nil, embedded: true, role: .base(rootKind: .detail)))
-            navigators[.primary]!.stack = [makeNode(screen: screen, params: [:], presentation: Presentation(.root), navigator: .primary, parent: rootID)]
+            buildSplit(primary: screen)
+        case (.split(let split), _):
+            buildSplit(primary: split.primary)
         }
+    }
+
+    private mutating func buildSplit(primary screen: String) {
+        addNavigator(Navigator(id: .primary, stack: [], presentedNavigator: nil, parent: nil, embedded: true, role: .base(rootKind: .root)))
+        addNavigator(Navigator(id: .detail, stack: [], presentedNavigator: nil, parent: nil, embedded: true, role: .base(rootKind: .detail)))
+        navigators[.primary]!.stack = [makeNode(screen: screen, params: [:], presentation: Presentation(.root), navigator: .primary, parent: rootID)]
     }
 
     /// The navigator id of a tab (`tab:home`).
@@ -76,9 +104,12 @@ public struct CoordinatorTree: Sendable {
         NavigatorID("tab:\(tab)")
     }
 
+    /// The tabs of the session's flow, when its root is a tab bar.
+    public var tabs: [AppDescription.Tab]? { app.flows[flow]?.root.tabs }
+
     /// The base navigators, in layout order: `v0`; `primary` and `detail`; or one per tab.
     public var baseNavigators: [NavigatorID] {
-        if let tabs = app.tabs { return tabs.map { Self.navigatorID(forTab: $0.id) } }
+        if let tabs { return tabs.map { Self.navigatorID(forTab: $0.id) } }
         return layout == .stack ? [.main] : [.primary, .detail]
     }
 
@@ -153,6 +184,6 @@ extension CoordinatorTree: Equatable {
         lhs.layout == rhs.layout && lhs.nodes == rhs.nodes && lhs.navigators == rhs.navigators
             && lhs.navigatorOrder == rhs.navigatorOrder
             && lhs.nextNodeNumber == rhs.nextNodeNumber && lhs.nextNavigatorNumber == rhs.nextNavigatorNumber
-            && lhs.selectedTab == rhs.selectedTab && lhs.flags == rhs.flags && lhs.pending == rhs.pending
+            && lhs.selectedTab == rhs.selectedTab && lhs.flags == rhs.flags && lhs.pending == rhs.pending && lhs.flow == rhs.flow
     }
 }

@@ -5,12 +5,20 @@ struct DeepLinkURL {
     /// Query parameters in order.
     let query: [(name: String, value: String)]
 
-    /// Reads `/users/42?tab=x` or `scheme://users/42`; `nil` when it is neither, or names another scheme.
-    init?(_ text: String, scheme: String?) {
+    /// Reads `/users/42?tab=x`, `scheme://users/42` or (a universal link)
+    /// `https://HOST/users/42` with one of `hosts`; `nil` when it is none of these.
+    init?(_ text: String, scheme: String?, hosts: [String] = []) {
         var rest = Substring(text)
         if let separator = Self.schemeSeparator(in: rest) {
-            guard let scheme, rest[..<separator].lowercased() == scheme.lowercased() else { return nil }
+            let given = rest[..<separator].lowercased()
             rest = rest[rest.index(separator, offsetBy: 3)...]
+            if given == scheme?.lowercased() {
+                // scheme://users/42: what follows the scheme is the path.
+            } else if given == "https", let host = Self.host(of: rest), hosts.contains(host.lowercased()) {
+                rest = rest[host.endIndex...]
+            } else {
+                return nil
+            }
         } else {
             guard rest.hasPrefix("/") else { return nil }
         }
@@ -25,6 +33,12 @@ struct DeepLinkURL {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             return (Self.percentDecoded(parts[0], plusIsSpace: true), parts.count > 1 ? Self.percentDecoded(parts[1], plusIsSpace: true) : "")
         }
+    }
+
+    /// The host a URL's text starts with (after `://`), up to its path, query or fragment.
+    static func host(of rest: Substring) -> Substring? {
+        let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return host.isEmpty ? nil : host
     }
 
     /// Where `://` starts, if the text has a scheme.

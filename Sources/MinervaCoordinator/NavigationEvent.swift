@@ -15,15 +15,20 @@ public enum NavigationEvent: Hashable, Sendable {
     case tabSelected(String)
     /// The session's flags changed: the whole new set, sorted.
     case flagsChanged([String])
-    /// A guarded target is kept, replaced or dropped (`nil`).
-    case pendingChanged(PendingNavigation?)
+    /// A guarded target or a deep link is kept, replaced or dropped (`nil`).
+    case pendingChanged(Pending?)
+    /// The session switched root flows: every node of the old one left (reason `flowChanged`)
+    /// and the new one's base navigators stand empty until its `added` events.
+    case flowChanged(FlowChange)
+    /// A node's params changed in place (a deep link that kept it, or `PATCH …/params`).
+    case paramsChanged(node: NodeID, params: [String: JSONValue])
     /// A set-root kept nodes that were on the stack and moved them (to new places, or under the
     /// stack's owner): the navigator's whole stack now, bottom first.
     case stackChanged(navigator: NavigatorID, stack: [NodeID])
 
     /// Why a node left the tree (`restore`: the session went back to an earlier version).
     public enum RemovalReason: String, Sendable, CaseIterable {
-        case pop, dismiss, setRoot, finish, deepLink, ancestorRemoved, restore
+        case pop, dismiss, setRoot, finish, deepLink, ancestorRemoved, restore, flowChanged
     }
 
     /// The node an `added`, `removed` or `finished` event is about.
@@ -32,7 +37,8 @@ public enum NavigationEvent: Hashable, Sendable {
         case .added(let added): added.node
         case .removed(let removed): removed.node
         case .finished(let finished): finished.node
-        case .tabSelected, .flagsChanged, .pendingChanged, .stackChanged: nil
+        case .paramsChanged(let node, _): node
+        case .tabSelected, .flagsChanged, .pendingChanged, .stackChanged, .flowChanged: nil
         }
     }
 }
@@ -106,5 +112,37 @@ public struct FinishedFlow: Hashable, Sendable {
         self.screen = screen
         self.parent = parent
         self.result = result
+    }
+}
+
+/// A switch of root flows, and the base navigators the new flow starts with.
+public struct FlowChange: Hashable, Sendable {
+    /// The flow left.
+    public let from: String
+    /// The flow entered.
+    public let to: String
+    /// The new flow's base navigators in layout order (tab order for a tab bar), each with the
+    /// kind of its root: what rebuilds the flow's empty base from the change log.
+    public let bases: [BaseNavigator]
+
+    /// Describes a switch; stores read events back with it.
+    public init(from: String, to: String, bases: [BaseNavigator]) {
+        self.from = from
+        self.to = to
+        self.bases = bases
+    }
+}
+
+/// A base navigator as a flow switch names it.
+public struct BaseNavigator: Hashable, Sendable {
+    /// Its id (`v0`, `tab:home`, `primary`, `detail`).
+    public let id: NavigatorID
+    /// The kind its root takes.
+    public let rootKind: Presentation.Kind
+
+    /// Creates one.
+    public init(id: NavigatorID, rootKind: Presentation.Kind) {
+        self.id = id
+        self.rootKind = rootKind
     }
 }

@@ -31,4 +31,11 @@ public struct Navigator: Hashable, Sendable {
 
     /// Whether this is a base navigator of the layout.
     public var isBase: Bool { parent == nil }
+
+    /// Whether it is presented at window level (every style but `currentContext` and
+    /// `overCurrentContext`): UIKit shows it over the tab bar and every column.
+    var coversWindow: Bool {
+        guard case .presented(let style) = role else { return false }
+        return style != .currentContext && style != .overCurrentContext
+    }
 }

@@ -7,7 +7,7 @@ public struct Node: Hashable, Sendable {
     /// The screen it shows, a key of the app description's `screens`.
     public let screen: String
     /// The screen's parameters.
-    public let params: [String: JSONValue]
+    public internal(set) var params: [String: JSONValue]
     /// How it came on screen.
     public let presentation: Presentation
     /// The navigator whose stack holds it; `nil` only for the app coordinator.

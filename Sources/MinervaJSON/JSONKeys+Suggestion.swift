@@ -6,7 +6,7 @@ extension JSONKeys {
     /// substring is edited twice); a name is close when at most a third of the longer one's
     /// characters (at least one) differ. Ties go to the name listed first.
     /// - Complexity: O(n·m²) for n names of at most m characters; keys over 64 bytes are never matched.
-    func nearest(to key: String) -> String? {
+    public func nearest(to key: String) -> String? {
         let typed = Self.folded(key)
         guard typed.count <= 64 else { return nil }
         var best: (name: String, distance: Int)?

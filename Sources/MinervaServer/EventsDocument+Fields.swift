@@ -47,6 +47,17 @@ extension SessionEvent.Change {
         case .navigation(.pendingChanged(let pending)):
             writer.key("pending")
             StateDocument.write(pending, into: &writer)
+        case .navigation(.flowChanged(let change)):
+            writer.field("from", change.from)
+            writer.field("to", change.to)
+            writer.key("navigators")
+            writer.beginArray()
+            for base in change.bases { writer.string(base.id.rawValue) }
+            writer.endArray()
+        case .navigation(.paramsChanged(let node, let params)):
+            writer.field("node", node)
+            writer.key("params")
+            writer.value(.object(params))
         case .navigation(.stackChanged(let navigator, let stack)):
             writer.field("navigator", navigator.rawValue)
             writer.key("stack")

@@ -23,7 +23,7 @@ struct Exchange: Sendable {
         headers = [("X-Request-ID", requestID)] + api.configuration.cors.headers(for: request)
         method =
             switch request.method {
-            case "GET", "HEAD", "POST", "PUT", "DELETE": request.method
+            case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE": request.method
             default: "other"
             }
         routeName = route?.metricName ?? "unknown"

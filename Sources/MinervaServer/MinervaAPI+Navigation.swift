@@ -1,4 +1,5 @@
 import MicroHTTP
+import MinervaJSON
 import MinervaSessions
 
 extension MinervaAPI {
@@ -12,4 +13,21 @@ extension MinervaAPI {
             Self.json(200, StateDocument.encode(sessionID: id, state: state), headers: [Self.etag(state.version)])
         }
     }
+
+    /// `PATCH /v1/sessions/{id}/nodes/{node}/params {"set"?, "unset"?}`: changes a node's params
+    /// in place (`paramsChanged`) and answers the new state; equal params change nothing.
+    func updateParams(_ node: String, on session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
+        let command = parse { () throws(APIError) in
+            try readBody(request.body, required: true, keys: Self.paramsKeys) { body throws(JSONReadError) in
+                SessionCommand.updateParams(node: node, set: try body.optionalObject("set") ?? [:], unset: try body.optionalStrings("unset") ?? [])
+            }
+        }
+        let id = session.id
+        return try mutate(session, request, exchange, command: command) { state in
+            Self.json(200, StateDocument.encode(sessionID: id, state: state), headers: [Self.etag(state.version)])
+        }
+    }
+
+    /// The members of a `PATCH …/params` body.
+    private static let paramsKeys: JSONKeys = ["set", "unset"]
 }

@@ -188,6 +188,8 @@ public final class MinervaAPI: HTTPResponder {
             return try putList(node, on: session!, request, exchange)
         case (.list(_, let node), _):
             return .response(try getList(node, on: session!, request))
+        case (.params(_, let node), _):
+            return try updateParams(node, on: session!, request, exchange)
         case (.link, _):
             return .response(try link(session!))
         case (.version(_, let version), _):

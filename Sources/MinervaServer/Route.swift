@@ -18,6 +18,8 @@ enum Route: Equatable {
     case operation(String, Operation)
     /// `/v1/sessions/{id}/nodes/{node}/list`
     case list(String, node: String)
+    /// `/v1/sessions/{id}/nodes/{node}/params`
+    case params(String, node: String)
     /// `/v1/sessions/{id}/link`
     case link(String)
     /// `/v1/sessions/{id}/versions/{version}`
@@ -50,6 +52,7 @@ enum Route: Equatable {
         case .sessions, .operation, .restore: ["POST"]
         case .session: ["GET", "HEAD", "DELETE"]
         case .list: ["GET", "HEAD", "PUT"]
+        case .params: ["PATCH"]
         }
     }
 
@@ -64,6 +67,7 @@ enum Route: Equatable {
         case .events: "events"
         case .operation(_, let operation): operation.rawValue
         case .list: "list"
+        case .params: "params"
         case .link: "link"
         case .version: "version"
         case .restore: "restore"
@@ -77,14 +81,16 @@ enum Route: Equatable {
     /// and the health check (which asks the store).
     var usesStore: Bool {
         switch self {
-        case .session, .events, .operation, .list, .link, .version, .restore, .sessions, .health, .analytics: true
+        case .session, .events, .operation, .list, .params, .link, .version, .restore, .sessions, .health, .analytics: true
         case .metrics, .app, .webAsset: false
         }
     }
 
     var sessionID: String? {
         switch self {
-        case .session(let id), .events(let id), .operation(let id, _), .list(let id, _), .link(let id), .version(let id, _), .restore(let id): id
+        case .session(let id), .events(let id), .operation(let id, _), .list(let id, _), .params(let id, _), .link(let id), .version(let id, _),
+            .restore(let id):
+            id
         case .health, .metrics, .app, .sessions, .webAsset, .analytics: nil
         }
     }
@@ -161,6 +167,7 @@ private struct PathSegments {
         case 5 where segment(3, is: "versions") && !isEmpty(4): return .version(id, version: string(4))
         case 4: return Route.Operation(rawValue: string(3)).map { .operation(id, $0) }
         case 6 where segment(3, is: "nodes") && !isEmpty(4) && segment(5, is: "list"): return .list(id, node: string(4))
+        case 6 where segment(3, is: "nodes") && !isEmpty(4) && segment(5, is: "params"): return .params(id, node: string(4))
         default: return nil
         }
     }

@@ -40,6 +40,7 @@ enum StateDocument {
         if let token { writer.field("token", token) }
         writer.field("version", state.version)
         writer.field("layout", tree.layout.rawValue)
+        writer.field("flow", tree.flow)
         writer.field("appVersion", state.appVersion)
         writer.field("focus", state.focus)
         writer.key("root")
@@ -51,7 +52,7 @@ enum StateDocument {
         }
         writer.endArray()
         writer.key("tabs")
-        if let tabs = tree.app.tabs, let selected = tree.selectedTab {
+        if let tabs = tree.tabs, let selected = tree.selectedTab {
             writer.beginObject()
             writer.field("selected", selected)
             writer.key("items")
@@ -138,12 +139,25 @@ enum StateDocument {
         writer.endObject()
     }
 
-    /// `{"operation", "steps", "flow"}` (and `"navigator"`, `"replacesStack"` for a set-root), or `null`.
-    static func write(_ pending: PendingNavigation?, into writer: inout JSONWriter) {
-        guard let pending else {
+    /// A guarded target as `{"operation", "steps", "flow"}` (the guard's node; and `"navigator"`,
+    /// `"replacesStack"` for a set-root), a deep link as `{"operation": "deepLink", "url", "flow"}`
+    /// (the flow's name), or `null`.
+    static func write(_ pending: Pending?, into writer: inout JSONWriter) {
+        switch pending {
+        case nil:
             writer.null()
-            return
+        case .link(let link):
+            writer.beginObject()
+            writer.field("operation", PendingLink.operation)
+            writer.field("url", link.url)
+            writer.field("flow", link.flow)
+            writer.endObject()
+        case .guarded(let target):
+            write(target, into: &writer)
         }
+    }
+
+    private static func write(_ pending: PendingNavigation, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.field("operation", pending.operation.rawValue)
         if let navigator = pending.navigator {

@@ -49,18 +49,18 @@ extension SessionCommand {
                 return []
             }
         case let .flags(set, clear):
-            return try navigation(&state) { tree throws(NavigationError) in
-                try tree.updateFlags(set: set, clear: clear)
-                return []
-            }
+            return try navigation(&state) { tree throws(NavigationError) in try tree.updateFlags(set: set, clear: clear) }
+        case let .updateParams(node, set, unset):
+            try checkParams(set, configuration)
+            return try navigation(&state) { tree throws(NavigationError) in try tree.updateParams(node: node, set: set, unset: unset) }
         case let .putList(node, sections):
             return [try putList(node, sections, on: &state, configuration: configuration)]
         case let .moveToApp(app, from, version):
             // Another process may have moved it first (to this version or a newer one).
             guard state.appVersion == from, state.tree.obstacles(to: app).isEmpty else { return [] }
-            state.tree.run(app)
+            let switched = state.tree.move(to: app)
             state.appVersion = version
-            return [.appChanged(from: from, to: version)]
+            return [.appChanged(from: from, to: version)] + switched.map { .navigation($0) }
         case let .restore(target):
             return try target.apply(to: &state)
         }

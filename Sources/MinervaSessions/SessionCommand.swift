@@ -16,8 +16,10 @@ public enum SessionCommand: Sendable {
     case setRoot(navigator: String?, stack: [StackEntry])
     /// Shows a screen the way the app description and the layout say.
     case navigate(from: String?, screen: String, params: [String: JSONValue])
-    /// Resets to a known state and builds a route's chain.
+    /// Follows a deep link, keeping what is shown (or keeping the link for a later flow).
     case deepLink(url: String)
+    /// Changes a node's params in place.
+    case updateParams(node: String, set: [String: JSONValue], unset: [String])
     /// Ends the flow at a node with a result for its parent.
     case finish(node: String, status: String, value: JSONValue?)
     /// Selects a tab.

@@ -14,18 +14,20 @@ public struct CreatedSession: Sendable {
 public typealias CreationCompletion = @Sendable (Result<StoredAnswer, SessionError>) -> Void
 
 extension SessionCore {
-    /// Makes a session on the app's root screen, or built by a deep link (version 1, no events).
+    /// Makes a session in the launch flow for its flags, on that flow's roots, or built by a deep
+    /// link (applied there, or kept pending for a later flow); version 1, no events.
     /// With an `Idempotency-Key`, the session and the key's answer are stored in one
     /// transaction, and a retry answers the same session.
     /// - Parameters:
-    ///   - layout: `stack` or `split`.
+    ///   - layout: `stack` or `split` (a single-root app).
     ///   - deepLink: a link to build the first state with.
+    ///   - flags: the session's first flags (a returning user's `signedIn`).
     ///   - key: the request's `Idempotency-Key`, if any.
     ///   - answer: builds the answer from the new session.
     ///   - completion: called with the outcome when it is not known at once.
     /// - Returns: the outcome when it is known at once; `completion` is then not called.
     public func create(
-        layout: Layout, deepLink: String?, key: IdempotencyKey?, answer: @escaping @Sendable (CreatedSession) -> StoredAnswer,
+        layout: Layout, deepLink: String?, flags: [String] = [], key: IdempotencyKey?, answer: @escaping @Sendable (CreatedSession) -> StoredAnswer,
         completion: @escaping CreationCompletion
     ) -> Result<StoredAnswer, SessionError>? {
         let now = configuration.now()
@@ -43,7 +45,7 @@ extension SessionCore {
                     return .success(replay)
                 }
             }
-            return try make(layout: layout, deepLink: deepLink, key: key, now: now, answer: answer, completion: completion)
+            return try make(layout: layout, deepLink: deepLink, flags: flags, key: key, now: now, answer: answer, completion: completion)
         } catch {
             if let key, began {
                 for waiting in creations.finish(key, entry: nil, now: now) { waiting(.failure(error)) }
@@ -75,7 +77,7 @@ extension SessionCore {
     }
 
     private func make(
-        layout: Layout, deepLink: String?, key: IdempotencyKey?, now: Double, answer: @Sendable (CreatedSession) -> StoredAnswer,
+        layout: Layout, deepLink: String?, flags: [String], key: IdempotencyKey?, now: Double, answer: @Sendable (CreatedSession) -> StoredAnswer,
         completion: @escaping CreationCompletion
     ) throws(SessionError) -> Result<StoredAnswer, SessionError>? {
         let (app, appVersion) = currentApp
@@ -83,7 +85,8 @@ extension SessionCore {
             throw .notFound(app.unmatchedLinkMessage(deepLink))
         }
         try model { () throws(NavigationError) in try CoordinatorTree.check(layout: layout, for: app) }
-        var tree = CoordinatorTree(app: app, layout: layout)
+        if flags.contains(where: \.isEmpty) { throw .invalid("flag names must not be empty") }
+        var tree = CoordinatorTree(app: app, layout: layout, flags: Set(flags))
         if let deepLink {
             try model { () throws(NavigationError) in _ = try tree.deepLink(deepLink) }
             guard tree.nodes.count <= configuration.maxNodes else {

@@ -9,15 +9,17 @@ extension SessionEvent {
     ///
     /// The order of the cases is the order events take within a block. Kinds that later
     /// releases add have their places settled here too, between the present ones:
-    /// `appChanged`, `removed`, `finished`, *`flowChanged`*, `added`, `stackChanged`,
-    /// *`paramsChanged`*, `tabSelected`, *`sizeClassChanged`*, *`presentationChanged`*,
+    /// `appChanged`, `removed`, `finished`, `flowChanged`, `added`, `stackChanged`,
+    /// `paramsChanged`, `tabSelected`, *`sizeClassChanged`*, *`presentationChanged`*,
     /// `flagsChanged`, `pendingChanged`, *`uiChanged`*, *`resultConsumed`*, `listChanged`.
     public enum Kind: String, CaseIterable, Sendable, Comparable {
         case appChanged
         case removed
         case finished
+        case flowChanged
         case added
         case stackChanged
+        case paramsChanged
         case tabSelected
         case flagsChanged
         case pendingChanged
@@ -30,8 +32,10 @@ extension SessionEvent {
             case .appChanged: 0
             case .removed: 1
             case .finished: 2
+            case .flowChanged: 3
             case .added: 4
             case .stackChanged: 5
+            case .paramsChanged: 6
             case .tabSelected: 7
             case .flagsChanged: 10
             case .pendingChanged: 11
@@ -63,6 +67,8 @@ extension SessionEvent.Change {
         case .navigation(.flagsChanged): .flagsChanged
         case .navigation(.pendingChanged): .pendingChanged
         case .navigation(.stackChanged): .stackChanged
+        case .navigation(.flowChanged): .flowChanged
+        case .navigation(.paramsChanged): .paramsChanged
         }
     }
 }

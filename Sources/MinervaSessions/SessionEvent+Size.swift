@@ -10,8 +10,12 @@ extension SessionEvent {
         case .navigation(.added(let added)): return fixed + 64 + JSONValue.object(added.params).encodedByteCount
         case .navigation(.finished(let finished)): return fixed + finished.result.encodedByteCount
         case .navigation(.flagsChanged(let flags)): return fixed + flags.reduce(0) { $0 + 16 + $1.utf8.count }
-        case .navigation(.pendingChanged(let pending)):
-            return fixed + (pending?.steps.reduce(0) { $0 + 64 + JSONValue.object($1.params).encodedByteCount } ?? 0)
+        case .navigation(.pendingChanged(.guarded(let pending))):
+            return fixed + pending.steps.reduce(0) { $0 + 64 + JSONValue.object($1.params).encodedByteCount }
+        case .navigation(.pendingChanged(.link(let link))): return fixed + link.url.utf8.count + link.flow.utf8.count
+        case .navigation(.pendingChanged(nil)): return fixed
+        case .navigation(.flowChanged(let change)): return fixed + change.bases.count * 32
+        case .navigation(.paramsChanged(_, let params)): return fixed + JSONValue.object(params).encodedByteCount
         case .navigation(.stackChanged(_, let stack)): return fixed + stack.count * 8
         case .appChanged(let from, let to): return fixed + from.utf8.count + to.utf8.count
         case .navigation(.removed), .navigation(.tabSelected), .listChanged: return fixed

@@ -53,6 +53,8 @@ extension SessionState {
         case .navigation(.removed(let removed)):
             if let node = old.tree.nodes[removed.node] { byteCount -= Self.byteCount(ofNodeWith: node.params) }
             if let list = lists.removeValue(forKey: removed.node) { byteCount -= list.current.byteCount }
+        case .navigation(.paramsChanged(let node, let params)):
+            if let before = old.tree.nodes[node] { byteCount += Self.byteCount(ofNodeWith: params) - Self.byteCount(ofNodeWith: before.params) }
         case .listChanged(let node, _, _):
             byteCount += lists[node]!.current.byteCount - (old.lists[node]?.current.byteCount ?? 0)
         case .navigation, .appChanged:

@@ -48,7 +48,7 @@ func screens(_ tree: CoordinatorTree, _ navigator: NavigatorID) -> [String] {
         try checked(&tree) { try $0.deepLink("/secret") }
         let login = tree.focus
         #expect(tree.nodes[login]?.screen == "login")
-        #expect(tree.pending?.steps.map(\.screen) == ["secret", "settings"])
+        #expect(tree.pending?.guarded?.steps.map(\.screen) == ["secret", "settings"])
         let events = try checked(&tree) { try $0.finish(node: login.description, status: .success) }
         #expect(removals(events) == ["\(login):finish", "\(login):finished"])
         #expect(tree.flags == ["signedIn"])

@@ -15,8 +15,8 @@ import Testing
 
     @Test mutating func pushShowsTheFlowAndResumesAsAPush() throws {
         let (_, shown) = try checked(&tree) { try $0.push(screen: "secret") }
-        #expect(tree.nodes[shown]?.screen == "login" && tree.pending?.operation == .push)
-        #expect(tree.pending?.steps == [AppDescription.Step(screen: "secret", presentation: .push)])
+        #expect(tree.nodes[shown]?.screen == "login" && tree.pending?.guarded?.operation == .push)
+        #expect(tree.pending?.guarded?.steps == [AppDescription.Step(screen: "secret", presentation: .push)])
         let flow = login()
         try checked(&tree) { try $0.finish(node: flow, status: .success) }
         #expect(screens(tree, .main) == ["home", "secret"] && tree.pending == nil && tree.flags == ["signedIn"])
@@ -27,7 +27,7 @@ import Testing
 
     @Test mutating func presentShowsTheFlowAndResumesAsAPresent() throws {
         try checked(&tree) { try $0.present(screen: "secret", style: .pageSheet) }
-        #expect(tree.pending?.operation == .present)
+        #expect(tree.pending?.guarded?.operation == .present)
         let flow = login()
         try checked(&tree) { try $0.finish(node: flow, status: .success) }
         let secret = tree.focus
@@ -37,7 +37,7 @@ import Testing
     @Test mutating func setRootKeepsTheEntriesBeforeTheGuardedOneAndPushesTheRestLater() throws {
         let (_, placed) = try checked(&tree) { try $0.setRoot(stack: [("settings", [:]), ("secret", [:]), ("profile", ["userId": "1"])]) }
         #expect(placed.count == 1 && screens(tree, .main) == ["settings"])
-        #expect(tree.pending?.operation == .setRoot && tree.pending?.navigator == .main && tree.pending?.replacesStack == false)
+        #expect(tree.pending?.guarded?.operation == .setRoot && tree.pending?.guarded?.navigator == .main && tree.pending?.guarded?.replacesStack == false)
         let flow = login()
         try checked(&tree) { try $0.finish(node: flow, status: .success) }
         #expect(screens(tree, .main) == ["settings", "secret", "profile"])
@@ -47,7 +47,7 @@ import Testing
         try checked(&tree) { try $0.push(screen: "profile", params: ["userId": "1"]) }
         let (events, placed) = try checked(&tree) { try $0.setRoot(stack: [("secret", [:]), ("settings", [:])]) }
         #expect(placed.isEmpty && removals(events).isEmpty && screens(tree, .main) == ["home", "profile"])
-        #expect(tree.pending?.replacesStack == true)
+        #expect(tree.pending?.guarded?.replacesStack == true)
         let flow = login()
         try checked(&tree) { try $0.finish(node: flow, status: .success) }
         #expect(screens(tree, .main) == ["secret", "settings"])
@@ -59,7 +59,7 @@ import Testing
         let (_, shown) = try checked(&tree) { try $0.push(screen: "secret", from: "n1") }
         #expect(shown.description == flow && tree.focus.description == flow)
         #expect(tree.nodes.values.filter { $0.screen == "login" }.count == 1)
-        #expect(tree.pending?.operation == .push && tree.pending?.guardNode.description == flow)
+        #expect(tree.pending?.guarded?.operation == .push && tree.pending?.guarded?.guardNode.description == flow)
     }
 
     @Test mutating func aFlowThatLeavesAnyOtherWayDropsTheTargetAsCancelled() throws {

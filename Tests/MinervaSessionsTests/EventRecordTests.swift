@@ -36,9 +36,21 @@ import Testing
         case .pendingChanged:
             .navigation(
                 .pendingChanged(
-                    PendingNavigation(operation: .navigate, steps: [.init(screen: "settings")], guardNode: NodeID(3), flag: "signedIn")))
+                    .guarded(PendingNavigation(operation: .navigate, steps: [.init(screen: "settings")], guardNode: NodeID(3), flag: "signedIn"))))
+        case .flowChanged:
+            .navigation(
+                .flowChanged(
+                    FlowChange(
+                        from: "auth", to: "main", bases: [BaseNavigator(id: "tab:today", rootKind: .tab), BaseNavigator(id: "tab:me", rootKind: .tab)])))
+        case .paramsChanged: .navigation(.paramsChanged(node: NodeID(5), params: ["id": "A1", "color": "red"]))
         case .listChanged: .listChanged(node: NodeID(2), list: 3, from: 2)
         }
+    }
+
+    @Test func aPendingDeepLinkReadsBackFromItsRecord() throws {
+        let change = SessionEvent.Change.navigation(.pendingChanged(.link(PendingLink(url: "fit://workouts/7", flow: "main"))))
+        let event = SessionEvent(seq: 3, version: 2, at: 1_700_000_000_000, isFinal: true, change: change)
+        #expect(try SessionEvent(record: event.record) == event)
     }
 
     @Test(arguments: SessionEvent.Kind.allCases)

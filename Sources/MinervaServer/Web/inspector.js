@@ -76,6 +76,7 @@ function renderSession() {
   const none = (text = "none") => h("span", { class: "muted" }, text);
   const rows = [
     ["layout", h("code", {}, state.layout)],
+    ["flow", h("code", { "data-testid": "flow" }, state.flow ?? "—")],
     ["version", h("code", {}, String(state.version))],
     ["app", [h("code", { title: state.appVersion }, state.appVersion ? state.appVersion.slice(0, 12) : "—"),
       state.unknownScreens ? h("span", { class: "badge" }, ` shows ${state.unknownScreens.join(", ")}, no longer declared`) : null]],
@@ -84,9 +85,11 @@ function renderSession() {
     ["link", store.past ? none("known for the live state only") // GET …/link describes the live state
       : link ? h("code", {}, link) : none(link === null ? "no route describes it" : "…")],
     ["flags", state.flags?.length ? state.flags.map((flag) => h("span", { class: "badge badge-flag" }, flag)) : none()],
-    ["pending", state.pending
-      ? h("span", {}, steps(state.pending.steps), state.pending.flow ? none(` after flow ${state.pending.flow}`) : null)
-      : none()],
+    ["pending", state.pending?.operation === "deepLink"
+      ? h("span", { "data-testid": "pending-link" }, h("code", {}, state.pending.url), none(` waits for flow ${state.pending.flow}`))
+      : state.pending
+        ? h("span", {}, steps(state.pending.steps), state.pending.flow ? none(` after flow ${state.pending.flow}`) : null)
+        : none()],
     ["updates", h("span", { "data-testid": "updates" }, UPDATES[store.updates] ?? store.updates)],
   ].filter(Boolean);
   sessionEl.replaceChildren(h("dl", { class: "kv" },
@@ -113,8 +116,15 @@ function describeEvent(event) {
     case "flagsChanged":
       return [event.flags?.length ? event.flags.join(", ") : h("span", { class: "muted" }, "none"), h("span")];
     case "pendingChanged":
+      if (event.pending?.operation === "deepLink") {
+        return [[event.pending.url, h("span", { class: "muted" }, " for ", event.pending.flow)], h("span", { class: "badge" }, "link")];
+      }
       return [event.pending ? steps(event.pending.steps) : h("span", { class: "muted" }, "dropped"),
         event.pending ? h("span", { class: "badge" }, event.pending.operation) : h("span")];
+    case "flowChanged":
+      return [[event.from, " → ", h("b", {}, event.to)], h("span", { class: "badge badge-flow" }, "flow")];
+    case "paramsChanged":
+      return [[h("b", {}, event.node), " ", JSON.stringify(event.params ?? {})], h("span", { class: "badge" }, "params")];
     case "stackChanged":
       return [[h("b", {}, event.navigator), " ", (event.stack ?? []).join(" · ")], h("span", { class: "badge" }, "reordered")];
     case "appChanged":

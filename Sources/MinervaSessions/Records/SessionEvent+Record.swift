@@ -25,8 +25,10 @@ extension SessionEvent {
     /// The members an event record may carry.
     private static let recordKeys: JSONKeys = [
         "format", "version", "at", "final", "type", "node", "list", "from", "screen", "params", "parent", "navigator", "presentation",
-        "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending", "stack", "to", "checkpoint",
+        "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending", "stack", "to", "checkpoint", "bases",
     ]
+    /// The members of a base navigator in a `flowChanged` record.
+    private static let baseKeys: JSONKeys = ["id", "rootKind"]
 
     /// Reads an event back from its record, in any format up to ``RecordFormat/current``.
     /// - Throws: ``SnapshotError`` when the record is not an event.
@@ -86,7 +88,14 @@ extension SessionEvent {
             return .navigation(.flagsChanged(try reader.strings("flags")))
         case .pendingChanged:
             return .navigation(
-                .pendingChanged(try reader.optionalObject("pending", keys: PendingNavigation.snapshotKeys, PendingNavigation.init(reader:))))
+                .pendingChanged(try reader.optionalObject("pending", keys: Pending.snapshotKeys, Pending.init(reader:))))
+        case .flowChanged:
+            let bases = try reader.objects("bases", keys: baseKeys) { base throws(JSONReadError) in
+                BaseNavigator(id: NavigatorID(try base.string("id")), rootKind: try base.enumValue("rootKind", as: Presentation.Kind.self))
+            }
+            return .navigation(.flowChanged(FlowChange(from: try reader.string("from"), to: try reader.string("to"), bases: bases)))
+        case .paramsChanged:
+            return .navigation(.paramsChanged(node: try reader.nodeID("node"), params: try reader.optionalObject("params") ?? [:]))
         case .stackChanged:
             return .navigation(.stackChanged(navigator: NavigatorID(try reader.string("navigator")), stack: try reader.nodeIDs("stack")))
         }

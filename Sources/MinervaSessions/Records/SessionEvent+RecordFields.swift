@@ -42,6 +42,22 @@ extension SessionEvent.Change {
         case .navigation(.pendingChanged(let pending)):
             writer.key("pending")
             if let pending { pending.writeSnapshot(into: &writer) } else { writer.null() }
+        case .navigation(.flowChanged(let change)):
+            writer.field("from", change.from)
+            writer.field("to", change.to)
+            writer.key("bases")
+            writer.beginArray()
+            for base in change.bases {
+                writer.beginObject()
+                writer.field("id", base.id.rawValue)
+                writer.field("rootKind", base.rootKind.rawValue)
+                writer.endObject()
+            }
+            writer.endArray()
+        case .navigation(.paramsChanged(let node, let params)):
+            writer.field("node", node)
+            writer.key("params")
+            writer.value(.object(params))
         case .navigation(.stackChanged(let navigator, let stack)):
             writer.field("navigator", navigator.rawValue)
             writer.key("stack")
