@@ -120,7 +120,8 @@ def test_a_failing_deep_link_changes_nothing(session):
     before = session.get()
     # its second step pushes onto the photo's sheet, which has no navigation stack
     body = session.op("deep-link", {"url": "/broken"}, expect=409)
-    assert "cannot push" in body["error"]["message"]
+    message = body["error"]["message"]
+    assert "route '/broken'" in message and "step 2 (screen 'settings')" in message and '"embedInNavigation": true' in message, message
     session.op("deep-link", {"url": "/nowhere/at/all"}, expect=404)
     session.op("deep-link", {"url": "other://users/1"}, expect=404)
     session.op("deep-link", {"url": "users/1"}, expect=404)

@@ -544,7 +544,8 @@ def follow_random_operations(running, app_name, layout, seed):
             if status != 200:
                 assert after == state and block == [], context                   # a failure changes nothing
             elif after["version"] == state["version"]:
-                assert block == [] and (suffix, after) in (("/flags", state), ("/select-tab", state)), context   # a no-op
+                # a no-op: flags already so, the selected tab, a link to what is shown
+                assert block == [] and after == state and suffix in ("/flags", "/select-tab", "/deep-link"), context
             else:
                 assert after["version"] == state["version"] + 1, context
                 check_block(block, after["version"], state["lastEvent"] + 1)

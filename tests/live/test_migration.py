@@ -18,12 +18,27 @@ RECORDED = json.loads((FIXTURES / "395c355-answers.json").read_text())
 OPTIONS = ("--app", str(FIXTURES / "app-reloaded.json"), "--session-ttl", "36500d", "--rate-limit", "0")
 
 
+# Members later releases added to the answers (documents are open to additions): the state
+# document's `flow` (root flows).
+ADDED = {"flow": "main"}
+
+
+def without_additions(body):
+    """A state document (or any other answer) without the members added since 395c355, each
+    checked to hold what a session of a single-root app has."""
+    if isinstance(body, dict) and "appVersion" in body and "root" in body:
+        for name, value in ADDED.items():
+            assert body.get(name) == value, (name, body)
+        return {name: value for name, value in body.items() if name not in ADDED}
+    return body
+
+
 def answered(server, session):
     """What `server` answers for a recorded session, in the shape make_fixtures.py recorded."""
     def get(path):
         status, _, body = server.request("GET", f"/v1/sessions/{session['id']}{path}", token=session["token"])
         assert status == 200, (path, status, body)
-        return body
+        return without_additions(body)
     return {
         "id": session["id"], "token": session["token"], "state": get(""), "events": get("/events?after=0"),
         "versions": {version: get(f"/versions/{version}") for version in session["versions"]},
