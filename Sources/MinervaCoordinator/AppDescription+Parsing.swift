@@ -85,6 +85,13 @@ private enum AppReader {
         return AppDescription(name: name, scheme: scheme, hosts: hosts, flows: named, launch: launch, screens: screens, routes: routes)
     }
 
+    /// Why a flow name is not one: the nearest declared name, or all of them.
+    static func unknownFlow(_ name: String, _ flows: [String: AppDescription.Flow]) -> String {
+        let names = flows.keys.sorted()
+        if let nearest = JSONKeys(names).nearest(to: name) { return "'\(name)' is not declared in flows; did you mean '\(nearest)'?" }
+        return "'\(name)' is not declared in flows; the flows are: \(names.joined(separator: ", "))"
+    }
+
     /// Whether a name has the form of a node id (`n12`), which a flow name may not take.
     static func looksLikeNodeID(_ name: String) -> Bool {
         name.count > 1 && name.first == "n" && name.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }
@@ -114,9 +121,7 @@ private enum AppReader {
         guard top.contains("launch") else { throw top.error("is required with 'flows': the rules that choose a session's flow by its flags", at: "launch") }
         let rules = try top.objects("launch", keys: launchKeys) { rule throws(JSONReadError) in
             let flow = try nonEmptyString(rule, "flow")
-            guard flows[flow] != nil else {
-                throw rule.error("'\(flow)' is not declared in flows; the flows are: \(flows.keys.sorted().joined(separator: ", "))", at: "flow")
-            }
+            guard flows[flow] != nil else { throw rule.error(unknownFlow(flow, flows), at: "flow") }
             let ifFlag = try rule.optionalString("if")
             let unless = try rule.optionalString("unless")
             for (key, flag) in [("if", ifFlag), ("unless", unless)] where flag?.isEmpty == true {
@@ -265,9 +270,7 @@ private enum AppReader {
             patterns[pattern] = patterns.count
             let flow: String
             if let named = try route.optionalString("flow") {
-                guard flows[named] != nil else {
-                    throw route.error("'\(named)' is not declared in flows; the flows are: \(flows.keys.sorted().joined(separator: ", "))", at: "flow")
-                }
+                guard flows[named] != nil else { throw route.error(unknownFlow(named, flows), at: "flow") }
                 flow = named
             } else {
                 guard flows.count == 1 else {

@@ -56,7 +56,7 @@ extension CoordinatorTree {
 
     /// Brings the visible navigators to `steps` above their base root, keeping the longest
     /// matching prefix (see ``deepLink(_:)``).
-    private mutating func reconcile(
+    mutating func reconcile(
         _ steps: [AppDescription.Step], tab: String?, of route: AppDescription.Route
     ) throws(NavigationError) -> [NavigationEvent] {
         if let tab { selectedTab = tab }

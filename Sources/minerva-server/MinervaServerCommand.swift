@@ -146,7 +146,7 @@ struct MinervaServerCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Check an app description file and exit: 0 and its version when the server would serve it, 1 and the reason when not (for CI pipelines).",
+            "Check an app description file and exit: 0 and its version when the server would serve it and every route can be shown in its flow, 1 and the reasons when not (for CI pipelines; the server serves a file whose routes fail, warning).",
             valueName: "file"))
     var checkApp: String?
 
@@ -240,6 +240,9 @@ struct MinervaServerCommand: ParsableCommand {
         let logger = Logger(label: "minerva-server")
 
         let appDescription = try loadApp()
+        for problem in appDescription.unshowableRoutes() {
+            logger.warning("the app description's \(problem)")
+        }
         let store = try storeOption()
         let storage: (any SessionStorage)?
         switch store {
@@ -349,7 +352,13 @@ struct MinervaServerCommand: ParsableCommand {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             throw ExitCode.failure
         }
-        print("\(path): app '\(app.name)', \(app.screens.count) screens, \(app.routes.count) routes, version \(MinervaAPI.version(of: app))")
+        let unshowable = app.unshowableRoutes()
+        guard unshowable.isEmpty else {
+            FileHandle.standardError.write(Data(unshowable.map { "\(path): \($0)\n" }.joined().utf8))
+            throw ExitCode.failure
+        }
+        let flows = app.declaresFlows ? ", \(app.flows.count) flows" : ""
+        print("\(path): app '\(app.name)'\(flows), \(app.screens.count) screens, \(app.routes.count) routes, version \(MinervaAPI.version(of: app))")
     }
 
     /// SIGHUP: reads `--app` again; a valid file serves new sessions at once, an invalid one
@@ -360,7 +369,11 @@ struct MinervaServerCommand: ParsableCommand {
             return
         }
         do {
-            let version = try api.replaceApp(try Self.readApp(app))
+            let description = try Self.readApp(app)
+            for problem in description.unshowableRoutes() {
+                logger.warning("'\(app)': \(problem)")
+            }
+            let version = try api.replaceApp(description)
             logger.notice("received SIGHUP; serving the app description in '\(app)', version \(version): new sessions at once, others on their next use")
         } catch {
             logger.error("received SIGHUP; '\(app)' cannot be served, so the app in use stays: \(error)")

@@ -24,6 +24,18 @@ import Testing
         "undeclared-screen.json": "undeclared-screen.json: routes[0].steps[1].screen: 'nowhere' is not declared in screens",
         "route-step-missing-param.json":
             "route-step-missing-param.json: routes[1].steps[1].params: 'profile' requires the param 'userId': give it as a constant or as ':name' from the route's path",
+        "launch-unknown-flow.json": "launch-unknown-flow.json: launch[1].flow: 'mian' is not declared in flows; did you mean 'main'?",
+        "launch-last-can-fail.json": "launch-last-can-fail.json: launch[1]: the last rule must hold whatever the flags: remove its 'if' and 'unless'",
+        "flow-unreachable.json": "flow-unreachable.json: flows.desk: no launch rule chooses 'desk': add one, or remove the flow",
+        "route-without-flow.json":
+            "route-without-flow.json: routes[0].flow: is required when the app has several flows: name the flow the link opens in",
+        "key-not-a-param.json": "key-not-a-param.json: screens.workout.key[0]: must name a declared param (id)",
+        "completes-read-by-no-rule.json":
+            "completes-read-by-no-rule.json: flows.onboarding.completes: 'welcomed' is read by no launch rule, so finishing 'onboarding' would change nothing",
+        "completing-flow-without-unless.json":
+            "completing-flow-without-unless.json: launch[1]: chooses 'main', which completes 'fresh', without \"unless\": \"fresh\"",
+        "root-and-flows.json": "root-and-flows.json: flows: give either 'root' (one flow) or 'flows' with 'launch', not both",
+        "flow-named-like-a-node.json": "flow-named-like-a-node.json: flows.n1: 'n1' cannot name a flow: names of the form n<digits> are node ids",
     ]
 
     @Test func everyFileIsListed() throws {

@@ -272,9 +272,16 @@ def test_an_instance_that_never_ran_a_sessions_version_serves_it_with_that_versi
         cluster.cleanup()
 
 
-def test_check_app_validates_a_file_and_exits():
-    good = subprocess.run([str(BINARY), "--check-app", str(APPS / "basic.json")], capture_output=True, text=True, timeout=30)
+def test_check_app_validates_a_file_and_exits(tmp_path):
+    path = app_file(tmp_path, change=lambda app: app.update(routes=[route for route in app["routes"] if route["path"] != "/broken"]))
+    good = subprocess.run([str(BINARY), "--check-app", str(path)], capture_output=True, text=True, timeout=30)
     assert good.returncode == 0 and re.search(r"app 'basic', \d+ screens, \d+ routes, version [0-9a-f]{64}", good.stdout), good
+    # A route whose steps cannot be shown in its flow (tried with every flag set and with none):
+    # the server serves the file and warns, --check-app refuses it with the route, step and fix.
+    broken = subprocess.run([str(BINARY), "--check-app", str(APPS / "basic.json")], capture_output=True, text=True, timeout=30)
+    assert broken.returncode == 1, broken
+    assert "routes[4]: the deep link's route '/broken' cannot show its step 2" in broken.stderr, broken.stderr
+    assert '"embedInNavigation": true' in broken.stderr
     bad = subprocess.run([str(BINARY), "--check-app", str(APPS / "missing.json")], capture_output=True, text=True, timeout=30)
     assert bad.returncode == 1 and "cannot read" in bad.stderr, bad
 
