@@ -52,7 +52,8 @@ def close(node, closing=True):
         node["enum"] = node.pop("x-extensible-enum")
         return
     if "x-shapes" in node:
-        node["oneOf"] = [{"required": shape, "propertyNames": {"enum": shape}} for shape in node.pop("x-shapes")]
+        # anyOf: the shapes are disjoint for objects, and a nullable object's null fits them all.
+        node["anyOf"] = [{"required": shape, "propertyNames": {"enum": shape}} for shape in node.pop("x-shapes")]
     for key, value in node.items():
         if key in ("allOf", "if", "not"):
             # Members of an allOf are closed by the schema that holds them (their siblings name

@@ -77,7 +77,7 @@ import Testing
             let waiting = try await session.deepLink("demo://settings")
             #expect(waiting.tabs?.selected == "account" && waiting.focusedScreen == "login")
             let pending = try #require(waiting.pending)
-            #expect(pending.steps.map(\.screen) == ["settings"])
+            #expect(pending.steps?.map(\.screen) == ["settings"] && pending.operation == .navigate)
             let done = try await session.finish(pending.flow, status: .success)
             #expect(done.flags == ["signedIn"] && done.pending == nil && done.focusedScreen == "settings")
             #expect(try await session.link() == "/settings")
