@@ -11,10 +11,16 @@ extension CoordinatorTree {
     ///   - target: the earlier tree (read with this tree's app).
     ///   - replacing: nodes that must leave and come back even when they stand where `target` has them.
     /// - Returns: the `removed` events, then the `added` ones.
-    /// - Throws: `conflict` when a node that comes back shows a guarded screen whose flag is not
-    ///   set now; the tree is then unchanged.
+    /// - Throws: `conflict` when `target` shows another root flow (flags are not restored, so the
+    ///   session cannot go back across a switch), or when a node that comes back shows a guarded
+    ///   screen whose flag is not set now; the tree is then unchanged.
     /// - Complexity: O(n²) in the number of nodes at worst.
     public mutating func restore(_ target: CoordinatorTree, replacing: Set<NodeID> = []) throws(NavigationError) -> [NavigationEvent] {
+        guard target.flow == flow else {
+            throw .conflict(
+                "that version shows flow '\(target.flow)'; the session now shows flow '\(flow)', which its flags choose, and flags are not "
+                    + "restored: it cannot go back across a switch of flows (read the version with GET …/versions/{version})")
+        }
         let kept = keptNodes(toward: target, replacing: replacing)
         var events: [NavigationEvent] = []
         for id in nodesInScreenOrder.reversed() where !kept.contains(id) {

@@ -315,3 +315,26 @@ def test_two_instances_on_postgres_see_one_flow_switch(tmp_path):
         for server in servers:
             server.stop()
         cluster.cleanup()
+
+
+@pytest.mark.parametrize("store", ["memory", "sqlite"])
+def test_time_travel_shows_the_flow_of_then_and_does_not_restore_across_a_switch(tmp_path, store):
+    url = "memory" if store == "memory" else f"sqlite:{tmp_path / 'travel.sqlite'}"
+    server = RunningServer("--app", str(FIT), "--store", url, "--rate-limit", "0")
+    try:
+        session = server.create_session()
+        session.change("finish", {"node": session.state["focus"], "result": {"status": "success"}})
+        session.change("flags", {"set": ["signedIn"]})
+        session.change("deep-link", {"url": "/workouts/1"})
+        for version, flow, screens in [(1, "onboarding", ["welcome"]), (2, "auth", ["login"]), (3, "main", ["dashboard"])]:
+            past = session.call("GET", f"/versions/{version}")[2]
+            assert past["flow"] == flow and past["version"] == version, past
+            assert screens_on(past, past["navigators"][0]["id"]) == screens
+        status, _, body = session.call("POST", "/restore", {"version": 2})
+        assert status == 409 and "flags are not restored" in body["error"]["message"], body
+        assert session.get()["version"] == 4
+        status, _, answer = session.call("POST", "/restore", {"version": 3})
+        assert status == 200 and answer["flow"] == "main" and answer["restored"]["version"] == 3, answer
+        assert summary(session.events(answer["lastEvent"] - 1)["events"]) == ["removed workout restore"]
+    finally:
+        assert server.stop() == 0
