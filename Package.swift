@@ -137,6 +137,7 @@ let package = Package(
         // MARK: - Tests
         .target(
             name: "TestSupport",
+            dependencies: ["MinervaCoordinator"],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
@@ -172,7 +173,7 @@ let package = Package(
             name: "MinervaServerTests",
             dependencies: [
                 "MinervaServer", "MinervaSessions", "MinervaSQLite", "MinervaCoordinator", "MinervaList", "MinervaJSON", "MicroHTTP",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -38,6 +38,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BINARY = ROOT / ".build" / "release" / "minerva-server"
+# The app every figure was taken with: one tab bar (the built-in demo app before root flows).
+TABS = ROOT / "tests" / "live" / "apps" / "tabs.json"
 WRK = ROOT / "Benchmarks" / "wrk" / "push_pop.lua"
 ADMIN = "benchmark-admin"
 ROUNDS = int(os.environ.get("ROUNDS", "3"))
@@ -49,7 +51,7 @@ THREADS = os.environ.get("SERVER_THREADS", "2")
 class Server:
     def __init__(self, *arguments, wrapper=(), binary=BINARY):
         self.process = subprocess.Popen(
-            [*wrapper, str(binary), "--port", "0", "--rate-limit", "0", "--threads", THREADS, "--admin-token", ADMIN, *arguments],
+            [*wrapper, str(binary), "--port", "0", "--rate-limit", "0", "--threads", THREADS, "--admin-token", ADMIN, "--app", str(TABS), *arguments],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "SWIFT_DETERMINISTIC_HASHING": "1"})
         self.log = []
         for line in self.process.stdout:

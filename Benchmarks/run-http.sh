@@ -85,6 +85,10 @@ fi
 # measures durable sessions instead.
 minerva_help="$("$minerva_bin" --help 2>&1 || true)"
 common_args=(--host 127.0.0.1 --port 0 --threads "$server_threads")
+# The app every figure was taken with: one tab bar (the built-in demo app before root flows).
+if grep -q -- '--app' <<<"$minerva_help"; then
+  common_args+=(--app "$root/tests/live/apps/tabs.json")
+fi
 if grep -q -- '--rate-limit' <<<"$minerva_help"; then
   common_args+=(--rate-limit 1000000000 --rate-burst 1000000000)
 fi

@@ -29,6 +29,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+# The app every figure was taken with: one tab bar (the built-in demo app before root flows).
+TABS = ROOT / "tests" / "live" / "apps" / "tabs.json"
 sys.path.insert(0, str(ROOT / "tests" / "live"))
 from postgres import PostgresCluster  # noqa: E402  (the test command's private cluster)
 from nginx import Nginx  # noqa: E402  (the live tests' nginx, with deploy/nginx/minerva.conf)
@@ -100,7 +102,7 @@ class Configuration:
         self.instances_count, self.through_nginx, self.by_session = instances, through_nginx, by_session
 
     def __enter__(self):
-        arguments = ["--store", self.store, "--threads", SERVER_THREADS, "--rate-limit", "0", "--log-level", "notice"]
+        arguments = ["--store", self.store, "--threads", SERVER_THREADS, "--rate-limit", "0", "--log-level", "notice", "--app", str(TABS)]
         self.instances = [RunningServer(*arguments) for _ in range(self.instances_count)]
         self.nginx = Nginx(self.instances, by_session=self.by_session) if self.through_nginx else None
         self.url = self.nginx.url if self.nginx else self.instances[0].url
@@ -157,7 +159,7 @@ def delivery(cluster, changes=300):
     """How long after instance B acknowledged a change an event stream on instance A has its
     event: milliseconds at p50, p99 and max over `changes` push and pop changes made one by one."""
     cluster.sql("CREATE DATABASE delivery", database="postgres")
-    arguments = ["--store", cluster.url("delivery"), "--threads", SERVER_THREADS, "--rate-limit", "0", "--log-level", "notice"]
+    arguments = ["--store", cluster.url("delivery"), "--threads", SERVER_THREADS, "--rate-limit", "0", "--log-level", "notice", "--app", str(TABS)]
     a, b = RunningServer(*arguments), RunningServer(*arguments)
     try:
         session = a.create_session()

@@ -6,14 +6,16 @@ import Testing
         try AppDescription.parse(Array(text.utf8), source: "app.json")
     }
 
-    @Test func theDemoAppIsValid() {
+    @Test func theDemoAppIsAnAppOfRootFlows() {
         let demo = AppDescription.demo
-        #expect(demo.tabs?.map(\.id) == ["home", "account"])
-        #expect(demo.screens["settings"]?.guarded?.otherwise == "login")
-        #expect(demo.routes.count == 6)
-        #expect(demo.screens["photo"]?.style == .fullScreen)
-        #expect(demo.screens["onboarding"]?.embedInNavigation == true)
-        #expect(demo.screens["profile"]?.params == ["userId"])
+        #expect(demo.declaresFlows && demo.flowOrder == ["auth", "main", "onboarding"])
+        #expect(demo.launchFlow(for: []) == "onboarding" && demo.launchFlow(for: ["onboarded"]) == "auth")
+        #expect(demo.launchFlow(for: ["onboarded", "signedIn"]) == "main")
+        #expect(demo.flows["main"]?.root.tabs?.map(\.id) == ["home", "account"])
+        #expect(demo.screens["settings"]?.guarded?.otherwise == "verify")
+        #expect(Set(demo.routes.map(\.flow)) == ["onboarding", "auth", "main"])
+        #expect(demo.screens["photo"]?.style == .fullScreen && demo.screens["profile"]?.params == ["userId"])
+        #expect(demo.unshowableRoutes().isEmpty)
     }
 
     @Test(arguments: [

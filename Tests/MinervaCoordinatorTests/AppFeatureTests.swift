@@ -1,3 +1,4 @@
+import TestSupport
 import MinervaCoordinator
 import MinervaJSON
 import Testing
@@ -81,7 +82,7 @@ func screens(_ tree: CoordinatorTree, _ navigator: NavigatorID) -> [String] {
 }
 
 @Suite struct TabTests {
-    var tree = CoordinatorTree(app: .demo)
+    var tree = CoordinatorTree(app: .tabs)
 
     @Test mutating func eachTabKeepsItsStack() throws {
         #expect(tree.baseNavigators == ["tab:home", "tab:account"])
@@ -99,7 +100,7 @@ func screens(_ tree: CoordinatorTree, _ navigator: NavigatorID) -> [String] {
         try checked(&tree) { try $0.navigate(screen: "editProfile") }
         try checked(&tree) { try $0.selectTab("home") }
         try checked(&tree) { try $0.navigate(screen: "followers", params: ["userId": "9"]) }
-        let (events, _) = try checked(&tree) { try $0.deepLink("demo://users/1") }
+        let (events, _) = try checked(&tree) { try $0.deepLink("tabs://users/1") }
         #expect(removals(events) == ["n4:deepLink", "n3:deepLink"])
         #expect(screens(tree, "tab:home") == ["home", "profile"])
         #expect(screens(tree, "tab:account") == ["account"])
@@ -107,7 +108,7 @@ func screens(_ tree: CoordinatorTree, _ navigator: NavigatorID) -> [String] {
     }
 
     @Test func aTabsAppCannotBeSplit() {
-        #expect(throws: NavigationError.self) { try CoordinatorTree.check(layout: .split, for: .demo) }
+        #expect(throws: NavigationError.self) { try CoordinatorTree.check(layout: .split, for: .tabs) }
     }
 }
 

@@ -60,14 +60,14 @@ import Testing
     @Test func aDeepLinkWithAnotherSchemeNamesTheAppsScheme() {
         let created = client.send("POST", "/v1/sessions", #"{"deepLink": "other://users/1"}"#)
         #expect(created.status == 404)
-        #expect(message(created.json).contains("this app's scheme is 'demo' (try 'demo://users/1')"))
+        #expect(message(created.json).contains("this app's scheme is 'tabs' (try 'tabs://users/1')"))
         #expect(client.api.core.sessionCount == 0)
         let (id, auth) = client.createSession()
         let linked = client.send("POST", "/v1/sessions/\(id)/deep-link", #"{"url": "other://users/1"}"#, headers: [auth])
         #expect(linked.status == 404)
-        #expect(message(linked.json).contains("this app's scheme is 'demo'"))
+        #expect(message(linked.json).contains("this app's scheme is 'tabs'"))
         let bare = client.send("POST", "/v1/sessions/\(id)/deep-link", #"{"url": "users/1"}"#, headers: [auth])
         #expect(message(bare.json).contains("try '/users/1'"))
-        #expect(client.send("POST", "/v1/sessions/\(id)/deep-link", #"{"url": "DEMO://users/1"}"#, headers: [auth]).status == 200)
+        #expect(client.send("POST", "/v1/sessions/\(id)/deep-link", #"{"url": "TABS://users/1"}"#, headers: [auth]).status == 200)
     }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import MinervaCoordinator
 @testable import MinervaSessions
@@ -8,17 +9,17 @@ import Testing
 /// screen it shows is still there, as a mutation with an `appChanged` event; otherwise it stays
 /// on its version with the screens it has, and only moves forward.
 @Suite struct AppVersionTests {
-    /// The demo app with some screens changed (and the routes that use a removed one left out).
-    static func demo(_ change: (inout [String: AppDescription.Screen]) -> Void, root: AppDescription.Root? = nil) -> AppDescription {
-        let demo = AppDescription.demo
-        var screens = demo.screens
+    /// The tabs app with some screens changed (and the routes that use a removed one left out).
+    static func tabs(_ change: (inout [String: AppDescription.Screen]) -> Void, root: AppDescription.Root? = nil) -> AppDescription {
+        let tabs = AppDescription.tabs
+        var screens = tabs.screens
         change(&screens)
-        let routes = demo.routes.filter { route in route.steps.allSatisfy { screens[$0.screen] != nil } }
-        return AppDescription(name: demo.name, scheme: demo.scheme, root: root ?? demo.root, screens: screens, routes: routes)
+        let routes = tabs.routes.filter { route in route.steps.allSatisfy { screens[$0.screen] != nil } }
+        return AppDescription(name: tabs.name, scheme: tabs.scheme, root: root ?? tabs.root, screens: screens, routes: routes)
     }
 
-    static let withInbox = demo { $0["inbox"] = AppDescription.Screen(title: "Inbox") }
-    static let withoutFollowers = demo { $0["followers"] = nil }
+    static let withInbox = tabs { $0["inbox"] = AppDescription.Screen(title: "Inbox") }
+    static let withoutFollowers = tabs { $0["followers"] = nil }
 
     @Test func aSessionMovesToTheNewVersionOnItsNextUseWithAnAppChangedEvent() throws {
         let harness = try CoreHarness()
@@ -46,13 +47,13 @@ import Testing
         _ = try harness.run(.push(from: nil, screen: "profile", params: ["userId": "1"]), on: session).get()
         _ = try harness.run(.push(from: nil, screen: "followers", params: ["userId": "1"]), on: session).get()
 
-        let withStats = Self.demo {
+        let withStats = Self.tabs {
             $0["followers"] = nil
             $0["stats"] = AppDescription.Screen(title: "Stats")
         }
         try harness.core.replaceApp(withStats, version: "v2")
         var state = try harness.state(of: try harness.core.session(session.id, token: token))
-        #expect(state.appVersion == "test" && state.version == 3 && state.tree.app == .demo)
+        #expect(state.appVersion == "test" && state.version == 3 && state.tree.app == .tabs)
         #expect(state.tree.unknownScreens.isEmpty)
         // Its own version's screens and routes work; the new version's do not.
         _ = try harness.run(.push(from: nil, screen: "followers", params: ["userId": "2"]), on: session).get()
@@ -118,7 +119,7 @@ import Testing
         let harness = try CoreHarness()
         let (session, token) = try harness.create()
         _ = try harness.run(.push(from: nil, screen: "profile", params: ["userId": "1"]), on: session).get()
-        let stricter = Self.demo { $0["profile"]!.params = ["userId", "section"] }
+        let stricter = Self.tabs { $0["profile"]!.params = ["userId", "section"] }
         #expect(harness.core.obstaclesForTest(session, stricter).screens == ["n3 shows screen 'profile' without params it now requires: section"])
         try harness.core.replaceApp(stricter, version: "v2")
         #expect(try harness.state(of: try harness.core.session(session.id, token: token)).appVersion == "test")
@@ -129,10 +130,10 @@ import Testing
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         var harness: CoreHarness? = try CoreHarness(storage: try SQLiteSessionStorage(path: path))
         let (session, token) = try harness!.create()
-        let oneTab = Self.demo({ _ in }, root: .tabs(Array(AppDescription.demo.tabs!.prefix(1))))
+        let oneTab = Self.tabs({ _ in }, root: .tabs(Array(AppDescription.tabs.tabs!.prefix(1))))
         try harness!.core.replaceApp(oneTab, version: "v2")
         let state = try harness!.state(of: try harness!.core.session(session.id, token: token))
-        #expect(state.appVersion == "test" && state.tree.app == .demo)
+        #expect(state.appVersion == "test" && state.tree.app == .tabs)
         _ = try harness!.run(.selectTab("account"), on: session).get()
         // New sessions run the new app.
         let (fresh, _) = try harness!.create()
@@ -143,7 +144,7 @@ import Testing
         let restarted = try CoreHarness(storage: try SQLiteSessionStorage(path: path))
         try restarted.core.replaceApp(oneTab, version: "v2")
         let read = try restarted.core.session(session.id, token: token)
-        #expect(try restarted.state(of: read).tree.app == .demo)
+        #expect(try restarted.state(of: read).tree.app == .tabs)
         _ = try restarted.run(.selectTab("home"), on: read).get()
         #expect(try restarted.state(of: read).appVersion == "test")
     }
@@ -204,7 +205,7 @@ import Testing
         #expect(try b.settled(try b.core.session(onB.id, token: tokenB)).appVersion == "v2")
 
         // Loading an earlier file again (a rollback) makes it the newest: sessions follow it.
-        try a.core.replaceApp(.demo, version: "test")
+        try a.core.replaceApp(.tabs, version: "test")
         #expect(try a.settled(try a.core.session(onB.id, token: tokenB)).appVersion == "test")
         #expect(throws: SessionError.self) { try b.core.session(onB.id, token: tokenB) }
     }

@@ -1,3 +1,4 @@
+import TestSupport
 import Dispatch
 import Locking
 import Logging
@@ -8,7 +9,7 @@ import MinervaCoordinator
 struct CoreHarness {
     let core: SessionCore
 
-    init(app: AppDescription = .demo, storage: (any SessionStorage)? = nil, configuration: SessionConfiguration = SessionConfiguration(rateLimit: 0))
+    init(app: AppDescription = .tabs, storage: (any SessionStorage)? = nil, configuration: SessionConfiguration = SessionConfiguration(rateLimit: 0))
         throws
     {
         core = try SessionCore(app: app, appVersion: "test", configuration: configuration, storage: storage, logger: Logger(label: "test"))

@@ -1,3 +1,4 @@
+import TestSupport
 import Dispatch
 import Foundation
 import Locking
@@ -173,8 +174,8 @@ struct PostgresStoreTests {
         let (v1, v2) = ("v1-\(UUID().uuidString)", "v2-\(UUID().uuidString)")
         let a = try instance()
         let b = try instance()
-        try a.core.replaceApp(.demo, version: v1)
-        try b.core.replaceApp(.demo, version: v1)
+        try a.core.replaceApp(.tabs, version: v1)
+        try b.core.replaceApp(.tabs, version: v1)
         let (onA, token) = try a.create()
         try a.core.replaceApp(AppVersionTests.withInbox, version: v2)
         #expect(try a.settled(try a.core.session(onA.id, token: token)).appVersion == v2)

@@ -1,3 +1,4 @@
+import TestSupport
 import MinervaCoordinator
 import MinervaJSON
 import MinervaList
@@ -13,23 +14,23 @@ import Testing
     @Test func eachRecordReadsBackInTheCurrentFormat() throws {
         let content = try ListContent(sections: [ListSection(id: "a", items: [Cell(id: "1", kind: "user", content: CellContent.null)])])
         #expect(try ListContent(record: content.recordBytes) == content)
-        let tree = CoordinatorTree(app: .demo)
-        #expect(try CoordinatorTree(headRecord: tree.headRecordBytes, app: .demo).snapshotBytes == tree.snapshotBytes)
+        let tree = CoordinatorTree(app: .tabs)
+        #expect(try CoordinatorTree(headRecord: tree.headRecordBytes, app: .tabs).snapshotBytes == tree.snapshotBytes)
         #expect(String(decoding: content.recordBytes, as: UTF8.self).hasPrefix("{\"format\":2,"))
     }
 
     @Test func formatOneRecordsRead() throws {
         let content = try ListContent(record: Array(#"[{"id":"a","items":[{"id":"1","kind":"user","content":{"name":"Ada"}}]}]"#.utf8))
         #expect(content.sections.map(\.id) == ["a"] && content.itemCount == 1)
-        let tree = CoordinatorTree(app: .demo)
-        #expect(try CoordinatorTree(headRecord: tree.snapshotBytes, app: .demo).snapshotBytes == tree.snapshotBytes)
+        let tree = CoordinatorTree(app: .tabs)
+        #expect(try CoordinatorTree(headRecord: tree.snapshotBytes, app: .tabs).snapshotBytes == tree.snapshotBytes)
     }
 
     @Test func aLaterFormatIsRefused() {
         let records: [(String, () throws -> Void)] = [
             ("event", { _ = try SessionEvent(record: EventRecord(seq: 1, body: Array(#"{\#(Self.later),"version":2,"at":1,"type":"tabSelected","tab":"a"}"#.utf8))) }),
             ("list", { _ = try ListContent(record: Array(#"{\#(Self.later),"sections":[]}"#.utf8)) }),
-            ("head", { _ = try CoordinatorTree(headRecord: Array(#"{\#(Self.later),"tree":{}}"#.utf8), app: .demo) }),
+            ("head", { _ = try CoordinatorTree(headRecord: Array(#"{\#(Self.later),"tree":{}}"#.utf8), app: .tabs) }),
             ("answer", {
                 _ = try IdempotencyCache.Entry(
                     record: AnswerRecord(key: "k", storedAt: 0, body: Array(#"{\#(Self.later),"fingerprint":1,"status":200,"headers":[],"body":""}"#.utf8)))

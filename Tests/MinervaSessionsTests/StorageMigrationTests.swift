@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import GRDB
 import MinervaCoordinator
@@ -13,7 +14,7 @@ import Testing
     @Test func aSecondVersionDatabaseIsMigratedAndServed() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("minerva-v2-\(UUID().uuidString).sqlite").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-        var tree = CoordinatorTree(app: .demo)
+        var tree = CoordinatorTree(app: .tabs)
         try tree.navigate(screen: "profile", params: ["userId": "42"])
         let token = "token-of-the-old-session"
         try SQLiteSessionStorage.migrator.migrate(try DatabaseQueue(path: path), upTo: "v2: events, lists and answers as records of their own")
@@ -45,7 +46,7 @@ import Testing
         let harness = try CoreHarness(storage: try SQLiteSessionStorage(path: path))
         // The old schema recorded no app version: run the app under that (empty) one, so that the
         // session is read as it was (a session moves to another version as a change of its own).
-        try harness.core.replaceApp(.demo, version: "")
+        try harness.core.replaceApp(.tabs, version: "")
         #expect(harness.core.sessionCount == 1)
         let session = try harness.core.session("s_old", token: token)
         let state = try harness.state(of: session)

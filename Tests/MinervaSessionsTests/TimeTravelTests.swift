@@ -86,7 +86,7 @@ import TestSupport
         _ = try harness.run(.push(from: nil, screen: "settings", params: [:]), on: session).get()
         let original = try harness.state(of: session)
         let result = try harness.run(.restore(harness.core.restoreTarget(of: session, version: 3)), on: session).get()
-        #expect(result.events.map(\.type) == ["removed", "pendingChanged", "listChanged"], "settings is guarded in the demo: its flow goes")
+        #expect(result.events.map(\.type) == ["removed", "pendingChanged", "listChanged"], "settings is guarded in the tabs app: its flow goes")
         #expect(result.events.last?.change == .listChanged(node: NodeID(2), list: 3, from: 2))
         let restored = try harness.state(of: session)
         #expect(restored.tree.nodes == (try harness.core.pastState(of: session, at: 3)).tree.nodes)

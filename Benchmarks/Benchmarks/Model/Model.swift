@@ -23,7 +23,7 @@ let benchmarks: @Sendable () -> Void = {
         maxIterations: 2000)
 
     Benchmark("push+pop (demo, profile)", configuration: perOperation) { benchmark in
-        var tree = CoordinatorTree(app: .demo)
+        var tree = CoordinatorTree(app: .tabs)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             try! tree.push(screen: "profile", params: ["userId": "1"])
@@ -34,7 +34,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("present+dismiss (demo, photo)", configuration: perOperation) { benchmark in
-        var tree = CoordinatorTree(app: .demo)
+        var tree = CoordinatorTree(app: .tabs)
         let params: [String: JSONValue] = ["photoId": "1"]
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
@@ -48,7 +48,7 @@ let benchmarks: @Sendable () -> Void = {
     // A deep link resets the visible stack and builds the route's chain; repeated on the same
     // tree, each one also removes what the previous one built, as on a live session.
     Benchmark("deep link 2 steps (demo, /users/42/followers)", configuration: perOperation) { benchmark in
-        var tree = CoordinatorTree(app: .demo)
+        var tree = CoordinatorTree(app: .tabs)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             try! tree.deepLink("/users/42/followers")

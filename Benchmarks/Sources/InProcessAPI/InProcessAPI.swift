@@ -33,7 +33,7 @@ public enum InProcessAPIError: Error, CustomStringConvertible {
 /// The API with a logger at `.critical` (request logs cost nothing), the given configuration
 /// and, optionally, storage (the memory store when `nil`).
 public func makeAPI(
-    app: AppDescription = .demo, configuration: ServerConfiguration = ServerConfiguration(sessions: SessionConfiguration(rateLimit: 0)),
+    app: AppDescription = .tabs, configuration: ServerConfiguration = ServerConfiguration(sessions: SessionConfiguration(rateLimit: 0)),
     storage: (any SessionStorage)? = nil
 ) -> MinervaAPI {
     var logger = Logger(label: "minerva-bench")

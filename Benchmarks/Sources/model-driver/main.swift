@@ -78,14 +78,14 @@ func modelStore(_ name: String?) -> (any SessionStorage)? {
 var checksum = 0
 switch arguments[1] {
 case "push-pop":
-    var tree = CoordinatorTree(app: .demo)
+    var tree = CoordinatorTree(app: .tabs)
     for _ in 0..<iterations {
         try! tree.push(screen: "profile", params: ["userId": "1"])
         checksum &+= try! tree.pop().count
     }
     checksum &+= tree.nodes.count
 case "present-dismiss":
-    var tree = CoordinatorTree(app: .demo)
+    var tree = CoordinatorTree(app: .tabs)
     let params: [String: JSONValue] = ["photoId": "1"]
     for _ in 0..<iterations {
         try! tree.present(screen: "photo", params: params)
@@ -93,7 +93,7 @@ case "present-dismiss":
     }
     checksum &+= tree.nodes.count
 case "deeplink2":
-    var tree = CoordinatorTree(app: .demo)
+    var tree = CoordinatorTree(app: .tabs)
     for _ in 0..<iterations { checksum &+= try! tree.deepLink("/users/42/followers").events.count }
     checksum &+= tree.nodes.count
 case "deeplink5":
