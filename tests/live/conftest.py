@@ -263,9 +263,20 @@ def server():
 
 @pytest.fixture(scope="session")
 def demo_server():
-    """The server on the built-in demo app: tabs, a guarded settings screen, deep links."""
+    """The server on the built-in demo app: root flows (onboarding, sign-in, main tabs), a
+    guarded settings screen, deep links into each flow."""
     assert BINARY.exists(), f"build the server first: {BINARY} is missing"
     running = RunningServer("--rate-limit", "0")
+    yield running
+    assert running.stop() == 0, "".join(running.log)
+
+
+@pytest.fixture(scope="session")
+def tabs_server():
+    """The server on tests/live/apps/tabs.json (the demo app before root flows): one tab bar,
+    a settings screen guarded by `signedIn` behind a login sheet, deep links."""
+    assert BINARY.exists(), f"build the server first: {BINARY} is missing"
+    running = RunningServer("--app", str(APPS / "tabs.json"), "--rate-limit", "0")
     yield running
     assert running.stop() == 0, "".join(running.log)
 

@@ -8,9 +8,12 @@ from collections import Counter
 
 import pytest
 
-from conftest import BINARY, RunningServer
+from conftest import APPS, BINARY, RunningServer
 from population import drive
 from postgres import PostgresCluster
+
+# The app the population and the figures below are built on: one tab bar (tests/live/apps/tabs.json).
+TABS = ("--app", str(APPS / "tabs.json"))
 
 ADMIN = "admin-secret"
 
@@ -54,11 +57,11 @@ def clock_file(tmp_path):
     return path
 
 
-def test_admin_paths_are_unknown_without_a_token_and_closed_to_session_tokens(demo_server):
+def test_admin_paths_are_unknown_without_a_token_and_closed_to_session_tokens(tabs_server):
     assert BINARY.exists()
-    status, _, document = demo_server.request("GET", "/v1/admin/analytics/screens")
+    status, _, document = tabs_server.request("GET", "/v1/admin/analytics/screens")
     assert status == 404, document
-    guarded = RunningServer("--admin-token", ADMIN)
+    guarded = RunningServer(*TABS, "--admin-token", ADMIN)
     try:
         session = guarded.create_session()
         for token in (None, session.token, "wrong"):
@@ -77,7 +80,7 @@ def test_admin_paths_are_unknown_without_a_token_and_closed_to_session_tokens(de
 
 
 def test_the_admin_token_may_come_from_the_environment():
-    server = RunningServer(environment={"MINERVA_ADMIN_TOKEN": ADMIN})
+    server = RunningServer(*TABS, environment={"MINERVA_ADMIN_TOKEN": ADMIN})
     try:
         assert report(server, "flows")["flows"] == []
     finally:
@@ -85,7 +88,7 @@ def test_the_admin_token_may_come_from_the_environment():
 
 
 def test_a_seeded_population_gives_the_funnel_and_exits_it_was_built_with_across_a_restart(tmp_path, clock_file):
-    arguments = ("--store", f"sqlite:{tmp_path / 'minerva.sqlite'}", "--admin-token", ADMIN, "--rate-limit", "0",
+    arguments = (*TABS, "--store", f"sqlite:{tmp_path / 'minerva.sqlite'}", "--admin-token", ADMIN, "--rate-limit", "0",
                  "--session-ttl", "5s", "--clock-offset-file", str(clock_file))
     # Changes made just before a graceful stop are counted after the restart.
     server = RunningServer(*arguments)
@@ -119,7 +122,7 @@ def test_a_seeded_population_gives_the_funnel_and_exits_it_was_built_with_across
 
 
 def test_time_on_screen_follows_the_server_clock(clock_file):
-    server = RunningServer("--admin-token", ADMIN, "--clock-offset-file", str(clock_file))
+    server = RunningServer(*TABS, "--admin-token", ADMIN, "--clock-offset-file", str(clock_file))
     try:
         session = server.create_session()
         clock_file.write_text("30")
@@ -141,7 +144,7 @@ def test_time_on_screen_follows_the_server_clock(clock_file):
 
 def test_two_instances_on_one_postgresql_count_each_change_once(clock_file):
     with PostgresCluster.create() as postgres:
-        arguments = ("--store", postgres.url(), "--admin-token", ADMIN, "--rate-limit", "0", "--session-ttl", "5s",
+        arguments = (*TABS, "--store", postgres.url(), "--admin-token", ADMIN, "--rate-limit", "0", "--session-ttl", "5s",
                      "--clock-offset-file", str(clock_file))
         instances = [RunningServer(*arguments), RunningServer(*arguments)]
         try:
@@ -155,7 +158,7 @@ def test_two_instances_on_one_postgresql_count_each_change_once(clock_file):
 
 
 def test_flows_count_successes_cancellations_and_time_to_finish(clock_file):
-    server = RunningServer("--admin-token", ADMIN, "--clock-offset-file", str(clock_file))
+    server = RunningServer(*TABS, "--admin-token", ADMIN, "--clock-offset-file", str(clock_file))
     try:
         for status, seconds in (("success", 20), ("cancelled", 0)):
             session = server.create_session()
@@ -179,7 +182,7 @@ def test_flows_count_successes_cancellations_and_time_to_finish(clock_file):
 def test_a_session_longer_than_the_path_cap_reports_its_funnel_as_documented(tmp_path, store):
     # The README's cap: a path keeps a session's first 500 steps, then a `truncated` step.
     location = "memory" if store == "memory" else f"sqlite:{tmp_path / 'cap.sqlite'}"
-    server = RunningServer("--admin-token", ADMIN, "--store", location, "--rate-limit", "0")
+    server = RunningServer(*TABS, "--admin-token", ADMIN, "--store", location, "--rate-limit", "0")
     try:
         session = server.create_session()
         rounds = 300  # two steps each (profile shown, profile popped): past the cap

@@ -32,8 +32,8 @@ def test_split_push_from_primary_replaces_detail(server):
 
 # --- tabs --------------------------------------------------------------------------------
 
-def test_tabs_keep_their_own_stacks(demo_server):
-    session = demo_server.create_session()
+def test_tabs_keep_their_own_stacks(tabs_server):
+    session = tabs_server.create_session()
     state = session.state
     assert state["tabs"] == {"selected": "home", "items": [{"id": "home", "navigator": "tab:home"},
                                                              {"id": "account", "navigator": "tab:account"}]}
@@ -50,8 +50,8 @@ def test_tabs_keep_their_own_stacks(demo_server):
     session.op("select-tab", {}, expect=400)
 
 
-def test_a_tabs_app_cannot_be_split(demo_server):
-    status, _, body = demo_server.request("POST", "/v1/sessions", {"layout": "split"})
+def test_a_tabs_app_cannot_be_split(tabs_server):
+    status, _, body = tabs_server.request("POST", "/v1/sessions", {"layout": "split"})
     assert status == 422
 
 
@@ -146,11 +146,11 @@ def test_sessions_may_start_with_a_deep_link(server):
     assert status == 404
 
 
-def test_deep_link_into_a_tab(demo_server):
-    session = demo_server.create_session()
+def test_deep_link_into_a_tab(tabs_server):
+    session = tabs_server.create_session()
     session.op("navigate", {"screen": "profile", "params": {"userId": "1"}})     # on home
     session.op("select-tab", {"tab": "account"})
-    state = session.op("deep-link", {"url": "demo://users/2"})
+    state = session.op("deep-link", {"url": "tabs://users/2"})
     assert state["tabs"]["selected"] == "home"
     assert navigator(state, "tab:home")["stack"] == ["n1", "n4"]
     assert nodes(state)["n4"]["params"] == {"userId": "2"}
@@ -259,8 +259,8 @@ def test_flags(session):
     session.op("flags", {"set": [""]}, expect=422)
 
 
-def test_demo_guard_before_a_deep_link(demo_server):
-    session = demo_server.create_session()
+def test_demo_guard_before_a_deep_link(tabs_server):
+    session = tabs_server.create_session()
     state = session.op("deep-link", {"url": "/settings"})
     assert state["tabs"]["selected"] == "account"
     login = state["focus"]

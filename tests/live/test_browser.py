@@ -239,9 +239,9 @@ def followers(version):
     return {"sections": [{"id": "followers", "items": items}, {"id": "photos", "items": photos}]}
 
 
-def test_web_client_drives_the_demo_app(demo_server, browser):
-    page = Page(browser, demo_server)
-    browser.get(demo_server.url + "/")
+def test_web_client_drives_the_demo_app(tabs_server, browser):
+    page = Page(browser, tabs_server)
+    browser.get(tabs_server.url + "/")
 
     # On load the page creates a session and shows the home tab's root.
     wait_for(lambda: page.device()[0] != "", "the first state")
@@ -366,13 +366,13 @@ def test_web_client_drives_the_demo_app(demo_server, browser):
 
     # Nothing went wrong along the way: the only error answers are those the test asked for (the
     # unknown deep link, and a stale tap's 412 when the list's change had not reached the page yet).
-    assert console_problems(browser, demo_server, provoked=[("/deep-link", 404), ("/navigate", 412)]) == []
+    assert console_problems(browser, tabs_server, provoked=[("/deep-link", 404), ("/navigate", 412)]) == []
 
 
-def test_web_client_joins_a_session_and_follows_another_client(demo_server, browser):
+def test_web_client_joins_a_session_and_follows_another_client(tabs_server, browser):
     # A session made by another client (curl, an app): the page opens it from its address.
-    other = demo_server.create_session()
-    page = Page(browser, demo_server)
+    other = tabs_server.create_session()
+    page = Page(browser, tabs_server)
     page.open(other)
     state, focus = page.in_sync()
     assert (state["version"], focus["screen"]) == (1, "home")
@@ -410,7 +410,7 @@ def test_web_client_joins_a_session_and_follows_another_client(demo_server, brow
     assert browser.execute_script("return window.notReloaded") is True
 
     # The join box opens another one.
-    third = demo_server.create_session()
+    third = tabs_server.create_session()
     third.op("navigate", {"screen": "followers", "params": {"userId": "7"}})
     page.tap('[data-testid="join-toggle"]')
     page.css('[data-testid="join-session"]').send_keys(third.id)
@@ -423,7 +423,7 @@ def test_web_client_joins_a_session_and_follows_another_client(demo_server, brow
     page.in_sync(newer_than=2)
 
     # An address pasted into the page, as a link from a terminal: the page switches to it.
-    browser.get(f"{demo_server.url}/#session={other.id}&token={other.token}")
+    browser.get(f"{tabs_server.url}/#session={other.id}&token={other.token}")
     page.id, page.token = other.id, other.token
     page.in_sync()
     assert browser.execute_script("return window.notReloaded") is True
@@ -442,14 +442,14 @@ def test_web_client_joins_a_session_and_follows_another_client(demo_server, brow
     wait_for(lambda: page.css('[data-testid="deeplink-error"]').is_displayed(), "the deep-link error")
     assert fits_width(browser, 420)
 
-    assert console_problems(browser, demo_server, provoked=[("/deep-link", 404), (f"/v1/sessions/{third.id}", 401)]) == []
+    assert console_problems(browser, tabs_server, provoked=[("/deep-link", 404), (f"/v1/sessions/{third.id}", 401)]) == []
 
 
-def test_web_client_timeline_shows_an_earlier_version_and_restores_it(demo_server, browser):
+def test_web_client_timeline_shows_an_earlier_version_and_restores_it(tabs_server, browser):
     # Another client drives a session: a profile pushed on home, a list put on it, a photo
     # presented over it, then the account tab.
-    other = demo_server.create_session()
-    page = Page(browser, demo_server)
+    other = tabs_server.create_session()
+    page = Page(browser, tabs_server)
     page.open(other)
     page.in_sync()
     profile = other.op("navigate", {"screen": "profile", "params": {"userId": "42"}})["focus"]
@@ -525,12 +525,12 @@ def test_web_client_timeline_shows_an_earlier_version_and_restores_it(demo_serve
     page.in_sync()
     assert page.state()["version"] == 7
 
-    assert console_problems(browser, demo_server) == []
+    assert console_problems(browser, tabs_server) == []
 
 
-def test_web_client_timeline_starts_at_the_oldest_version_kept(demo_server, browser):
+def test_web_client_timeline_starts_at_the_oldest_version_kept(tabs_server, browser):
     # A session whose early events are gone: its first versions can no longer be rebuilt.
-    other = demo_server.create_session()
+    other = tabs_server.create_session()
     for _ in range(550):
         other.op("navigate", {"screen": "profile", "params": {"userId": "42"}})
         other.op("pop", {})
@@ -538,7 +538,7 @@ def test_web_client_timeline_starts_at_the_oldest_version_kept(demo_server, brow
     assert status == 404, answer
     oldest, latest = map(int, re.search(r"versions (\d+) to (\d+)", answer["error"]["message"]).groups())
     assert 1 < oldest < latest == 1101
-    page = Page(browser, demo_server)
+    page = Page(browser, tabs_server)
     page.open(other)
     page.in_sync()
 
@@ -557,4 +557,4 @@ def test_web_client_timeline_starts_at_the_oldest_version_kept(demo_server, brow
     page.in_sync()
     assert not page.css('[data-testid="past-banner"]').is_displayed()
 
-    assert console_problems(browser, demo_server, provoked=[("/versions/1", 404)]) == []
+    assert console_problems(browser, tabs_server, provoked=[("/versions/1", 404)]) == []

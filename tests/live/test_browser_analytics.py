@@ -9,7 +9,7 @@ import time
 
 from selenium.webdriver.common.by import By
 
-from conftest import ROOT, RunningServer
+from conftest import APPS, ROOT, RunningServer
 from population import drive
 from test_browser import browser, console_problems, wait_for  # noqa: F401 (the browser fixture)
 
@@ -20,7 +20,7 @@ ADMIN = "browser-admin"
 def test_the_analytics_view_draws_the_funnel_and_the_screens(browser, tmp_path):  # noqa: F811
     clock = tmp_path / "clock-offset"
     clock.write_text("0")
-    server = RunningServer("--admin-token", ADMIN, "--rate-limit", "0", "--clock-offset-file", str(clock))
+    server = RunningServer("--app", str(APPS / "tabs.json"), "--admin-token", ADMIN, "--rate-limit", "0", "--clock-offset-file", str(clock))
     try:
         def think(rng):
             """People spend a few seconds to a minute on a screen: the server clock moves on."""

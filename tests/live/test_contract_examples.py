@@ -48,8 +48,8 @@ def test_every_example_of_an_answer_fits_the_closed_contract(schema, example):
     assert not errors, errors
 
 
-def test_the_closed_contract_refuses_what_the_open_one_lets_clients_skip(demo_server):
-    session = demo_server.create_session()
+def test_the_closed_contract_refuses_what_the_open_one_lets_clients_skip(tabs_server):
+    session = tabs_server.create_session()
     session.call("POST", "/navigate", {"screen": "profile", "params": {"userId": "1"}})
     session.call("POST", "/pop", {})
     session.call("PUT", "/nodes/n1/list", {"sections": []})

@@ -60,7 +60,7 @@ def test_openapi_python_client_warns_of_nothing(generated):
     assert "Warning" not in generated and "Unable to process" not in generated, generated
 
 
-def test_the_generated_python_client_drives_a_session(generated, demo_server):
+def test_the_generated_python_client_drives_a_session(generated, tabs_server):
     client_module = importlib.import_module("minerva_server_client")
     from minerva_server_client.api.lists import get_list, put_list
     from minerva_server_client.api.navigation import deep_link, navigate, push, select_tab
@@ -69,14 +69,14 @@ def test_the_generated_python_client_drives_a_session(generated, demo_server):
         CreateSessionRequest, DeepLinkRequest, ErrorDocument, ListItemInput, ListPutRequest, ListSectionInput, NavigateRequest,
         PushRequest, SelectTabRequest)
 
-    anonymous = client_module.Client(base_url=demo_server.url, raise_on_unexpected_status=True)
+    anonymous = client_module.Client(base_url=tabs_server.url, raise_on_unexpected_status=True)
     created = create_session.sync_detailed(client=anonymous, body=CreateSessionRequest(), idempotency_key="python-client-1")
     assert created.status_code == 201 and created.parsed.version == 1 and created.parsed.tabs.selected == "home"
     again = create_session.sync_detailed(client=anonymous, body=CreateSessionRequest(), idempotency_key="python-client-1")
     assert again.parsed.id == created.parsed.id and again.headers["Idempotent-Replayed"] == "true"
 
     session = created.parsed
-    client = client_module.AuthenticatedClient(base_url=demo_server.url, token=session.token, raise_on_unexpected_status=True)
+    client = client_module.AuthenticatedClient(base_url=tabs_server.url, token=session.token, raise_on_unexpected_status=True)
     state = navigate.sync(session.id, client=client, body=NavigateRequest(screen="profile", params={"userId": "42"}))
     assert state.version == 2 and [node.screen for node in state.root.children[0].children] == ["profile"]
     state = push.sync(session.id, client=client, body=PushRequest(screen="followers", params={"userId": "42"}))
@@ -129,10 +129,10 @@ def later(value):
     return value
 
 
-def test_the_generated_python_client_reads_answers_of_a_later_release(generated, demo_server):
+def test_the_generated_python_client_reads_answers_of_a_later_release(generated, tabs_server):
     from minerva_server_client.models import EventsPage, OtherEvent, StateFields
 
-    session = demo_server.create_session()
+    session = tabs_server.create_session()
     session.call("POST", "/select-tab", {"tab": "account"})
     session.call("POST", "/navigate", {"screen": "profile", "params": {"userId": "1"}})
     session.call("POST", "/pop", {})

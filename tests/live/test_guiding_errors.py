@@ -35,12 +35,12 @@ def test_a_trailing_slash_is_named_in_the_404(server, session):
     assert status == 404 and message(body) == "no such path: '/v1/nope/'"
 
 
-def test_a_deep_link_with_another_scheme_names_the_apps_scheme(demo_server):
-    status, _, body = demo_server.request("POST", "/v1/sessions", {"deepLink": "other://users/1"})
+def test_a_deep_link_with_another_scheme_names_the_apps_scheme(tabs_server):
+    status, _, body = tabs_server.request("POST", "/v1/sessions", {"deepLink": "other://users/1"})
     assert status == 404 and body["error"]["code"] == "not_found"
-    assert "this app's scheme is 'demo' (try 'demo://users/1')" in message(body)
-    session = demo_server.create_session()
+    assert "this app's scheme is 'tabs' (try 'tabs://users/1')" in message(body)
+    session = tabs_server.create_session()
     status, _, body = session.call("POST", "/deep-link", {"url": "other://users/1"})
-    assert status == 404 and "this app's scheme is 'demo'" in message(body)
+    assert status == 404 and "this app's scheme is 'tabs'" in message(body)
     assert session.get()["version"] == 1
-    assert session.op("deep-link", {"url": "demo://users/1"})["version"] == 2
+    assert session.op("deep-link", {"url": "tabs://users/1"})["version"] == 2

@@ -30,6 +30,7 @@ from conftest import RunningServer
 
 SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
 BASIC_APP = Path(__file__).resolve().parent / "apps" / "basic.json"
+TABS_APP = Path(__file__).resolve().parent / "apps" / "tabs.json"
 
 CONFIG = schemathesis.Config.from_dict({
     "seed": 20261122,
@@ -115,21 +116,21 @@ FLAGS = ["signedIn", "beta"]
 ADMIN_TOKEN = "schemathesis-admin"
 
 LINKS = ["/users/7", "/users/7/followers?from=link", "/photos/p1", "/secret/5", "/sheet", "/broken", "/settings",
-         "/welcome/2", "demo://users/1", "basic://users/1/", "/nope"]
+         "/welcome/2", "tabs://users/1", "basic://users/1/", "/nope"]
 
 
 class Fuzzing:
     """The private servers (started again after a case crashed one) and the statuses seen."""
 
     def __init__(self):
-        self.servers = {"demo": RunningServer("--admin-token", ADMIN_TOKEN),
+        self.servers = {"demo": RunningServer("--app", str(TABS_APP), "--admin-token", ADMIN_TOKEN),
                         "basic": RunningServer("--app", str(BASIC_APP), "--admin-token", ADMIN_TOKEN)}
         self.statuses = {}
 
     def server(self, app):
         """The app's server, started again if a case crashed it (that case has failed)."""
         if self.servers[app].process.poll() is not None:
-            self.servers[app] = RunningServer(*(["--app", str(BASIC_APP)] if app == "basic" else []), "--admin-token", ADMIN_TOKEN)
+            self.servers[app] = RunningServer("--app", str(BASIC_APP if app == "basic" else TABS_APP), "--admin-token", ADMIN_TOKEN)
         return self.servers[app]
 
     def call(self, app, method, path, body=None, token=None):

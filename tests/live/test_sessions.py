@@ -99,10 +99,15 @@ def test_version_grows_by_one_per_mutation_and_etag_follows(session):
         assert headers["ETag"] == f'"{expected}"'
 
 
-def test_app_description_is_served(demo_server, server):
+def test_app_description_is_served(demo_server, tabs_server, server):
     status, _, app = demo_server.request("GET", "/v1/app")
     assert status == 200
-    assert app["name"] == "demo" and app["scheme"] == "demo"
+    assert app["name"] == "demo" and app["scheme"] == "demo" and app["hosts"] == ["demo.example.com"] and "root" not in app
+    assert app["flows"]["main"] == {"root": {"tabs": [{"id": "home", "screen": "home"}, {"id": "account", "screen": "account"}]}}
+    assert app["launch"] == [{"unless": "onboarded", "flow": "onboarding"}, {"unless": "signedIn", "flow": "auth"}, {"flow": "main"}]
+    assert app["screens"]["settings"]["requires"] == "verified"
+    assert {"path": "/settings", "flow": "main", "tab": "account", "steps": [{"screen": "settings", "params": {}}]} in app["routes"]
+    status, _, app = tabs_server.request("GET", "/v1/app")
     assert app["root"] == {"tabs": [{"id": "home", "screen": "home"}, {"id": "account", "screen": "account"}]}
     assert app["screens"]["photo"]["style"] == "fullScreen"
     assert app["screens"]["profile"]["params"] == ["userId"]
@@ -110,6 +115,7 @@ def test_app_description_is_served(demo_server, server):
     assert app["screens"]["settings"]["requires"] == "signedIn"
     assert app["screens"]["settings"]["otherwise"] == {"screen": "login", "params": {}}
     assert {"path": "/settings", "tab": "account", "steps": [{"screen": "settings", "params": {}}]} in app["routes"]
+    assert "flows" not in app and "flow" not in app["routes"][0]
     status, _, app = server.request("GET", "/v1/app")
     assert app["name"] == "basic" and app["root"] == {"screen": "home"}
 

@@ -52,8 +52,8 @@ def test_unknown_fields_of_every_operation_are_400_and_change_nothing(server, op
     session.op(operation, corrected)  # the field's name alone was at fault
 
 
-def test_unknown_fields_of_select_tab_are_400_and_change_nothing(demo_server):
-    session = demo_server.create_session()
+def test_unknown_fields_of_select_tab_are_400_and_change_nothing(tabs_server):
+    session = tabs_server.create_session()
     refuse(session, "POST", "/select-tab", {"tab": "account", "tabs": ["home"]}, "unknown field 'tabs'; did you mean 'tab'?")
     assert session.op("select-tab", {"tab": "account"})["tabs"]["selected"] == "account"
 

@@ -114,10 +114,15 @@ extension MinervaSession {
         }
     }
 
-    /// Follows a deep link: resets to a known state, then navigates step by step, all or nothing.
-    /// - Parameter url: a path (`/users/42`) or a URL with the app's scheme (`demo://users/42`).
+    /// Follows a deep link, keeping what is already shown: the longest matching prefix of the
+    /// route's steps stays (ids, lists), the rest is shown step by step, all or nothing; a link
+    /// to what is shown changes nothing. A link into a flow the session has not reached yet
+    /// waits in `pending` and comes with the switch to that flow.
+    /// - Parameter url: a path (`/users/42`), a URL with the app's scheme (`demo://users/42`) or
+    ///   an `https` URL on one of the app's hosts.
     /// - Returns: the new state (a guarded target waits in `pending` behind its flow).
-    /// - Throws: ``MinervaError``: 404 when no route matches, 409, 412, 422.
+    /// - Throws: ``MinervaError``: 404 when no route matches, 409 (a step fails, or the route's
+    ///   flow comes before the session's), 412, 422.
     @discardableResult
     public func deepLink(_ url: String) async throws -> SessionState {
         let body = Components.Schemas.DeepLinkRequest(url: url)
@@ -157,7 +162,25 @@ extension MinervaSession {
         }
     }
 
-    /// Sets and clears session flags, which guards read; `clear` applies before `set`.
+    /// Changes a node's params in place (`PATCH …/nodes/{node}/params`): it keeps its id, list
+    /// and subtree; equal params change nothing.
+    /// - Parameters:
+    ///   - node: the node.
+    ///   - set: params to set, each one its screen declares.
+    /// - Returns: the new state.
+    /// - Throws: ``MinervaError``: 404 (no such node), 412, 422 (a param the screen does not declare).
+    @discardableResult
+    public func updateParams(of node: String, set: ScreenParams) async throws -> SessionState {
+        let body = Components.Schemas.ParamsPatchRequest(set: try set.payload())
+        return try await change { client, id, headers in
+            try await client.updateParams(
+                path: .init(id: id, node: node), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)
+            ).ok
+        }
+    }
+
+    /// Sets and clears session flags, which guards and the app's launch rules read (a change
+    /// that makes the rules choose another flow switches to it); `clear` applies before `set`.
     /// - Parameters:
     ///   - set: flags to set.
     ///   - clear: flags to clear.

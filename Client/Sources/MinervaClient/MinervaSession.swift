@@ -41,18 +41,21 @@ public actor MinervaSession {
     /// Creates a session on the server.
     /// - Parameters:
     ///   - connection: the server.
-    ///   - deepLink: a deep link (`/users/42` or `demo://users/42`) to build the first state with.
-    ///   - layout: `stack` (the default) or `split`.
+    ///   - deepLink: a deep link (`/users/42` or `demo://users/42`) to build the first state with:
+    ///     applied in the session's flow, or kept pending for a later one.
+    ///   - flags: the first flags (a returning user's `signedIn`): the session starts in the flow
+    ///     the app's launch rules choose for them.
+    ///   - layout: `stack` (the default) or `split`, for an app with a single root.
     /// - Returns: the session, holding its first state.
     /// - Throws: ``MinervaError``: 404 when no route matches `deepLink`, 422 for a layout the
-    ///   app cannot take, 409 when the link cannot be followed, 503 at the server's session limit;
-    ///   ``UnsupportedValue`` for a layout the server does not take.
+    ///   app cannot take, 409 when the link cannot be followed (or opens in an earlier flow), 503
+    ///   at the server's session limit; ``UnsupportedValue`` for a layout the server does not take.
     public static func create(
-        on connection: MinervaConnection, deepLink: String? = nil, layout: SessionLayout? = nil
+        on connection: MinervaConnection, deepLink: String? = nil, flags: [String] = [], layout: SessionLayout? = nil
     ) async throws -> MinervaSession {
         let client = connection.client()
         let body = Components.Schemas.CreateSessionRequest(
-            layout: try layout.map { try $0.requestValue(for: "layout") }, deepLink: deepLink)
+            layout: try layout.map { try $0.requestValue(for: "layout") }, flags: flags.isEmpty ? nil : flags, deepLink: deepLink)
         let key = UUID().uuidString
         let created = try await connection.retryPolicy.run {
             try await client.createSession(headers: .init(idempotencyKey: key), body: .json(body)).created.body.json

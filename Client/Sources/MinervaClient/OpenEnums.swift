@@ -24,6 +24,8 @@ public enum OpenEnums {
         public static let ancestorRemoved = Self(rawValue: "ancestorRemoved")
         /// The session went back to an earlier version.
         public static let restore = Self(rawValue: "restore")
+        /// The session switched root flows.
+        public static let flowChanged = Self(rawValue: "flowChanged")
     }
 
     /// How a node came on screen.
@@ -98,6 +100,8 @@ public enum OpenEnums {
         public static let present = Self(rawValue: "present")
         /// A set-root of the navigator.
         public static let setRoot = Self(rawValue: "setRoot")
+        /// A deep link waiting for its root flow.
+        public static let deepLink = Self(rawValue: "deepLink")
     }
 
     /// How a screen comes on screen by default.

@@ -11,6 +11,8 @@ extension SessionEvent {
         case .pendingChanged(let event): event.value1
         case .stackChanged(let event): event.value1
         case .appChanged(let event): event.value1
+        case .flowChanged(let event): event.value1
+        case .paramsChanged(let event): event.value1
         case .unknown(let event): event.fields
         }
     }

@@ -1,8 +1,8 @@
 public import OpenAPIRuntime
 
-/// One entry of a session's change log: `added`, `removed`, `finished`, `stackChanged`,
-/// `tabSelected`, `flagsChanged`, `pendingChanged`, `listChanged` or `appChanged`, each with
-/// the fields `openapi.yaml` documents for it.
+/// One entry of a session's change log: `added`, `removed`, `finished`, `flowChanged`,
+/// `stackChanged`, `paramsChanged`, `tabSelected`, `flagsChanged`, `pendingChanged`,
+/// `listChanged` or `appChanged`, each with the fields `openapi.yaml` documents for it.
 ///
 /// The set of event types is open: a type that a newer server adds arrives as ``unknown(_:)``
 /// with its raw JSON, so that an app built today keeps following a session after the server
@@ -18,6 +18,10 @@ public enum SessionEvent: Codable, Hashable, Sendable {
     case pendingChanged(Components.Schemas.PendingChangedEvent)
     case listChanged(Components.Schemas.ListChangedEvent)
     case appChanged(Components.Schemas.AppChangedEvent)
+    /// The session switched root flows (its flags made the launch rules choose another).
+    case flowChanged(Components.Schemas.FlowChangedEvent)
+    /// A node's params changed in place.
+    case paramsChanged(Components.Schemas.ParamsChangedEvent)
     /// An event of a type this client does not know.
     case unknown(UnknownSessionEvent)
 
@@ -38,6 +42,8 @@ public enum SessionEvent: Codable, Hashable, Sendable {
         case "pendingChanged": self = .pendingChanged(try .init(from: decoder))
         case "listChanged": self = .listChanged(try .init(from: decoder))
         case "appChanged": self = .appChanged(try .init(from: decoder))
+        case "flowChanged": self = .flowChanged(try .init(from: decoder))
+        case "paramsChanged": self = .paramsChanged(try .init(from: decoder))
         default: self = .unknown(try .init(from: decoder))
         }
     }
@@ -54,6 +60,8 @@ public enum SessionEvent: Codable, Hashable, Sendable {
         case .pendingChanged(let event): try event.encode(to: encoder)
         case .listChanged(let event): try event.encode(to: encoder)
         case .appChanged(let event): try event.encode(to: encoder)
+        case .flowChanged(let event): try event.encode(to: encoder)
+        case .paramsChanged(let event): try event.encode(to: encoder)
         case .unknown(let event): try event.encode(to: encoder)
         }
     }

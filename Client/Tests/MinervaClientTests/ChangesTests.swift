@@ -11,7 +11,7 @@ import Testing
 
     @Test(arguments: [SessionChanges.Delivery.serverSentEvents, .longPoll])
     func changesDeliverEachBlockOfEvents(delivery: SessionChanges.Delivery) async throws {
-        try await withDemoSession { session in
+        try await withTabsSession { session in
             let changes = Collected(await session.changes(delivery: delivery))
             try await session.navigate(to: "profile", params: ["userId": "42"])
             try await session.present("photo", params: ["photoId": "7"])
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test @MainActor func anAppReadsChangesOnTheMainActor() async throws {
-        try await withDemoSession { session in
+        try await withTabsSession { session in
             let changes = await session.changes()
             try await session.selectTab("account")
             for try await change in changes {
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func changesStartAfterTheStateTheSessionHolds() async throws {
-        try await withDemoSession { session in
+        try await withTabsSession { session in
             try await session.selectTab("account")
             let changes = Collected(await session.changes())
             try await session.selectTab("home")
@@ -84,7 +84,7 @@ import Testing
 
     @Test(arguments: [SessionChanges.Delivery.serverSentEvents, .longPoll])
     func eventsTheServerNoLongerHoldsAreReplacedByTheState(delivery: SessionChanges.Delivery) async throws {
-        try await withDemoSession(["--event-history", "1000"]) { session in
+        try await withTabsSession(["--event-history", "1000"]) { session in
             for tab in (0..<1002).map({ $0.isMultiple(of: 2) ? "account" : "home" }) { try await session.selectTab(tab) }
             let changes = Collected(await session.changes(after: 0, delivery: delivery))
             let reloaded = try await changes.waitFor(count: 1)
@@ -100,7 +100,7 @@ import Testing
 
     @Test(arguments: [SessionChanges.Delivery.serverSentEvents, .longPoll])
     func changesEndWithTheSession(delivery: SessionChanges.Delivery) async throws {
-        try await withDemoSession { session in
+        try await withTabsSession { session in
             let changes = Collected(await session.changes(delivery: delivery))
             try await session.selectTab("account")
             _ = try await changes.waitFor(count: 1)

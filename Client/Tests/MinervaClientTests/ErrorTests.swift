@@ -17,14 +17,14 @@ import Testing
     }
 
     @Test func anUnknownNodeIsNotFound() async throws {
-        try await withDemoSession { session in
+        try await withTabsSession { session in
             let error = try await #require(throws: MinervaError.self) { try await session.push("profile", params: ["userId": "1"], from: "n99") }
             #expect(error.status == 404 && error.code == .notFound && error.message.contains("n99"))
         }
     }
 
     @Test func poppingARootIsAConflict() async throws {
-        try await withDemoSession { session in
+        try await withTabsSession { session in
             let error = try await #require(throws: MinervaError.self) { try await session.pop() }
             #expect(error.status == 409 && error.code == .conflict)
             #expect(await session.version == 1)
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func missingParamsAreUnprocessable() async throws {
-        try await withDemoSession { session in
+        try await withTabsSession { session in
             let error = try await #require(throws: MinervaError.self) { try await session.navigate(to: "profile") }
             #expect(error.status == 422 && error.code == .unprocessable && error.message.contains("userId"))
         }

@@ -1,11 +1,11 @@
 import MinervaClient
 import Testing
 
-/// Every navigation operation of MinervaSession against the real server's demo app; each
+/// Every navigation operation of MinervaSession against the real server's tabs app; each
 /// answers the typed state, which the session keeps.
 @Suite struct NavigationTests {
     @Test func navigatePushesWhatTheAppDescriptionSays() async throws {
-        try await withDemoSession { session in
+        try await withTabsSession { session in
             let state = try await session.navigate(to: "profile", params: ["userId": "42"])
             #expect(state.version == 2 && state.focusedScreen == "profile")
             #expect(state.node(state.focus)?.presentation.kind == .push)
@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func pushAddsToTheFocusedStack() async throws {
-        try await withDemoSession { session in
+        try await withTabsSession { session in
             try await session.push("profile", params: ["userId": "1"])
             let state = try await session.push("followers", params: ["userId": "1"], from: "n3")
             #expect(state.stack(of: "tab:home") == ["n1", "n3", "n4"])
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func presentAndDismiss() async throws {
-        try await withDemoSession { session in
+        try await withTabsSession { session in
             let presented = try await session.present("photo", params: ["photoId": "7"], style: .pageSheet)
             let photo = try #require(presented.node(presented.focus))
             #expect(photo.screen == "photo" && photo.presentation.style == .pageSheet)
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func popTheTopToANodeAndToTheRoot() async throws {
-        try await withDemoSession { session in
+        try await withTabsSession { session in
             for userId in ["1", "2", "3", "4"] { try await session.push("profile", params: ["userId": .init(stringLiteral: userId)]) }
             #expect(try await session.pop().stack(of: "tab:home") == ["n1", "n3", "n4", "n5"])
             #expect(try await session.pop(to: "n3").stack(of: "tab:home") == ["n1", "n3"])
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func setRootReplacesTheStack() async throws {
-        try await withDemoSession { session in
+        try await withTabsSession { session in
             let one = try await session.setRoot("profile", params: ["userId": "9"])
             #expect(one.stack(of: "tab:home")?.count == 1 && one.focusedScreen == "profile")
             let stack: [StackEntry] = [
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func setRootKeepsTheNodesItNamesAndTellsThatTheyMoved() async throws {
-        try await withDemoSession { session in
+        try await withTabsSession { session in
             try await session.push("profile", params: ["userId": "1"])
             let changes = Collected(await session.changes())
             let state = try await session.setRoot(stack: [StackEntry(node: "n3"), StackEntry(screen: "home")], navigator: "tab:home")
@@ -73,8 +73,8 @@ import Testing
     }
 
     @Test func aDeepLinkToAGuardedScreenWaitsForItsFlowThenFinishResumesIt() async throws {
-        try await withDemoSession { session in
-            let waiting = try await session.deepLink("demo://settings")
+        try await withTabsSession { session in
+            let waiting = try await session.deepLink("tabs://settings")
             #expect(waiting.tabs?.selected == "account" && waiting.focusedScreen == "login")
             let pending = try #require(waiting.pending)
             #expect(pending.steps?.map(\.screen) == ["settings"] && pending.operation == .navigate)
@@ -85,7 +85,7 @@ import Testing
     }
 
     @Test func selectTabAndSetFlags() async throws {
-        try await withDemoSession { session in
+        try await withTabsSession { session in
             #expect(try await session.selectTab("account").tabs?.selected == "account")
             #expect(try await session.setFlags(set: ["beta", "signedIn"]).flags == ["beta", "signedIn"])
             let state = try await session.setFlags(set: ["gamma"], clear: ["beta"])

@@ -2,7 +2,7 @@ import Foundation
 import MinervaClient
 import Testing
 
-/// Creating, resuming, reading and deleting sessions on the real server (the demo app: tabs
+/// Creating, resuming, reading and deleting sessions on the real server (the tabs app: tabs
 /// `home` and `account`).
 @Suite struct SessionLifecycleTests {
     @Test func createAnswersTheFirstStateAndAToken() async throws {
@@ -19,7 +19,7 @@ import Testing
 
     @Test func createFromADeepLinkBuildsItsScreens() async throws {
         try await withLiveServer { server in
-            let session = try await MinervaSession.create(on: server.connection(), deepLink: "demo://users/42/followers")
+            let session = try await MinervaSession.create(on: server.connection(), deepLink: "tabs://users/42/followers")
             let state = await session.state
             #expect(state.version == 1)
             #expect(state.focusedScreen == "followers")

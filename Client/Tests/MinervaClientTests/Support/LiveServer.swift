@@ -13,8 +13,9 @@ final class LiveServer {
 
     /// Starts a server and waits until it listens.
     /// - Parameters:
-    ///   - arguments: flags after the defaults `--rate-limit 0` and, unless they name a store,
-    ///     `--store memory`.
+    ///   - arguments: flags after the defaults `--rate-limit 0` and, unless they name them,
+    ///     `--store memory` and `--app` the live tests' `tabs.json` (one tab bar, a guarded
+    ///     settings screen behind a login sheet: the demo app before root flows).
     ///   - port: the port; 0 picks a free one.
     init(_ arguments: [String] = [], port: Int = 0) async throws {
         log = FileManager.default.temporaryDirectory.appendingPathComponent("minerva-client-test-\(UUID().uuidString).log")
@@ -23,7 +24,8 @@ final class LiveServer {
         process = Process()
         process.executableURL = Self.binary
         let store = arguments.contains("--store") ? [] : ["--store", "memory"]
-        process.arguments = ["--port", String(port), "--rate-limit", "0"] + store + arguments
+        let app = arguments.contains("--app") ? [] : ["--app", Self.tabsApp.path]
+        process.arguments = ["--port", String(port), "--rate-limit", "0"] + store + app + arguments
         process.standardOutput = output
         process.standardError = output
         try process.run()
@@ -50,6 +52,10 @@ final class LiveServer {
 
     /// The server's output so far, for a failure's message.
     var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    /// The live tests' `tests/live/apps/tabs.json`.
+    static let tabsApp = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("tests/live/apps/tabs.json")
 
     private static var binary: URL {
         if let path = ProcessInfo.processInfo.environment["MINERVA_BIN"] { return URL(fileURLWithPath: path) }
@@ -92,8 +98,8 @@ func withLiveServer<Result>(
     return try await body(server)
 }
 
-/// Runs `body` with a new session of the demo app on a server started for it.
-func withDemoSession<Result>(
+/// Runs `body` with a new session of the tabs app on a server started for it.
+func withTabsSession<Result>(
     _ arguments: [String] = [], isolation: isolated (any Actor)? = #isolation, _ body: (MinervaSession) async throws -> Result
 ) async throws -> Result {
     try await withLiveServer(arguments) { server in
