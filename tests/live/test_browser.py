@@ -7,7 +7,8 @@ elsewhere) changes a session the page has joined, and the page follows without a
 browser's log must stay free of warnings and errors, and the page must fit 420 px without
 sideways scrolling. The inspector's timeline shows an earlier version of the session on the device
 and in the tree, and restores it. Needs Debian's chromium and chromium-driver and Selenium from
-pip. Saves the screenshots to test-artifacts/ (web-client.png, web-client-timeline.png); with
+pip. Saves the screenshots to test-artifacts/ (web-client.png, web-client-timeline.png,
+web-client-flows.png); with
 UPDATE_SCREENSHOT=1 to docs/, the ones the README shows.
 """
 import json
@@ -30,6 +31,7 @@ from conftest import ROOT
 SCREENSHOTS = ROOT / ("docs" if os.environ.get("UPDATE_SCREENSHOT") == "1" else "test-artifacts")
 SCREENSHOT = SCREENSHOTS / "web-client.png"
 TIMELINE_SCREENSHOT = SCREENSHOTS / "web-client-timeline.png"
+FLOWS_SCREENSHOT = SCREENSHOTS / "web-client-flows.png"
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 
@@ -558,3 +560,46 @@ def test_web_client_timeline_starts_at_the_oldest_version_kept(tabs_server, brow
     assert not page.css('[data-testid="past-banner"]').is_displayed()
 
     assert console_problems(browser, tabs_server, provoked=[("/versions/1", 404)]) == []
+
+
+def test_web_client_walks_the_demo_apps_root_flows(demo_server, browser):
+    """The built-in demo app: onboarding → a link that waits → sign-in → the main tabs, each switch
+    drawn anew; the layout choice is only for single-root apps, and a returning user starts signed in."""
+    page = Page(browser, demo_server)
+    browser.get(demo_server.url + "/")
+    wait_for(lambda: page.device()[0] != "", "the first state")
+    page.read_session()
+    state, focus = page.in_sync()
+    assert (state["flow"], focus["screen"]) == ("onboarding", "welcome")
+    assert not page.css('[data-testid="layout-select"]').is_displayed()
+    assert page.css('[data-testid="returning-toggle"]').is_displayed()
+    assert page.text('[data-testid="inspector-session"] [data-testid="flow"]') == "onboarding"
+
+    # A notification during onboarding: the link waits, and the device says so.
+    page.css('[data-testid="deeplink-input"]').send_keys("/users/42/followers")
+    state, _ = page.act('[data-testid="deeplink-go"]')
+    assert state["pending"] == {"operation": "deepLink", "url": "/users/42/followers", "flow": "main"}
+    wait_for(lambda: page.all('[data-testid="pending-link-banner"]:not([hidden])'), "the waiting link on the device")
+    assert "/users/42/followers" in page.text('[data-testid="pending-link"]')
+
+    # Finishing onboarding, then sign-in: each root finishes with its flag, and the link comes with the tabs.
+    state, focus = page.act('[data-testid="finish-success"]')
+    assert (state["flow"], focus["screen"]) == ("auth", "signIn")
+    wait_for(lambda: page.logged("flowChanged", "onboarding", "auth"), "the switch in the event log")
+    state, focus = page.act('[data-testid="finish-success"]')
+    assert (state["flow"], focus["screen"], state["tabs"]["selected"], state["pending"]) == ("main", "followers", "home", None)
+    assert page.css('[data-testid="tab-bar"]').is_displayed()
+    assert page.text('[data-testid="inspector-session"] [data-testid="flow"]') == "main"
+    page.settle()
+    FLOWS_SCREENSHOT.parent.mkdir(exist_ok=True)
+    assert browser.save_screenshot(str(FLOWS_SCREENSHOT))
+
+    # A returning user starts in the main flow.
+    page.tap('[data-testid="returning-user"]')
+    version_before = page.device()
+    page.tap('[data-testid="new-session"]')
+    wait_for(lambda: page.device() != version_before and page.read_session()["id"] != state["id"], "a new session")
+    page.read_session()
+    state, focus = page.in_sync()
+    assert (state["flow"], focus["screen"], state["flags"]) == ("main", "home", ["onboarded", "signedIn"])
+    assert console_problems(browser, demo_server, provoked=[]) == []

@@ -62,8 +62,10 @@ export async function loadApp() {
 }
 
 /** A new session; its answer is the state document with `id` and `token`. */
-export async function createSession(layout) {
-  const body = layout && layout !== "stack" ? { layout } : {};
+export async function createSession({ layout, flags } = {}) {
+  const body = {};
+  if (layout && layout !== "stack") body.layout = layout;
+  if (flags?.length) body.flags = flags;
   return (await request("POST", "/v1/sessions", { body })).document;
 }
 

@@ -247,8 +247,10 @@ function render(previous, animate) {
     deviceEl.classList.toggle("tablet", state.layout === "split");
     fitDevice();
   }
-  const baseKey = `${state.layout}|${state.tabs ? "tabs" : "notabs"}`;
+  const baseKey = `${state.flow}|${state.layout}|${state.tabs ? "tabs" : "notabs"}`;
   if (view.baseKey !== baseKey) {
+    // A switch of root flows (onboarding → sign-in → main) replaces the whole base.
+    const switched = animate && view.baseKey !== undefined && !view.baseKey.startsWith(`${state.flow}|`);
     view.baseKey = baseKey;
     view.tabBar = state.tabs ? h("nav", { class: "tab-bar", "data-testid": "tab-bar" }) : null;
     view.tabBarKey = "";
@@ -256,6 +258,7 @@ function render(previous, animate) {
       h("div", { class: state.layout === "split" ? "base-content split" : "base-content" }), view.tabBar);
     layersEl.replaceChildren(view.baseLayer);
     view.presentedLayers.clear();
+    if (switched) play(view.baseLayer, "enter-flow");
     animate = false;
   }
   const bases = baseNavigators(state);

@@ -39,6 +39,7 @@ const ICONS = {
   grid: "M4.5 4.5h6v6h-6zM13.5 4.5h6v6h-6zM4.5 13.5h6v6h-6zM13.5 13.5h6v6h-6z",
   lock: "M7 11V8a5 5 0 0110 0v3M5.5 11h13v9h-13z",
   check: "M5 12.5l4.5 4.5L19 7",
+  link: "M10 14a4 4 0 005.7 0l3-3a4 4 0 00-5.7-5.7l-1 1M14 10a4 4 0 00-5.7 0l-3 3a4 4 0 005.7 5.7l1-1",
 };
 
 /** Whether there is an icon of this name. */

@@ -66,16 +66,27 @@ function gotoPanel(nodeId) {
   return details;
 }
 
-/** Finishing a presented flow hands its result to the screen that showed it. */
-function finishPanel(nodeId) {
+/** Finishing a presented flow hands its result to the screen that showed it; finishing the
+ *  root of a root flow that completes a flag (onboarding, sign-in) sets it, and the session
+ *  moves on to the flow its launch rules choose then. */
+function finishPanel(nodeId, completes) {
   const finish = (status) => operate("finish", { node: nodeId, result: { status } });
+  const note = completes
+    ? `This screen is a root of the ${shown().state.flow} flow, which completes the ${completes} flag: finishing it sets the flag, and the app moves on to the flow its launch rules choose then.`
+    : "This screen is the root of a presented flow. Finishing it hands a result to the screen that showed it.";
   return h("div", { class: "finish" },
-    h("p", { class: "finish-note" }, "This screen is the root of a presented flow. Finishing it hands a result to the screen that showed it."),
+    h("p", { class: "finish-note" }, note),
     h("div", { class: "finish-actions" },
       h("button", { type: "button", class: "btn btn-primary", "data-testid": "finish-success", onclick: () => finish("success") },
-        icon("check", "icon tiny"), "Finish (success)"),
-      h("button", { type: "button", class: "btn", "data-testid": "finish-cancelled", onclick: () => finish("cancelled") },
+        icon("check", "icon tiny"), completes ? `Finish (${completes})` : "Finish (success)"),
+      completes ? null : h("button", { type: "button", class: "btn", "data-testid": "finish-cancelled", onclick: () => finish("cancelled") },
         "Finish (cancelled)")));
+}
+
+/** The flag a finish of this node sets: a base root of a flow that declares `completes`. */
+function completedFlag(node) {
+  if (!["root", "tab"].includes(node.presentation?.kind)) return null;
+  return store.app?.flows?.[shown().state.flow]?.completes ?? null;
 }
 
 /**
@@ -94,8 +105,9 @@ export function screenPage(nodeId) {
   });
   const goto = gotoPanel(nodeId);
   const requires = screenInfo(node.screen)?.requires;
+  const completes = completedFlag(node);
   const body = h("div", { class: "page-body" }, hero(node), banner, list.list, list.footer,
-    node.presentation?.kind === "present" ? finishPanel(nodeId) : null, goto,
+    node.presentation?.kind === "present" || completes ? finishPanel(nodeId, completes) : null, goto,
     requires ? h("p", { class: "page-note" }, icon("lock", "icon tiny"), ` guarded by the ${requires} flag`) : null);
   const element = h("article", { class: "page", "data-node-id": nodeId, "data-screen": node.screen }, navBar, body);
 
@@ -141,14 +153,20 @@ export function screenPage(nodeId) {
     const navigator = shown().index.navigators.get(current.navigator);
     updateNavBar(navigator, navigator ? navigator.stack.indexOf(nodeId) : -1);
 
-    // A guarded target waits for this flow: say what finishing it resumes.
-    const pending = shown().state.pending;
+    // A guarded target waits for this flow: say what finishing it resumes. A deep link that
+    // waits for a later root flow shows on the focused screen.
+    const { pending, focus } = shown().state;
     const waiting = pending && pending.flow === nodeId ? pending.steps ?? [] : null;
-    banner.hidden = !waiting;
+    const link = pending?.operation === "deepLink" && focus === nodeId ? pending : null;
+    banner.hidden = !waiting && !link;
+    banner.dataset.testid = link ? "pending-link-banner" : "pending-banner";
     if (waiting) {
       banner.replaceChildren(icon("lock", "icon tiny"),
         h("span", {}, "Finish with success to continue to ",
           h("b", {}, waiting.map((step) => screenTitle(step.screen)).join(" › ") || "the target"), "."));
+    } else if (link) {
+      banner.replaceChildren(icon("link", "icon tiny"),
+        h("span", {}, "The link ", h("b", {}, link.url), ` waits for the ${link.flow} flow: it opens when the session gets there.`));
     }
 
     list.render(current.list ?? null);

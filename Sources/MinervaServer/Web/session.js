@@ -50,14 +50,15 @@ export async function openFirstSession(addressed) {
       if (error.status !== 401) showToast(`Could not resume the session: ${error.summary}`, "warn");
     }
   }
-  return newSession("stack");
+  return newSession({});
 }
 
-/** Creates a session and shows it; ends the previous one when this page created it. */
-export async function newSession(layout) {
+/** Creates a session (`{layout}` for a single-root app, `{flags}` for one of root flows) and
+ *  shows it; ends the previous one when this page created it. */
+export async function newSession(options) {
   let document;
   try {
-    document = await api.createSession(layout);
+    document = await api.createSession(options);
   } catch (error) {
     showToast(`New session: ${error.summary}`, "error");
     return false;
@@ -208,7 +209,7 @@ export async function operate(operation, body, { onError } = {}) {
           showToast("The screen changed meanwhile (412 precondition_failed): this is the new state — tap again.", "warn");
         } else if (error.status === 401) {
           showToast("The session is gone (401 unauthorized): started a new one.", "warn");
-          await newSession(store.state?.layout);
+          await newSession(store.app?.flows ? {} : { layout: store.state?.layout });
         } else if (onError) {
           onError(error);
         } else {

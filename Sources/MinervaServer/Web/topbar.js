@@ -15,6 +15,8 @@ const el = {
   sessionId: $('[data-testid="session-id"]'),
   version: $('[data-testid="session-version"]'),
   layoutSelect: $('[data-testid="layout-select"]'),
+  returningToggle: $('[data-testid="returning-toggle"]'),
+  returningUser: $('[data-testid="returning-user"]'),
   newSession: $('[data-testid="new-session"]'),
   join: $('[data-testid="join"]'),
   joinForm: $('[data-testid="join-form"]'),
@@ -33,6 +35,21 @@ function renderApp() {
   if (app.scheme) el.deeplinkScheme.textContent = `${app.scheme}://`;
   const examples = (app.routes ?? []).map((route) => route.path.replace(/:([A-Za-z_]\w*)/g, (_, name) => (/id$/i.test(name) ? "7" : "1")));
   if (examples.length) el.deeplinkInput.placeholder = examples.slice(0, 3).join("   ");
+  // An app of root flows says in each flow's root whether it is split; it may start signed in.
+  el.layoutSelect.hidden = Boolean(app.flows);
+  el.returningToggle.hidden = !returningFlags().length;
+}
+
+/** The flags of a returning user: every flag a launch rule needs clear to hold back (onboarded,
+ *  signedIn), so that a session starts in the app's last flow. */
+function returningFlags() {
+  return [...new Set((store.app?.launch ?? []).map((rule) => rule.unless).filter(Boolean))];
+}
+
+/** What the next session is made with. */
+function nextSession() {
+  if (store.app?.flows) return { flags: el.returningUser.checked ? returningFlags() : [] };
+  return { layout: el.layoutSelect.value };
 }
 
 function renderSession() {
@@ -53,7 +70,7 @@ function renderLink() {
 }
 
 function bind() {
-  el.newSession.addEventListener("click", () => newSession(el.layoutSelect.value));
+  el.newSession.addEventListener("click", () => newSession(nextSession()));
   el.deeplinkForm.addEventListener("submit", async (event) => {
     event.preventDefault();
     const url = el.deeplinkInput.value.trim();
@@ -95,7 +112,7 @@ export function startTopbar() {
       renderLink();
     } else if (change.kind === "state") {
       el.version.textContent = `v${store.state.version}`;
-      el.layoutSelect.value = store.state.layout;
+      if (!store.app?.flows) el.layoutSelect.value = store.state.layout;
     } else if (change.kind === "link") {
       renderLink();
     }
