@@ -53,6 +53,10 @@ struct DeepLinkURL {
 
     /// Decodes `%XX` escapes (and `+` in queries); malformed escapes stay as written.
     static func percentDecoded(_ text: Substring, plusIsSpace: Bool) -> String {
+        // Most segments have nothing to decode: no copy through bytes then.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || ($0 == UInt8(ascii: "+") && plusIsSpace) }) else {
+            return String(text)
+        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = Array(text.utf8)[...]

@@ -1,6 +1,6 @@
-import TestSupport
 import MinervaCoordinator
 import MinervaJSON
+import TestSupport
 import Testing
 
 func screens(_ tree: CoordinatorTree, _ navigator: NavigatorID) -> [String] {

@@ -1,4 +1,3 @@
-import TestSupport
 import Foundation
 import Logging
 import MicroHTTP
@@ -7,6 +6,7 @@ import MinervaJSON
 import MinervaSessions
 import MinervaSQLite
 @testable import MinervaServer
+import TestSupport
 import Testing
 
 /// The API called in process, without sockets: the same handlers the live server runs.
@@ -186,5 +186,17 @@ func errorCode(_ json: JSONValue?) -> String? {
         let second = InProcessClient(
             api: try MinervaAPI(app: .tabs, configuration: configuration, logger: Logger(label: "test"), storage: try SQLiteSessionStorage(path: path)))
         #expect(second.body("GET", "/v1/sessions/\(id)/nodes/n1/list", query: [("since", "0")], headers: [auth]) == expected)
+    }
+}
+
+/// A single-root app file keeps its `GET /v1/app` document and version byte for byte across the
+/// release that added root flows: an upgrade moves no session.
+@Suite struct SingleRootDocumentTests {
+    @Test func theDemoAppOfBeforeKeepsItsVersion() throws {
+        var app = AppDescription.tabs
+        app.name = "demo"
+        app.scheme = "demo"
+        // The built-in demo app's version before root flows (openapi.yaml's example then).
+        #expect(MinervaAPI.version(of: app) == "781481fb011c38776de8ac9dc704b7b025bac1671d23e86b78d32ae6ee68ad82")
     }
 }

@@ -1,8 +1,8 @@
-import TestSupport
 import Foundation
 import MinervaCoordinator
 @testable import MinervaSessions
 import MinervaSQLite
+import TestSupport
 import Testing
 
 /// Sessions across app versions: a session moves to a reloaded app on its next use when every
@@ -224,5 +224,39 @@ extension SessionCore {
     /// What keeps a session from running `app`.
     func obstaclesForTest(_ session: LiveSession, _ app: AppDescription) -> AppChangeObstacles {
         session.slot.withLock { $0.state.tree.obstacles(to: app) }
+    }
+}
+
+/// App versions of an app of root flows: a session moves when its flow is still there with the
+/// same base, and when the new launch rules choose another flow for its flags, the move's block
+/// carries the switch after `appChanged`.
+@Suite struct FlowAppVersionTests {
+    static func app(launch: String) -> AppDescription {
+        let text = #"""
+            {"name": "flows",
+             "flows": {"a": {"root": {"screen": "one"}}, "b": {"root": {"tabs": [{"id": "t", "screen": "two"}]}}},
+             "launch": \#(launch),
+             "screens": {"one": {}, "two": {}}}
+            """#
+        return try! AppDescription.parse(Array(text.utf8), source: "flows")
+    }
+
+    @Test func aMoveWhoseLaunchRulesChooseAnotherFlowSwitchesInTheSameBlock() throws {
+        let harness = try CoreHarness(app: Self.app(launch: #"[{"unless": "x", "flow": "a"}, {"flow": "b"}]"#))
+        let (session, token) = try harness.create()
+        #expect(try harness.state(of: session).tree.flow == "a")
+        try harness.core.replaceApp(Self.app(launch: #"[{"if": "x", "flow": "a"}, {"flow": "b"}]"#), version: "v2")
+        let state = try harness.state(of: try harness.core.session(session.id, token: token))
+        #expect(state.appVersion == "v2" && state.version == 2 && state.tree.flow == "b")
+        #expect(harness.log(of: session).events.map(\.type) == ["appChanged", "removed", "flowChanged", "added", "tabSelected"])
+    }
+
+    @Test func aSessionWhoseFlowIsGoneStaysOnItsVersion() throws {
+        let harness = try CoreHarness(app: Self.app(launch: #"[{"unless": "x", "flow": "a"}, {"flow": "b"}]"#))
+        let (session, token) = try harness.create()
+        let text = #"{"name": "flows", "flows": {"b": {"root": {"screen": "two"}}}, "launch": [{"flow": "b"}], "screens": {"one": {}, "two": {}}}"#
+        try harness.core.replaceApp(try AppDescription.parse(Array(text.utf8), source: "v2"), version: "v2")
+        let state = try harness.state(of: try harness.core.session(session.id, token: token))
+        #expect(state.appVersion == "test" && state.tree.flow == "a")
     }
 }

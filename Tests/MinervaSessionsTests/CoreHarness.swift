@@ -1,9 +1,9 @@
-import TestSupport
 import Dispatch
 import Locking
 import Logging
 import MinervaCoordinator
 @testable import MinervaSessions
+import TestSupport
 
 /// A session core and the calls a test makes on it, waiting for durable outcomes.
 struct CoreHarness {

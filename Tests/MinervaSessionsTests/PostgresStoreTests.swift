@@ -1,4 +1,3 @@
-import TestSupport
 import Dispatch
 import Foundation
 import Locking
@@ -6,6 +5,7 @@ import Logging
 import MinervaCoordinator
 @testable import MinervaPostgres
 @testable import MinervaSessions
+import TestSupport
 import Testing
 
 /// The database the PostgreSQL tests use: `MINERVA_TEST_POSTGRES` (the test command starts a

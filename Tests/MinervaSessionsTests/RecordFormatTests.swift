@@ -1,8 +1,8 @@
-import TestSupport
 import MinervaCoordinator
 import MinervaJSON
 import MinervaList
 @testable import MinervaSessions
+import TestSupport
 import Testing
 
 /// Stored records name their format: this build reads its own and those written before formats

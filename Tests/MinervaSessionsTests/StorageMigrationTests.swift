@@ -1,10 +1,10 @@
-import TestSupport
 import Foundation
 import GRDB
 import MinervaCoordinator
 import MinervaJSON
 @testable import MinervaSessions
 @testable import MinervaSQLite
+import TestSupport
 import Testing
 
 /// A database written by the previous schema (events, lists and answers as records, a tree

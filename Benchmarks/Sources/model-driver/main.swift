@@ -8,6 +8,10 @@
 //   deeplink2        tree.deepLink("/users/42/followers")                (demo, same tree)
 //   deeplink5        tree.deepLink(fiveStepLink)                         (5-step app, same tree)
 //   deeplink5-fresh  the same on a copy of a fresh tree each time
+//   deeplink6-same   tree.deepLink(sixStepLink()) again and again on a tree that shows it (6-step app)
+//   deeplink6-last   links that differ in the last of their six steps, in turn, on the same tree
+//   deeplink6-first  links that differ in the first of their six steps, in turn, on the same tree
+//                    (the deeplink6-* scenarios print their events per link to stderr)
 //   get-fresh        MinervaAPI.reply(to: GET /v1/sessions/{id})         (fresh demo session)
 //   get-loaded       the same for a session with 4 pushes and a 20-item list
 //   http-get         MinervaAPI.reply(to:) of GET /v1/sessions/{id} (fresh demo session)
@@ -38,7 +42,7 @@ import Glibc
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let iterations = Int(arguments[2]) else {
-    print("usage: model-driver push-pop|present-dismiss|deeplink2|deeplink5|deeplink5-fresh|get-fresh|get-loaded|http-get|http-push-pop|http-push-pop-sqlite|http-list-put ITERATIONS")
+    print("usage: model-driver push-pop|present-dismiss|deeplink2|deeplink5|deeplink5-fresh|deeplink6-same|deeplink6-last|deeplink6-first|get-fresh|get-loaded|http-get|http-push-pop|http-push-pop-sqlite|http-list-put ITERATIONS")
     exit(2)
 }
 
@@ -107,7 +111,23 @@ case "deeplink5-fresh":
         checksum &+= try! tree.deepLink(fiveStepLink).events.count
         consume(tree)
     }
-case "get-fresh", "get-loaded":
+case "deeplink6-same", "deeplink6-last", "deeplink6-first":
+    var tree = CoordinatorTree(app: sixStepApp())
+    try! tree.deepLink(sixStepLink())
+    let links = switch arguments[1] {
+    case "deeplink6-last": [sixStepLink(last: 7), sixStepLink()]
+    case "deeplink6-first": [sixStepLink(first: 8), sixStepLink()]
+    default: [sixStepLink()]
+    }
+    var events = 0
+    for iteration in 0..<iterations {
+        let before = tree
+        let operation = try! tree.deepLink(links[iteration % links.count]).events
+        events += tree.changeBlock(since: before, operationEvents: operation).count
+    }
+    checksum &+= events &+ tree.nodes.count
+    if iterations > 0 { FileHandle.standardError.write(Data("events per link: \(Double(events) / Double(iterations))\n".utf8)) }
+
     let api = makeAPI()
     let session = try! api.createSession()
     if arguments[1] == "get-loaded" {

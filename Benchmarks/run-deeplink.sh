@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# What a deep link costs on a 6-deep stack that is already shown, in instructions per link
+# (valgrind's callgrind on model-driver's deeplink6-* scenarios) and events per link: this build,
+# which keeps the longest matching prefix (reconcile), against REF, the build before it, whose
+# links reset the stack and built it again. Both run the same driver source (this build's
+# model-driver, with the 6-step app, copied into REF's worktree).
+#
+#   Benchmarks/run-deeplink.sh            # REF=e279eae; about 10 minutes with both builds
+#
+# Instructions per link = (total at N2 − total at N1) / (N2 − N1): start-up and set-up cancel out.
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+ref="${REF:-e279eae}"
+n1="${N1:-200}"
+n2="${N2:-1200}"
+scratch="$here/.build/deeplink"
+worktree="$scratch/ref-$ref"
+
+if ! command -v valgrind >/dev/null 2>&1; then
+  sudo=""; [[ "$(id -u)" == 0 ]] || sudo=sudo
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq valgrind >/dev/null
+fi
+
+mkdir -p "$scratch"
+if [[ ! -d "$worktree" ]]; then
+  git -C "$root" worktree add --detach "$worktree" "$ref" >/dev/null 2>&1
+fi
+cleanup() { git -C "$root" worktree remove --force "$worktree" >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+# The same driver in both: this build's model-driver and the files it reads.
+for file in Benchmarks/Sources/model-driver/main.swift Benchmarks/Sources/InProcessAPI/SixStepApp.swift \
+            Benchmarks/Sources/InProcessAPI/AppDescription+Tabs.swift Benchmarks/Sources/InProcessAPI/InProcessAPI.swift \
+            tests/live/apps/tabs.json; do
+  mkdir -p "$worktree/$(dirname "$file")"
+  cp "$root/$file" "$worktree/$file"
+done
+
+build() {  # NAME PACKAGE_ROOT: a stripped model-driver at $scratch/NAME
+  echo "run-deeplink: building model-driver of $1 (release)" >&2
+  swift build -c release --package-path "$2/Benchmarks" --scratch-path "$scratch/build-$1" --product model-driver \
+    >"$scratch/build-$1.log" 2>&1 || { tail -30 "$scratch/build-$1.log" >&2; exit 1; }
+  # valgrind 3.19 cannot read the DWARF 5 that swiftc writes: measure a copy without debug info.
+  strip --strip-debug -o "$scratch/$1" "$scratch/build-$1/release/model-driver"
+}
+build ref "$worktree"
+build head "$root"
+
+total() {  # DRIVER SCENARIO ITERATIONS: instructions of the whole run
+  SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null "$scratch/$1" "$2" "$3" 2>&1 >/dev/null \
+    | awk '/Collected :/ {print $4}'
+}
+events() {  # DRIVER SCENARIO: events per link
+  "$scratch/$1" "$2" 100 2>&1 >/dev/null | awk '/events per link/ {print $4}'
+}
+
+echo "| link on a 6-deep stack | $ref (reset) instructions | events | this build (reconcile) instructions | events | ratio |"
+echo "|---|---|---|---|---|---|"
+for scenario in "deeplink6-same the same link again" "deeplink6-last the last step differs" "deeplink6-first the first step differs"; do
+  read -r op label <<<"$scenario"
+  line="| $label"
+  values=()
+  for driver in ref head; do
+    a=$(total "$driver" "$op" "$n1")
+    b=$(total "$driver" "$op" "$n2")
+    per=$(( (b - a) / (n2 - n1) ))
+    values+=("$per")
+    line="$line | $per | $(events "$driver" "$op")"
+  done
+  ratio=$(python3 -c "print(f'{${values[1]} / ${values[0]}:.2f}')")
+  echo "$line | $ratio |"
+done
