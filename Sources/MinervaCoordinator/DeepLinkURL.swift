@@ -22,31 +22,38 @@ struct DeepLinkURL {
         } else {
             guard rest.hasPrefix("/") else { return nil }
         }
-        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+        // Bytes, not characters: the separators are ASCII, and a link is read on every deep link.
+        if let hash = rest.utf8.firstIndex(of: UInt8(ascii: "#")) { rest = rest[..<hash] }
         var queryText: Substring = ""
-        if let mark = rest.firstIndex(of: "?") {
-            queryText = rest[rest.index(after: mark)...]
+        if let mark = rest.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            queryText = rest[rest.utf8.index(after: mark)...]
             rest = rest[..<mark]
         }
-        segments = rest.split(separator: "/").map { Self.percentDecoded($0, plusIsSpace: false) }
-        query = queryText.split(separator: "&").map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (Self.percentDecoded(parts[0], plusIsSpace: true), parts.count > 1 ? Self.percentDecoded(parts[1], plusIsSpace: true) : "")
+        segments = rest.utf8.split(separator: UInt8(ascii: "/")).map { Self.percentDecoded(Substring($0), plusIsSpace: false) }
+        query = queryText.utf8.split(separator: UInt8(ascii: "&")).map { pair in
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+            return (
+                Self.percentDecoded(Substring(parts[0]), plusIsSpace: true),
+                parts.count > 1 ? Self.percentDecoded(Substring(parts[1]), plusIsSpace: true) : ""
+            )
         }
     }
 
     /// The host a URL's text starts with (after `://`), up to its path, query or fragment.
     static func host(of rest: Substring) -> Substring? {
-        let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        return host.isEmpty ? nil : host
+        let end = rest.utf8.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? rest.endIndex
+        return end == rest.startIndex ? nil : rest[..<end]
     }
 
     /// Where `://` starts, if the text has a scheme.
     static func schemeSeparator(in text: Substring) -> Substring.Index? {
-        var index = text.startIndex
-        while index < text.endIndex, text[index] != "/", text[index] != "?" {
-            if text[index] == ":", text[index...].hasPrefix("://") { return index }
-            index = text.index(after: index)
+        let bytes = text.utf8
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") { return nil }
+            if byte == UInt8(ascii: ":"), bytes[index...].starts(with: "://".utf8) { return index }
+            index = bytes.index(after: index)
         }
         return nil
     }
