@@ -19,18 +19,11 @@ stores="${STORES:-memory sqlite postgres}"
 n1="${N1:-200}"
 n2="${N2:-1200}"
 
-if ! command -v valgrind >/dev/null 2>&1; then
-  sudo=""; [[ "$(id -u)" == 0 ]] || sudo=sudo
-  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq valgrind >/dev/null
-fi
-
+# shellcheck source=callgrind.sh
+source "$here/callgrind.sh"
+ensure_valgrind
 echo "hot-path: building model-driver (release) in $scratch" >&2
-mkdir -p "$scratch"
-swift build -c release --package-path "$here" --scratch-path "$scratch" --product model-driver >"$scratch/hot-path-build.log" 2>&1 \
-  || { tail -30 "$scratch/hot-path-build.log" >&2; exit 1; }
-# valgrind 3.19 cannot read the DWARF 5 that swiftc writes: measure a copy without debug info.
-mkdir -p "$scratch/callgrind"
-strip --strip-debug -o "$scratch/callgrind/model-driver" "$scratch/release/model-driver"
+build_model_driver "$here" "$scratch" "$scratch/callgrind/model-driver"
 
 cluster=""
 cleanup() { [[ -z "$cluster" ]] || python3 "$here/../tests/live/postgres.py" stop "${cluster%% *}" >/dev/null; }

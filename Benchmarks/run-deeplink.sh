@@ -18,10 +18,9 @@ n2="${N2:-1200}"
 scratch="$here/.build/deeplink"
 worktree="$scratch/ref-$ref"
 
-if ! command -v valgrind >/dev/null 2>&1; then
-  sudo=""; [[ "$(id -u)" == 0 ]] || sudo=sudo
-  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq valgrind >/dev/null
-fi
+# shellcheck source=callgrind.sh
+source "$here/callgrind.sh"
+ensure_valgrind
 
 mkdir -p "$scratch"
 if [[ ! -d "$worktree" ]]; then
@@ -37,15 +36,9 @@ for file in Benchmarks/Sources/model-driver/main.swift Benchmarks/Sources/InProc
   cp "$root/$file" "$worktree/$file"
 done
 
-build() {  # NAME PACKAGE_ROOT: a stripped model-driver at $scratch/NAME
-  echo "run-deeplink: building model-driver of $1 (release)" >&2
-  swift build -c release --package-path "$2/Benchmarks" --scratch-path "$scratch/build-$1" --product model-driver \
-    >"$scratch/build-$1.log" 2>&1 || { tail -30 "$scratch/build-$1.log" >&2; exit 1; }
-  # valgrind 3.19 cannot read the DWARF 5 that swiftc writes: measure a copy without debug info.
-  strip --strip-debug -o "$scratch/$1" "$scratch/build-$1/release/model-driver"
-}
-build ref "$worktree"
-build head "$root"
+echo "run-deeplink: building model-driver of $ref and of this build (release)" >&2
+build_model_driver "$worktree/Benchmarks" "$scratch/build-ref" "$scratch/ref"
+build_model_driver "$root/Benchmarks" "$scratch/build-head" "$scratch/head"
 
 total() {  # DRIVER SCENARIO ITERATIONS: instructions of the whole run
   SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null "$scratch/$1" "$2" "$3" 2>&1 >/dev/null \
