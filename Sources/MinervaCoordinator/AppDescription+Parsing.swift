@@ -4,9 +4,11 @@ extension AppDescription {
     /// Reads and validates an app description from its JSON text.
     ///
     /// Refuses keys it does not know anywhere in the document, naming the nearest known one;
-    /// checks that every screen named by the root, the tabs, the guards and the routes is
-    /// declared, that route patterns are unique, and that every `:param` a step uses is a
-    /// parameter of its route's path.
+    /// checks that every screen named by the roots, the tabs, the guards and the routes is
+    /// declared, that route patterns are unique, that every `:param` a step uses is a parameter
+    /// of its route's path, that a screen's `key` names its params, that `hosts` are host names,
+    /// and that `flows` and `launch` can work (every flow reachable, the last rule always
+    /// holding, a completing flow chosen only while its flag is clear, every route in a flow).
     /// - Parameters:
     ///   - bytes: the file's content.
     ///   - source: the file's name, for error messages.

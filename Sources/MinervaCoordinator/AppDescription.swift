@@ -193,7 +193,7 @@ public struct AppDescription: Sendable, Equatable {
         (launch.first { $0.holds(for: flags) } ?? launch[launch.count - 1]).flow
     }
 
-    /// The root of a single-root app (or of the flow the last launch rule names).
+    /// The root of a single-root app (for an app of flows, see ``flows``).
     public var root: Root { flows[launch[launch.count - 1].flow]!.root }
 
     /// The tabs of a single-root app with a tab bar.

@@ -1,14 +1,13 @@
 import MinervaJSON
 
 /// What stands between a session's tree and a changed app description (see
-/// ``CoordinatorTree/obstacles(to:)``).
+/// ``CoordinatorTree/obstacles(to:)``): while anything does, the session stays on its version
+/// and runs that version's app.
 public struct AppChangeObstacles: Sendable, Equatable {
-    /// Why the tree cannot be shown by the new app at all: its base navigators (tabs, layout)
-    /// differ. Such a tree goes on with the app it has.
+    /// Why the tree cannot be shown by the new app at all: its flow is gone, or its base
+    /// navigators (tabs, layout) differ.
     public var structure: [String] = []
     /// Shown screens the new app lacks or now gives required params the node does not carry.
-    /// Such a tree can be served by the new app (its screens stay as they are) but does not
-    /// move to it until they are gone.
     public var screens: [String] = []
 
     /// Whether nothing stands in the way.
@@ -20,8 +19,8 @@ public struct AppChangeObstacles: Sendable, Equatable {
 
 extension CoordinatorTree {
     /// What keeps this tree from running `newApp`: a tree moves to a new app version only when
-    /// every screen it shows still exists there with the params it requires, and its base
-    /// navigators are the new app's.
+    /// its flow is there with the same base navigators and every screen it shows still exists
+    /// there with the params it requires.
     public func obstacles(to newApp: AppDescription) -> AppChangeObstacles {
         var obstacles = AppChangeObstacles()
         guard let newFlow = newApp.flows[flow] else {

@@ -42,9 +42,12 @@ extension CoordinatorTree {
                 block.append(.stackChanged(navigator: navigator, stack: stack))
             }
         }
+        var changedParams: Set<NodeID> = []
         for event in operationEvents {
-            // Params of a node the same operation made are in its `added`.
-            if case .paramsChanged(let node, _) = event, node.number < firstNew, nodes[node] != nil { block.append(event) }
+            // One per node, with its final params; those of a node the same operation made are in its `added`.
+            if case .paramsChanged(let node, _) = event, node.number < firstNew, let params = nodes[node]?.params, changedParams.insert(node).inserted {
+                block.append(.paramsChanged(node: node, params: params))
+            }
         }
         // A new flow's tab bar always says which tab it selects.
         if let selectedTab, selectedTab != old.selectedTab || switched { block.append(.tabSelected(selectedTab)) }

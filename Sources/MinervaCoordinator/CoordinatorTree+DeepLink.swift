@@ -21,7 +21,8 @@ extension CoordinatorTree {
     ///   an `https` URL on one of the app's hosts.
     /// - Returns: the events and the route's path pattern.
     /// - Throws: `notFound` when no route matches; `conflict` for a route of a flow earlier in
-    ///   `launch` than the session's; a failing step's error, naming the route and the step.
+    ///   `launch` than the session's, or of a later flow while a guarded target holds the pending
+    ///   slot; a failing step's error, naming the route and the step.
     @discardableResult
     public mutating func deepLink(_ url: String) throws(NavigationError) -> (events: [NavigationEvent], route: String) {
         guard let (route, bindings, link) = app.match(url) else { throw .unknownRoute(url, in: app) }
@@ -30,6 +31,12 @@ extension CoordinatorTree {
                 throw .conflict(
                     "the deep link \(Excerpt(url)) opens in flow '\(route.flow)', which comes before this session's flow '\(flow)' in launch: "
                         + "the session shows '\(route.flow)' only while \(launchCondition(of: route.flow)) (and no earlier launch rule holds); change its flags first (POST …/flags)")
+            }
+            if let target = pending?.guarded {
+                throw .conflict(
+                    "the deep link \(Excerpt(url)) opens in flow '\(route.flow)', which comes later, and would wait in the one pending slot, "
+                        + "but a guarded target waits there for flow \(target.guardNode) ('\(nodes[target.guardNode]?.screen ?? "")'): "
+                        + "finish or dismiss that flow first")
             }
             pending = .link(PendingLink(url: url, flow: route.flow))
             return ([], route.path)
@@ -129,13 +136,16 @@ extension CoordinatorTree {
     }
 
     /// Whether a shown node is what a step would show: the same screen and key params, pushed
-    /// or presented as the step would, presented in the same style; never for a `fresh` step.
+    /// or presented as the step would, presented in the same style and with the same embedding
+    /// (a navigation stack or none); never for a `fresh` step.
     private func matches(_ node: Node, _ step: AppDescription.Step) -> Bool {
         guard !step.fresh, node.screen == step.screen, let entry = app.screens[step.screen] else { return false }
         for param in entry.identity where node.params[param] != step.params[param] { return false }
         let presented = (step.presentation ?? entry.presentation) == .present
         guard presented == (node.presentation.kind == .present) else { return false }
-        return !presented || node.presentation.style == (step.style ?? entry.style ?? .automatic)
+        guard presented else { return true }
+        let embedded = step.embedInNavigation ?? entry.embedInNavigation ?? false
+        return node.presentation.style == (step.style ?? entry.style ?? .automatic) && navigators[node.navigator!]?.embedded == embedded
     }
 }
 

@@ -33,10 +33,12 @@ extension CoordinatorTree {
         let navigator = navigators[navigatorID]!
         let index = navigator.stack.firstIndex(of: target.id)!
         if navigator.isBase, index == 0 {
-            guard let flag = app.flows[flow]?.completes else {
+            // The first node of `detail` is no root of the flow.
+            let isFlowRoot = target.presentation.kind == .root || target.presentation.kind == .tab
+            guard isFlowRoot, let flag = app.flows[flow]?.completes else {
                 throw .conflict(
                     "'\(node)' is the root of base navigator '\(navigatorID)' and cannot be finished"
-                        + (app.declaresFlows ? " (flow '\(flow)' declares no 'completes' flag)" : ""))
+                        + (isFlowRoot && app.declaresFlows ? " (flow '\(flow)' declares no 'completes' flag)" : ""))
             }
             guard status == .success else {
                 throw .conflict("'\(node)' is a root of flow '\(flow)', which only finishes with 'success' (setting '\(flag)'); cancelling it would show it again")

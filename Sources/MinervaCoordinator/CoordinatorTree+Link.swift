@@ -2,13 +2,13 @@ import MinervaJSON
 
 extension CoordinatorTree {
     /// The deep link that rebuilds the current state, the inverse of ``deepLink(_:)``: the first
-    /// route (in file order) whose steps name exactly the screens shown above the visible base
+    /// route (in file order) of the session's flow whose steps name exactly the screens shown above the visible base
     /// root, each pushed or presented as the step would, with params that fill its path. Params of the last screen that the route does not
     /// name go in the query.
     /// - Returns: the path form (`/users/42`), or `nil` when no route describes the state.
     public func link() -> String? {
         let chain = visibleChain()
-        for route in app.routes where route.steps.count == chain.count && (route.tab == nil || route.tab == selectedTab) {
+        for route in app.routes where route.flow == flow && route.steps.count == chain.count && (route.tab == nil || route.tab == selectedTab) {
             if let path = fill(route, with: chain) { return path }
         }
         return nil

@@ -13,8 +13,9 @@ extension CoordinatorTree {
     @discardableResult
     public mutating func updateParams(node: String, set: [String: JSONValue], unset: [String]) throws(NavigationError) -> [NavigationEvent] {
         let target = try self.node(named: node)
-        guard target.id != rootID, let entry = app.screens[target.screen] else {
-            throw .invalid("'\(node)' is the app coordinator, which has no params")
+        guard target.id != rootID else { throw .invalid("'\(node)' is the app coordinator, which has no params") }
+        guard let entry = app.screens[target.screen] else {
+            throw .undeclared(.invalid, "'\(node)' shows screen '\(target.screen)', which the app does not declare")
         }
         for name in set.keys.sorted() + unset where !entry.params.contains(name) {
             let declared = entry.params.isEmpty ? "it declares none" : "it declares \(entry.params.joined(separator: ", "))"

@@ -8,7 +8,8 @@ extension CoordinatorTree {
     public func writeSnapshot(into writer: inout JSONWriter) {
         writer.beginObject()
         writer.field("layout", layout.rawValue)
-        writer.field("flow", flow)
+        // Only an app of flows names its flow: the release before them reads the rest.
+        if app.declaresFlows { writer.field("flow", flow) }
         writer.field("nextNode", nextNodeNumber)
         writer.field("nextNavigator", nextNavigatorNumber)
         writer.key("flags")
@@ -30,6 +31,9 @@ extension CoordinatorTree {
         }
         writer.endObject()
     }
+
+    /// Whether the snapshot holds what root flows added: a flow's name, a pending deep link.
+    public var snapshotUsesFlows: Bool { app.declaresFlows || pending?.link != nil }
 
     /// The snapshot's bytes (``writeSnapshot(into:)``).
     public var snapshotBytes: [UInt8] {

@@ -51,8 +51,10 @@ extension SessionCommand {
         case let .flags(set, clear):
             return try navigation(&state) { tree throws(NavigationError) in try tree.updateFlags(set: set, clear: clear) }
         case let .updateParams(node, set, unset):
-            try checkParams(set, configuration)
-            return try navigation(&state) { tree throws(NavigationError) in try tree.updateParams(node: node, set: set, unset: unset) }
+            let changes = try navigation(&state) { tree throws(NavigationError) in try tree.updateParams(node: node, set: set, unset: unset) }
+            // The node's params as they are now count against the limit, not only those set.
+            if let id = NodeID(node), let params = state.tree.nodes[id]?.params { try checkParams(params, configuration) }
+            return changes
         case let .putList(node, sections):
             return [try putList(node, sections, on: &state, configuration: configuration)]
         case let .moveToApp(app, from, version):

@@ -57,8 +57,10 @@ extension SessionCore {
         }
     }
 
-    /// How long a request waits for its session's move to be stored before it answers `503`.
-    static let moveDeadline = DispatchTimeInterval.milliseconds(2000)
+    /// How long a request waits for its session's move to be stored before it answers `503`
+    /// (the move goes on; a retry finds it done): a group commit takes milliseconds, and the wait
+    /// holds the thread that serves the request.
+    static let moveDeadline = DispatchTimeInterval.milliseconds(500)
 
     /// The app description a session that records `version` runs: the current one, one this
     /// process ran, or one the store keeps. `nil` for a version no store kept (a session stored

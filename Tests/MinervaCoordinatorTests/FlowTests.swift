@@ -203,4 +203,34 @@ import Testing
         let restored = try CoordinatorTree(snapshot: JSONParser.parse(tree.snapshotBytes), app: .fit)
         #expect(restored == tree && restored.flow == "auth" && restored.pending?.link == PendingLink(url: "/workouts/2", flow: "main"))
     }
+
+    @Test func aPresentedNodeMatchesOnlyWithTheEmbeddingTheStepWouldGiveIt() throws {
+        var tree = signedIn()
+        _ = try tree.present(screen: "editor", params: [:], from: nil, style: nil, embedInNavigation: false)
+        let block = try block(&tree) { tree throws(NavigationError) in try tree.deepLink("/edit").events }
+        #expect(types(block) == ["removed editor deepLink", "added editor"])
+        #expect(try self.block(&tree) { tree throws(NavigationError) in try tree.deepLink("/edit").events }.isEmpty)
+    }
+
+    @Test func aLinkForALaterFlowDoesNotTakeTheSlotOfAGuardedTarget() throws {
+        var tree = CoordinatorTree(app: .fit, flags: ["onboarded", "signedIn", "desk"])
+        try tree.navigate(screen: "settings")
+        let before = tree
+        #expect {
+            try tree.deepLink("/workouts/1")
+        } throws: { error in
+            let error = error as! NavigationError
+            return error.category == .conflict && error.description.contains("finish or dismiss that flow first")
+        }
+        #expect(tree == before && tree.pending?.guarded != nil)
+    }
+
+    @Test func theLinkOfWhatIsShownIsARouteOfTheSessionsFlow() throws {
+        var tree = CoordinatorTree(app: .fit, flags: ["onboarded"])
+        _ = try tree.present(screen: "signup", params: [:], from: nil, style: nil, embedInNavigation: nil)
+        #expect(tree.link() == "/signup")
+        var main = signedIn()
+        try main.deepLink("/workouts/3")
+        #expect(main.link() == "/workouts/3")
+    }
 }

@@ -62,6 +62,7 @@ extension AppDescription {
                 {"path": "/workouts/:id/again", "flow": "main", "tab": "today",
                  "steps": [{"screen": "workout", "params": {"id": ":id", "mode": "view"}, "fresh": true}]},
                 {"path": "/me/settings", "flow": "main", "tab": "me", "steps": [{"screen": "settings"}]},
+                {"path": "/edit", "flow": "main", "tab": "today", "steps": [{"screen": "editor"}]},
                 {"path": "/folders/:id", "flow": "desk", "steps": [{"screen": "folder", "params": {"id": ":id"}}]}
               ]
             }

@@ -9,7 +9,7 @@ import Testing
 /// were named (format 1), and refuses a later one with an error that says so.
 @Suite struct RecordFormatTests {
     /// A later format, with a member this build does not know.
-    private static let later = "\"format\":3,\"addedLater\":true"
+    private static let later = "\"format\":4,\"addedLater\":true"
 
     @Test func eachRecordReadsBackInTheCurrentFormat() throws {
         let content = try ListContent(sections: [ListSection(id: "a", items: [Cell(id: "1", kind: "user", content: CellContent.null)])])
@@ -41,8 +41,33 @@ import Testing
                 try read()
                 Issue.record("\(kind): a record of a later format was read")
             } catch {
-                #expect(error is SnapshotError && "\(error)".contains("record format 3") && "\(error)".contains("later release"), "\(kind): \(error)")
+                #expect(error is SnapshotError && "\(error)".contains("record format 4") && "\(error)".contains("later release"), "\(kind): \(error)")
             }
         }
+    }
+}
+
+/// Records are written in the oldest format that holds them: the release before root flows reads
+/// every record of a single-root app, and refuses the others as a later format's.
+@Suite struct RecordFormatChoiceTests {
+    private static func format(_ bytes: [UInt8]) throws -> Int? {
+        try JSONParser.parse(bytes).objectValue?["format"]?.intValue
+    }
+
+    @Test func recordsWithoutWhatRootFlowsAddedStayFormat2() throws {
+        #expect(try Self.format(CoordinatorTree(app: .tabs).headRecordBytes) == 2)
+        let plain = SessionEvent(seq: 1, version: 2, at: 0, isFinal: true, change: .navigation(.tabSelected("home")))
+        #expect(try Self.format(plain.record.body) == 2)
+    }
+
+    @Test(arguments: SessionEvent.Kind.allCases)
+    func eventsOfRootFlowsAreFormat3(kind: SessionEvent.Kind) throws {
+        let event = SessionEvent(seq: 1, version: 2, at: 0, isFinal: true, change: EventRecordTests.sample(of: kind))
+        #expect(try Self.format(event.record.body) == ([.flowChanged, .paramsChanged].contains(kind) ? 3 : 2))
+    }
+
+    @Test func headsOfAnAppOfFlowsAreFormat3() throws {
+        let text = #"{"flows": {"a": {"root": {"screen": "one"}}}, "launch": [{"flow": "a"}], "screens": {"one": {}}}"#
+        #expect(try Self.format(CoordinatorTree(app: try AppDescription.parse(Array(text.utf8), source: "flows")).headRecordBytes) == 3)
     }
 }

@@ -338,3 +338,18 @@ def test_time_travel_shows_the_flow_of_then_and_does_not_restore_across_a_switch
         assert summary(session.events(answer["lastEvent"] - 1)["events"]) == ["removed workout restore"]
     finally:
         assert server.stop() == 0
+
+
+def test_params_set_in_place_keep_within_the_node_limit():
+    server = RunningServer("--app", str(FIT), "--rate-limit", "0", "--max-param-bytes", "64")
+    try:
+        workout = "w" * 20
+        session = server.create_session(flags=["onboarded", "signedIn"], deepLink=f"/workouts/{workout}")
+        node = session.state["focus"]
+        # what is set is small, but the node's params would be over the limit with it
+        status, _, body = session.call("PATCH", f"/nodes/{node}/params", {"set": {"mode": "m" * 30}})
+        assert status == 422 and "--max-param-bytes" in body["error"]["message"], body
+        assert session.get()["version"] == 1
+        assert session.call("PATCH", f"/nodes/{node}/params", {"set": {"mode": "edit"}})[0] == 200
+    finally:
+        assert server.stop() == 0

@@ -2,12 +2,13 @@ import MinervaCoordinator
 import MinervaJSON
 
 extension CoordinatorTree {
-    /// The tree as a session's head record keeps it, in record format ``RecordFormat/current``:
-    /// `{"format", "tree": <the tree's snapshot>}`.
+    /// The tree as a session's head record keeps it: `{"format", "tree": <the tree's snapshot>}`,
+    /// in format ``RecordFormat/current`` when the snapshot holds what root flows added, else
+    /// ``RecordFormat/plain``.
     var headRecordBytes: [UInt8] {
         var writer = JSONWriter(capacity: 256 + nodes.count * 96)
         writer.beginObject()
-        writer.field("format", RecordFormat.current)
+        writer.field("format", snapshotUsesFlows ? RecordFormat.current : RecordFormat.plain)
         writer.key("tree")
         writeSnapshot(into: &writer)
         writer.endObject()

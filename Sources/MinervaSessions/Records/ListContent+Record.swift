@@ -3,13 +3,13 @@ import MinervaJSON
 import MinervaList
 
 extension ListContent {
-    /// A list version as stored, in record format ``RecordFormat/current``:
+    /// A list version as stored, in record format ``RecordFormat/plain``:
     /// `{"format", "sections": [{"id", "items": [{"id", "kind", "content"}]}]}`.
     /// - Complexity: O(n) in the size of the content.
     var recordBytes: [UInt8] {
         var writer = JSONWriter(capacity: 64 + itemCount * 64)
         writer.beginObject()
-        writer.field("format", RecordFormat.current)
+        writer.field("format", RecordFormat.plain)
         writer.key("sections")
         writer.beginArray()
         for section in sections {

@@ -11,9 +11,16 @@ import MinervaJSON
 /// event or an answer the same object without `format`, a head the tree snapshot itself, a list
 /// version the bare array of sections. Each reader reads every format up to its newest, and
 /// refuses a later one with a clear error rather than misreading it.
+///
+/// Format 3 is format 2 with what root flows added: a head's `flow` and a pending deep link,
+/// the events `flowChanged` and `paramsChanged`, removal reason `flowChanged`. A record is written
+/// in the oldest format that holds it, so that the release before root flows still reads every
+/// record of a single-root app (a rolling upgrade), and refuses the others as a later format's.
 enum RecordFormat {
-    /// The format this build writes, for every kind of record.
-    static let current = 2
+    /// The newest format this build reads and writes.
+    static let current = 3
+    /// The format of records that hold nothing root flows added.
+    static let plain = 2
 
     /// The format a record is in (1 without a `format` member), read before anything else of the
     /// record, so that a later format with members of its own is refused as such.

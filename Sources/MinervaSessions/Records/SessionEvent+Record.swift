@@ -2,13 +2,14 @@ import MinervaCoordinator
 import MinervaJSON
 
 extension SessionEvent {
-    /// The event as stored (``EventRecord``), in record format ``RecordFormat/current``: its own
-    /// members as the store names them (not the API's writer: a record may carry more than the
-    /// wire shows, and the wire may change without touching stored events).
+    /// The event as stored (``EventRecord``): its own members as the store names them (not the
+    /// API's writer: a record may carry more than the wire shows, and the wire may change without
+    /// touching stored events), in format ``RecordFormat/current`` when it holds what root flows
+    /// added, else ``RecordFormat/plain``.
     var record: EventRecord {
         var writer = JSONWriter(capacity: 160)
         writer.beginObject()
-        writer.field("format", RecordFormat.current)
+        writer.field("format", change.usesFlows ? RecordFormat.current : RecordFormat.plain)
         writer.field("version", version)
         writer.field("at", at)
         if isFinal { writer.field("final", true) }
@@ -34,7 +35,7 @@ extension SessionEvent {
     /// - Throws: ``SnapshotError`` when the record is not an event.
     init(record: EventRecord) throws(SnapshotError) {
         let value = try StoredJSON.parse(record.body)
-        _ = try RecordFormat.of(value, kind: "event \(record.seq)")  // formats 1 and 2 name an event's members alike
+        _ = try RecordFormat.of(value, kind: "event \(record.seq)")  // formats 1 to 3 name an event's members alike
         do throws(JSONReadError) {
             let reader = try JSONObjectReader(value, keys: Self.recordKeys)
             self.init(
@@ -109,6 +110,17 @@ enum StoredJSON {
             return try JSONParser.parse(bytes, maximumDepth: JSONParser.maximumDepth + 32)
         } catch {
             throw SnapshotError("not JSON: \(error)")
+        }
+    }
+}
+
+extension SessionEvent.Change {
+    /// Whether the change holds what root flows added (and needs record format 3).
+    var usesFlows: Bool {
+        switch self {
+        case .navigation(.flowChanged), .navigation(.paramsChanged), .navigation(.pendingChanged(.link)): true
+        case .navigation(.removed(let removed)): removed.reason == .flowChanged
+        default: false
         }
     }
 }

@@ -2,11 +2,11 @@ import MinervaCoordinator
 import MinervaJSON
 
 extension IdempotencyCache.Entry {
-    /// The entry as stored (``AnswerRecord``), in record format ``RecordFormat/current``.
+    /// The entry as stored (``AnswerRecord``), in record format ``RecordFormat/plain``.
     var record: AnswerRecord {
         var writer = JSONWriter(capacity: 128 + answer.body.count)
         writer.beginObject()
-        writer.field("format", RecordFormat.current)
+        writer.field("format", RecordFormat.plain)
         writer.field("fingerprint", Int(Int64(bitPattern: key.fingerprint)))
         writer.field("status", answer.status)
         writer.key("headers")
