@@ -17,6 +17,10 @@ public final class SQLiteSessionStorage: SessionStorage {
             // only the fsync that protects against power loss.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
+        // Another connection to the file (a second server on it, a backup, the sqlite3 shell)
+        // may hold the write lock for a moment: wait for it briefly instead of failing the write,
+        // yet well inside the 2.5 s in which a stuck store must answer 503.
+        configuration.busyMode = .timeout(1)
         pool = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator.migrate(pool)
     }
