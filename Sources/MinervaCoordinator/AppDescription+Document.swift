@@ -118,6 +118,8 @@ extension AppDescription {
             writer.endArray()
         }
         if let title = screen.title { writer.field("title", title) }
+        // Only when set: a file without it keeps its document and version.
+        if screen.flow { writer.field("flow", true) }
         if let guarded = screen.guarded {
             writer.field("requires", guarded.flag)
             writer.key("otherwise")

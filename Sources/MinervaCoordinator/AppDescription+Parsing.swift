@@ -33,7 +33,7 @@ extension AppDescription {
 private enum AppReader {
     /// `$schema` lets an editor find the description's JSON Schema; the server ignores it.
     static let appKeys: JSONKeys = ["$schema", "name", "scheme", "hosts", "root", "flows", "launch", "screens", "routes"]
-    static let screenKeys: JSONKeys = ["presentation", "style", "embedInNavigation", "params", "key", "title", "requires", "otherwise"]
+    static let screenKeys: JSONKeys = ["presentation", "style", "embedInNavigation", "params", "key", "title", "requires", "otherwise", "flow"]
     static let otherwiseKeys: JSONKeys = ["screen", "params"]
     static let rootKeys: JSONKeys = ["screen", "tabs", "split"]
     static let splitKeys: JSONKeys = ["columns", "primary"]
@@ -218,7 +218,8 @@ private enum AppReader {
             }
         }
         return AppDescription.Screen(
-            presentation: presentation, style: style, embedInNavigation: embed, params: params, title: title, guarded: guarded, key: key)
+            presentation: presentation, style: style, embedInNavigation: embed, params: params, title: title, guarded: guarded, key: key,
+            flow: try screen.optionalBool("flow") ?? false)
     }
 
     static func root(_ root: JSONObjectReader, screens: [String: AppDescription.Screen]) throws(JSONReadError) -> AppDescription.Root {

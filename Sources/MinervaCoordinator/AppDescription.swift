@@ -39,12 +39,17 @@ public struct AppDescription: Sendable, Equatable {
         /// The params that make two nodes of this screen the same one (a deep link keeps a node
         /// whose key params match); `nil` declares none, and every param is then the key.
         public var key: [String]?
+        /// Whether its nodes start a flow of their own: one that leaves any way but `finish` while
+        /// its parent stays sends the parent a `cancelled` result (presented nodes and guard flows
+        /// always do).
+        public var flow: Bool
 
         /// Creates a screen entry.
         public init(
             presentation: PresentationMode = .push, style: ModalStyle? = nil, embedInNavigation: Bool? = nil,
-            params: [String] = [], title: String? = nil, guarded: Guard? = nil, key: [String]? = nil
+            params: [String] = [], title: String? = nil, guarded: Guard? = nil, key: [String]? = nil, flow: Bool = false
         ) {
+            self.flow = flow
             self.presentation = presentation
             self.style = style
             self.embedInNavigation = embedInNavigation

@@ -5,7 +5,7 @@ extension CoordinatorTree {
     /// nodes that come back — then new nodes in the order they were shown), `stackChanged` (a
     /// set-root that moved nodes it kept), `paramsChanged`, then `tabSelected` (also after every
     /// switch into a tab bar), `flagsChanged` and `pendingChanged`, each at most once with its
-    /// final value.
+    /// final value, then `uiChanged` and `resultConsumed` as the operation reported them.
     ///
     /// An empty block means the operation changed nothing (selecting the selected tab, setting
     /// a flag already set).
@@ -53,6 +53,12 @@ extension CoordinatorTree {
         if let selectedTab, selectedTab != old.selectedTab || switched { block.append(.tabSelected(selectedTab)) }
         if flags != old.flags { block.append(.flagsChanged(flags.sorted())) }
         if pending != old.pending { block.append(.pendingChanged(pending)) }
+        for event in operationEvents {
+            if case .uiChanged = event { block.append(event) }
+        }
+        for event in operationEvents {
+            if case .resultConsumed = event { block.append(event) }
+        }
         return block
     }
 
@@ -63,6 +69,6 @@ extension CoordinatorTree {
         return AddedNode(
             node: node.id, screen: node.screen, params: node.params, parent: node.parent!, navigator: navigator.id,
             presentation: node.presentation, presentedBy: startsNavigator ? navigator.parent : nil,
-            embedded: startsNavigator ? navigator.embedded : nil)
+            embedded: startsNavigator ? navigator.embedded : nil, title: app.screens[node.screen]?.title)
     }
 }

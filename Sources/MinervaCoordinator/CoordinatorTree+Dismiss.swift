@@ -1,10 +1,15 @@
 extension CoordinatorTree {
     /// Dismisses a presented node with everything presented above it.
-    /// - Parameter node: a presented node (the root of a presented navigator); default the top-most one.
-    /// - Returns: the `removed` events, reason `dismiss`, top-most first.
-    /// - Throws: `notFound` for an unknown node, `conflict` when it is not presented or nothing is.
+    /// - Parameters:
+    ///   - node: a presented node (the root of a presented navigator); default the top-most one.
+    ///   - interactive: whether the user did it (a swipe the client reports once it completed):
+    ///     only the top-most presented node of a shown navigator can be swiped away.
+    /// - Returns: the `removed` events, reason `dismiss`, top-most first, and the `finished`
+    ///   event of its flow (`cancelled`, cause `dismiss`).
+    /// - Throws: `notFound` for an unknown node, `conflict` when it is not presented or nothing
+    ///   is, or (interactive) when something is presented above it or it is not shown.
     @discardableResult
-    public mutating func dismiss(node: String? = nil) throws(NavigationError) -> [NavigationEvent] {
+    public mutating func dismiss(node: String? = nil, interactive: Bool = false) throws(NavigationError) -> [NavigationEvent] {
         let navigatorID: NavigatorID
         if let node {
             let target = try self.node(named: node)
@@ -19,10 +24,11 @@ extension CoordinatorTree {
             guard !navigators[top]!.isBase else { throw .conflict("nothing is presented") }
             navigatorID = top
         }
+        if interactive { try requireOnTop(navigatorID, action: "dismissed interactively") }
         var targets = Set(navigators[navigatorID]!.stack)
         for above in presentedChain(above: navigatorID) {
             targets.formUnion(navigators[above]!.stack)
         }
-        return remove(targets, reason: .dismiss)
+        return remove(targets, reason: .dismiss, interactive: interactive)
     }
 }

@@ -5,10 +5,22 @@ extension CoordinatorTree {
     /// exactly one stack (the one it names), parents and children agree, every node is
     /// reachable from the root, presented navigators hang from the navigator that presents
     /// them and hold only descendants of the presenting node, kinds match positions, and the
-    /// focus is a node on a stack.
+    /// focus is a node on a stack; and every presented navigator's presenter was visible when it
+    /// presented (at most one window-level presentation covers the window, from a shown base
+    /// navigator), which a snapshot stored by an earlier release need not keep.
     /// - Complexity: O(n) in the number of nodes.
     public func checkInvariants() {
-        if let violation = invariantViolation() { preconditionFailure(violation) }
+        if let violation = invariantViolation() ?? visibilityViolation() { preconditionFailure(violation) }
+    }
+
+    /// A presentation a device could not have shown, described, or `nil`.
+    func visibilityViolation() -> String? {
+        let covers = windowCovers
+        guard covers.count <= 1 else { return "window-level presentations \(covers) cover each other" }
+        if let cover = covers.first, !shownBaseNavigators.contains(base(of: cover)) {
+            return "window-level presentation \(cover) hangs from base navigator \(base(of: cover)), which is not shown"
+        }
+        return nil
     }
 
     /// The first broken guarantee, described, or `nil` when the tree is sound (see ``checkInvariants()``).
@@ -83,6 +95,8 @@ extension CoordinatorTree {
         case nil:
             break
         }
+        guard ui.keys.allSatisfy({ nodes[$0] != nil && !ui[$0]!.isEmpty }) else { return "UI state of a node that left, or an empty one" }
+        guard results.keys.allSatisfy({ nodes[$0] != nil && !results[$0]!.isEmpty }) else { return "results of a node that left" }
         let focused = nodes[focus]
         guard focused != nil && focused!.id != rootID else { return "the focus is not a node on a stack" }
         return nil

@@ -13,11 +13,16 @@ extension CoordinatorTree {
     /// - Parameters:
     ///   - navigator: the stack's navigator; default the focus's (or, with `.to`, that node's).
     ///   - target: how far to pop.
-    /// - Returns: the `removed` events, reason `pop`, top-most first.
+    ///   - interactive: whether the user did it (a back swipe the client reports once it
+    ///     completed): only the top of a shown stack that presents nothing.
+    /// - Returns: the `removed` events, reason `pop`, top-most first (and the `finished` events of
+    ///   flows they cancel).
     /// - Throws: `notFound` for an unknown navigator or node, `invalid` when `.to` names a node
     ///   of another navigator, `conflict` when nothing would be removed or a root would be.
     @discardableResult
-    public mutating func pop(navigator: String? = nil, target: PopTarget = .top) throws(NavigationError) -> [NavigationEvent] {
+    public mutating func pop(navigator: String? = nil, target: PopTarget = .top, interactive: Bool = false) throws(NavigationError)
+        -> [NavigationEvent]
+    {
         var navigatorID = try navigator.map { text throws(NavigationError) in try self.navigator(named: text).id }
         var keep: Int
         if case .to(let text) = target {
@@ -43,6 +48,12 @@ extension CoordinatorTree {
                     + (navigators[id]!.isBase ? "" : "; dismiss it instead"))
         }
         guard keep < stack.count else { throw .conflict("nothing to pop: '\(stack[keep - 1])' is already the top of '\(id)'") }
-        return remove(Set(stack[keep...]), reason: .pop)
+        if interactive {
+            guard keep == stack.count - 1 else {
+                throw .conflict("a back swipe pops one screen: 'interactive' goes with popping the top only, not with 'to' or 'toRoot'")
+            }
+            try requireOnTop(id, action: "popped interactively")
+        }
+        return remove(Set(stack[keep...]), reason: .pop, interactive: interactive)
     }
 }

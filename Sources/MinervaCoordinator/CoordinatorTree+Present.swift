@@ -13,7 +13,9 @@ extension CoordinatorTree {
     /// present waits as the pending target.
     /// - Returns: the events caused (none) and the new node's id (the flow's when guarded).
     /// - Throws: `notFound` for an unknown `from`, `invalid` for an unknown screen or missing
-    ///   params, `conflict` from the app coordinator or when the navigator already presents.
+    ///   params, `conflict` from the app coordinator or when the navigator already presents;
+    ///   `not_visible` from a tab that is not selected, `covered` under another navigator's
+    ///   window-level presentation.
     @discardableResult
     public mutating func present(
         screen: String, params: [String: JSONValue] = [:], from: String? = nil, style: ModalStyle? = nil,
@@ -37,6 +39,7 @@ extension CoordinatorTree {
             let presentedNode = navigators[existing]!.stack.first!
             throw .conflict("navigator '\(presentingID)' already presents '\(presentedNode)'; dismiss it first")
         }
+        try requireVisible(presentingID, toPresent: screen)
         let modalStyle = style ?? entry.style ?? .automatic
         let navigatorID = makeNavigatorID()
         addNavigator(

@@ -14,7 +14,8 @@ extension CoordinatorTree {
     /// - Returns: the events caused (removals in split replacement) and the new node's id (the
     ///   flow's when guarded).
     /// - Throws: `notFound` for an unknown `from`, `invalid` for an unknown screen or missing
-    ///   params, `conflict` from the app coordinator or onto a presented navigator that is not embedded.
+    ///   params, `conflict` from the app coordinator or onto a presented navigator that is not
+    ///   embedded, `covered` for a split column change under a window-level presentation.
     @discardableResult
     public mutating func push(screen: String, params: [String: JSONValue] = [:], from: String? = nil) throws(NavigationError)
         -> (events: [NavigationEvent], node: NodeID)
@@ -35,6 +36,7 @@ extension CoordinatorTree {
         let navigatorID = try requireOnStack(origin, action: "push")
         let navigator = navigators[navigatorID]!
         if layout == .split, navigatorID == .primary {
+            try requireUncovered(toChange: .detail, from: navigatorID)
             let replaced = replaceStack(of: .detail, with: [(screen, params)], parent: origin.id, reason: .setRoot)
             return (replaced.events, replaced.nodes[0])
         }

@@ -1,12 +1,22 @@
+import MinervaJSON
+
 extension CoordinatorTree {
+    /// Whether a node starts a flow whose leaving its parent learns of: it is presented, its
+    /// screen declares `flow`, or it is a guard's `otherwise` flow.
+    func isFlowRoot(_ node: Node) -> Bool {
+        node.presentation.kind == .present || app.screens[node.screen]?.flow == true || pending?.guarded?.guardNode == node.id
+    }
+
     /// Takes `targets` and every node of their subtrees off the screen and out of the tree.
     ///
     /// Nodes in `targets` get `reason`; their descendants get `ancestorRemoved`. Events come
     /// top-most first. Presented navigators left empty go with their nodes, except `refilling`,
-    /// whose stack the caller fills again at once.
+    /// whose stack the caller fills again at once. A flow root among `targets` whose parent
+    /// stays is cancelled when `reason` cancels flows: a `finished` event with status
+    /// `cancelled`, the `cause` and whether the user did it (`interactive`) follows the removals.
     /// - Complexity: O(n) in the number of nodes.
     mutating func remove(
-        _ targets: Set<NodeID>, reason: NavigationEvent.RemovalReason, refilling: NavigatorID? = nil
+        _ targets: Set<NodeID>, reason: NavigationEvent.RemovalReason, refilling: NavigatorID? = nil, interactive: Bool = false
     ) -> [NavigationEvent] {
         guard !targets.isEmpty else { return [] }
         var removed = targets
@@ -37,15 +47,22 @@ extension CoordinatorTree {
         if !emptied.isEmpty {
             navigatorOrder.removeAll { navigators[$0] == nil }
         }
-        if let guardNode = pending?.guarded?.guardNode, removed.contains(guardNode) {
-            // A guard's flow that leaves any way but its own finish drops the target as
-            // `cancelled` would, and says so (a finish sends its own `finished`).
-            if !(reason == .finish && targets.contains(guardNode)), let flow = nodes[guardNode], let parent = flow.parent {
-                events.append(.finished(FinishedFlow(node: guardNode, screen: flow.screen, parent: parent, result: .object(["status": "cancelled"]))))
+        if reason.cancelsFlows {
+            var result: [String: JSONValue] = ["status": .string(FlowStatus.cancelled.rawValue), "cause": .string(reason.rawValue)]
+            if interactive { result["interactive"] = true }
+            let cancelled = events.compactMap { event -> NavigationEvent? in
+                guard case .removed(let gone) = event, targets.contains(gone.node), let node = nodes[gone.node], let parent = node.parent,
+                    !removed.contains(parent), isFlowRoot(node)
+                else { return nil }
+                return .finished(FinishedFlow(node: node.id, screen: node.screen, parent: parent, result: .object(result)))
             }
-            pending = nil
+            events += cancelled
         }
+        // A guard's flow that leaves takes its target with it.
+        if let guardNode = pending?.guarded?.guardNode, removed.contains(guardNode) { pending = nil }
         for id in removed {
+            results[id] = nil
+            ui[id] = nil
             let node = nodes.removeValue(forKey: id)!
             if let parent = node.parent, !removed.contains(parent) {
                 nodes[parent]!.children.removeAll { $0 == id }

@@ -6,8 +6,11 @@ extension CoordinatorTree {
     /// restore's block is not replayed (its result is stored as a snapshot of its own). The node
     /// and navigator counters grow past the ids the block names; they may stay below the original's
     /// (a node made and removed by one operation leaves no event), which no document shows.
+    /// - Parameters:
+    ///   - block: the mutation's navigation events.
+    ///   - version: the version the block produced, which its flows' results carry.
     /// - Complexity: O(k·s) in the block's events and the longest stack or list of children they touch.
-    public mutating func replay(_ block: [NavigationEvent]) {
+    public mutating func replay(_ block: [NavigationEvent], version: Int) {
         // A set-root's stack hangs from the app coordinator or the presenting node, read before
         // the block removes the stack's old root.
         var owners: [NavigatorID: NodeID] = [:]
@@ -37,8 +40,14 @@ extension CoordinatorTree {
                 pending = newPending
             case .stackChanged(let navigator, let stack):
                 if let owner = owners[navigator] { restack(navigator, stack, owner: owner, added: added) }
+            case .uiChanged(let node, let value):
+                if nodes[node] != nil { ui[node] = value.isEmpty ? nil : value }
+            case .resultConsumed(let node, let screen):
+                results[node]?[screen] = nil
+                if results[node]?.isEmpty == true { results[node] = nil }
             }
         }
+        keepResults(of: block, version: version)
         // Presented navigators left empty go, as they do when their last node leaves (a stack the
         // operation filled again in the same block kept its navigator).
         let emptied = navigatorOrder.filter { navigators[$0]!.stack.isEmpty && !navigators[$0]!.isBase }
@@ -87,6 +96,8 @@ extension CoordinatorTree {
     /// stays although its old parent goes).
     private mutating func take(_ id: NodeID) {
         guard let node = nodes.removeValue(forKey: id) else { return }
+        results[id] = nil
+        ui[id] = nil
         if let navigator = node.navigator { navigators[navigator]?.stack.removeAll { $0 == id } }
         if let parent = node.parent { nodes[parent]?.children.removeAll { $0 == id } }
     }

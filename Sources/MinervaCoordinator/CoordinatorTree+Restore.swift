@@ -10,7 +10,10 @@ extension CoordinatorTree {
     /// - Parameters:
     ///   - target: the earlier tree (read with this tree's app).
     ///   - replacing: nodes that must leave and come back even when they stand where `target` has them.
-    /// - Returns: the `removed` events, then the `added` ones.
+    /// The nodes' UI state is that of `target`; flow results are not restored (those of nodes that
+    /// stay are kept).
+    /// - Returns: the `removed` events, then the `added` ones, then `uiChanged` for each node
+    ///   whose UI state differs from what the client holds.
     /// - Throws: `conflict` when `target` shows another root flow (flags are not restored, so the
     ///   session cannot go back across a switch), or when a node that comes back shows a guarded
     ///   screen whose flag is not set now; the tree is then unchanged.
@@ -35,7 +38,13 @@ extension CoordinatorTree {
             }
             events.append(.added(target.added(node)))
         }
+        // The UI state of then comes back (for nodes that stay, too); results do not: those of
+        // nodes that stay are kept, nodes that come back hold none.
+        for id in target.nodesInScreenOrder where (target.ui[id] ?? [:]) != (kept.contains(id) ? ui[id] ?? [:] : [:]) {
+            events.append(.uiChanged(node: id, ui: target.ui[id] ?? [:]))
+        }
         var next = target
+        next.results = results.filter { kept.contains($0.key) }
         next.run(app)
         next.flags = flags
         next.nextNodeNumber = max(nextNodeNumber, target.nextNodeNumber)

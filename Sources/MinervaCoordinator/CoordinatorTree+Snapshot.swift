@@ -29,8 +29,43 @@ extension CoordinatorTree {
             writer.key("pending")
             pending.writeSnapshot(into: &writer)
         }
+        if !ui.isEmpty {
+            writer.key("ui")
+            writer.beginArray()
+            for id in ui.keys.sorted() {
+                writer.beginObject()
+                writer.field("node", id)
+                writer.key("ui")
+                writer.value(.object(ui[id]!))
+                writer.endObject()
+            }
+            writer.endArray()
+        }
+        if !results.isEmpty {
+            writer.key("results")
+            writer.beginArray()
+            for id in results.keys.sorted() {
+                for screen in results[id]!.keys.sorted() {
+                    let result = results[id]![screen]!
+                    writer.beginObject()
+                    writer.field("node", id)
+                    writer.field("screen", screen)
+                    writer.field("status", result.status.rawValue)
+                    if let value = result.value {
+                        writer.key("value")
+                        writer.value(value)
+                    }
+                    writer.field("version", result.version)
+                    writer.endObject()
+                }
+            }
+            writer.endArray()
+        }
         writer.endObject()
     }
+
+    /// Whether the snapshot holds what presentable state added: UI state, flow results.
+    public var snapshotUsesPresentableState: Bool { !ui.isEmpty || !results.isEmpty }
 
     /// Whether the snapshot holds what root flows added: a flow's name, a pending deep link.
     public var snapshotUsesFlows: Bool { app.declaresFlows || pending?.link != nil }
@@ -64,11 +99,22 @@ extension CoordinatorTree {
             for node in try reader.objects("nodes", keys: Self.nodeKeys, Self.node) { nodes[node.id] = node }
             for navigator in try reader.objects("navigators", keys: Self.navigatorKeys, Self.navigator) { addNavigator(navigator) }
             pending = try reader.optionalObject("pending", keys: Pending.snapshotKeys, Pending.init(reader:))
+            for entry in try reader.optionalObjects("ui", keys: Self.uiKeys, { entry throws(JSONReadError) in
+                (try entry.nodeID("node"), try entry.object("ui"))
+            }) ?? [] where !entry.1.isEmpty {
+                ui[entry.0] = entry.1
+            }
+            for entry in try reader.optionalObjects("results", keys: Self.resultKeys, Self.result) ?? [] {
+                results[entry.node, default: [:]][entry.screen] = entry.result
+            }
         } catch {
             throw SnapshotError(error.description)
         }
         guard nodes[rootID] != nil, navigators.count == navigatorOrder.count else { throw SnapshotError("the snapshot has no app coordinator") }
         if let violation = invariantViolation() { throw SnapshotError("the snapshot is not a valid tree: \(violation)") }
+        guard ui.keys.allSatisfy({ nodes[$0] != nil }), results.keys.allSatisfy({ nodes[$0] != nil }) else {
+            throw SnapshotError("the snapshot holds UI state or results of nodes it does not hold")
+        }
         restoredUnknownScreens = nodes.values.contains { $0.id != rootID && app.screens[$0.screen] == nil }
     }
 

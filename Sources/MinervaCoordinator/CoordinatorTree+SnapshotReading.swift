@@ -4,8 +4,10 @@ extension CoordinatorTree {
     /// The members of a tree snapshot; `lastSeq` is read from snapshots written before the
     /// session core kept the event counter, and ignored.
     static let snapshotKeys: JSONKeys = [
-        "layout", "flow", "nextNode", "nextNavigator", "lastSeq", "flags", "nodes", "navigators", "selectedTab", "pending",
+        "layout", "flow", "nextNode", "nextNavigator", "lastSeq", "flags", "nodes", "navigators", "selectedTab", "pending", "ui", "results",
     ]
+    static let uiKeys: JSONKeys = ["node", "ui"]
+    static let resultKeys: JSONKeys = ["node", "screen", "status", "value", "version"]
     static let nodeKeys: JSONKeys = ["id", "screen", "params", "kind", "children", "style", "navigator", "parent"]
     static let navigatorKeys: JSONKeys = ["id", "stack", "embedded", "rootKind", "presentedStyle", "presentedNavigator", "parent"]
 
@@ -16,6 +18,14 @@ extension CoordinatorTree {
             presentation: Presentation(try node.enumValue("kind", as: Presentation.Kind.self), style: try node.optionalEnumValue("style", as: ModalStyle.self)),
             navigator: try node.optionalString("navigator").map { NavigatorID($0) },
             parent: try node.optionalNodeID("parent"), children: try node.nodeIDs("children"))
+    }
+
+    /// One result of a snapshot: its parent, its flow's screen and the result.
+    static func result(_ result: JSONObjectReader) throws(JSONReadError) -> (node: NodeID, screen: String, result: FlowResult) {
+        (
+            try result.nodeID("node"), try result.string("screen"),
+            FlowResult(status: try result.enumValue("status", as: FlowStatus.self), value: result.value("value"), version: try result.int("version"))
+        )
     }
 
     /// One navigator of a snapshot.

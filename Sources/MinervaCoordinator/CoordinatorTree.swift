@@ -1,4 +1,4 @@
-import MinervaJSON
+public import MinervaJSON
 
 /// One session's coordinator tree and the navigators that show it.
 ///
@@ -28,6 +28,10 @@ public struct CoordinatorTree: Sendable {
     /// A guarded target waiting for its `otherwise` flow to finish, or a deep link waiting for
     /// its flow.
     public internal(set) var pending: Pending?
+    /// The results flows left on their parents, by parent and then by the flow's screen.
+    public internal(set) var results: [NodeID: [String: FlowResult]] = [:]
+    /// Each node's UI state, for the nodes that have one (never an empty object).
+    public internal(set) var ui: [NodeID: [String: JSONValue]] = [:]
     var nextNodeNumber = 0
     /// Whether the tree was restored from a snapshot with screens the app no longer declares;
     /// only then can ``unknownScreens`` be non-empty (the operations accept declared screens only).
@@ -179,11 +183,12 @@ public struct CoordinatorTree: Sendable {
 }
 
 extension CoordinatorTree: Equatable {
-    /// Two trees are equal when they hold the same nodes, navigators and counters.
+    /// Two trees are equal when they hold the same nodes, navigators, counters, results and UI state.
     public static func == (lhs: CoordinatorTree, rhs: CoordinatorTree) -> Bool {
         lhs.layout == rhs.layout && lhs.nodes == rhs.nodes && lhs.navigators == rhs.navigators
             && lhs.navigatorOrder == rhs.navigatorOrder
             && lhs.nextNodeNumber == rhs.nextNodeNumber && lhs.nextNavigatorNumber == rhs.nextNavigatorNumber
             && lhs.selectedTab == rhs.selectedTab && lhs.flags == rhs.flags && lhs.pending == rhs.pending && lhs.flow == rhs.flow
+            && lhs.results == rhs.results && lhs.ui == rhs.ui
     }
 }

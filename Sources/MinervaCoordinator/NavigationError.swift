@@ -19,11 +19,15 @@ public struct NavigationError: Error, Hashable, Sendable, CustomStringConvertibl
     /// Whether the operation named a screen or route that the app does not declare: for a
     /// session still on an earlier app version that may be one the app no longer has.
     public let namesUndeclared: Bool
+    /// The error's own code for a conflict that a client handles apart (`not_visible`,
+    /// `covered`, `not_dismissible`); `nil` for the category's code.
+    public let code: String?
 
-    init(category: Category, description: String, namesUndeclared: Bool = false) {
+    init(category: Category, description: String, namesUndeclared: Bool = false, code: String? = nil) {
         self.category = category
         self.description = description
         self.namesUndeclared = namesUndeclared
+        self.code = code
     }
 
     static func unknownNode(_ id: String) -> NavigationError {
@@ -45,5 +49,20 @@ public struct NavigationError: Error, Hashable, Sendable, CustomStringConvertibl
 
     static func conflict(_ message: String) -> NavigationError {
         NavigationError(category: .conflict, description: message)
+    }
+
+    /// A presentation or tab change from a navigator the device does not show.
+    static func notVisible(_ message: String) -> NavigationError {
+        NavigationError(category: .conflict, description: message, code: "not_visible")
+    }
+
+    /// A change under a window-level presentation that covers it.
+    static func covered(_ message: String) -> NavigationError {
+        NavigationError(category: .conflict, description: message, code: "covered")
+    }
+
+    /// An interactive dismissal of a node that says it cannot be swiped away.
+    static func notDismissible(_ message: String) -> NavigationError {
+        NavigationError(category: .conflict, description: message, code: "not_dismissible")
     }
 }

@@ -25,10 +25,24 @@ public enum NavigationEvent: Hashable, Sendable {
     /// A set-root kept nodes that were on the stack and moved them (to new places, or under the
     /// stack's owner): the navigator's whole stack now, bottom first.
     case stackChanged(navigator: NavigatorID, stack: [NodeID])
+    /// A node's UI state was replaced (an empty object clears it).
+    case uiChanged(node: NodeID, ui: [String: JSONValue])
+    /// The result a flow of `screen` left on `node` was taken by its client.
+    case resultConsumed(node: NodeID, screen: String)
 
     /// Why a node left the tree (`restore`: the session went back to an earlier version).
     public enum RemovalReason: String, Sendable, CaseIterable {
         case pop, dismiss, setRoot, finish, deepLink, ancestorRemoved, restore, flowChanged
+
+        /// Whether a flow root that leaves for this reason while its parent stays sends its
+        /// parent a `cancelled` result (a finish sends its own; the rest take the parent too or
+        /// are no cancellation).
+        public var cancelsFlows: Bool {
+            switch self {
+            case .pop, .dismiss, .setRoot, .deepLink: true
+            case .finish, .ancestorRemoved, .restore, .flowChanged: false
+            }
+        }
     }
 
     /// The node an `added`, `removed` or `finished` event is about.
@@ -37,7 +51,7 @@ public enum NavigationEvent: Hashable, Sendable {
         case .added(let added): added.node
         case .removed(let removed): removed.node
         case .finished(let finished): finished.node
-        case .paramsChanged(let node, _): node
+        case .paramsChanged(let node, _), .uiChanged(let node, _), .resultConsumed(let node, _): node
         case .tabSelected, .flagsChanged, .pendingChanged, .stackChanged, .flowChanged: nil
         }
     }
@@ -60,12 +74,15 @@ public struct AddedNode: Hashable, Sendable {
     public let presentedBy: NavigatorID?
     /// For a node that starts a navigator of its own: whether that navigator accepts pushes.
     public let embedded: Bool?
+    /// The screen's title in the session's app version, when it declares one.
+    public let title: String?
 
     /// Describes a node as added; stores read events back with it.
     public init(
         node: NodeID, screen: String, params: [String: JSONValue], parent: NodeID, navigator: NavigatorID, presentation: Presentation,
-        presentedBy: NavigatorID?, embedded: Bool?
+        presentedBy: NavigatorID?, embedded: Bool?, title: String? = nil
     ) {
+        self.title = title
         self.node = node
         self.screen = screen
         self.params = params

@@ -36,6 +36,6 @@ public struct Navigator: Hashable, Sendable {
     /// `overCurrentContext`): UIKit shows it over the tab bar and every column.
     var coversWindow: Bool {
         guard case .presented(let style) = role else { return false }
-        return style != .currentContext && style != .overCurrentContext
+        return style.level == .window
     }
 }

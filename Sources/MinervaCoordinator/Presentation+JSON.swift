@@ -1,11 +1,12 @@
 public import MinervaJSON
 
 extension Presentation {
-    /// Writes `{"kind", "style"?}`, as the API's state documents and events show it.
+    /// Writes `{"kind", "style"?, "level"?}`, as the API's state documents and events show it.
     public func write(into writer: inout JSONWriter) {
         writer.beginObject()
         writer.field("kind", kind.rawValue)
         if let style { writer.field("style", style.rawValue) }
+        if let level { writer.field("level", level.rawValue) }
         writer.endObject()
     }
 

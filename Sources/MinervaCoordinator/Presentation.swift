@@ -21,6 +21,22 @@ public struct Presentation: Hashable, Sendable {
     /// The modal style; only for `present`.
     public let style: ModalStyle?
 
+    /// Where a presentation lives, which decides what it covers.
+    public enum Level: String, Sendable, CaseIterable {
+        /// Shown by the window's container (UIKit forwards these styles there): it covers the tab
+        /// bar and every split column.
+        case window
+        /// Shown inside the presenting tab or column (`currentContext`, `overCurrentContext`): it
+        /// leaves and comes back with its tab.
+        case context
+    }
+
+    /// The level of a presented node; `nil` for every other kind.
+    public var level: Level? {
+        guard kind == .present else { return nil }
+        return style?.level ?? .window
+    }
+
     /// Creates a presentation.
     public init(_ kind: Kind, style: ModalStyle? = nil) {
         self.kind = kind
@@ -39,6 +55,11 @@ public enum ModalStyle: String, Sendable, CaseIterable {
     case currentContext
     case overCurrentContext
     case custom
+
+    /// The level UIKit shows this style at.
+    public var level: Presentation.Level {
+        self == .currentContext || self == .overCurrentContext ? .context : .window
+    }
 }
 
 /// How a session arranges its base navigators.

@@ -7,7 +7,7 @@ extension APIError {
         case .unauthorized: self = .unauthorized
         case .notFound: self = .notFound(error.description)
         case .invalid: self = .unprocessable(error.description)
-        case .conflict: self = .conflict(error.description)
+        case .conflict: self = APIError(status: 409, code: error.code ?? "conflict", message: error.description)
         case .preconditionFailed(let current): self = .preconditionFailed(current: current)
         case .rateLimited(let retryAfter): self = .rateLimited(retryAfter: retryAfter)
         case .appChanged: self = APIError(status: 410, code: "app_changed", message: error.description)

@@ -26,6 +26,7 @@ extension SessionEvent.Change {
             added.presentation.write(into: &writer)
             if let presentedBy = added.presentedBy { writer.field("presentedBy", presentedBy.rawValue) }
             if let embedded = added.embedded { writer.field("embedded", embedded) }
+            if let title = added.title { writer.field("title", title) }
         case .navigation(.removed(let removed)):
             writer.field("node", removed.node)
             writer.field("screen", removed.screen)
@@ -64,6 +65,13 @@ extension SessionEvent.Change {
             writer.beginArray()
             for node in stack { writer.string(node.description) }
             writer.endArray()
+        case .navigation(.uiChanged(let node, let ui)):
+            writer.field("node", node)
+            writer.key("ui")
+            writer.value(.object(ui))
+        case .navigation(.resultConsumed(let node, let screen)):
+            writer.field("node", node)
+            writer.field("screen", screen)
         }
     }
 }

@@ -28,6 +28,27 @@ extension MinervaAPI {
         }
     }
 
+    /// `PUT /v1/sessions/{id}/nodes/{node}/ui {…}`: replaces a node's UI state (`uiChanged`) and
+    /// answers the new state; the same object again changes nothing.
+    func putUI(_ node: String, on session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
+        let command = parse { () throws(APIError) in SessionCommand.putUI(node: node, ui: try readObjectBody(request.body, required: true)) }
+        let id = session.id
+        return try mutate(session, request, exchange, command: command) { state in
+            Self.json(200, StateDocument.encode(sessionID: id, state: state), headers: [Self.etag(state.version)])
+        }
+    }
+
+    /// `DELETE /v1/sessions/{id}/nodes/{node}/results/{screen}`: the parent's client took the
+    /// result a flow of `screen` left (`resultConsumed`); answers the new state.
+    func consumeResult(
+        _ screen: String, of node: String, on session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange
+    ) throws(APIError) -> HTTPReply {
+        let id = session.id
+        return try mutate(session, request, exchange, command: .success(.consumeResult(node: node, screen: screen))) { state in
+            Self.json(200, StateDocument.encode(sessionID: id, state: state), headers: [Self.etag(state.version)])
+        }
+    }
+
     /// The members of a `PATCH …/params` body.
     private static let paramsKeys: JSONKeys = ["set", "unset"]
 }

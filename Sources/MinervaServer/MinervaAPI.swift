@@ -190,6 +190,10 @@ public final class MinervaAPI: HTTPResponder {
             return .response(try getList(node, on: session!, request))
         case (.params(_, let node), _):
             return try updateParams(node, on: session!, request, exchange)
+        case (.ui(_, let node), _):
+            return try putUI(node, on: session!, request, exchange)
+        case (.result(_, let node, let screen), _):
+            return try consumeResult(screen, of: node, on: session!, request, exchange)
         case (.link, _):
             return .response(try link(session!))
         case (.version(_, let version), _):

@@ -20,6 +20,10 @@ enum Route: Equatable {
     case list(String, node: String)
     /// `/v1/sessions/{id}/nodes/{node}/params`
     case params(String, node: String)
+    /// `/v1/sessions/{id}/nodes/{node}/ui`
+    case ui(String, node: String)
+    /// `/v1/sessions/{id}/nodes/{node}/results/{screen}`
+    case result(String, node: String, screen: String)
     /// `/v1/sessions/{id}/link`
     case link(String)
     /// `/v1/sessions/{id}/versions/{version}`
@@ -53,6 +57,8 @@ enum Route: Equatable {
         case .session: ["GET", "HEAD", "DELETE"]
         case .list: ["GET", "HEAD", "PUT"]
         case .params: ["PATCH"]
+        case .ui: ["PUT"]
+        case .result: ["DELETE"]
         }
     }
 
@@ -68,6 +74,8 @@ enum Route: Equatable {
         case .operation(_, let operation): operation.rawValue
         case .list: "list"
         case .params: "params"
+        case .ui: "ui"
+        case .result: "result"
         case .link: "link"
         case .version: "version"
         case .restore: "restore"
@@ -81,15 +89,15 @@ enum Route: Equatable {
     /// and the health check (which asks the store).
     var usesStore: Bool {
         switch self {
-        case .session, .events, .operation, .list, .params, .link, .version, .restore, .sessions, .health, .analytics: true
+        case .session, .events, .operation, .list, .params, .ui, .result, .link, .version, .restore, .sessions, .health, .analytics: true
         case .metrics, .app, .webAsset: false
         }
     }
 
     var sessionID: String? {
         switch self {
-        case .session(let id), .events(let id), .operation(let id, _), .list(let id, _), .params(let id, _), .link(let id), .version(let id, _),
-            .restore(let id):
+        case .session(let id), .events(let id), .operation(let id, _), .list(let id, _), .params(let id, _), .ui(let id, _), .result(let id, _, _),
+            .link(let id), .version(let id, _), .restore(let id):
             id
         case .health, .metrics, .app, .sessions, .webAsset, .analytics: nil
         }
@@ -100,7 +108,7 @@ enum Route: Equatable {
 private struct PathSegments {
     let path: UnsafeBufferPointer<UInt8>
     /// Room for as many segments as the longest API path has.
-    private var ranges = InlineArray<6, Range<Int>>(repeating: 0..<0)
+    private var ranges = InlineArray<7, Range<Int>>(repeating: 0..<0)
     private(set) var count = 0
 
     /// Splits a path that starts with `/`; `nil` for any other path or one with too many segments.
@@ -151,7 +159,7 @@ private struct PathSegments {
         case 2 where segment(0, is: "v1") && segment(1, is: "sessions"): return .sessions
         case 4 where segment(0, is: "v1") && segment(1, is: "admin") && segment(2, is: "analytics"):
             return Route.AnalyticsReport(rawValue: string(3)).map { .analytics($0) }
-        case 3...6 where segment(0, is: "v1") && segment(1, is: "sessions") && !isEmpty(2):
+        case 3...7 where segment(0, is: "v1") && segment(1, is: "sessions") && !isEmpty(2):
             return sessionRoute(id: string(2))
         default: return nil
         }
@@ -168,6 +176,9 @@ private struct PathSegments {
         case 4: return Route.Operation(rawValue: string(3)).map { .operation(id, $0) }
         case 6 where segment(3, is: "nodes") && !isEmpty(4) && segment(5, is: "list"): return .list(id, node: string(4))
         case 6 where segment(3, is: "nodes") && !isEmpty(4) && segment(5, is: "params"): return .params(id, node: string(4))
+        case 6 where segment(3, is: "nodes") && !isEmpty(4) && segment(5, is: "ui"): return .ui(id, node: string(4))
+        case 7 where segment(3, is: "nodes") && !isEmpty(4) && segment(5, is: "results") && !isEmpty(6):
+            return .result(id, node: string(4), screen: string(6))
         default: return nil
         }
     }

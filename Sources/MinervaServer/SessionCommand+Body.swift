@@ -21,11 +21,13 @@ extension SessionCommand {
             }
         case .dismiss:
             self = try readBody(bytes, required: false, keys: Fields.dismiss) { body throws(JSONReadError) in
-                .dismiss(node: try body.optionalString("node"))
+                .dismiss(node: try body.optionalString("node"), interactive: try body.optionalBool("interactive") ?? false)
             }
         case .pop:
             self = try readBody(bytes, required: false, keys: Fields.pop) { body throws(JSONReadError) in
-                .pop(navigator: try body.optionalString("navigator"), to: try body.optionalString("to"), toRoot: try body.optionalBool("toRoot") ?? false)
+                .pop(
+                    navigator: try body.optionalString("navigator"), to: try body.optionalString("to"), toRoot: try body.optionalBool("toRoot") ?? false,
+                    interactive: try body.optionalBool("interactive") ?? false)
             }
         case .setRoot:
             self = try readBody(bytes, required: true, keys: Fields.setRoot, Self.setRoot)
@@ -47,7 +49,7 @@ extension SessionCommand {
             }
         case .selectTab:
             self = try readBody(bytes, required: true, keys: Fields.selectTab) { body throws(JSONReadError) in
-                .selectTab(try body.string("tab"))
+                .selectTab(try body.string("tab"), dismiss: try body.optionalBool("dismiss") ?? false)
             }
         case .flags:
             self = try readBody(bytes, required: false, keys: Fields.flags) { body throws(JSONReadError) in
@@ -83,14 +85,14 @@ extension SessionCommand {
 private enum Fields {
     static let push: JSONKeys = ["from", "screen", "params"]
     static let present: JSONKeys = ["from", "screen", "params", "style", "embedInNavigation"]
-    static let dismiss: JSONKeys = ["node"]
-    static let pop: JSONKeys = ["navigator", "to", "toRoot"]
+    static let dismiss: JSONKeys = ["node", "interactive"]
+    static let pop: JSONKeys = ["navigator", "to", "toRoot", "interactive"]
     static let setRoot: JSONKeys = ["navigator", "screen", "params", "stack"]
     static let stackEntry: JSONKeys = ["screen", "params", "node"]
     static let navigate: JSONKeys = ["from", "screen", "params"]
     static let deepLink: JSONKeys = ["url"]
     static let finish: JSONKeys = ["node", "result"]
     static let result: JSONKeys = ["status", "value"]
-    static let selectTab: JSONKeys = ["tab"]
+    static let selectTab: JSONKeys = ["tab", "dismiss"]
     static let flags: JSONKeys = ["set", "clear"]
 }

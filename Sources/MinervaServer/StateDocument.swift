@@ -96,11 +96,17 @@ enum StateDocument {
         writer.beginObject()
         writer.field("id", id)
         writer.field("screen", node.screen)
+        if id != tree.rootID, let title = tree.app.screens[node.screen]?.title { writer.field("title", title) }
         writer.key("params")
         writer.value(.object(node.params))
         writer.key("presentation")
         node.presentation.write(into: &writer)
         writer.field("navigator", node.navigator?.rawValue)
+        if let ui = tree.ui[id] {
+            writer.key("ui")
+            writer.value(.object(ui))
+        }
+        if let results = tree.results[id] { write(results, into: &writer) }
         writer.key("children")
         writer.beginArray()
         for child in node.children {
@@ -119,6 +125,25 @@ enum StateDocument {
                 writer.key("diff")
                 history.latestDiff.write(into: &writer)
             }
+            writer.endObject()
+        }
+        writer.endObject()
+    }
+
+    /// `"results": {"<screen>": {"status", "value"?, "version"}}`: what flows left on a node.
+    private static func write(_ results: [String: FlowResult], into writer: inout JSONWriter) {
+        writer.key("results")
+        writer.beginObject()
+        for screen in results.keys.sorted() {
+            let result = results[screen]!
+            writer.key(string: screen)
+            writer.beginObject()
+            writer.field("status", result.status.rawValue)
+            if let value = result.value {
+                writer.key("value")
+                writer.value(value)
+            }
+            writer.field("version", result.version)
             writer.endObject()
         }
         writer.endObject()

@@ -19,9 +19,9 @@ extension SessionCommand {
             return try navigation(&state) { tree throws(NavigationError) in
                 try tree.present(screen: screen, params: params, from: from, style: style, embedInNavigation: embed).events
             }
-        case let .dismiss(node):
-            return try navigation(&state) { tree throws(NavigationError) in try tree.dismiss(node: node) }
-        case let .pop(navigator, to, toRoot):
+        case let .dismiss(node, interactive):
+            return try navigation(&state) { tree throws(NavigationError) in try tree.dismiss(node: node, interactive: interactive) }
+        case let .pop(navigator, to, toRoot, interactive):
             if let to, toRoot {
                 try model { () throws(NavigationError) in
                     if let navigator { try state.tree.requireNavigator(navigator) }
@@ -30,7 +30,9 @@ extension SessionCommand {
                 throw .invalid("give either 'to' or 'toRoot', not both")
             }
             let target: CoordinatorTree.PopTarget = to.map { .to($0) } ?? (toRoot ? .root : .top)
-            return try navigation(&state) { tree throws(NavigationError) in try tree.pop(navigator: navigator, target: target) }
+            return try navigation(&state) { tree throws(NavigationError) in
+                try tree.pop(navigator: navigator, target: target, interactive: interactive)
+            }
         case let .setRoot(navigator, stack):
             for case .screen(_, let params) in stack { try checkParams(params, configuration) }
             return try navigation(&state) { tree throws(NavigationError) in try tree.setRoot(navigator: navigator, entries: stack).events }
@@ -42,12 +44,24 @@ extension SessionCommand {
         case let .finish(node, statusText, value):
             try model { () throws(NavigationError) in try state.tree.requireNode(node) }
             let status = try Self.enumValue(statusText, field: "result.status", as: CoordinatorTree.FlowStatus.self)
-            return try navigation(&state) { tree throws(NavigationError) in try tree.finish(node: node, status: status, value: value) }
-        case let .selectTab(tab):
-            return try navigation(&state) { tree throws(NavigationError) in
-                try tree.selectTab(tab)
-                return []
+            if let value {
+                let bytes = value.encodedByteCount
+                guard bytes <= configuration.maxParamBytes else {
+                    throw .invalid("a result value of \(bytes) bytes is over the limit of \(configuration.maxParamBytes) (--max-param-bytes)")
+                }
             }
+            return try navigation(&state) { tree throws(NavigationError) in try tree.finish(node: node, status: status, value: value) }
+        case let .selectTab(tab, dismiss):
+            return try navigation(&state) { tree throws(NavigationError) in try tree.selectTab(tab, dismiss: dismiss) }
+        case let .consumeResult(node, screen):
+            return try navigation(&state) { tree throws(NavigationError) in try tree.consumeResult(of: node, screen: screen) }
+        case let .putUI(node, ui):
+            try model { () throws(NavigationError) in try state.tree.requireNode(node) }
+            let bytes = JSONValue.object(ui).encodedByteCount
+            guard bytes <= configuration.maxUIBytes else {
+                throw .invalid("UI state of \(bytes) bytes is over the limit of \(configuration.maxUIBytes) per node (--max-ui-bytes)")
+            }
+            return try navigation(&state) { tree throws(NavigationError) in try tree.setUI(of: node, to: ui) }
         case let .flags(set, clear):
             return try navigation(&state) { tree throws(NavigationError) in try tree.updateFlags(set: set, clear: clear) }
         case let .updateParams(node, set, unset):
@@ -153,7 +167,7 @@ extension SessionError {
         switch error.category {
         case .notFound: self.init(.notFound, error.description)
         case .invalid: self.init(.invalid, error.description)
-        case .conflict: self.init(.conflict, error.description)
+        case .conflict: self.init(.conflict, error.description, code: error.code)
         }
     }
 }

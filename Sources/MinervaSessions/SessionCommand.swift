@@ -8,10 +8,12 @@ public enum SessionCommand: Sendable {
     case push(from: String?, screen: String, params: [String: JSONValue])
     /// A new child of `from`, presented modally at the root of a new navigator.
     case present(from: String?, screen: String, params: [String: JSONValue], style: String?, embedInNavigation: Bool?)
-    /// Dismisses a presented node (default: the top-most) and everything above it.
-    case dismiss(node: String?)
-    /// Pops the top of a stack, down to a node, or to the root.
-    case pop(navigator: String?, to: String?, toRoot: Bool)
+    /// Dismisses a presented node (default: the top-most) and everything above it; `interactive`
+    /// when the user swiped it away.
+    case dismiss(node: String?, interactive: Bool = false)
+    /// Pops the top of a stack, down to a node, or to the root; `interactive` when the user
+    /// swiped back.
+    case pop(navigator: String?, to: String?, toRoot: Bool, interactive: Bool = false)
     /// Replaces a navigator's whole stack.
     case setRoot(navigator: String?, stack: [StackEntry])
     /// Shows a screen the way the app description and the layout say.
@@ -22,8 +24,12 @@ public enum SessionCommand: Sendable {
     case updateParams(node: String, set: [String: JSONValue], unset: [String])
     /// Ends the flow at a node with a result for its parent.
     case finish(node: String, status: String, value: JSONValue?)
-    /// Selects a tab.
-    case selectTab(String)
+    /// Selects a tab, dismissing a window-level presentation that covers the tab bar when asked.
+    case selectTab(String, dismiss: Bool = false)
+    /// Takes the result a flow of `screen` left on `node`.
+    case consumeResult(node: String, screen: String)
+    /// Replaces a node's UI state.
+    case putUI(node: String, ui: [String: JSONValue])
     /// Sets and clears flags.
     case flags(set: [String], clear: [String])
     /// Replaces a node's list.

@@ -20,6 +20,8 @@ public struct SessionConfiguration: Sendable {
     public var maxNodes: Int
     /// Bytes of one node's params (as JSON) at most.
     public var maxParamBytes: Int
+    /// Bytes of one node's UI state (as JSON) at most.
+    public var maxUIBytes: Int
     /// Bytes of a whole session at most: a share per node and its params, and every list's
     /// current cells. Its in-memory history (the newest events, older list versions) keeps within
     /// as many bytes again, half each.
@@ -47,7 +49,7 @@ public struct SessionConfiguration: Sendable {
     public init(
         maxSessions: Int = 100_000, eventHistory: Int = 1000, eventsInMemory: Int = 64, listHistory: Int = 32,
         maxListItems: Int = 10_000, maxListBytes: Int = 12_288, maxNodes: Int = 1000, maxParamBytes: Int = 2048,
-        maxSessionBytes: Int = 16_384, sessionTTL: Double = 86_400, rateLimit: Double = 100, rateBurst: Double = 200,
+        maxUIBytes: Int = 4096, maxSessionBytes: Int = 16_384, sessionTTL: Double = 86_400, rateLimit: Double = 100, rateBurst: Double = 200,
         idempotencyLifetime: Double = 86_400, idempotencyCapacity: Int = 1000,
         now: @escaping @Sendable () -> Double = SessionConfiguration.wallClock
     ) {
@@ -59,6 +61,7 @@ public struct SessionConfiguration: Sendable {
         self.maxListBytes = maxListBytes
         self.maxNodes = maxNodes
         self.maxParamBytes = maxParamBytes
+        self.maxUIBytes = maxUIBytes
         self.maxSessionBytes = maxSessionBytes
         self.sessionTTL = sessionTTL
         self.rateLimit = rateLimit

@@ -91,7 +91,7 @@ extension SessionCore {
                 break
             }
             if event.isFinal {
-                tree.replay(block)
+                tree.replay(block, version: event.version)
                 block = []
             }
         }

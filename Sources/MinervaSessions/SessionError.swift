@@ -29,11 +29,15 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
     public let category: Category
     /// What is wrong and what to do about it.
     public let description: String
+    /// The refusal's own code where a client handles it apart (`not_visible`, `covered`,
+    /// `not_dismissible`); `nil` for the category's code.
+    public let code: String?
 
     /// Creates an error.
-    public init(_ category: Category, _ description: String) {
+    public init(_ category: Category, _ description: String, code: String? = nil) {
         self.category = category
         self.description = description
+        self.code = code
     }
 
     /// An unknown session or a wrong token.

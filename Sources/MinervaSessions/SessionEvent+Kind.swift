@@ -11,7 +11,7 @@ extension SessionEvent {
     /// releases add have their places settled here too, between the present ones:
     /// `appChanged`, `removed`, `finished`, `flowChanged`, `added`, `stackChanged`,
     /// `paramsChanged`, `tabSelected`, *`sizeClassChanged`*, *`presentationChanged`*,
-    /// `flagsChanged`, `pendingChanged`, *`uiChanged`*, *`resultConsumed`*, `listChanged`.
+    /// `flagsChanged`, `pendingChanged`, `uiChanged`, `resultConsumed`, `listChanged`.
     public enum Kind: String, CaseIterable, Sendable, Comparable {
         case appChanged
         case removed
@@ -23,6 +23,8 @@ extension SessionEvent {
         case tabSelected
         case flagsChanged
         case pendingChanged
+        case uiChanged
+        case resultConsumed
         case listChanged
 
         /// The kind's place in a block: earlier kinds come first (the gaps are the places of
@@ -39,6 +41,8 @@ extension SessionEvent {
             case .tabSelected: 7
             case .flagsChanged: 10
             case .pendingChanged: 11
+            case .uiChanged: 12
+            case .resultConsumed: 13
             case .listChanged: 14
             }
         }
@@ -69,6 +73,8 @@ extension SessionEvent.Change {
         case .navigation(.stackChanged): .stackChanged
         case .navigation(.flowChanged): .flowChanged
         case .navigation(.paramsChanged): .paramsChanged
+        case .navigation(.uiChanged): .uiChanged
+        case .navigation(.resultConsumed): .resultConsumed
         }
     }
 }

@@ -17,6 +17,8 @@ extension SessionEvent {
         case .navigation(.flowChanged(let change)): return fixed + change.bases.count * 32
         case .navigation(.paramsChanged(_, let params)): return fixed + JSONValue.object(params).encodedByteCount
         case .navigation(.stackChanged(_, let stack)): return fixed + stack.count * 8
+        case .navigation(.uiChanged(_, let ui)): return fixed + JSONValue.object(ui).encodedByteCount
+        case .navigation(.resultConsumed(_, let screen)): return fixed + screen.utf8.count
         case .appChanged(let from, let to): return fixed + from.utf8.count + to.utf8.count
         case .navigation(.removed), .navigation(.tabSelected), .listChanged: return fixed
         }

@@ -33,6 +33,7 @@ extension SessionState {
         guard !block.isEmpty else { return nil }
         assert(zip(block, block.dropFirst()).allSatisfy { $0.kind <= $1.kind }, "a block's events follow SessionEvent.Kind's order")
         version += 1
+        for case .navigation(.finished(let finished)) in block { tree.keepResult(of: finished, version: version) }
         var events: [SessionEvent] = []
         events.reserveCapacity(block.count)
         for (index, change) in block.enumerated() {
@@ -53,6 +54,16 @@ extension SessionState {
         case .navigation(.removed(let removed)):
             if let node = old.tree.nodes[removed.node] { byteCount -= Self.byteCount(ofNodeWith: node.params) }
             if let list = lists.removeValue(forKey: removed.node) { byteCount -= list.current.byteCount }
+            byteCount -= Self.byteCount(ofUI: old.tree.ui[removed.node]) + Self.byteCount(ofResults: old.tree.results[removed.node])
+        case .navigation(.finished(let finished)):
+            // The parent's results as they end up, against what it held before.
+            if let results = tree.results[finished.parent] {
+                byteCount += Self.byteCount(ofResults: results) - Self.byteCount(ofResults: old.tree.results[finished.parent])
+            }
+        case .navigation(.uiChanged(let node, let ui)):
+            byteCount += Self.byteCount(ofUI: ui) - Self.byteCount(ofUI: old.tree.ui[node])
+        case .navigation(.resultConsumed(let node, _)):
+            byteCount += Self.byteCount(ofResults: tree.results[node]) - Self.byteCount(ofResults: old.tree.results[node])
         case .navigation(.paramsChanged(let node, let params)):
             if let before = old.tree.nodes[node] { byteCount += Self.byteCount(ofNodeWith: params) - Self.byteCount(ofNodeWith: before.params) }
         case .listChanged(let node, _, _):

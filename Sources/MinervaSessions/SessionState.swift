@@ -34,7 +34,9 @@ public struct SessionState: Sendable {
         self.firstEvent = firstEvent
         lists = [:]
         self.appVersion = appVersion
-        byteCount = tree.nodes.values.reduce(0) { $0 + Self.byteCount(ofNodeWith: $1.params) }
+        byteCount =
+            tree.nodes.values.reduce(0) { $0 + Self.byteCount(ofNodeWith: $1.params) }
+            + tree.ui.values.reduce(0) { $0 + Self.byteCount(ofUI: $1) } + tree.results.values.reduce(0) { $0 + Self.byteCount(ofResults: $1) }
     }
 
     /// The tree's focus, computed once per mutation (see ``cacheFocus()``).
@@ -52,6 +54,16 @@ public struct SessionState: Sendable {
     /// tree (about what a node takes in memory), and its params.
     static func byteCount(ofNodeWith params: [String: JSONValue]) -> Int {
         512 + JSONValue.object(params).encodedByteCount
+    }
+
+    /// What a node's UI state counts for the session's size limit.
+    static func byteCount(ofUI ui: [String: JSONValue]?) -> Int {
+        ui.map { JSONValue.object($0).encodedByteCount } ?? 0
+    }
+
+    /// What the results a node holds count for the session's size limit.
+    static func byteCount(ofResults results: [String: FlowResult]?) -> Int {
+        results?.reduce(0) { $0 + 64 + $1.key.utf8.count + ($1.value.value?.encodedByteCount ?? 0) } ?? 0
     }
 
     /// The oldest `seq` a client can still read from this session's log (1 while nothing was

@@ -83,6 +83,11 @@ struct MinervaServerCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Bytes of one node's params (as JSON) at most; more answer 422.", valueName: "bytes"))
     var maxParamBytes = 2048
 
+    @Option(
+        name: .customLong("max-ui-bytes"),
+        help: ArgumentHelp("Bytes of one node's UI state (PUT …/ui, as JSON) at most; more answer 422.", valueName: "bytes"))
+    var maxUIBytes = 4096
+
     @Option(help: ArgumentHelp("Bytes of one list at most (ids, kinds, contents, 64 per cell); more answer 422.", valueName: "bytes"))
     var maxListBytes = 12_288
 
@@ -165,6 +170,9 @@ struct MinervaServerCommand: ParsableCommand {
             throw ValidationError(
                 "--max-param-bytes must be at least 2 and --max-list-bytes at least 1; --max-session-bytes must leave 4096 bytes beside the largest list and the largest params"
             )
+        }
+        guard maxUIBytes >= 2, maxSessionBytes >= maxUIBytes + 4096 else {
+            throw ValidationError("--max-ui-bytes must be at least 2, and --max-session-bytes must leave 4096 bytes beside it")
         }
         guard maxListItems >= 1 else { throw ValidationError("--max-list-items must be at least 1") }
         guard maxNodes >= 2 else { throw ValidationError("--max-nodes must be at least 2") }
@@ -265,8 +273,8 @@ struct MinervaServerCommand: ParsableCommand {
         let clock = clockOffset?.now ?? SessionConfiguration.wallClock
         let sessions = SessionConfiguration(
             maxSessions: maxSessions, eventHistory: eventHistory, listHistory: listHistory, maxListItems: maxListItems,
-            maxListBytes: maxListBytes, maxNodes: maxNodes, maxParamBytes: maxParamBytes, maxSessionBytes: maxSessionBytes,
-            sessionTTL: sessionTTL.seconds, rateLimit: rateLimit, rateBurst: rateBurst, now: clock)
+            maxListBytes: maxListBytes, maxNodes: maxNodes, maxParamBytes: maxParamBytes, maxUIBytes: maxUIBytes,
+            maxSessionBytes: maxSessionBytes, sessionTTL: sessionTTL.seconds, rateLimit: rateLimit, rateBurst: rateBurst, now: clock)
         let cors = try corsPolicy()
         let api: MinervaAPI
         do {

@@ -13,9 +13,11 @@ import Testing
         let before = tree
         let events = try operation(&tree)
         let block = tree.changeBlock(since: before, operationEvents: events)
+        tree.keepResults(of: block, version: 1)
         var replayed = before
-        replayed.replay(block)
+        replayed.replay(block, version: 1)
         #expect(replayed.nodes == tree.nodes && replayed.navigators == tree.navigators && replayed.flow == tree.flow)
+        #expect(replayed.results == tree.results && replayed.ui == tree.ui)
         #expect(replayed.selectedTab == tree.selectedTab && replayed.flags == tree.flags && replayed.pending == tree.pending)
         tree.checkInvariants()
         return block
@@ -33,6 +35,8 @@ import Testing
             case .flagsChanged: "flagsChanged"
             case .pendingChanged(let pending): "pendingChanged \(pending?.link?.url ?? pending.map { _ in "target" } ?? "null")"
             case .stackChanged: "stackChanged"
+            case .uiChanged(let node, _): "uiChanged \(node)"
+            case .resultConsumed(let node, let screen): "resultConsumed \(node) \(screen)"
             }
         }
     }
@@ -129,7 +133,9 @@ import Testing
         #expect(types(deeper) == ["added player"] && tree.nodes[workout] != nil)
         // Shallower: what lies above goes.
         let shallower = try block(&tree) { tree throws(NavigationError) in try tree.deepLink("https://FIT.example.com/workouts/7").events }
-        #expect(types(shallower) == ["removed player deepLink"] && tree.focus == workout)
+        // The player is presented: its parent learns that it was cancelled.
+        #expect(types(shallower) == ["removed player deepLink", "finished player"] && tree.focus == workout)
+        #expect(tree.results[workout]?["player"]?.status == .cancelled)
         // Other params than the key change in place.
         let edited = try block(&tree) { tree throws(NavigationError) in try tree.deepLink("/workouts/7?mode=edit").events }
         #expect(types(edited) == ["paramsChanged \(workout)"] && tree.nodes[workout]?.params == ["id": "7", "mode": "edit"])
@@ -147,7 +153,7 @@ import Testing
         _ = try tree.push(screen: "folders", params: [:], from: nil)
         _ = try tree.present(screen: "editor", params: [:], from: nil, style: nil, embedInNavigation: nil)
         let block = try block(&tree) { tree throws(NavigationError) in try tree.deepLink("/workouts/1").events }
-        #expect(types(block) == ["removed editor deepLink", "added workout", "tabSelected today"])
+        #expect(types(block) == ["removed editor deepLink", "finished editor", "added workout", "tabSelected today"])
         #expect(screens(tree, "tab:me") == ["profile", "folders"])
         // A guarded step in the target shows its flow and keeps the rest pending, as today.
         let guarded = try self.block(&tree) { tree throws(NavigationError) in try tree.deepLink("/me/settings").events }
@@ -208,7 +214,7 @@ import Testing
         var tree = signedIn()
         _ = try tree.present(screen: "editor", params: [:], from: nil, style: nil, embedInNavigation: false)
         let block = try block(&tree) { tree throws(NavigationError) in try tree.deepLink("/edit").events }
-        #expect(types(block) == ["removed editor deepLink", "added editor"])
+        #expect(types(block) == ["removed editor deepLink", "finished editor", "added editor"])
         #expect(try self.block(&tree) { tree throws(NavigationError) in try tree.deepLink("/edit").events }.isEmpty)
     }
 

@@ -57,8 +57,10 @@ import TestSupport
                 let block = tree.changeBlock(since: before, operationEvents: events)
                 #expect(block.isEmpty == (tree == before), "an operation changed the tree without an event, or the reverse")
                 if block.contains(where: { if case .flowChanged = $0 { true } else { false } }) { switches += 1 }
+                tree.keepResults(of: block, version: applied)
                 var replayed = before
-                replayed.replay(block)
+                replayed.replay(block, version: applied)
+                #expect(replayed.results == tree.results, "replay differs")
                 #expect(replayed.nodes == tree.nodes && replayed.navigators == tree.navigators && replayed.flow == tree.flow, "replay differs")
                 #expect(replayed.selectedTab == tree.selectedTab && replayed.flags == tree.flags && replayed.pending == tree.pending, "replay differs")
             } catch {

@@ -60,7 +60,7 @@ import TestSupport
         for step in 0..<3000 {
             let before = tree
             guard let events = try? Self.randomOperation(on: &tree, &random) else { continue }
-            replayed.replay(tree.changeBlock(since: before, operationEvents: events))
+            replayed.replay(tree.changeBlock(since: before, operationEvents: events), version: step)
             #expect(Self.shown(replayed) == Self.shown(tree), "step \(step): the replayed block gives another tree")
             if Self.shown(replayed) != Self.shown(tree) { return }
             replayed.checkInvariants()
@@ -118,7 +118,7 @@ import TestSupport
         let events = try tree.restore(target)
         // Screen order would add the pushed screen first; the presented one came first then.
         var replayed = before
-        replayed.replay(tree.changeBlock(since: before, operationEvents: events))
+        replayed.replay(tree.changeBlock(since: before, operationEvents: events), version: 2)
         #expect(Self.shown(replayed) == Self.shown(target))
         #expect(Self.shown(tree) == Self.shown(target))
     }

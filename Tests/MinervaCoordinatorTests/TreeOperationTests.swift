@@ -94,10 +94,11 @@ func removals(_ events: [NavigationEvent]) -> [String] {
         try checked(&tree) { try $0.present(screen: "photo", params: ["photoId": 1]) }     // n5
         try checked(&tree) { try $0.present(screen: "settings") }           // n6
         let events = try checked(&tree) { try $0.dismiss(node: "n5") }
-        #expect(removals(events) == ["n6:dismiss", "n5:dismiss"])
+        // n5's parent stays, so its flow is cancelled; n6 leaves with its parent.
+        #expect(removals(events) == ["n6:dismiss", "n5:dismiss", "n5:finished"])
         #expect(tree.focus == NodeID(4))
         let rest = try checked(&tree) { try $0.dismiss() }
-        #expect(removals(rest) == ["n4:dismiss", "n3:dismiss"])
+        #expect(removals(rest) == ["n4:dismiss", "n3:dismiss", "n3:finished"])
         #expect(tree.navigatorOrder == [.main])
         expectRefused(&tree, .conflict) { try $0.dismiss() }
         expectRefused(&tree, .conflict) { try $0.dismiss(node: "n2") }
@@ -160,7 +161,7 @@ func removals(_ events: [NavigationEvent]) -> [String] {
     @Test mutating func setRootOnAPresentedNavigatorKeepsItsStyleAndPresenter() throws {
         try checked(&tree) { try $0.present(screen: "photo", params: ["photoId": 1]) }   // n2 on v1
         let (events, ids) = try checked(&tree) { try $0.setRoot(stack: [("photo", ["photoId": 2])]) }
-        #expect(removals(events) == ["n2:setRoot"])
+        #expect(removals(events) == ["n2:setRoot", "n2:finished"])
         #expect(tree.nodes[ids[0]]?.presentation == Presentation(.present, style: .fullScreen))
         #expect(tree.nodes[ids[0]]?.parent == NodeID(1))
         expectRefused(&tree, .conflict) { try $0.setRoot(stack: [("settings", [:]), ("settings", [:])]) }

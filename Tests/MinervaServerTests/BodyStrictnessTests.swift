@@ -25,7 +25,7 @@ import Testing
         (.navigate, #"{"form": "n1", "screen": "home"}"#, "unknown field 'form'; did you mean 'from'?"),
         (.deepLink, #"{"URL": "/users/1"}"#, "unknown field 'URL'; did you mean 'url'?"),
         (.finish, #"{"node": "n3", "result": {"status": "success", "valu": 1}}"#, "unknown field 'result.valu'; did you mean 'value'?"),
-        (.selectTab, #"{"tab": "home", "animated": true}"#, "unknown field 'animated'; the known fields are 'tab'"),
+        (.selectTab, #"{"tab": "home", "animated": true}"#, "unknown field 'animated'; the known fields are 'tab', 'dismiss'"),
         (.flags, #"{"sets": ["signedIn"]}"#, "unknown field 'sets'; did you mean 'set'?"),
     ])
     func unknownFieldsAreRefused(operation: Route.Operation, body: String, message: String) {

@@ -23,13 +23,16 @@ import Testing
         switch kind {
         case .appChanged: .appChanged(from: "old", to: "new")
         case .removed: .navigation(.removed(RemovedNode(node: NodeID(4), screen: "photo", reason: .dismiss, navigator: "v1")))
-        case .finished: .navigation(.finished(FinishedFlow(node: NodeID(4), screen: "login", parent: NodeID(1), result: ["status": "success"])))
+        case .finished:
+            .navigation(
+                .finished(
+                    FinishedFlow(node: NodeID(4), screen: "login", parent: NodeID(1), result: ["status": "cancelled", "cause": "dismiss", "interactive": true])))
         case .added:
             .navigation(
                 .added(
                     AddedNode(
                         node: NodeID(4), screen: "photo", params: ["photoId": "p1"], parent: NodeID(1), navigator: "v1",
-                        presentation: Presentation(.present, style: .pageSheet), presentedBy: "v0", embedded: false)))
+                        presentation: Presentation(.present, style: .pageSheet), presentedBy: "v0", embedded: false, title: "Photo")))
         case .stackChanged: .navigation(.stackChanged(navigator: "v0", stack: [NodeID(1), NodeID(5)]))
         case .tabSelected: .navigation(.tabSelected("account"))
         case .flagsChanged: .navigation(.flagsChanged(["beta", "signedIn"]))
@@ -43,6 +46,8 @@ import Testing
                     FlowChange(
                         from: "auth", to: "main", bases: [BaseNavigator(id: "tab:today", rootKind: .tab), BaseNavigator(id: "tab:me", rootKind: .tab)])))
         case .paramsChanged: .navigation(.paramsChanged(node: NodeID(5), params: ["id": "A1", "color": "red"]))
+        case .uiChanged: .navigation(.uiChanged(node: NodeID(5), ui: ["scrollAnchor": "msg-42", "selection": ["msg-42"]]))
+        case .resultConsumed: .navigation(.resultConsumed(node: NodeID(1), screen: "login"))
         case .listChanged: .listChanged(node: NodeID(2), list: 3, from: 2)
         }
     }

@@ -9,7 +9,7 @@ import Testing
 /// were named (format 1), and refuses a later one with an error that says so.
 @Suite struct RecordFormatTests {
     /// A later format, with a member this build does not know.
-    private static let later = "\"format\":4,\"addedLater\":true"
+    private static let later = "\"format\":5,\"addedLater\":true"
 
     @Test func eachRecordReadsBackInTheCurrentFormat() throws {
         let content = try ListContent(sections: [ListSection(id: "a", items: [Cell(id: "1", kind: "user", content: CellContent.null)])])
@@ -41,7 +41,7 @@ import Testing
                 try read()
                 Issue.record("\(kind): a record of a later format was read")
             } catch {
-                #expect(error is SnapshotError && "\(error)".contains("record format 4") && "\(error)".contains("later release"), "\(kind): \(error)")
+                #expect(error is SnapshotError && "\(error)".contains("record format 5") && "\(error)".contains("later release"), "\(kind): \(error)")
             }
         }
     }
@@ -60,10 +60,19 @@ import Testing
         #expect(try Self.format(plain.record.body) == 2)
     }
 
+    /// Root flows' kinds are format 3; presentable state's (and an `added` with a title) format 4.
     @Test(arguments: SessionEvent.Kind.allCases)
-    func eventsOfRootFlowsAreFormat3(kind: SessionEvent.Kind) throws {
+    func eventsAreWrittenInTheOldestFormatThatHoldsThem(kind: SessionEvent.Kind) throws {
         let event = SessionEvent(seq: 1, version: 2, at: 0, isFinal: true, change: EventRecordTests.sample(of: kind))
-        #expect(try Self.format(event.record.body) == ([.flowChanged, .paramsChanged].contains(kind) ? 3 : 2))
+        let expected = [.uiChanged, .resultConsumed, .added].contains(kind) ? 4 : [.flowChanged, .paramsChanged].contains(kind) ? 3 : 2
+        #expect(try Self.format(event.record.body) == expected)
+    }
+
+    @Test func headsWithUIStateOrResultsAreFormat4() throws {
+        var tree = CoordinatorTree(app: .tabs)
+        try tree.setUI(of: "n1", to: ["scrollAnchor": "a"])
+        #expect(try Self.format(tree.headRecordBytes) == 4)
+        #expect(try CoordinatorTree(headRecord: tree.headRecordBytes, app: .tabs) == tree)
     }
 
     @Test func headsOfAnAppOfFlowsAreFormat3() throws {

@@ -105,7 +105,7 @@ function describeEvent(event) {
     case "finished":
       return [[node, event.parent ? h("span", { class: "muted" }, " → ", h("b", {}, event.parent)) : null],
         h("span", { class: `badge result-${event.result?.status ?? "none"}`, title: JSON.stringify(event.result ?? null) },
-          event.result?.status ?? "—")];
+          event.result?.cause ? `${event.result.status} · ${event.result.cause}` : event.result?.status ?? "—")];
     case "added":
       return [[node, event.navigator ? h("span", { class: "muted" }, " on ", event.navigator) : null],
         h("span", { class: `badge kind-${event.presentation?.kind}` }, event.presentation?.kind ?? "added")];
@@ -125,6 +125,10 @@ function describeEvent(event) {
       return [[event.from, " → ", h("b", {}, event.to)], h("span", { class: "badge badge-flow" }, "flow")];
     case "paramsChanged":
       return [[h("b", {}, event.node), " ", JSON.stringify(event.params ?? {})], h("span", { class: "badge" }, "params")];
+    case "uiChanged":
+      return [[h("b", {}, event.node), " ", JSON.stringify(event.ui ?? {})], h("span", { class: "badge" }, "ui")];
+    case "resultConsumed":
+      return [[h("b", {}, event.node), " ", event.screen], h("span", { class: "badge" }, "taken")];
     case "stackChanged":
       return [[h("b", {}, event.navigator), " ", (event.stack ?? []).join(" · ")], h("span", { class: "badge" }, "reordered")];
     case "appChanged":

@@ -3,12 +3,11 @@ import MinervaJSON
 
 extension CoordinatorTree {
     /// The tree as a session's head record keeps it: `{"format", "tree": <the tree's snapshot>}`,
-    /// in format ``RecordFormat/current`` when the snapshot holds what root flows added, else
-    /// ``RecordFormat/plain``.
+    /// in the oldest format that holds the snapshot (``RecordFormat/oldest(usesFlows:usesPresentableState:)``).
     var headRecordBytes: [UInt8] {
         var writer = JSONWriter(capacity: 256 + nodes.count * 96)
         writer.beginObject()
-        writer.field("format", snapshotUsesFlows ? RecordFormat.current : RecordFormat.plain)
+        writer.field("format", RecordFormat.oldest(usesFlows: snapshotUsesFlows, usesPresentableState: snapshotUsesPresentableState))
         writer.key("tree")
         writeSnapshot(into: &writer)
         writer.endObject()

@@ -13,14 +13,26 @@ import MinervaJSON
 /// refuses a later one with a clear error rather than misreading it.
 ///
 /// Format 3 is format 2 with what root flows added: a head's `flow` and a pending deep link,
-/// the events `flowChanged` and `paramsChanged`, removal reason `flowChanged`. A record is written
-/// in the oldest format that holds it, so that the release before root flows still reads every
-/// record of a single-root app (a rolling upgrade), and refuses the others as a later format's.
+/// the events `flowChanged` and `paramsChanged`, removal reason `flowChanged`. Format 4 adds
+/// what presentable state added: a head's `ui` and `results`, the events `uiChanged` and
+/// `resultConsumed`, an `added` event's `title`. A record is written in the oldest format that
+/// holds it, so that the release before still reads every record that uses nothing it lacks
+/// (a rolling upgrade), and refuses the others as a later format's.
 enum RecordFormat {
     /// The newest format this build reads and writes.
-    static let current = 3
-    /// The format of records that hold nothing root flows added.
+    static let current = 4
+    /// The format of records that hold something root flows added and nothing after.
+    static let flows = 3
+    /// The format of records that hold nothing root flows or presentable state added.
     static let plain = 2
+
+    /// The oldest format that holds a record.
+    /// - Parameters:
+    ///   - usesFlows: whether it holds something root flows added.
+    ///   - usesPresentableState: whether it holds something presentable state added.
+    static func oldest(usesFlows: Bool, usesPresentableState: Bool) -> Int {
+        usesPresentableState ? current : usesFlows ? flows : plain
+    }
 
     /// The format a record is in (1 without a `format` member), read before anything else of the
     /// record, so that a later format with members of its own is refused as such.

@@ -4,12 +4,11 @@ import MinervaJSON
 extension SessionEvent {
     /// The event as stored (``EventRecord``): its own members as the store names them (not the
     /// API's writer: a record may carry more than the wire shows, and the wire may change without
-    /// touching stored events), in format ``RecordFormat/current`` when it holds what root flows
-    /// added, else ``RecordFormat/plain``.
+    /// touching stored events), in the oldest format that holds it.
     var record: EventRecord {
         var writer = JSONWriter(capacity: 160)
         writer.beginObject()
-        writer.field("format", change.usesFlows ? RecordFormat.current : RecordFormat.plain)
+        writer.field("format", RecordFormat.oldest(usesFlows: change.usesFlows, usesPresentableState: change.usesPresentableState))
         writer.field("version", version)
         writer.field("at", at)
         if isFinal { writer.field("final", true) }
@@ -26,7 +25,7 @@ extension SessionEvent {
     /// The members an event record may carry.
     private static let recordKeys: JSONKeys = [
         "format", "version", "at", "final", "type", "node", "list", "from", "screen", "params", "parent", "navigator", "presentation",
-        "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending", "stack", "to", "checkpoint", "bases",
+        "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending", "stack", "to", "checkpoint", "bases", "ui", "title",
     ]
     /// The members of a base navigator in a `flowChanged` record.
     private static let baseKeys: JSONKeys = ["id", "rootKind"]
@@ -35,7 +34,7 @@ extension SessionEvent {
     /// - Throws: ``SnapshotError`` when the record is not an event.
     init(record: EventRecord) throws(SnapshotError) {
         let value = try StoredJSON.parse(record.body)
-        _ = try RecordFormat.of(value, kind: "event \(record.seq)")  // formats 1 to 3 name an event's members alike
+        _ = try RecordFormat.of(value, kind: "event \(record.seq)")  // formats 1 to 4 name an event's members alike
         do throws(JSONReadError) {
             let reader = try JSONObjectReader(value, keys: Self.recordKeys)
             self.init(
@@ -69,7 +68,7 @@ extension SessionEvent {
                         parent: try reader.nodeID("parent"), navigator: NavigatorID(try reader.string("navigator")),
                         presentation: try reader.object("presentation", keys: Presentation.keys, Presentation.init(reader:)),
                         presentedBy: try reader.optionalString("presentedBy").map { NavigatorID($0) },
-                        embedded: try reader.optionalBool("embedded"))))
+                        embedded: try reader.optionalBool("embedded"), title: try reader.optionalString("title"))))
         case .removed:
             return .navigation(
                 .removed(
@@ -99,6 +98,10 @@ extension SessionEvent {
             return .navigation(.paramsChanged(node: try reader.nodeID("node"), params: try reader.optionalObject("params") ?? [:]))
         case .stackChanged:
             return .navigation(.stackChanged(navigator: NavigatorID(try reader.string("navigator")), stack: try reader.nodeIDs("stack")))
+        case .uiChanged:
+            return .navigation(.uiChanged(node: try reader.nodeID("node"), ui: try reader.object("ui")))
+        case .resultConsumed:
+            return .navigation(.resultConsumed(node: try reader.nodeID("node"), screen: try reader.string("screen")))
         }
     }
 }
@@ -120,6 +123,15 @@ extension SessionEvent.Change {
         switch self {
         case .navigation(.flowChanged), .navigation(.paramsChanged), .navigation(.pendingChanged(.link)): true
         case .navigation(.removed(let removed)): removed.reason == .flowChanged
+        default: false
+        }
+    }
+
+    /// Whether the change holds what presentable state added (and needs record format 4).
+    var usesPresentableState: Bool {
+        switch self {
+        case .navigation(.uiChanged), .navigation(.resultConsumed): true
+        case .navigation(.added(let added)): added.title != nil
         default: false
         }
     }

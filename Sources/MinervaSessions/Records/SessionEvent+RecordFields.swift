@@ -23,6 +23,7 @@ extension SessionEvent.Change {
             added.presentation.writeSnapshot(into: &writer)
             if let presentedBy = added.presentedBy { writer.field("presentedBy", presentedBy.rawValue) }
             if let embedded = added.embedded { writer.field("embedded", embedded) }
+            if let title = added.title { writer.field("title", title) }
         case .navigation(.removed(let removed)):
             writer.field("node", removed.node)
             writer.field("screen", removed.screen)
@@ -62,6 +63,13 @@ extension SessionEvent.Change {
             writer.field("navigator", navigator.rawValue)
             writer.key("stack")
             writer.value(.array(stack.map { .string($0.description) }))
+        case .navigation(.uiChanged(let node, let ui)):
+            writer.field("node", node)
+            writer.key("ui")
+            writer.value(.object(ui))
+        case .navigation(.resultConsumed(let node, let screen)):
+            writer.field("node", node)
+            writer.field("screen", screen)
         }
     }
 }

@@ -1,0 +1,92 @@
+import MinervaJSON
+
+extension CoordinatorTree {
+    /// The base navigator whose presentations `navigatorID` hangs from (itself for a base one).
+    func base(of navigatorID: NavigatorID) -> NavigatorID {
+        var current = navigatorID
+        while let parent = navigators[current]?.parent { current = parent }
+        return current
+    }
+
+    /// The base navigators a device shows now: the selected tab's, `v0`, or the split view's columns.
+    var shownBaseNavigators: [NavigatorID] {
+        if let selectedTab { return [Self.navigatorID(forTab: selectedTab)] }
+        return baseNavigators
+    }
+
+    /// The window-level presented navigators that no other window-level navigator presents, in
+    /// the order they were made: what covers the tab bar and every split column (at most one in a
+    /// state today's rules reach).
+    var windowCovers: [NavigatorID] {
+        navigatorOrder.filter { id in
+            guard navigators[id]!.coversWindow else { return false }
+            var parent = navigators[id]!.parent
+            while let next = parent {
+                if navigators[next]!.coversWindow { return false }
+                parent = navigators[next]!.parent
+            }
+            return true
+        }
+    }
+
+    /// The navigators that present `navigatorID`, nearest first.
+    private func presenters(of navigatorID: NavigatorID) -> [NavigatorID] {
+        var chain: [NavigatorID] = []
+        var current = navigators[navigatorID]?.parent
+        while let next = current {
+            chain.append(next)
+            current = navigators[next]?.parent
+        }
+        return chain
+    }
+
+    /// Refuses a presentation from a navigator a device does not show: one of a tab that is not
+    /// selected (`not_visible`), or one under another navigator's window-level presentation
+    /// (`covered`). The caller has checked that it presents nothing itself.
+    func requireVisible(_ navigatorID: NavigatorID, toPresent screen: String) throws(NavigationError) {
+        let base = base(of: navigatorID)
+        if !shownBaseNavigators.contains(base) {
+            let tab = tabs?.first { Self.navigatorID(forTab: $0.id) == base }?.id ?? base.rawValue
+            throw .notVisible(
+                "navigator '\(navigatorID)' belongs to tab '\(tab)', which is not selected, so a device cannot present \(Excerpt(screen)) "
+                    + "from it; select-tab '\(tab)' first, or present from the focus")
+        }
+        let presenters = presenters(of: navigatorID)
+        if let cover = windowCovers.first(where: { $0 != navigatorID && !presenters.contains($0) }) {
+            throw .covered(coverMessage(cover, action: "present \(Excerpt(screen)) from navigator '\(navigatorID)'", fix: "or present from the focus"))
+        }
+    }
+
+    /// Refuses a change of split column while a window-level presentation covers the columns.
+    func requireUncovered(toChange column: NavigatorID, from origin: NavigatorID) throws(NavigationError) {
+        let presenters = presenters(of: origin)
+        if let cover = windowCovers.first(where: { $0 != origin && !presenters.contains($0) }) ?? windowCovers.first {
+            throw .covered(coverMessage(cover, action: "change column '\(column)'", fix: "or push from the focus"))
+        }
+    }
+
+    /// Refuses what only the user can have done on a navigator that is not on top: a swipe
+    /// dismisses the top-most presentation of a shown navigator, a back swipe pops the top of
+    /// such a stack.
+    func requireOnTop(_ navigatorID: NavigatorID, action: String) throws(NavigationError) {
+        if let above = navigators[navigatorID]!.presentedNavigator {
+            throw .conflict(
+                "navigator '\(navigatorID)' presents '\(navigators[above]!.stack[0])', so it cannot have been \(action) by the user; "
+                    + "only what is on top can be; leave out 'interactive' for a programmatic change")
+        }
+        let presenters = presenters(of: navigatorID)
+        guard shownBaseNavigators.contains(base(of: navigatorID)), !windowCovers.contains(where: { $0 != navigatorID && !presenters.contains($0) })
+        else {
+            throw .conflict(
+                "navigator '\(navigatorID)' is not shown, so it cannot have been \(action) by the user; leave out 'interactive' for a programmatic change")
+        }
+    }
+
+    /// Why a window-level presentation blocks an action, and what to do.
+    func coverMessage(_ cover: NavigatorID, action: String, fix: String) -> String {
+        let root = navigators[cover]!.stack[0]
+        let style = nodes[root]!.presentation.style ?? .automatic
+        return "'\(root)' is presented \(style.rawValue) at window level and covers the tab bar and every column, so a device cannot "
+            + "\(action); dismiss '\(root)' first, \(fix)"
+    }
+}

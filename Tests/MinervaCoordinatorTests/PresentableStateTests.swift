@@ -1,0 +1,125 @@
+import MinervaCoordinator
+import MinervaJSON
+import Testing
+import TestSupport
+
+/// Only what a device can show: presentation levels, presents from hidden or covered
+/// navigators, tab changes under a window cover, results from every flow, and UI state.
+@Suite struct PresentableStateTests {
+    /// Applies an operation's block as the session core does: results are written with the version.
+    @discardableResult
+    func apply(
+        _ tree: inout CoordinatorTree, version: Int, _ operation: (inout CoordinatorTree) throws(NavigationError) -> [NavigationEvent]
+    ) throws -> [NavigationEvent] {
+        let before = tree
+        let events = try operation(&tree)
+        let block = tree.changeBlock(since: before, operationEvents: events)
+        tree.keepResults(of: block, version: version)
+        var replayed = before
+        replayed.replay(block, version: version)
+        #expect(replayed == tree, "replaying the block gives another tree")
+        tree.checkInvariants()
+        return block
+    }
+
+    func code(_ operation: () throws(NavigationError) -> Void) -> String? {
+        do throws(NavigationError) {
+            try operation()
+            return nil
+        } catch {
+            return error.code ?? "\(error.category)"
+        }
+    }
+
+    @Test func presentedNodesHaveTheLevelOfTheirStyle() {
+        #expect(Presentation(.present, style: .pageSheet).level == .window)
+        #expect(Presentation(.present, style: .popover).level == .window)
+        #expect(Presentation(.present, style: .currentContext).level == .context)
+        #expect(Presentation(.present, style: .overCurrentContext).level == .context)
+        #expect(Presentation(.push).level == nil && Presentation(.tab).level == nil)
+    }
+
+    @Test func aHiddenTabCannotPresent() throws {
+        var tree = CoordinatorTree(app: .tabs)
+        let before = tree
+        #expect(code { () throws(NavigationError) in _ = try tree.present(screen: "photo", params: ["photoId": "1"], from: "n2") } == "not_visible")
+        #expect(tree == before)
+        try tree.selectTab("account")
+        _ = try tree.present(screen: "photo", params: ["photoId": "1"], from: "n2")
+    }
+
+    @Test func aWindowCoverBlocksPresentsFromBelowItsChainAndTabChanges() throws {
+        var tree = CoordinatorTree(app: .tabs)
+        let sheet = try tree.present(screen: "editProfile").node  // window level, from tab:home
+        let before = tree
+        // The presenting navigator already presents: the conflict keeps its code.
+        #expect(code { () throws(NavigationError) in _ = try tree.present(screen: "login", from: "n1") } == "conflict")
+        #expect(code { () throws(NavigationError) in _ = try tree.selectTab("account") } == "covered")
+        #expect(code { () throws(NavigationError) in _ = try tree.selectTab("home") } == "covered")
+        #expect(tree == before)
+        // On top of the cover, and pushes under it, are fine.
+        _ = try tree.push(screen: "profile", params: ["userId": "1"], from: "n1")
+        _ = try tree.present(screen: "photo", params: ["photoId": "1"], from: sheet.description)
+        let block = try apply(&tree, version: 5) { tree throws(NavigationError) in try tree.selectTab("account", dismiss: true) }
+        let kinds = block.map { event -> String in
+            switch event {
+            case .removed(let removed): "removed \(removed.node) \(removed.reason)"
+            case .finished(let finished): "finished \(finished.node)"
+            case .tabSelected(let tab): "tab \(tab)"
+            default: "\(event)"
+            }
+        }
+        // The photo leaves with its parent (the sheet); the sheet's parent stays: one result.
+        #expect(kinds == ["removed n5 dismiss", "removed \(sheet) dismiss", "finished \(sheet)", "tab account"])
+        #expect(tree.results[NodeID(1)]?["editProfile"] == FlowResult(status: .cancelled, value: nil, version: 5))
+    }
+
+    @Test func aContextLevelPresentationStaysWithItsTab() throws {
+        var tree = CoordinatorTree(app: .tabs)
+        let sheet = try tree.present(screen: "photo", params: ["photoId": "1"], style: .overCurrentContext).node
+        try tree.selectTab("account")
+        _ = try tree.present(screen: "editProfile")
+        #expect(code { () throws(NavigationError) in _ = try tree.selectTab("home") } == "covered")
+        _ = try tree.dismiss()
+        try tree.selectTab("home")
+        #expect(tree.focus == sheet)
+        tree.checkInvariants()
+    }
+
+    @Test func everyFlowRootThatLeavesWhileItsParentStaysIsCancelledWithItsCause() throws {
+        var tree = CoordinatorTree(app: .tabs)
+        let photo = try tree.present(screen: "photo", params: ["photoId": "1"]).node
+        var block = try apply(&tree, version: 3) { tree throws(NavigationError) in try tree.dismiss(node: photo.description, interactive: false) }
+        guard case .finished(let finished) = block.last else { Issue.record("no finished"); return }
+        #expect(finished.result == ["status": "cancelled", "cause": "dismiss"] && finished.parent == NodeID(1))
+        // A pushed screen is no flow root unless its screen says so.
+        _ = try tree.push(screen: "profile", params: ["userId": "1"])
+        block = try apply(&tree, version: 4) { tree throws(NavigationError) in try tree.pop() }
+        #expect(!block.contains { if case .finished = $0 { true } else { false } })
+        // Latest wins per screen; a result is kept until taken.
+        _ = try tree.present(screen: "photo", params: ["photoId": "2"])
+        _ = try apply(&tree, version: 6) { tree throws(NavigationError) in try tree.finish(node: tree.focus.description, status: .success, value: "ok") }
+        #expect(tree.results[NodeID(1)]?["photo"] == FlowResult(status: .success, value: "ok", version: 6))
+        let snapshot = try CoordinatorTree(snapshot: JSONParser.parse(tree.snapshotBytes), app: .tabs)
+        #expect(snapshot == tree)
+        #expect(throws: NavigationError.self) { try tree.consumeResult(of: "n1", screen: "editProfile") }
+        block = try apply(&tree, version: 7) { tree throws(NavigationError) in try tree.consumeResult(of: "n1", screen: "photo") }
+        #expect(block == [.resultConsumed(node: NodeID(1), screen: "photo")] && tree.results.isEmpty)
+    }
+
+    @Test func uiStateLivesWithItsNodeAndComesBackWithRestore() throws {
+        var tree = CoordinatorTree(app: .tabs)
+        let profile = try tree.push(screen: "profile", params: ["userId": "1"]).node
+        let block = try apply(&tree, version: 2) { tree throws(NavigationError) in try tree.setUI(of: profile.description, to: ["scrollAnchor": "a"]) }
+        #expect(block == [.uiChanged(node: profile, ui: ["scrollAnchor": "a"])])
+        #expect(try tree.setUI(of: profile.description, to: ["scrollAnchor": "a"]).isEmpty)
+        #expect(throws: NavigationError.self) { try tree.setUI(of: "n0", to: ["a": 1]) }
+        let then = tree
+        try tree.setUI(of: profile.description, to: ["scrollAnchor": "b"])
+        _ = try tree.pop()
+        #expect(tree.ui.isEmpty)
+        let restored = try tree.restore(then)
+        #expect(tree.ui[profile] == ["scrollAnchor": "a"])
+        #expect(restored.contains(.uiChanged(node: profile, ui: ["scrollAnchor": "a"])))
+    }
+}
