@@ -25,7 +25,7 @@ extension SessionCore {
     ) -> Result<Void, SessionError>? {
         guard !slot.gone else { return .failure(.unauthorized) }
         do throws(SessionError) {
-            try Self.check(precondition, version: slot.state.version)
+            try Self.check(precondition, of: slot.state)
         } catch {
             return .failure(error)
         }

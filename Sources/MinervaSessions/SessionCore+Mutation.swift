@@ -71,11 +71,14 @@ extension SessionCore {
     /// - Throws: `preconditionFailed` when the current version does not satisfy it.
     public func checkPrecondition(_ session: LiveSession, _ precondition: (@Sendable (Int) -> Bool)?) throws(SessionError) {
         guard let precondition else { return }
-        try read(session) { state throws(SessionError) in try Self.check(precondition, version: state.version) }
+        try read(session) { state throws(SessionError) in try Self.check(precondition, of: state) }
     }
 
-    static func check(_ precondition: (@Sendable (Int) -> Bool)?, version: Int) throws(SessionError) {
-        guard let precondition, !precondition(version) else { return }
+    /// Checks a version precondition against a state: any version from the newest that changed
+    /// more than UI state to the current one satisfies it.
+    static func check(_ precondition: (@Sendable (Int) -> Bool)?, of state: SessionState) throws(SessionError) {
+        guard let precondition, !(state.structuralVersion...state.version).contains(where: precondition) else { return }
+        let version = state.version
         throw SessionError(
             .preconditionFailed(current: version), "If-Match does not name the current version \"\(version)\"; fetch the session again and retry")
     }
@@ -95,7 +98,7 @@ extension SessionCore {
             if let key = mutation.idempotencyKey, let answer = try rememberedAnswer(for: key, of: session, in: &slot, now: now) {
                 return .success(MutationResult(answer: answer, events: [], replayed: true))
             }
-            try Self.check(mutation.precondition, version: slot.state.version)
+            try Self.check(mutation.precondition, of: slot.state)
             // A session that another process moved to a newer app version while this work waited.
             if slot.appGeneration != appGeneration.load(ordering: .acquiring), slot.state.appVersion != currentApp.version {
                 try checkNotAhead(slot.state.appVersion, of: session.id)

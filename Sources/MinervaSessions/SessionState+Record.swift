@@ -61,6 +61,7 @@ extension SessionState {
         let tree = try CoordinatorTree(headRecord: record.state, app: app)
         self.init(tree: tree, appVersion: record.appVersion, firstEvent: record.firstEvent)
         version = record.version
+        structuralVersion = try Self.structuralVersion(of: stored.events, version: record.version)
         lastEvent = record.lastEvent
         var versions: [(version: Int, content: ListContent)] = []
         for (index, list) in stored.lists.enumerated() {
@@ -76,6 +77,18 @@ extension SessionState {
         }
         byteCount += lists.values.reduce(0) { $0 + $1.current.byteCount }
         trimListHistory(budget: listHistoryBudget)
+    }
+
+    /// The newest version whose block changed more than UI state, read from the kept tail of the
+    /// log (the oldest version it holds when every block there changed only UI state).
+    private static func structuralVersion(of events: [EventRecord], version: Int) throws(SnapshotError) -> Int {
+        var oldest = version
+        for record in events.reversed() {
+            let event = try SessionEvent(record: record)
+            if event.kind != .uiChanged { return event.version }
+            oldest = event.version
+        }
+        return events.isEmpty ? version : oldest
     }
 
     /// Runs `read` (which builds a list history from stored versions), its errors as snapshot errors.

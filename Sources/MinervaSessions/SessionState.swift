@@ -14,6 +14,9 @@ public struct SessionState: Sendable {
     private var cachedFocus: NodeID?
     /// Starts at 1 and grows by one with every successful mutation.
     public internal(set) var version: Int
+    /// The newest version whose block changed more than UI state: an `If-Match` naming any
+    /// version from it to ``version`` still matches, so that scrolling never fails a tap.
+    var structuralVersion: Int
     /// The `seq` of the newest event (0 when none).
     public internal(set) var lastEvent: Int
     /// The `seq` the log starts from: 1, or later for a session migrated from a store that did
@@ -30,6 +33,7 @@ public struct SessionState: Sendable {
     init(tree: CoordinatorTree, appVersion: String, firstEvent: Int = 1) {
         self.tree = tree
         version = 1
+        structuralVersion = 1
         lastEvent = 0
         self.firstEvent = firstEvent
         lists = [:]

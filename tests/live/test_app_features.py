@@ -24,7 +24,7 @@ def test_split_push_from_primary_replaces_detail(server):
     assert block[:2] == [{**block[0], "type": "removed", "node": "n3", "screen": "followers", "reason": "setRoot", "navigator": "detail"},
                          {**block[1], "type": "removed", "node": "n2", "screen": "profile", "reason": "setRoot", "navigator": "detail"}]
     assert {key: value for key, value in block[2].items() if key not in ("seq", "version", "at", "final")} == {
-        "type": "added", "node": "n4", "screen": "profile", "params": {"userId": "2"}, "parent": "n1",
+        "type": "added", "node": "n4", "screen": "profile", "title": "Profile", "params": {"userId": "2"}, "parent": "n1",
         "navigator": "detail", "presentation": {"kind": "detail"}}
     assert len(block) == 3
     session.op("pop", {"navigator": "detail"}, expect=409)
@@ -42,10 +42,18 @@ def test_tabs_keep_their_own_stacks(tabs_server):
     session.op("navigate", {"screen": "profile", "params": {"userId": "7"}})
     state = session.op("select-tab", {"tab": "account"})
     assert state["tabs"]["selected"] == "account" and state["focus"] == "n2"
+    # A window-level sheet covers the tab bar: the tab changes only with it dismissed.
     session.op("navigate", {"screen": "onboarding"})
-    state = session.op("select-tab", {"tab": "home"})
+    assert session.op("select-tab", {"tab": "home"}, expect=409)["error"]["code"] == "covered"
+    state = session.op("select-tab", {"tab": "home", "dismiss": True})
     assert state["focus"] == "n3" and navigator(state, "tab:home")["stack"] == ["n1", "n3"]
-    assert navigator(state, "tab:account")["presented"] == "n4"
+    assert navigator(state, "tab:account")["presented"] is None
+    # A context-level one stays inside its tab and comes back with it.
+    session.op("select-tab", {"tab": "account"})
+    session.op("present", {"screen": "onboarding", "style": "overCurrentContext"})
+    state = session.op("select-tab", {"tab": "home"})
+    assert state["focus"] == "n3" and navigator(state, "tab:account")["presented"] == "n5"
+    assert session.op("select-tab", {"tab": "account"})["focus"] == "n5"
     session.op("select-tab", {"tab": "nowhere"}, expect=422)
     session.op("select-tab", {}, expect=400)
 
@@ -63,7 +71,7 @@ def test_select_tab_without_tabs_is_422(session):
 
 def test_navigate_follows_the_app_description(session):
     state = session.op("navigate", {"screen": "photo", "params": {"photoId": "1"}})
-    assert nodes(state)["n2"]["presentation"] == {"kind": "present", "style": "fullScreen"}
+    assert nodes(state)["n2"]["presentation"] == {"kind": "present", "style": "fullScreen", "level": "window"}
     session.op("dismiss")
     state = session.op("navigate", {"screen": "onboarding"})
     assert navigator(state, "v2")["embedded"] is True
@@ -101,18 +109,18 @@ def test_deep_link_resets_while_modals_are_open(session):
     assert [item["id"] for item in state["navigators"]] == ["v0", "v3"]
     assert navigator(state, "v0")["stack"] == ["n1"] and navigator(state, "v3")["stack"] == ["n6"]
     assert removals(session) == [("n5", "deepLink"), ("n4", "deepLink"), ("n3", "deepLink"), ("n2", "deepLink")]
-    assert [(event["type"], event["node"], event.get("reason"), event["navigator"]) for event in block] == [
+    assert [(event["type"], event["node"], event.get("reason"), event.get("navigator")) for event in block] == [
         ("removed", "n5", "deepLink", "v2"), ("removed", "n4", "deepLink", "v1"), ("removed", "n3", "deepLink", "v1"),
         ("removed", "n2", "deepLink", "v0"), ("added", "n6", None, "v3")]
     assert {key: block[-1][key] for key in ("screen", "params", "parent", "presentation", "presentedBy", "embedded")} == {
-        "screen": "photo", "params": {"photoId": "9"}, "parent": "n1", "presentation": {"kind": "present", "style": "fullScreen"},
+        "screen": "photo", "params": {"photoId": "9"}, "parent": "n1", "presentation": {"kind": "present", "style": "fullScreen", "level": "window"},
         "presentedBy": "v0", "embedded": False}
     assert session.call("GET", "/link")[2] == {"url": "/photos/9"}
 
 
 def test_step_overrides_presentation(session):
     state = session.op("deep-link", {"url": "/sheet"})
-    assert nodes(state)["n2"]["presentation"] == {"kind": "present", "style": "pageSheet"}
+    assert nodes(state)["n2"]["presentation"] == {"kind": "present", "style": "pageSheet", "level": "window"}
 
 
 def test_a_failing_deep_link_changes_nothing(session):
@@ -216,7 +224,7 @@ def test_dismissing_the_guard_flow_drops_the_target(session):
     assert state["pending"] is None
     events = session.events(before)["events"]
     assert [event["type"] for event in events] == ["removed", "finished", "pendingChanged"], events
-    assert events[1]["result"] == {"status": "cancelled"} and events[2]["pending"] is None
+    assert events[1]["result"] == {"status": "cancelled", "cause": "dismiss"} and events[2]["pending"] is None
 
 
 def test_a_guard_holds_on_push_present_and_set_root(session):
@@ -229,14 +237,15 @@ def test_a_guard_holds_on_push_present_and_set_root(session):
     assert state["focus"] == login and [node["screen"] for node in nodes(state).values()].count("login") == 1
     assert state["pending"]["operation"] == "navigate" and state["pending"]["flow"] == login
     # set-root: the entries before the guarded one become the stack; the old flow, presented
-    # from the replaced root, goes with it (cancelled) and the set-root waits behind a new one
+    # from the replaced root, goes with it (no result: its parent leaves too) and the set-root
+    # waits behind a new one
     before = session.get()["lastEvent"]
     state = session.op("set-root", {"navigator": "v0", "stack": [{"screen": "profile", "params": {"userId": "1"}}, {"screen": "secret"}]})
     assert [nodes(state)[id]["screen"] for id in navigator(state, "v0")["stack"]] == ["profile"]
     assert state["pending"]["operation"] == "setRoot" and state["pending"]["navigator"] == "v0"
     assert state["pending"]["replacesStack"] is False and state["pending"]["flow"] != login
     finished = [event for event in session.events(before)["events"] if event["type"] == "finished"]
-    assert [(event["node"], event["result"]) for event in finished] == [(login, {"status": "cancelled"})]
+    assert finished == []
     login = state["pending"]["flow"]
     state = session.op("finish", {"node": login, "result": {"status": "success"}})
     assert [nodes(state)[id]["screen"] for id in navigator(state, "v0")["stack"]] == ["profile", "secret"]
@@ -264,7 +273,7 @@ def test_demo_guard_before_a_deep_link(tabs_server):
     state = session.op("deep-link", {"url": "/settings"})
     assert state["tabs"]["selected"] == "account"
     login = state["focus"]
-    assert nodes(state)[login]["presentation"] == {"kind": "present", "style": "formSheet"}
+    assert nodes(state)[login]["presentation"] == {"kind": "present", "style": "formSheet", "level": "window"}
     state = session.op("finish", {"node": login, "result": {"status": "success"}})
     assert nodes(state)[state["focus"]]["screen"] == "settings"
     assert session.call("GET", "/link")[2] == {"url": "/settings"}

@@ -1,5 +1,6 @@
 """The session's change log over live HTTP: every mutation's block of events, no-ops that make
 none, waking long polls, state waits and streams from a second client, and replaying the log."""
+import json
 import random
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -11,7 +12,16 @@ from test_navigation import nodes
 
 ENVELOPE = ("seq", "version", "at", "final")
 # the order of event types inside one block
-ORDER = ["removed", "finished", "flowChanged", "added", "paramsChanged", "tabSelected", "flagsChanged", "pendingChanged", "listChanged"]
+ORDER = ["removed", "finished", "flowChanged", "added", "paramsChanged", "tabSelected", "flagsChanged", "pendingChanged", "uiChanged",
+         "resultConsumed", "listChanged"]
+
+
+def titles(app):
+    """The screens' titles of an app file, by screen."""
+    return {name: screen["title"] for name, screen in json.loads((APPS / app).read_text())["screens"].items() if "title" in screen}
+
+
+BASIC_TITLES = titles("basic.json")
 
 
 def payload(event):
@@ -19,8 +29,13 @@ def payload(event):
     return {key: value for key, value in event.items() if key not in ENVELOPE}
 
 
-def added(node, screen, parent, navigator, presentation, params=None, **present):
-    return {"type": "added", "node": node, "screen": screen, "params": params or {}, "parent": parent,
+def added(node, screen, parent, navigator, presentation, params=None, screen_titles=BASIC_TITLES, **present):
+    """An `added` event's payload: the presentation of a presented node gets its level, the node
+    its screen's title (from the app file that `screen_titles` were read from)."""
+    if presentation["kind"] == "present":
+        presentation = {**presentation, "level": "context" if presentation["style"] in ("currentContext", "overCurrentContext") else "window"}
+    title = {"title": screen_titles[screen]} if screen in screen_titles else {}
+    return {"type": "added", "node": node, "screen": screen, **title, "params": params or {}, "parent": parent,
             "navigator": navigator, "presentation": presentation, **present}
 
 
@@ -92,7 +107,7 @@ def test_deep_link_into_another_tab_appends_tab_selected_after_the_nodes(tabs_se
     block = session.change("deep-link", {"url": "tabs://users/2"})
     assert [payload(event) for event in block] == [
         removed("n3", "profile", "deepLink", "tab:home"),
-        added("n4", "profile", "n1", "tab:home", {"kind": "push"}, {"userId": "2"}),
+        added("n4", "profile", "n1", "tab:home", {"kind": "push"}, {"userId": "2"}, screen_titles=titles("tabs.json")),
         {"type": "tabSelected", "tab": "home"}]
 
 

@@ -70,7 +70,7 @@ def test_the_closed_contract_refuses_what_the_open_one_lets_clients_skip(tabs_se
         ({**page, "events": [{**common, "type": "tabMoved"}]}, "EventsPage"),
         ({**page, "events": [{**removed, "reason": "swipedAway"}]}, "EventsPage"),
         ({**summary, "root": {**summary["root"], "list": {"version": 1, "count": 0, "sections": []}}}, "State"),  # two shapes
-        ({"error": {**error["error"], "code": "covered"}}, "ErrorDocument"),
+        ({"error": {**error["error"], "code": "gone_fishing"}}, "ErrorDocument"),
     ]
     for document, name in later:
         validator(OPEN, schemas[name]).validate(document)

@@ -150,7 +150,7 @@ def test_a_link_keeps_what_is_shown(fit):
     assert session.call("GET", f"/nodes/{workout}/list")[2]["version"] == 1
     # Shallower, as a universal link: what lies above goes.
     _, block = session.block("POST", "/deep-link", {"url": "https://FIT.example.com/workouts/7"})
-    assert summary(block) == ["removed player deepLink"]
+    assert summary(block) == ["removed player deepLink", "finished player cancelled"]
     # Other params than the key change in place.
     _, block = session.block("POST", "/deep-link", {"url": "/workouts/7?mode=edit"})
     assert summary(block) == [f"paramsChanged {workout}"] and block[0]["params"] == {"id": "7", "mode": "edit"}
@@ -167,7 +167,7 @@ def test_other_tabs_keep_their_stacks_and_a_window_cover_goes(fit):
     session.op("push", {"screen": "folders"})
     session.op("present", {"screen": "editor"})
     _, block = session.block("POST", "/deep-link", {"url": "/workouts/1"})
-    assert summary(block) == ["removed editor deepLink", "added workout", "tabSelected today"]
+    assert summary(block) == ["removed editor deepLink", "finished editor cancelled", "added workout", "tabSelected today"]
     assert screens_on(session.get(), "tab:me") == ["profile", "folders"]
     # A guarded step shows its flow and keeps the rest pending, as before.
     _, block = session.block("POST", "/deep-link", {"url": "/me/settings"})

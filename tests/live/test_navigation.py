@@ -44,7 +44,7 @@ def test_push_from_below_the_top_goes_on_top(session):
 def test_present_makes_a_navigator_and_takes_the_screens_style(session):
     state = session.op("present", {"screen": "photo", "params": {"photoId": "p1"}})
     photo = nodes(state)["n2"]
-    assert photo["presentation"] == {"kind": "present", "style": "fullScreen"}
+    assert photo["presentation"] == {"kind": "present", "style": "fullScreen", "level": "window"}
     assert photo["navigator"] == "v1"
     assert navigator(state, "v0")["presented"] == "n2"
     assert navigator(state, "v1") == {"id": "v1", "stack": ["n2"], "presented": None, "parent": "v0", "embedded": False}
@@ -53,7 +53,7 @@ def test_present_makes_a_navigator_and_takes_the_screens_style(session):
 
 def test_present_with_explicit_style_and_embedding_accepts_pushes(session):
     state = session.op("present", {"screen": "settings", "style": "pageSheet", "embedInNavigation": True})
-    assert nodes(state)["n2"]["presentation"] == {"kind": "present", "style": "pageSheet"}
+    assert nodes(state)["n2"]["presentation"] == {"kind": "present", "style": "pageSheet", "level": "window"}
     state = session.op("push", {"screen": "profile", "params": {"userId": "1"}})
     assert navigator(state, "v1")["stack"] == ["n2", "n3"]
     assert state["focus"] == "n3"
@@ -62,14 +62,15 @@ def test_present_with_explicit_style_and_embedding_accepts_pushes(session):
 @pytest.mark.parametrize("style", ["popover", "currentContext", "overCurrentContext", "custom", "overFullScreen"])
 def test_present_keeps_every_uikit_modal_style(session, style):
     state = session.op("present", {"screen": "settings", "style": style})
-    assert nodes(state)["n2"]["presentation"] == {"kind": "present", "style": style}
+    level = "context" if style in ("currentContext", "overCurrentContext") else "window"
+    assert nodes(state)["n2"]["presentation"] == {"kind": "present", "style": style, "level": level}
     added = session.events()["events"][-1]
-    assert added["type"] == "added" and added["presentation"] == {"kind": "present", "style": style}
+    assert added["type"] == "added" and added["presentation"] == {"kind": "present", "style": style, "level": level}
 
 
 def test_present_defaults_to_automatic(session):
     state = session.op("present", {"screen": "settings"})
-    assert nodes(state)["n2"]["presentation"] == {"kind": "present", "style": "automatic"}
+    assert nodes(state)["n2"]["presentation"] == {"kind": "present", "style": "automatic", "level": "window"}
 
 
 def test_push_onto_a_presented_navigator_that_is_not_embedded_is_409(session):
@@ -95,10 +96,14 @@ def test_dismiss_removes_the_modal_and_everything_above_it(session):
     assert set(nodes(state)) == {"n0", "n1"}
     assert [item["id"] for item in state["navigators"]] == ["v0"]
     assert navigator(state, "v0")["presented"] is None
-    assert [(event["type"], event["node"], event["screen"], event["reason"], event["navigator"]) for event in block] == [
+    assert [(event["type"], event["node"], event["screen"], event["reason"], event["navigator"]) for event in block[:3]] == [
         ("removed", "n4", "photo", "dismiss", "v2"), ("removed", "n3", "onboardingStep", "dismiss", "v1"),
         ("removed", "n2", "onboarding", "dismiss", "v1")]
-    assert [event["seq"] for event in block] == [4, 5, 6] and {event["version"] for event in block} == {5}
+    # The dismissed flow's parent stays: it learns that the flow was cancelled, and holds the result.
+    assert [(event["type"], event["node"], event["parent"], event["result"]) for event in block[3:]] == [
+        ("finished", "n2", "n1", {"status": "cancelled", "cause": "dismiss"})]
+    assert nodes(state)["n1"]["results"] == {"onboarding": {"status": "cancelled", "version": state["version"]}}
+    assert [event["seq"] for event in block] == [4, 5, 6, 7] and {event["version"] for event in block} == {5}
 
 
 def test_dismiss_defaults_to_the_top_most_presentation(session):
@@ -177,7 +182,7 @@ def test_set_root_single_screen_on_a_presented_navigator(session):
     session.op("present", {"screen": "photo", "params": {"photoId": "1"}})
     state = session.op("set-root", {"screen": "photo", "params": {"photoId": "2"}})
     photo = nodes(state)["n3"]
-    assert photo["presentation"] == {"kind": "present", "style": "fullScreen"}
+    assert photo["presentation"] == {"kind": "present", "style": "fullScreen", "level": "window"}
     assert navigator(state, "v0")["presented"] == "n3"
     assert [child["id"] for child in nodes(state)["n1"]["children"]] == ["n3"]
     session.op("set-root", {"stack": [{"screen": "settings"}, {"screen": "settings"}]}, expect=409)

@@ -1,0 +1,185 @@
+"""Only what a device can show, over real HTTP on tests/live/apps/tabs.json: presentation levels,
+presents from a hidden tab (409 not_visible) or under a window cover (409 covered), select-tab
+with dismiss, interactive dismiss and pop, a result from every flow that leaves (held on the
+parent until taken), titles, and each node's UI state (limits, no-op, kept by reconcile, shown by
+versions, across a restart on SQLite and on a second instance on PostgreSQL)."""
+import pytest
+
+from conftest import RunningServer, APPS
+from postgres import PostgresCluster
+from test_navigation import nodes, navigator
+
+TABS = APPS / "tabs.json"
+
+
+def unchanged(session, before, name, body, code):
+    """The operation is 409 with `code` and changes nothing."""
+    answer = session.op(name, body, expect=409)
+    assert answer["error"]["code"] == code, answer
+    after = session.get()
+    assert (after["version"], after["lastEvent"]) == (before["version"], before["lastEvent"])
+    return answer["error"]["message"]
+
+
+def test_presented_nodes_carry_their_level_and_every_node_its_title(tabs_server):
+    session = tabs_server.create_session()
+    state, block = session.block("POST", "/present", {"screen": "photo", "params": {"photoId": "1"}, "style": "overCurrentContext"})
+    assert nodes(state)["n3"]["presentation"] == {"kind": "present", "style": "overCurrentContext", "level": "context"}
+    assert block[0]["presentation"]["level"] == "context" and block[0]["title"] == "Photo"
+    assert nodes(state)["n1"]["title"] == "Home" and "title" not in nodes(state)["n0"]
+    state = session.op("present", {"screen": "editProfile"})
+    assert nodes(state)["n4"]["presentation"] == {"kind": "present", "style": "pageSheet", "level": "window"}
+
+
+def test_a_hidden_tab_cannot_present_and_a_window_cover_blocks_the_tab_bar(tabs_server):
+    session = tabs_server.create_session()
+    before = session.get()
+    message = unchanged(session, before, "present", {"screen": "photo", "params": {"photoId": "1"}, "from": "n2"}, "not_visible")
+    assert "select-tab 'account'" in message
+    unchanged(session, before, "navigate", {"screen": "editProfile", "from": "n2"}, "not_visible")
+    session.op("present", {"screen": "editProfile"})                               # n3, window level
+    before = session.get()
+    message = unchanged(session, before, "select-tab", {"tab": "account"}, "covered")
+    assert "'n3'" in message and '"dismiss": true' in message
+    # The navigator that presents keeps today's code; pushes under the cover are fine.
+    assert session.op("present", {"screen": "login", "from": "n1"}, expect=409)["error"]["code"] == "conflict"
+    session.op("push", {"screen": "profile", "params": {"userId": "1"}, "from": "n1"})
+    # dismiss: the cover goes first, in the same block, its flow cancelled for its parent.
+    state, block = session.block("POST", "/select-tab", {"tab": "account", "dismiss": True})
+    assert [(event["type"], event.get("node"), event.get("reason") or event.get("result") or event.get("tab")) for event in block] == [
+        ("removed", "n3", "dismiss"), ("finished", "n3", {"status": "cancelled", "cause": "dismiss"}), ("tabSelected", None, "account")]
+    assert nodes(state)["n1"]["results"] == {"editProfile": {"status": "cancelled", "version": state["version"]}}
+
+
+def test_interactive_dismiss_and_pop_apply_to_what_is_on_top(tabs_server):
+    session = tabs_server.create_session()
+    session.op("present", {"screen": "onboarding"})                                 # n3 on v1, embedded
+    session.op("push", {"screen": "onboardingStep", "params": {"step": 1}})          # n4
+    session.op("present", {"screen": "photo", "params": {"photoId": "1"}})           # n5 on v2
+    before = session.get()
+    assert session.op("dismiss", {"node": "n3", "interactive": True}, expect=409)["error"]["code"] == "conflict"
+    assert session.op("pop", {"navigator": "v1", "interactive": True}, expect=409)["error"]["code"] == "conflict"
+    assert session.get()["version"] == before["version"]
+    state, block = session.block("POST", "/dismiss", {"node": "n5", "interactive": True})
+    assert block[-1]["type"] == "finished" and block[-1]["result"] == {"status": "cancelled", "cause": "dismiss", "interactive": True}
+    assert nodes(state)["n4"]["results"]["photo"]["status"] == "cancelled"
+    # A back swipe pops one screen: popping two with it is refused.
+    session.op("push", {"screen": "onboardingStep", "params": {"step": 2}})           # n6
+    assert session.op("pop", {"to": "n3", "interactive": True}, expect=409)["error"]["code"] == "conflict"
+    state, block = session.block("POST", "/pop", {"interactive": True})
+    assert [event["type"] for event in block] == ["removed"] and state["focus"] == "n4"
+    session.op("dismiss", {"interactive": "yes"}, expect=400)
+
+
+def test_results_are_held_until_taken_and_seen_by_a_client_that_joins_later(tabs_server):
+    session = tabs_server.create_session()
+    session.op("present", {"screen": "photo", "params": {"photoId": "1"}})
+    session.op("finish", {"node": "n3", "result": {"status": "success", "value": {"liked": True}}})
+    version = session.state["version"]
+    late = session.other_client().get()
+    assert nodes(late)["n1"]["results"] == {"photo": {"status": "success", "value": {"liked": True}, "version": version}}
+    # Latest wins per screen.
+    session.op("present", {"screen": "photo", "params": {"photoId": "2"}})
+    state = session.op("dismiss")
+    assert nodes(state)["n1"]["results"]["photo"] == {"status": "cancelled", "version": state["version"]}
+    # Taking it: resultConsumed; a second time is 404 naming what is held.
+    state, block = session.block("DELETE", "/nodes/n1/results/photo")
+    assert [(event["type"], event["node"], event["screen"]) for event in block] == [("resultConsumed", "n1", "photo")]
+    assert "results" not in nodes(state)["n1"]
+    status, _, answer = session.call("DELETE", "/nodes/n1/results/photo")
+    assert status == 404 and "holds none" in answer["error"]["message"]
+    assert session.call("DELETE", "/nodes/n99/results/photo")[0] == 404
+    assert session.call("POST", "/nodes/n1/results/photo", {})[0] == 405
+
+
+def test_a_result_value_over_the_param_limit_is_422(tabs_server):
+    session = tabs_server.create_session()
+    session.op("present", {"screen": "photo", "params": {"photoId": "1"}})
+    before = session.get()
+    answer = session.op("finish", {"node": "n3", "result": {"status": "success", "value": "x" * 3000}}, expect=422)
+    assert "--max-param-bytes" in answer["error"]["message"] and session.get()["version"] == before["version"]
+
+
+def test_ui_state_round_trips_with_limits_and_no_ops(tabs_server):
+    session = tabs_server.create_session()
+    ui = {"scrollAnchor": "msg-42", "selection": ["msg-42"], "draft": "See you"}
+    state, block = session.block("PUT", "/nodes/n1/ui", ui)
+    assert nodes(state)["n1"]["ui"] == ui and [(event["type"], event["node"], event["ui"]) for event in block] == [("uiChanged", "n1", ui)]
+    status, _, again = session.call("PUT", "/nodes/n1/ui", ui)
+    assert status == 200 and again["version"] == state["version"] and session.events(state["lastEvent"])["events"] == []
+    for body, expected in (([1], 400), ("x", 400), ({"big": "x" * 5000}, 422)):
+        status, _, answer = session.call("PUT", "/nodes/n1/ui", body)
+        assert status == expected, (body, answer)
+    assert session.call("PUT", "/nodes/n0/ui", {"a": 1})[0] == 409
+    assert session.call("PUT", "/nodes/n77/ui", {"a": 1})[0] == 404
+    assert session.get()["version"] == state["version"]
+    # An If-Match from before a UI change still matches: scrolling never fails a tap.
+    stale = state["version"]
+    session.op("push", {"screen": "profile", "params": {"userId": "1"}})
+    tapped = session.get()["version"]
+    session.call("PUT", "/nodes/n3/ui", {"scrollAnchor": "a"})
+    session.op("push", {"screen": "followers", "params": {"userId": "1"}}, headers={"If-Match": f'"{tapped}"'})
+    status, _, answer = session.call("POST", "/pop", {}, {"If-Match": f'"{stale}"'})
+    assert status == 412, answer
+    # {} clears it.
+    state = session.call("PUT", "/nodes/n1/ui", {})[2]
+    assert "ui" not in nodes(state)["n1"]
+
+
+def test_ui_state_is_kept_by_a_link_that_keeps_the_node_and_shown_by_versions(tabs_server):
+    session = tabs_server.create_session()
+    state = session.op("deep-link", {"url": "/users/1"})
+    profile = state["focus"]
+    session.call("PUT", f"/nodes/{profile}/ui", {"scrollAnchor": "post-3"})
+    with_ui = session.get()["version"]
+    state = session.op("deep-link", {"url": "/users/1/followers"})
+    assert nodes(state)[profile]["ui"] == {"scrollAnchor": "post-3"}
+    session.call("PUT", f"/nodes/{profile}/ui", {"scrollAnchor": "post-9"})
+    status, _, then = session.call("GET", f"/versions/{with_ui}")
+    assert status == 200 and nodes(then)[profile]["ui"] == {"scrollAnchor": "post-3"}
+    assert nodes(session.get())[profile]["ui"] == {"scrollAnchor": "post-9"}
+
+
+def test_ui_state_and_results_survive_a_restart_on_sqlite(tmp_path):
+    database = tmp_path / "sessions.sqlite"
+    first = RunningServer("--app", str(TABS), "--store", f"sqlite:{database}", "--rate-limit", "0")
+    try:
+        session = first.create_session()
+        session.call("PUT", "/nodes/n1/ui", {"selection": ["a", "b"]})
+        session.op("present", {"screen": "photo", "params": {"photoId": "1"}})
+        session.op("dismiss", {"interactive": True})
+        before = session.get()
+    finally:
+        assert first.stop() == 0
+    second = RunningServer("--app", str(TABS), "--store", f"sqlite:{database}", "--rate-limit", "0")
+    try:
+        after = session.on(second).get()
+        assert after == before
+        assert nodes(after)["n1"]["ui"] == {"selection": ["a", "b"]} and nodes(after)["n1"]["results"]["photo"]["status"] == "cancelled"
+    finally:
+        assert second.stop() == 0
+
+
+def test_ui_state_and_results_are_seen_by_a_second_instance_on_postgres():
+    cluster = PostgresCluster.create()
+    servers = []
+    try:
+        servers = [RunningServer("--app", str(TABS), "--store", cluster.url(), "--rate-limit", "0") for _ in range(2)]
+        session = servers[0].create_session()
+        session.call("PUT", "/nodes/n1/ui", {"draft": "hello"})
+        session.op("present", {"screen": "photo", "params": {"photoId": "1"}})
+        session.op("dismiss")
+        state = session.on(servers[1]).get()
+        assert nodes(state)["n1"]["ui"] == {"draft": "hello"} and "photo" in nodes(state)["n1"]["results"]
+        session.on(servers[1]).block("DELETE", "/nodes/n1/results/photo")
+        assert "results" not in nodes(session.get())["n1"]
+    finally:
+        for server in servers:
+            server.stop()
+        cluster.cleanup()
+
+
+@pytest.mark.parametrize("body", [{"tab": "home", "dismiss": "yes"}, {"tab": "home", "dismiss": 1}])
+def test_select_tab_dismiss_must_be_a_boolean(tabs_server, body):
+    session = tabs_server.create_session()
+    session.op("select-tab", body, expect=400)
