@@ -120,6 +120,11 @@ extension AppDescription {
         if let title = screen.title { writer.field("title", title) }
         // Only when set: a file without it keeps its document and version.
         if screen.flow { writer.field("flow", true) }
+        if let sheet = screen.sheet {
+            writer.key("sheet")
+            sheet.write(into: &writer)
+        }
+        if let dismissible = screen.dismissible { writer.field("dismissible", dismissible) }
         if let guarded = screen.guarded {
             writer.field("requires", guarded.flag)
             writer.key("otherwise")

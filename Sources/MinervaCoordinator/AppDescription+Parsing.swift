@@ -33,7 +33,7 @@ extension AppDescription {
 private enum AppReader {
     /// `$schema` lets an editor find the description's JSON Schema; the server ignores it.
     static let appKeys: JSONKeys = ["$schema", "name", "scheme", "hosts", "root", "flows", "launch", "screens", "routes"]
-    static let screenKeys: JSONKeys = ["presentation", "style", "embedInNavigation", "params", "key", "title", "requires", "otherwise", "flow"]
+    static let screenKeys: JSONKeys = ["presentation", "style", "embedInNavigation", "params", "key", "title", "requires", "otherwise", "flow", "sheet", "dismissible"]
     static let otherwiseKeys: JSONKeys = ["screen", "params"]
     static let rootKeys: JSONKeys = ["screen", "tabs", "split"]
     static let splitKeys: JSONKeys = ["columns", "primary"]
@@ -217,9 +217,11 @@ private enum AppReader {
                     flag: flag, otherwise: try declaredScreen(flow, "screen", declared), otherwiseParams: try flow.optionalObject("params") ?? [:])
             }
         }
+        let sheet = try screen.optionalObject("sheet", keys: PresentationSettings.sheetKeys, PresentationSettings.sheet)
+        if let problem = sheet?.problem { throw screen.error(problem, at: "sheet") }
         return AppDescription.Screen(
             presentation: presentation, style: style, embedInNavigation: embed, params: params, title: title, guarded: guarded, key: key,
-            flow: try screen.optionalBool("flow") ?? false)
+            flow: try screen.optionalBool("flow") ?? false, sheet: sheet, dismissible: try screen.optionalBool("dismissible"))
     }
 
     static func root(_ root: JSONObjectReader, screens: [String: AppDescription.Screen]) throws(JSONReadError) -> AppDescription.Root {

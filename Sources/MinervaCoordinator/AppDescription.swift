@@ -43,13 +43,20 @@ public struct AppDescription: Sendable, Equatable {
         /// its parent stays sends the parent a `cancelled` result (presented nodes and guard flows
         /// always do).
         public var flow: Bool
+        /// The detents it is presented with when its style is a sheet (a `present` may give others).
+        public var sheet: PresentationSettings.Sheet?
+        /// `false` when the user may not swipe it away, nor back-swipe it when pushed.
+        public var dismissible: Bool?
 
         /// Creates a screen entry.
         public init(
             presentation: PresentationMode = .push, style: ModalStyle? = nil, embedInNavigation: Bool? = nil,
-            params: [String] = [], title: String? = nil, guarded: Guard? = nil, key: [String]? = nil, flow: Bool = false
+            params: [String] = [], title: String? = nil, guarded: Guard? = nil, key: [String]? = nil, flow: Bool = false,
+            sheet: PresentationSettings.Sheet? = nil, dismissible: Bool? = nil
         ) {
             self.flow = flow
+            self.sheet = sheet
+            self.dismissible = dismissible
             self.presentation = presentation
             self.style = style
             self.embedInNavigation = embedInNavigation

@@ -4,8 +4,9 @@ extension CoordinatorTree {
     /// `flowChanged` (a switch of root flows), `added` (those the operation reported — a restore's
     /// nodes that come back — then new nodes in the order they were shown), `stackChanged` (a
     /// set-root that moved nodes it kept), `paramsChanged`, then `tabSelected` (also after every
-    /// switch into a tab bar), `flagsChanged` and `pendingChanged`, each at most once with its
-    /// final value, then `uiChanged` and `resultConsumed` as the operation reported them.
+    /// switch into a tab bar), `presentationChanged` as the operation reported them,
+    /// `flagsChanged` and `pendingChanged`, each at most once with its final value, then
+    /// `uiChanged` and `resultConsumed` as the operation reported them.
     ///
     /// An empty block means the operation changed nothing (selecting the selected tab, setting
     /// a flag already set).
@@ -51,6 +52,9 @@ extension CoordinatorTree {
         }
         // A new flow's tab bar always says which tab it selects.
         if let selectedTab, selectedTab != old.selectedTab || switched { block.append(.tabSelected(selectedTab)) }
+        for event in operationEvents {
+            if case .presentationChanged = event { block.append(event) }
+        }
         if flags != old.flags { block.append(.flagsChanged(flags.sorted())) }
         if pending != old.pending { block.append(.pendingChanged(pending)) }
         for event in operationEvents {
@@ -69,6 +73,6 @@ extension CoordinatorTree {
         return AddedNode(
             node: node.id, screen: node.screen, params: node.params, parent: node.parent!, navigator: navigator.id,
             presentation: node.presentation, presentedBy: startsNavigator ? navigator.parent : nil,
-            embedded: startsNavigator ? navigator.embedded : nil, title: app.screens[node.screen]?.title)
+            embedded: startsNavigator ? navigator.embedded : nil, title: app.screens[node.screen]?.title, settings: presentationSettings[node.id])
     }
 }

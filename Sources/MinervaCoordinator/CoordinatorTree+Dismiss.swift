@@ -24,7 +24,15 @@ extension CoordinatorTree {
             guard !navigators[top]!.isBase else { throw .conflict("nothing is presented") }
             navigatorID = top
         }
-        if interactive { try requireOnTop(navigatorID, action: "dismissed interactively") }
+        if interactive {
+            try requireOnTop(navigatorID, action: "dismissed interactively")
+            let root = nodes[navigators[navigatorID]!.stack[0]]!
+            guard isDismissible(root) else {
+                throw .notDismissible(
+                    "'\(root.id)' says it cannot be swiped away (dismissible: false); a client does not let the user do it, "
+                        + "and dismisses it without 'interactive' when the app decides to")
+            }
+        }
         var targets = Set(navigators[navigatorID]!.stack)
         for above in presentedChain(above: navigatorID) {
             targets.formUnion(navigators[above]!.stack)

@@ -97,6 +97,7 @@ extension CoordinatorTree {
         }
         guard ui.keys.allSatisfy({ nodes[$0] != nil && !ui[$0]!.isEmpty }) else { return "UI state of a node that left, or an empty one" }
         guard results.keys.allSatisfy({ nodes[$0] != nil && !results[$0]!.isEmpty }) else { return "results of a node that left" }
+        guard presentationSettings.keys.allSatisfy({ nodes[$0] != nil }) else { return "presentation settings of a node that left" }
         let focused = nodes[focus]
         guard focused != nil && focused!.id != rootID else { return "the focus is not a node on a stack" }
         return nil

@@ -8,19 +8,25 @@ extension CoordinatorTree {
     ///   - screen: a screen of the app description.
     ///   - params: the screen's params.
     ///   - from: the origin; default the focus.
+    ///   - settings: for a screen that is presented, as ``present(screen:params:from:style:embedInNavigation:settings:)``
+    ///     takes them; a pushed screen takes none.
     /// - Returns: the events caused and the node shown (the `otherwise` flow's when guarded).
-    /// - Throws: as ``push(screen:params:from:)`` or ``present(screen:params:from:style:embedInNavigation:)``.
+    /// - Throws: as ``push(screen:params:from:)`` or ``present(screen:params:from:style:embedInNavigation:settings:)``;
+    ///   `invalid` for settings with a screen that is pushed.
     @discardableResult
-    public mutating func navigate(screen: String, params: [String: JSONValue] = [:], from: String? = nil) throws(NavigationError)
-        -> (events: [NavigationEvent], node: NodeID)
-    {
-        try apply([AppDescription.Step(screen: screen, params: params)], from: from)
+    public mutating func navigate(
+        screen: String, params: [String: JSONValue] = [:], from: String? = nil, settings: PresentationSettings = PresentationSettings()
+    ) throws(NavigationError) -> (events: [NavigationEvent], node: NodeID) {
+        try apply([AppDescription.Step(screen: screen, params: params)], from: from, settings: settings)
     }
 
     /// Applies steps as `navigate`s, the first from `from`, the rest from the focus, all or nothing.
     /// A guarded step whose flag is missing shows its `otherwise` flow; it and the steps after it
     /// become the pending target.
-    mutating func apply(_ steps: [AppDescription.Step], from: String?) throws(NavigationError) -> (events: [NavigationEvent], node: NodeID) {
+    /// `settings` is the request's, for the first step (which a client asked for).
+    mutating func apply(
+        _ steps: [AppDescription.Step], from: String?, settings: PresentationSettings? = nil
+    ) throws(NavigationError) -> (events: [NavigationEvent], node: NodeID) {
         var next = self
         var events: [NavigationEvent] = []
         var shown = next.focus
@@ -31,7 +37,7 @@ extension CoordinatorTree {
                 shown = diverted.node
                 break
             }
-            let result = try next.show(step, from: origin)
+            let result = try next.show(step, from: origin, settings: index == 0 ? settings : nil)
             events += result.events
             shown = result.node
         }
@@ -40,15 +46,22 @@ extension CoordinatorTree {
     }
 
     /// One step, unguarded: push or present by the step's overrides, else the screen's entry.
-    mutating func show(_ step: AppDescription.Step, from: String?) throws(NavigationError) -> (events: [NavigationEvent], node: NodeID) {
+    /// `settings` are a client's for a step it asked for (`nil` for a route's or a resumed one).
+    mutating func show(
+        _ step: AppDescription.Step, from: String?, settings: PresentationSettings? = nil
+    ) throws(NavigationError) -> (events: [NavigationEvent], node: NodeID) {
         let entry = try screenEntry(step.screen, params: step.params)
         switch step.presentation ?? entry.presentation {
         case .push:
+            if let settings, !settings.isEmpty {
+                throw .invalid("\(Excerpt(step.screen)) is pushed: 'sheet', 'anchor' and 'dismissible' are for presented screens")
+            }
             return try pushUnguarded(screen: step.screen, params: step.params, from: from)
         case .present:
             return try presentUnguarded(
                 screen: step.screen, params: step.params, from: from, style: step.style ?? entry.style,
-                embedInNavigation: step.embedInNavigation ?? entry.embedInNavigation)
+                embedInNavigation: step.embedInNavigation ?? entry.embedInNavigation, settings: settings ?? PresentationSettings(),
+                requested: settings != nil)
         }
     }
 }

@@ -53,6 +53,12 @@ extension CoordinatorTree {
                 throw .conflict("a back swipe pops one screen: 'interactive' goes with popping the top only, not with 'to' or 'toRoot'")
             }
             try requireOnTop(id, action: "popped interactively")
+            let top = nodes[stack[stack.count - 1]]!
+            guard isDismissible(top) else {
+                throw .notDismissible(
+                    "'\(top.id)' says it cannot be swiped back (dismissible: false); a client does not let the user do it, "
+                        + "and pops it without 'interactive' when the app decides to")
+            }
         }
         return remove(Set(stack[keep...]), reason: .pop, interactive: interactive)
     }

@@ -63,6 +63,7 @@ extension CoordinatorTree {
         for id in removed {
             results[id] = nil
             ui[id] = nil
+            presentationSettings[id] = nil
             let node = nodes.removeValue(forKey: id)!
             if let parent = node.parent, !removed.contains(parent) {
                 nodes[parent]!.children.removeAll { $0 == id }

@@ -40,6 +40,8 @@ extension CoordinatorTree {
                 pending = newPending
             case .stackChanged(let navigator, let stack):
                 if let owner = owners[navigator] { restack(navigator, stack, owner: owner, added: added) }
+            case .presentationChanged(let node, let selected):
+                presentationSettings[node]?.sheet?.selected = selected
             case .uiChanged(let node, let value):
                 if nodes[node] != nil { ui[node] = value.isEmpty ? nil : value }
             case .resultConsumed(let node, let screen):
@@ -89,6 +91,7 @@ extension CoordinatorTree {
             parent: added.parent, children: [])
         nodes[added.parent]?.children.append(added.node)
         navigators[added.navigator]?.stack.append(added.node)
+        if let settings = added.settings, !settings.isEmpty { presentationSettings[added.node] = settings }
         nextNodeNumber = max(nextNodeNumber, added.node.number + 1)
     }
 
@@ -98,6 +101,7 @@ extension CoordinatorTree {
         guard let node = nodes.removeValue(forKey: id) else { return }
         results[id] = nil
         ui[id] = nil
+        presentationSettings[id] = nil
         if let navigator = node.navigator { navigators[navigator]?.stack.removeAll { $0 == id } }
         if let parent = node.parent { nodes[parent]?.children.removeAll { $0 == id } }
     }

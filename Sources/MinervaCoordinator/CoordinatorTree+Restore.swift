@@ -43,6 +43,12 @@ extension CoordinatorTree {
         for id in target.nodesInScreenOrder where (target.ui[id] ?? [:]) != (kept.contains(id) ? ui[id] ?? [:] : [:]) {
             events.append(.uiChanged(node: id, ui: target.ui[id] ?? [:]))
         }
+        // A sheet that stays moves to the detent of then.
+        for id in target.nodesInScreenOrder where kept.contains(id) {
+            if let then = target.presentationSettings[id]?.sheet?.shown, let now = presentationSettings[id]?.sheet?.shown, then != now {
+                events.append(.presentationChanged(node: id, selected: then))
+            }
+        }
         var next = target
         next.results = results.filter { kept.contains($0.key) }
         next.run(app)

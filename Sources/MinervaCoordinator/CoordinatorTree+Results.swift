@@ -37,6 +37,29 @@ extension CoordinatorTree {
         return [.resultConsumed(node: parent.id, screen: screen)]
     }
 
+    /// Moves a presented sheet to another of its detents, as the user did.
+    /// - Returns: the `presentationChanged` event, or none when it already shows that detent.
+    /// - Throws: `notFound` for an unknown node, `conflict` for a node not presented with
+    ///   detents, `invalid` for a detent it does not list.
+    @discardableResult
+    public mutating func selectDetent(of node: String, _ selected: String) throws(NavigationError) -> [NavigationEvent] {
+        let target = try self.node(named: node)
+        guard let sheet = presentationSettings[target.id]?.sheet else {
+            throw .conflict("node '\(node)' is not presented as a sheet with detents; only a sheet (or a popover's compact form) has a detent to select")
+        }
+        guard sheet.detents.contains(where: { $0.id == selected }) else {
+            throw .invalid("detent \(Excerpt(selected)) is not one of node '\(node)''s: \(sheet.detents.map(\.id).joined(separator: ", "))")
+        }
+        guard sheet.shown != selected else { return [] }
+        presentationSettings[target.id]!.sheet!.selected = selected
+        return [.presentationChanged(node: target.id, selected: selected)]
+    }
+
+    /// Whether the user may swipe a node away (or back-swipe it): its presentation's setting, else its screen's.
+    func isDismissible(_ node: Node) -> Bool {
+        presentationSettings[node.id]?.dismissible ?? app.screens[node.screen]?.dismissible ?? true
+    }
+
     /// Replaces a node's UI state (scroll anchor, selection, a draft: semantic state the client
     /// restores), which lives and dies with the node.
     /// - Returns: the `uiChanged` event, or none when the node already holds exactly this.

@@ -41,6 +41,17 @@ extension CoordinatorTree {
             }
             writer.endArray()
         }
+        if !presentationSettings.isEmpty {
+            writer.key("presentations")
+            writer.beginArray()
+            for id in presentationSettings.keys.sorted() {
+                writer.beginObject()
+                writer.field("node", id)
+                presentationSettings[id]!.writeMembers(into: &writer)
+                writer.endObject()
+            }
+            writer.endArray()
+        }
         if !results.isEmpty {
             writer.key("results")
             writer.beginArray()
@@ -65,7 +76,7 @@ extension CoordinatorTree {
     }
 
     /// Whether the snapshot holds what presentable state added: UI state, flow results.
-    public var snapshotUsesPresentableState: Bool { !ui.isEmpty || !results.isEmpty }
+    public var snapshotUsesPresentableState: Bool { !ui.isEmpty || !results.isEmpty || !presentationSettings.isEmpty }
 
     /// Whether the snapshot holds what root flows added: a flow's name, a pending deep link.
     public var snapshotUsesFlows: Bool { app.declaresFlows || pending?.link != nil }
@@ -104,6 +115,11 @@ extension CoordinatorTree {
             }) ?? [] where !entry.1.isEmpty {
                 ui[entry.0] = entry.1
             }
+            for entry in try reader.optionalObjects("presentations", keys: Self.presentationKeys, { entry throws(JSONReadError) in
+                (try entry.nodeID("node"), try PresentationSettings(members: entry))
+            }) ?? [] where !entry.1.isEmpty {
+                presentationSettings[entry.0] = entry.1
+            }
             for entry in try reader.optionalObjects("results", keys: Self.resultKeys, Self.result) ?? [] {
                 results[entry.node, default: [:]][entry.screen] = entry.result
             }
@@ -112,7 +128,9 @@ extension CoordinatorTree {
         }
         guard nodes[rootID] != nil, navigators.count == navigatorOrder.count else { throw SnapshotError("the snapshot has no app coordinator") }
         if let violation = invariantViolation() { throw SnapshotError("the snapshot is not a valid tree: \(violation)") }
-        guard ui.keys.allSatisfy({ nodes[$0] != nil }), results.keys.allSatisfy({ nodes[$0] != nil }) else {
+        guard ui.keys.allSatisfy({ nodes[$0] != nil }), results.keys.allSatisfy({ nodes[$0] != nil }),
+            presentationSettings.keys.allSatisfy({ nodes[$0] != nil })
+        else {
             throw SnapshotError("the snapshot holds UI state or results of nodes it does not hold")
         }
         restoredUnknownScreens = nodes.values.contains { $0.id != rootID && app.screens[$0.screen] == nil }

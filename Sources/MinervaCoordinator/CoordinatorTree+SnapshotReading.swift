@@ -4,8 +4,9 @@ extension CoordinatorTree {
     /// The members of a tree snapshot; `lastSeq` is read from snapshots written before the
     /// session core kept the event counter, and ignored.
     static let snapshotKeys: JSONKeys = [
-        "layout", "flow", "nextNode", "nextNavigator", "lastSeq", "flags", "nodes", "navigators", "selectedTab", "pending", "ui", "results",
+        "layout", "flow", "nextNode", "nextNavigator", "lastSeq", "flags", "nodes", "navigators", "selectedTab", "pending", "ui", "results", "presentations",
     ]
+    static let presentationKeys: JSONKeys = ["node", "sheet", "anchor", "dismissible"]
     static let uiKeys: JSONKeys = ["node", "ui"]
     static let resultKeys: JSONKeys = ["node", "screen", "status", "value", "version"]
     static let nodeKeys: JSONKeys = ["id", "screen", "params", "kind", "children", "style", "navigator", "parent"]

@@ -30,6 +30,8 @@ public struct CoordinatorTree: Sendable {
     public internal(set) var pending: Pending?
     /// The results flows left on their parents, by parent and then by the flow's screen.
     public internal(set) var results: [NodeID: [String: FlowResult]] = [:]
+    /// The sheet, anchor and `dismissible` of presented nodes that have any.
+    public internal(set) var presentationSettings: [NodeID: PresentationSettings] = [:]
     /// Each node's UI state, for the nodes that have one (never an empty object).
     public internal(set) var ui: [NodeID: [String: JSONValue]] = [:]
     var nextNodeNumber = 0
@@ -189,6 +191,6 @@ extension CoordinatorTree: Equatable {
             && lhs.navigatorOrder == rhs.navigatorOrder
             && lhs.nextNodeNumber == rhs.nextNodeNumber && lhs.nextNavigatorNumber == rhs.nextNavigatorNumber
             && lhs.selectedTab == rhs.selectedTab && lhs.flags == rhs.flags && lhs.pending == rhs.pending && lhs.flow == rhs.flow
-            && lhs.results == rhs.results && lhs.ui == rhs.ui
+            && lhs.results == rhs.results && lhs.ui == rhs.ui && lhs.presentationSettings == rhs.presentationSettings
     }
 }

@@ -25,6 +25,8 @@ public enum NavigationEvent: Hashable, Sendable {
     /// A set-root kept nodes that were on the stack and moved them (to new places, or under the
     /// stack's owner): the navigator's whole stack now, bottom first.
     case stackChanged(navigator: NavigatorID, stack: [NodeID])
+    /// The user moved a sheet to another of its detents.
+    case presentationChanged(node: NodeID, selected: String)
     /// A node's UI state was replaced (an empty object clears it).
     case uiChanged(node: NodeID, ui: [String: JSONValue])
     /// The result a flow of `screen` left on `node` was taken by its client.
@@ -51,7 +53,7 @@ public enum NavigationEvent: Hashable, Sendable {
         case .added(let added): added.node
         case .removed(let removed): removed.node
         case .finished(let finished): finished.node
-        case .paramsChanged(let node, _), .uiChanged(let node, _), .resultConsumed(let node, _): node
+        case .paramsChanged(let node, _), .uiChanged(let node, _), .resultConsumed(let node, _), .presentationChanged(let node, _): node
         case .tabSelected, .flagsChanged, .pendingChanged, .stackChanged, .flowChanged: nil
         }
     }
@@ -76,13 +78,16 @@ public struct AddedNode: Hashable, Sendable {
     public let embedded: Bool?
     /// The screen's title in the session's app version, when it declares one.
     public let title: String?
+    /// For a presented node: its sheet, anchor and `dismissible`, when it has any.
+    public let settings: PresentationSettings?
 
     /// Describes a node as added; stores read events back with it.
     public init(
         node: NodeID, screen: String, params: [String: JSONValue], parent: NodeID, navigator: NavigatorID, presentation: Presentation,
-        presentedBy: NavigatorID?, embedded: Bool?, title: String? = nil
+        presentedBy: NavigatorID?, embedded: Bool?, title: String? = nil, settings: PresentationSettings? = nil
     ) {
         self.title = title
+        self.settings = settings
         self.node = node
         self.screen = screen
         self.params = params

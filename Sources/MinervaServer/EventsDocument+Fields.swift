@@ -27,6 +27,7 @@ extension SessionEvent.Change {
             if let presentedBy = added.presentedBy { writer.field("presentedBy", presentedBy.rawValue) }
             if let embedded = added.embedded { writer.field("embedded", embedded) }
             if let title = added.title { writer.field("title", title) }
+            added.settings?.writeMembers(into: &writer)
         case .navigation(.removed(let removed)):
             writer.field("node", removed.node)
             writer.field("screen", removed.screen)
@@ -65,6 +66,9 @@ extension SessionEvent.Change {
             writer.beginArray()
             for node in stack { writer.string(node.description) }
             writer.endArray()
+        case .navigation(.presentationChanged(let node, let selected)):
+            writer.field("node", node)
+            writer.field("selected", selected)
         case .navigation(.uiChanged(let node, let ui)):
             writer.field("node", node)
             writer.key("ui")

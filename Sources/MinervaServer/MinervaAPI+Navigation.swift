@@ -38,6 +38,23 @@ extension MinervaAPI {
         }
     }
 
+    /// `POST /v1/sessions/{id}/nodes/{node}/presentation {"selected"}`: the user moved a sheet to
+    /// another detent (`presentationChanged`); answers the new state. The detent shown changes nothing.
+    func selectDetent(_ node: String, on session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
+        let command = parse { () throws(APIError) in
+            try readBody(request.body, required: true, keys: Self.presentationKeys) { body throws(JSONReadError) in
+                SessionCommand.selectDetent(node: node, selected: try body.string("selected"))
+            }
+        }
+        let id = session.id
+        return try mutate(session, request, exchange, command: command) { state in
+            Self.json(200, StateDocument.encode(sessionID: id, state: state), headers: [Self.etag(state.version)])
+        }
+    }
+
+    /// The members of a `POST …/presentation` body.
+    private static let presentationKeys: JSONKeys = ["selected"]
+
     /// `DELETE /v1/sessions/{id}/nodes/{node}/results/{screen}`: the parent's client took the
     /// result a flow of `screen` left (`resultConsumed`); answers the new state.
     func consumeResult(

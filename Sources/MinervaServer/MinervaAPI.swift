@@ -192,6 +192,8 @@ public final class MinervaAPI: HTTPResponder {
             return try updateParams(node, on: session!, request, exchange)
         case (.ui(_, let node), _):
             return try putUI(node, on: session!, request, exchange)
+        case (.presentation(_, let node), _):
+            return try selectDetent(node, on: session!, request, exchange)
         case (.result(_, let node, let screen), _):
             return try consumeResult(screen, of: node, on: session!, request, exchange)
         case (.link, _):

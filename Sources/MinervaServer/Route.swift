@@ -22,6 +22,8 @@ enum Route: Equatable {
     case params(String, node: String)
     /// `/v1/sessions/{id}/nodes/{node}/ui`
     case ui(String, node: String)
+    /// `/v1/sessions/{id}/nodes/{node}/presentation`
+    case presentation(String, node: String)
     /// `/v1/sessions/{id}/nodes/{node}/results/{screen}`
     case result(String, node: String, screen: String)
     /// `/v1/sessions/{id}/link`
@@ -53,7 +55,7 @@ enum Route: Equatable {
     var allowedMethods: [String] {
         switch self {
         case .health, .metrics, .app, .events, .link, .webAsset, .version, .analytics: ["GET", "HEAD"]
-        case .sessions, .operation, .restore: ["POST"]
+        case .sessions, .operation, .restore, .presentation: ["POST"]
         case .session: ["GET", "HEAD", "DELETE"]
         case .list: ["GET", "HEAD", "PUT"]
         case .params: ["PATCH"]
@@ -75,6 +77,7 @@ enum Route: Equatable {
         case .list: "list"
         case .params: "params"
         case .ui: "ui"
+        case .presentation: "presentation"
         case .result: "result"
         case .link: "link"
         case .version: "version"
@@ -89,14 +92,14 @@ enum Route: Equatable {
     /// and the health check (which asks the store).
     var usesStore: Bool {
         switch self {
-        case .session, .events, .operation, .list, .params, .ui, .result, .link, .version, .restore, .sessions, .health, .analytics: true
+        case .session, .events, .operation, .list, .params, .ui, .presentation, .result, .link, .version, .restore, .sessions, .health, .analytics: true
         case .metrics, .app, .webAsset: false
         }
     }
 
     var sessionID: String? {
         switch self {
-        case .session(let id), .events(let id), .operation(let id, _), .list(let id, _), .params(let id, _), .ui(let id, _), .result(let id, _, _),
+        case .session(let id), .events(let id), .operation(let id, _), .list(let id, _), .params(let id, _), .ui(let id, _), .presentation(let id, _), .result(let id, _, _),
             .link(let id), .version(let id, _), .restore(let id):
             id
         case .health, .metrics, .app, .sessions, .webAsset, .analytics: nil
@@ -177,6 +180,7 @@ private struct PathSegments {
         case 6 where segment(3, is: "nodes") && !isEmpty(4) && segment(5, is: "list"): return .list(id, node: string(4))
         case 6 where segment(3, is: "nodes") && !isEmpty(4) && segment(5, is: "params"): return .params(id, node: string(4))
         case 6 where segment(3, is: "nodes") && !isEmpty(4) && segment(5, is: "ui"): return .ui(id, node: string(4))
+        case 6 where segment(3, is: "nodes") && !isEmpty(4) && segment(5, is: "presentation"): return .presentation(id, node: string(4))
         case 7 where segment(3, is: "nodes") && !isEmpty(4) && segment(5, is: "results") && !isEmpty(6):
             return .result(id, node: string(4), screen: string(6))
         default: return nil

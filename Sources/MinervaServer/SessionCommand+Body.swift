@@ -17,7 +17,8 @@ extension SessionCommand {
             self = try readBody(bytes, required: true, keys: Fields.present) { body throws(JSONReadError) in
                 .present(
                     from: try body.optionalString("from"), screen: try body.string("screen"), params: try body.optionalObject("params") ?? [:],
-                    style: try body.optionalString("style"), embedInNavigation: try body.optionalBool("embedInNavigation"))
+                    style: try body.optionalString("style"), embedInNavigation: try body.optionalBool("embedInNavigation"),
+                    settings: try PresentationSettings(members: body))
             }
         case .dismiss:
             self = try readBody(bytes, required: false, keys: Fields.dismiss) { body throws(JSONReadError) in
@@ -33,7 +34,9 @@ extension SessionCommand {
             self = try readBody(bytes, required: true, keys: Fields.setRoot, Self.setRoot)
         case .navigate:
             self = try readBody(bytes, required: true, keys: Fields.navigate) { body throws(JSONReadError) in
-                .navigate(from: try body.optionalString("from"), screen: try body.string("screen"), params: try body.optionalObject("params") ?? [:])
+                .navigate(
+                    from: try body.optionalString("from"), screen: try body.string("screen"), params: try body.optionalObject("params") ?? [:],
+                    settings: try PresentationSettings(members: body))
             }
         case .deepLink:
             self = try readBody(bytes, required: true, keys: Fields.deepLink) { body throws(JSONReadError) in
@@ -84,12 +87,12 @@ extension SessionCommand {
 /// The fields each operation's body may carry.
 private enum Fields {
     static let push: JSONKeys = ["from", "screen", "params"]
-    static let present: JSONKeys = ["from", "screen", "params", "style", "embedInNavigation"]
+    static let present: JSONKeys = ["from", "screen", "params", "style", "embedInNavigation", "sheet", "anchor", "dismissible"]
     static let dismiss: JSONKeys = ["node", "interactive"]
     static let pop: JSONKeys = ["navigator", "to", "toRoot", "interactive"]
     static let setRoot: JSONKeys = ["navigator", "screen", "params", "stack"]
     static let stackEntry: JSONKeys = ["screen", "params", "node"]
-    static let navigate: JSONKeys = ["from", "screen", "params"]
+    static let navigate: JSONKeys = ["from", "screen", "params", "sheet", "anchor", "dismissible"]
     static let deepLink: JSONKeys = ["url"]
     static let finish: JSONKeys = ["node", "result"]
     static let result: JSONKeys = ["status", "value"]

@@ -101,6 +101,7 @@ enum StateDocument {
         writer.value(.object(node.params))
         writer.key("presentation")
         node.presentation.write(into: &writer)
+        tree.presentationSettings[id]?.writeMembers(into: &writer)
         writer.field("navigator", node.navigator?.rawValue)
         if let ui = tree.ui[id] {
             writer.key("ui")

@@ -12,12 +12,12 @@ extension SessionCommand {
         case let .push(from, screen, params):
             try checkParams(params, configuration)
             return try navigation(&state) { tree throws(NavigationError) in try tree.push(screen: screen, params: params, from: from).events }
-        case let .present(from, screen, params, styleText, embed):
+        case let .present(from, screen, params, styleText, embed, settings):
             if let from { try model { () throws(NavigationError) in try state.tree.requireNode(from) } }
             let style = try styleText.map { text throws(SessionError) in try Self.enumValue(text, field: "style", as: ModalStyle.self) }
             try checkParams(params, configuration)
             return try navigation(&state) { tree throws(NavigationError) in
-                try tree.present(screen: screen, params: params, from: from, style: style, embedInNavigation: embed).events
+                try tree.present(screen: screen, params: params, from: from, style: style, embedInNavigation: embed, settings: settings).events
             }
         case let .dismiss(node, interactive):
             return try navigation(&state) { tree throws(NavigationError) in try tree.dismiss(node: node, interactive: interactive) }
@@ -36,9 +36,13 @@ extension SessionCommand {
         case let .setRoot(navigator, stack):
             for case .screen(_, let params) in stack { try checkParams(params, configuration) }
             return try navigation(&state) { tree throws(NavigationError) in try tree.setRoot(navigator: navigator, entries: stack).events }
-        case let .navigate(from, screen, params):
+        case let .navigate(from, screen, params, settings):
             try checkParams(params, configuration)
-            return try navigation(&state) { tree throws(NavigationError) in try tree.navigate(screen: screen, params: params, from: from).events }
+            return try navigation(&state) { tree throws(NavigationError) in
+                try tree.navigate(screen: screen, params: params, from: from, settings: settings).events
+            }
+        case let .selectDetent(node, selected):
+            return try navigation(&state) { tree throws(NavigationError) in try tree.selectDetent(of: node, selected) }
         case let .deepLink(url):
             return try navigation(&state) { tree throws(NavigationError) in try tree.deepLink(url).events }
         case let .finish(node, statusText, value):

@@ -6,8 +6,11 @@ public import MinervaList
 public enum SessionCommand: Sendable {
     /// A new child of `from` (default: the focus), pushed on its navigator.
     case push(from: String?, screen: String, params: [String: JSONValue])
-    /// A new child of `from`, presented modally at the root of a new navigator.
-    case present(from: String?, screen: String, params: [String: JSONValue], style: String?, embedInNavigation: Bool?)
+    /// A new child of `from`, presented modally at the root of a new navigator, with its sheet,
+    /// anchor and `dismissible`.
+    case present(
+        from: String?, screen: String, params: [String: JSONValue], style: String?, embedInNavigation: Bool?,
+        settings: PresentationSettings = PresentationSettings())
     /// Dismisses a presented node (default: the top-most) and everything above it; `interactive`
     /// when the user swiped it away.
     case dismiss(node: String?, interactive: Bool = false)
@@ -16,8 +19,11 @@ public enum SessionCommand: Sendable {
     case pop(navigator: String?, to: String?, toRoot: Bool, interactive: Bool = false)
     /// Replaces a navigator's whole stack.
     case setRoot(navigator: String?, stack: [StackEntry])
-    /// Shows a screen the way the app description and the layout say.
-    case navigate(from: String?, screen: String, params: [String: JSONValue])
+    /// Shows a screen the way the app description and the layout say (with presentation
+    /// settings for one that is presented).
+    case navigate(from: String?, screen: String, params: [String: JSONValue], settings: PresentationSettings = PresentationSettings())
+    /// Moves a presented sheet to another of its detents (the user did).
+    case selectDetent(node: String, selected: String)
     /// Follows a deep link, keeping what is shown (or keeping the link for a later flow).
     case deepLink(url: String)
     /// Changes a node's params in place.

@@ -33,7 +33,7 @@ extension SessionState {
         guard !block.isEmpty else { return nil }
         assert(zip(block, block.dropFirst()).allSatisfy { $0.kind <= $1.kind }, "a block's events follow SessionEvent.Kind's order")
         version += 1
-        if block.contains(where: { $0.kind != .uiChanged }) { structuralVersion = version }
+        if block.contains(where: { $0.kind != .uiChanged && $0.kind != .presentationChanged }) { structuralVersion = version }
         for case .navigation(.finished(let finished)) in block { tree.keepResult(of: finished, version: version) }
         var events: [SessionEvent] = []
         events.reserveCapacity(block.count)

@@ -85,7 +85,7 @@ extension SessionState {
         var oldest = version
         for record in events.reversed() {
             let event = try SessionEvent(record: record)
-            if event.kind != .uiChanged { return event.version }
+            if event.kind != .uiChanged && event.kind != .presentationChanged { return event.version }
             oldest = event.version
         }
         return events.isEmpty ? version : oldest

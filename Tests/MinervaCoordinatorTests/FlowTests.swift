@@ -36,6 +36,7 @@ import Testing
             case .pendingChanged(let pending): "pendingChanged \(pending?.link?.url ?? pending.map { _ in "target" } ?? "null")"
             case .stackChanged: "stackChanged"
             case .uiChanged(let node, _): "uiChanged \(node)"
+            case .presentationChanged(let node, let selected): "presentationChanged \(node) \(selected)"
             case .resultConsumed(let node, let screen): "resultConsumed \(node) \(screen)"
             }
         }

@@ -123,3 +123,59 @@ import TestSupport
         #expect(restored.contains(.uiChanged(node: profile, ui: ["scrollAnchor": "a"])))
     }
 }
+
+/// A sheet's detents, a popover's anchor and `dismissible`: from the screen or the present,
+/// in the state, changed by the user, and refusing what would not hold together.
+@Suite struct PresentationSettingsTests {
+    let sheet = PresentationSettings.Sheet(
+        detents: [.medium, .large, PresentationSettings.Detent(id: "peek", height: 120)], selected: "medium", grabber: true, undimmedUpTo: "medium")
+
+    @Test func aPresentTakesItsSheetAndTheScreensDismissibleAndTheUserMovesTheDetent() throws {
+        var tree = CoordinatorTree(app: .tabs)
+        let node = try tree.present(screen: "editProfile", settings: PresentationSettings(sheet: sheet, dismissible: false)).node
+        #expect(tree.presentationSettings[node] == PresentationSettings(sheet: sheet, dismissible: false))
+        #expect(try tree.selectDetent(of: node.description, "medium").isEmpty)
+        #expect(try tree.selectDetent(of: node.description, "peek") == [.presentationChanged(node: node, selected: "peek")])
+        #expect(throws: NavigationError.self) { try tree.selectDetent(of: node.description, "tall") }
+        #expect(throws: NavigationError.self) { try tree.selectDetent(of: "n1", "peek") }
+        let before = tree
+        do {
+            _ = try tree.dismiss(node: node.description, interactive: true)
+            Issue.record("an undismissible sheet was swiped away")
+        } catch {
+            #expect(error.code == "not_dismissible")
+        }
+        #expect(tree == before)
+        #expect(try !tree.dismiss(node: node.description).isEmpty)
+        #expect(tree.presentationSettings.isEmpty)
+    }
+
+    @Test func settingsThatDoNotHoldTogetherAreRefused() throws {
+        var tree = CoordinatorTree(app: .tabs)
+        let cases: [(ModalStyle?, PresentationSettings)] = [
+            (.fullScreen, PresentationSettings(sheet: sheet)),
+            (nil, PresentationSettings(sheet: .init(detents: []))),
+            (nil, PresentationSettings(sheet: .init(detents: [.medium], selected: "large"))),
+            (nil, PresentationSettings(sheet: .init(detents: [.medium, .medium]))),
+            (.pageSheet, PresentationSettings(anchor: ["item": "a"])),
+            (.popover, PresentationSettings()),
+        ]
+        for (style, settings) in cases {
+            #expect(throws: NavigationError.self, "\(settings)") { try tree.present(screen: "editProfile", style: style, settings: settings) }
+        }
+        _ = try tree.present(screen: "editProfile", style: .popover, settings: PresentationSettings(anchor: ["item": "cell-3"]))
+        // A pushed screen takes no presentation settings.
+        var other = CoordinatorTree(app: .tabs)
+        #expect(throws: NavigationError.self) { try other.navigate(screen: "profile", params: ["userId": "1"], settings: PresentationSettings(dismissible: false)) }
+    }
+
+    @Test func settingsSurviveTheSnapshotAndTheReplay() throws {
+        var tree = CoordinatorTree(app: .tabs)
+        let before = tree
+        let events = try tree.present(screen: "editProfile", style: .popover, settings: PresentationSettings(sheet: sheet, anchor: ["item": "c"])).events
+        var replayed = before
+        replayed.replay(tree.changeBlock(since: before, operationEvents: events), version: 2)
+        #expect(replayed == tree)
+        #expect(try CoordinatorTree(snapshot: JSONParser.parse(tree.snapshotBytes), app: .tabs) == tree)
+    }
+}

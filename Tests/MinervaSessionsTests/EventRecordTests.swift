@@ -32,7 +32,10 @@ import Testing
                 .added(
                     AddedNode(
                         node: NodeID(4), screen: "photo", params: ["photoId": "p1"], parent: NodeID(1), navigator: "v1",
-                        presentation: Presentation(.present, style: .pageSheet), presentedBy: "v0", embedded: false, title: "Photo")))
+                        presentation: Presentation(.present, style: .popover), presentedBy: "v0", embedded: false, title: "Photo",
+                        settings: PresentationSettings(
+                            sheet: .init(detents: [.medium, .init(id: "peek", height: 120.5)], selected: "peek", grabber: true),
+                            anchor: ["element": "toolbar", "rect": [1, 2, 3.5, 4]], dismissible: false))))
         case .stackChanged: .navigation(.stackChanged(navigator: "v0", stack: [NodeID(1), NodeID(5)]))
         case .tabSelected: .navigation(.tabSelected("account"))
         case .flagsChanged: .navigation(.flagsChanged(["beta", "signedIn"]))
@@ -48,6 +51,7 @@ import Testing
         case .paramsChanged: .navigation(.paramsChanged(node: NodeID(5), params: ["id": "A1", "color": "red"]))
         case .uiChanged: .navigation(.uiChanged(node: NodeID(5), ui: ["scrollAnchor": "msg-42", "selection": ["msg-42"]]))
         case .resultConsumed: .navigation(.resultConsumed(node: NodeID(1), screen: "login"))
+        case .presentationChanged: .navigation(.presentationChanged(node: NodeID(4), selected: "large"))
         case .listChanged: .listChanged(node: NodeID(2), list: 3, from: 2)
         }
     }

@@ -183,3 +183,63 @@ def test_ui_state_and_results_are_seen_by_a_second_instance_on_postgres():
 def test_select_tab_dismiss_must_be_a_boolean(tabs_server, body):
     session = tabs_server.create_session()
     session.op("select-tab", body, expect=400)
+
+
+SHEET = {"detents": ["medium", "large", {"id": "peek", "height": 120}], "selected": "medium", "grabber": True, "undimmedUpTo": "medium"}
+
+
+def test_sheet_detents_round_trip_and_the_users_detent_change(tabs_server):
+    session = tabs_server.create_session()
+    state, block = session.block("POST", "/present", {"screen": "editProfile", "sheet": SHEET})
+    assert nodes(state)["n3"]["sheet"] == SHEET and block[0]["sheet"] == SHEET
+    tapped = state["version"]
+    state, block = session.block("POST", "/nodes/n3/presentation", {"selected": "peek"})
+    assert [(event["type"], event["node"], event["selected"]) for event in block] == [("presentationChanged", "n3", "peek")]
+    assert nodes(state)["n3"]["sheet"]["selected"] == "peek"
+    status, _, same = session.call("POST", "/nodes/n3/presentation", {"selected": "peek"})
+    assert status == 200 and same["version"] == state["version"]
+    # A detent change never fails a tap made before it.
+    session.op("push", {"screen": "profile", "params": {"userId": "1"}}, headers={"If-Match": f'"{tapped}"'})
+    before = session.get()
+    for body, expected in (({"selected": "tall"}, 422), ({"selected": 1}, 400), ({}, 400), ({"selected": "large", "x": 1}, 400)):
+        assert session.call("POST", "/nodes/n3/presentation", body)[0] == expected, body
+    assert session.call("POST", "/nodes/n1/presentation", {"selected": "large"})[0] == 409
+    assert session.call("POST", "/nodes/n99/presentation", {"selected": "large"})[0] == 404
+    assert session.get()["version"] == before["version"]
+
+
+def test_a_popover_needs_an_anchor_and_settings_must_fit_the_style(tabs_server):
+    session = tabs_server.create_session()
+    before = session.get()
+    for body, expected in (
+            ({"screen": "editProfile", "style": "popover"}, 422),
+            ({"screen": "editProfile", "style": "fullScreen", "sheet": SHEET}, 422),
+            ({"screen": "editProfile", "anchor": {"item": "a"}}, 422),
+            ({"screen": "editProfile", "sheet": {"detents": []}}, 422),
+            ({"screen": "editProfile", "sheet": {"detents": ["medium"], "selected": "large"}}, 422),
+            ({"screen": "editProfile", "sheet": {"detents": ["tall"]}}, 400),
+            ({"screen": "editProfile", "sheet": "medium"}, 400),
+            ({"screen": "editProfile", "style": "popover", "anchor": {"item": "a", "rect": [0, 0, 1, 1]}}, 400),
+            ({"screen": "editProfile", "style": "popover", "anchor": {"element": "bar", "rect": [0, 0, 1]}}, 400),
+            ({"screen": "editProfile", "dismissible": "no"}, 400)):
+        status, _, answer = session.call("POST", "/present", body)
+        assert status == expected, (body, answer)
+    status, _, answer = session.call("POST", "/navigate", {"screen": "profile", "params": {"userId": "1"}, "sheet": SHEET})
+    assert status == 422 and "pushed" in answer["error"]["message"]
+    assert session.get()["version"] == before["version"]
+    anchor = {"element": "toolbar", "rect": [10, 20, 44, 44.5]}
+    # editProfile's style is pageSheet: an anchor needs style popover.
+    session.op("navigate", {"screen": "editProfile", "anchor": anchor}, expect=422)
+    state = session.op("present", {"screen": "editProfile", "style": "popover", "anchor": anchor})
+    assert nodes(state)["n3"]["anchor"] == anchor and nodes(state)["n3"]["presentation"]["style"] == "popover"
+
+
+def test_an_undismissible_sheet_refuses_only_the_users_swipe(tabs_server):
+    session = tabs_server.create_session()
+    state = session.op("navigate", {"screen": "editProfile", "dismissible": False})
+    assert nodes(state)["n3"]["dismissible"] is False
+    before = session.get()
+    answer = session.op("dismiss", {"node": "n3", "interactive": True}, expect=409)
+    assert answer["error"]["code"] == "not_dismissible" and session.get()["version"] == before["version"]
+    state, block = session.block("POST", "/dismiss", {"node": "n3"})
+    assert block[-1]["result"] == {"status": "cancelled", "cause": "dismiss"}

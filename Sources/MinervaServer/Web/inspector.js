@@ -125,6 +125,8 @@ function describeEvent(event) {
       return [[event.from, " → ", h("b", {}, event.to)], h("span", { class: "badge badge-flow" }, "flow")];
     case "paramsChanged":
       return [[h("b", {}, event.node), " ", JSON.stringify(event.params ?? {})], h("span", { class: "badge" }, "params")];
+    case "presentationChanged":
+      return [[h("b", {}, event.node), " ", event.selected], h("span", { class: "badge" }, "detent")];
     case "uiChanged":
       return [[h("b", {}, event.node), " ", JSON.stringify(event.ui ?? {})], h("span", { class: "badge" }, "ui")];
     case "resultConsumed":

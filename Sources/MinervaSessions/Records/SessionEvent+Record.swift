@@ -25,7 +25,7 @@ extension SessionEvent {
     /// The members an event record may carry.
     private static let recordKeys: JSONKeys = [
         "format", "version", "at", "final", "type", "node", "list", "from", "screen", "params", "parent", "navigator", "presentation",
-        "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending", "stack", "to", "checkpoint", "bases", "ui", "title",
+        "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending", "stack", "to", "checkpoint", "bases", "ui", "title", "sheet", "anchor", "dismissible", "selected",
     ]
     /// The members of a base navigator in a `flowChanged` record.
     private static let baseKeys: JSONKeys = ["id", "rootKind"]
@@ -43,6 +43,12 @@ extension SessionEvent {
         } catch {
             throw SnapshotError("event \(record.seq): \(error)")
         }
+    }
+
+    /// An `added` record's presentation settings, `nil` when it holds none.
+    private static func settings(_ reader: JSONObjectReader) throws(JSONReadError) -> PresentationSettings? {
+        let settings = try PresentationSettings(members: reader)
+        return settings.isEmpty ? nil : settings
     }
 
     /// A checkpoint's bytes, written again from the value read.
@@ -68,7 +74,8 @@ extension SessionEvent {
                         parent: try reader.nodeID("parent"), navigator: NavigatorID(try reader.string("navigator")),
                         presentation: try reader.object("presentation", keys: Presentation.keys, Presentation.init(reader:)),
                         presentedBy: try reader.optionalString("presentedBy").map { NavigatorID($0) },
-                        embedded: try reader.optionalBool("embedded"), title: try reader.optionalString("title"))))
+                        embedded: try reader.optionalBool("embedded"), title: try reader.optionalString("title"),
+                        settings: try Self.settings(reader))))
         case .removed:
             return .navigation(
                 .removed(
@@ -98,6 +105,8 @@ extension SessionEvent {
             return .navigation(.paramsChanged(node: try reader.nodeID("node"), params: try reader.optionalObject("params") ?? [:]))
         case .stackChanged:
             return .navigation(.stackChanged(navigator: NavigatorID(try reader.string("navigator")), stack: try reader.nodeIDs("stack")))
+        case .presentationChanged:
+            return .navigation(.presentationChanged(node: try reader.nodeID("node"), selected: try reader.string("selected")))
         case .uiChanged:
             return .navigation(.uiChanged(node: try reader.nodeID("node"), ui: try reader.object("ui")))
         case .resultConsumed:
@@ -130,8 +139,8 @@ extension SessionEvent.Change {
     /// Whether the change holds what presentable state added (and needs record format 4).
     var usesPresentableState: Bool {
         switch self {
-        case .navigation(.uiChanged), .navigation(.resultConsumed): true
-        case .navigation(.added(let added)): added.title != nil
+        case .navigation(.uiChanged), .navigation(.resultConsumed), .navigation(.presentationChanged): true
+        case .navigation(.added(let added)): added.title != nil || added.settings != nil
         default: false
         }
     }

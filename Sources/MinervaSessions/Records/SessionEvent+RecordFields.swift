@@ -24,6 +24,7 @@ extension SessionEvent.Change {
             if let presentedBy = added.presentedBy { writer.field("presentedBy", presentedBy.rawValue) }
             if let embedded = added.embedded { writer.field("embedded", embedded) }
             if let title = added.title { writer.field("title", title) }
+            added.settings?.writeMembers(into: &writer)
         case .navigation(.removed(let removed)):
             writer.field("node", removed.node)
             writer.field("screen", removed.screen)
@@ -63,6 +64,9 @@ extension SessionEvent.Change {
             writer.field("navigator", navigator.rawValue)
             writer.key("stack")
             writer.value(.array(stack.map { .string($0.description) }))
+        case .navigation(.presentationChanged(let node, let selected)):
+            writer.field("node", node)
+            writer.field("selected", selected)
         case .navigation(.uiChanged(let node, let ui)):
             writer.field("node", node)
             writer.key("ui")
