@@ -97,6 +97,8 @@ extension AppDescription {
             writer.beginObject()
             writer.field("screen", split.primary)
             writer.endObject()
+            // Only when set: a file without it keeps its document and version.
+            if split.compactTop != .deepest { writer.field("compactTop", split.compactTop.rawValue) }
             writer.endObject()
         }
         writer.endObject()

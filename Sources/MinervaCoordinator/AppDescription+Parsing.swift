@@ -36,7 +36,7 @@ private enum AppReader {
     static let screenKeys: JSONKeys = ["presentation", "style", "embedInNavigation", "params", "key", "title", "requires", "otherwise", "flow", "sheet", "dismissible"]
     static let otherwiseKeys: JSONKeys = ["screen", "params"]
     static let rootKeys: JSONKeys = ["screen", "tabs", "split"]
-    static let splitKeys: JSONKeys = ["columns", "primary"]
+    static let splitKeys: JSONKeys = ["columns", "primary", "compactTop"]
     static let primaryKeys: JSONKeys = ["screen"]
     static let tabKeys: JSONKeys = ["id", "screen"]
     static let flowKeys: JSONKeys = ["root", "completes"]
@@ -237,9 +237,12 @@ private enum AppReader {
             return .split(
                 try root.object("split", keys: splitKeys) { split throws(JSONReadError) in
                     let columns = try split.optionalInt("columns") ?? 2
-                    guard columns == 2 else { throw split.error("must be 2 (primary and detail)", at: "columns") }
+                    guard columns == 2 || columns == 3 else {
+                        throw split.error("must be 2 (primary and detail) or 3 (primary, supplementary and detail)", at: "columns")
+                    }
                     return AppDescription.Split(
-                        columns: columns, primary: try split.object("primary", keys: primaryKeys) { primary throws(JSONReadError) in try usable(primary) })
+                        columns: columns, primary: try split.object("primary", keys: primaryKeys) { primary throws(JSONReadError) in try usable(primary) },
+                        compactTop: try enumValue(split, "compactTop", as: AppDescription.Split.CompactTop.self) ?? .deepest)
                 })
         }
         guard root.contains("tabs") else { return .screen(try usable(root)) }

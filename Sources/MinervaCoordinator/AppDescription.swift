@@ -95,15 +95,26 @@ public struct AppDescription: Sendable, Equatable {
 
     /// A split view root.
     public struct Split: Sendable, Equatable {
-        /// How many columns (2: `primary` and `detail`).
+        /// Which column a compact split view shows.
+        public enum CompactTop: String, Sendable, CaseIterable {
+            /// The deepest column that holds anything.
+            case deepest
+            /// Always `primary`.
+            case primary
+        }
+
+        /// How many columns: 2 (`primary` and `detail`) or 3 (and `supplementary` between them).
         public var columns: Int
         /// The screen at the root of `primary`.
         public var primary: String
+        /// Which column a compact split view shows.
+        public var compactTop: CompactTop
 
         /// Creates a split root.
-        public init(columns: Int = 2, primary: String) {
+        public init(columns: Int = 2, primary: String, compactTop: CompactTop = .deepest) {
             self.columns = columns
             self.primary = primary
+            self.compactTop = compactTop
         }
     }
 

@@ -31,7 +31,7 @@ extension CoordinatorTree {
         let wanted: [NavigatorID] =
             switch newFlow.root {
             case .tabs(let tabs): tabs.map { Self.navigatorID(forTab: $0.id) }
-            case .split: [.primary, .detail]
+            case .split(let split): split.columns == 3 ? [.primary, .supplementary, .detail] : [.primary, .detail]
             case .screen: layout == .stack || newApp.declaresFlows ? [.main] : [.primary, .detail]
             }
         if current != wanted {

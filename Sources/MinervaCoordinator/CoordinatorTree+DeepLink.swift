@@ -116,10 +116,10 @@ extension CoordinatorTree {
             namesUndeclared: error.namesUndeclared)
     }
 
-    /// The base navigators a deep link builds on: the selected tab's, `v0`, or `primary` and `detail`.
+    /// The base navigators a deep link builds on: the selected tab's, `v0`, or the split view's columns.
     private var visibleBases: [NavigatorID] {
         if let selectedTab { return [Self.navigatorID(forTab: selectedTab)] }
-        return layout == .split ? [.primary, .detail] : [.main]
+        return layout == .split ? columns : [.main]
     }
 
     /// What `bases` show above the first one's root, in the order steps build it: the first

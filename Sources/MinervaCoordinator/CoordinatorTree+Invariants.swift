@@ -45,7 +45,7 @@ extension CoordinatorTree {
                 guard node.presentation == expected else { return "\(nodeID) has kind \(node.presentation) at index \(index) of \(id)" }
             }
             if navigator.isBase {
-                guard navigator.stack.count > 0 || navigator.id == .detail else { return "base navigator \(id) is empty" }
+                guard navigator.stack.count > 0 || (layout == .split && id != .primary) else { return "base navigator \(id) is empty" }
                 guard baseNavigators.contains(id) else { return "unexpected base navigator \(id)" }
             } else {
                 guard !navigator.stack.isEmpty else { return "presented navigator \(id) is empty" }

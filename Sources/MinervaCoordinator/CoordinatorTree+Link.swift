@@ -21,7 +21,7 @@ extension CoordinatorTree {
         if let selectedTab {
             bases = [Self.navigatorID(forTab: selectedTab)]
         } else {
-            bases = layout == .split ? [.primary, .detail] : [.main]
+            bases = layout == .split ? columns : [.main]
         }
         var ids: [NodeID] = []
         for (index, base) in bases.enumerated() {

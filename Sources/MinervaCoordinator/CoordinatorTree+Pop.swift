@@ -18,7 +18,9 @@ extension CoordinatorTree {
     /// - Returns: the `removed` events, reason `pop`, top-most first (and the `finished` events of
     ///   flows they cancel).
     /// - Throws: `notFound` for an unknown navigator or node, `invalid` when `.to` names a node
-    ///   of another navigator, `conflict` when nothing would be removed or a root would be.
+    ///   of another navigator, `conflict` when nothing would be removed or a root would be (but
+    ///   the root of a split view's column after `primary`: popping it empties the column, and
+    ///   the focus moves to the column before it).
     @discardableResult
     public mutating func pop(navigator: String? = nil, target: PopTarget = .top, interactive: Bool = false) throws(NavigationError)
         -> [NavigationEvent]
@@ -42,7 +44,9 @@ extension CoordinatorTree {
         let stack = navigators[id]!.stack
         if target == .top { keep = stack.count - 1 }
         guard !stack.isEmpty else { throw .conflict("navigator '\(id)' is empty; there is nothing to pop") }
-        guard keep >= 1 else {
+        // A split view's column after `primary` may be emptied ("back to the sidebar").
+        let emptiable = columns.contains(id) && id != .primary
+        guard keep >= 1 || emptiable else {
             throw .conflict(
                 "'\(stack[0])' is the root of navigator '\(id)' and cannot be popped"
                     + (navigators[id]!.isBase ? "" : "; dismiss it instead"))

@@ -3,8 +3,9 @@ public import MinervaJSON
 extension CoordinatorTree {
     /// Pushes a new coordinator for `screen` as a child of `from`, on `from`'s navigator.
     ///
-    /// In a split layout, a push from `primary` replaces the `detail` stack instead (its old
-    /// nodes are removed with `setRoot`); from `detail` it pushes on `detail`.
+    /// In a split view a push follows `showDetailViewController`: from a column that has a
+    /// column after it, it replaces that column's stack instead (its old nodes, and those of the
+    /// columns after it, are removed with `setRoot`); from `detail` it pushes on `detail`.
     /// - Parameters:
     ///   - screen: a screen of the app description.
     ///   - params: the screen's params; those it declares are required.
@@ -35,10 +36,14 @@ extension CoordinatorTree {
         _ = try screenEntry(screen, params: params)
         let navigatorID = try requireOnStack(origin, action: "push")
         let navigator = navigators[navigatorID]!
-        if layout == .split, navigatorID == .primary {
-            try requireUncovered(toChange: .detail, from: navigatorID)
-            let replaced = replaceStack(of: .detail, with: [(screen, params)], parent: origin.id, reason: .setRoot)
-            return (replaced.events, replaced.nodes[0])
+        if let column = columnAfter(navigatorID) {
+            try requireUncovered(toChange: column, from: navigatorID)
+            let columns = columns
+            let emptied = columns[(columns.firstIndex(of: column)! + 1)...].flatMap { navigators[$0]!.stack }
+            var events = remove(Set(emptied), reason: .setRoot)
+            let replaced = replaceStack(of: column, with: [(screen, params)], parent: origin.id, reason: .setRoot)
+            events += replaced.events
+            return (events, replaced.nodes[0])
         }
         guard navigator.embedded else {
             throw .conflict(
@@ -47,5 +52,13 @@ extension CoordinatorTree {
         let id = makeNode(screen: screen, params: params, presentation: Presentation(.push), navigator: navigatorID, parent: origin.id)
         navigators[navigatorID]!.stack.append(id)
         return ([], id)
+    }
+
+    /// The split view's column that a push from `navigatorID` replaces: the next one after a
+    /// column, none after `detail` or outside a split view.
+    func columnAfter(_ navigatorID: NavigatorID) -> NavigatorID? {
+        let columns = columns
+        guard let index = columns.firstIndex(of: navigatorID), index + 1 < columns.count else { return nil }
+        return columns[index + 1]
     }
 }

@@ -30,6 +30,8 @@ extension CoordinatorTree {
                 break
             case .flowChanged(let change):
                 startFlow(change)
+            case .sizeClassChanged(let horizontal):
+                sizeClass = horizontal
             case .paramsChanged(let node, let params):
                 nodes[node]?.params = params
             case .tabSelected(let tab):

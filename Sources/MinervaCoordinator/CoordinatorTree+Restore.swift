@@ -51,6 +51,7 @@ extension CoordinatorTree {
         }
         var next = target
         next.results = results.filter { kept.contains($0.key) }
+        next.sizeClass = sizeClass
         next.run(app)
         next.flags = flags
         next.nextNodeNumber = max(nextNodeNumber, target.nextNodeNumber)

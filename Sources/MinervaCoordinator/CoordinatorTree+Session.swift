@@ -32,4 +32,11 @@ extension CoordinatorTree {
         selectedTab = tab
         return events
     }
+
+    /// Records the horizontal size class the device reports: a compact split view shows one
+    /// column as one stack (``compactStack``); no node comes or goes.
+    /// - Returns: nothing: the block says `sizeClassChanged` when it changed.
+    public mutating func setSizeClass(_ horizontal: SizeClass) {
+        sizeClass = horizontal
+    }
 }

@@ -25,6 +25,7 @@ extension CoordinatorTree {
         for id in navigatorOrder { writeSnapshot(of: navigators[id]!, into: &writer) }
         writer.endArray()
         if let selectedTab { writer.field("selectedTab", selectedTab) }
+        if sizeClass != .regular { writer.field("sizeClass", sizeClass.rawValue) }
         if let pending {
             writer.key("pending")
             pending.writeSnapshot(into: &writer)
@@ -76,7 +77,9 @@ extension CoordinatorTree {
     }
 
     /// Whether the snapshot holds what presentable state added: UI state, flow results.
-    public var snapshotUsesPresentableState: Bool { !ui.isEmpty || !results.isEmpty || !presentationSettings.isEmpty }
+    public var snapshotUsesPresentableState: Bool {
+        !ui.isEmpty || !results.isEmpty || !presentationSettings.isEmpty || sizeClass != .regular || navigators[.supplementary] != nil
+    }
 
     /// Whether the snapshot holds what root flows added: a flow's name, a pending deep link.
     public var snapshotUsesFlows: Bool { app.declaresFlows || pending?.link != nil }
@@ -106,6 +109,7 @@ extension CoordinatorTree {
             nextNodeNumber = try reader.int("nextNode")
             nextNavigatorNumber = try reader.int("nextNavigator")
             selectedTab = try reader.optionalString("selectedTab")
+            sizeClass = try reader.optionalEnumValue("sizeClass", as: SizeClass.self) ?? .regular
             flags = Set(try reader.strings("flags"))
             for node in try reader.objects("nodes", keys: Self.nodeKeys, Self.node) { nodes[node.id] = node }
             for navigator in try reader.objects("navigators", keys: Self.navigatorKeys, Self.navigator) { addNavigator(navigator) }

@@ -4,7 +4,7 @@ extension CoordinatorTree {
     /// The members of a tree snapshot; `lastSeq` is read from snapshots written before the
     /// session core kept the event counter, and ignored.
     static let snapshotKeys: JSONKeys = [
-        "layout", "flow", "nextNode", "nextNavigator", "lastSeq", "flags", "nodes", "navigators", "selectedTab", "pending", "ui", "results", "presentations",
+        "layout", "flow", "nextNode", "nextNavigator", "lastSeq", "flags", "nodes", "navigators", "selectedTab", "pending", "ui", "results", "presentations", "sizeClass",
     ]
     static let presentationKeys: JSONKeys = ["node", "sheet", "anchor", "dismissible"]
     static let uiKeys: JSONKeys = ["node", "ui"]

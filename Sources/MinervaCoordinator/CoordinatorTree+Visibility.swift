@@ -8,9 +8,11 @@ extension CoordinatorTree {
         return current
     }
 
-    /// The base navigators a device shows now: the selected tab's, `v0`, or the split view's columns.
+    /// The base navigators a device shows now: the selected tab's, `v0`, or the split view's
+    /// columns (the one a compact split view shows).
     var shownBaseNavigators: [NavigatorID] {
         if let selectedTab { return [Self.navigatorID(forTab: selectedTab)] }
+        if collapsed { return [compactTopColumn] }
         return baseNavigators
     }
 
@@ -46,7 +48,11 @@ extension CoordinatorTree {
     func requireVisible(_ navigatorID: NavigatorID, toPresent screen: String) throws(NavigationError) {
         let base = base(of: navigatorID)
         if !shownBaseNavigators.contains(base) {
-            let tab = tabs?.first { Self.navigatorID(forTab: $0.id) == base }?.id ?? base.rawValue
+            guard let tab = tabs?.first(where: { Self.navigatorID(forTab: $0.id) == base })?.id else {
+                throw .notVisible(
+                    "column '\(base)' is not shown: the split view is compact and shows '\(compactTopColumn)', so a device cannot present "
+                        + "\(Excerpt(screen)) from navigator '\(navigatorID)'; present from the focus, or switch to size class regular")
+            }
             throw .notVisible(
                 "navigator '\(navigatorID)' belongs to tab '\(tab)', which is not selected, so a device cannot present \(Excerpt(screen)) "
                     + "from it; select-tab '\(tab)' first, or present from the focus")

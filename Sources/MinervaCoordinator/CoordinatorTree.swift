@@ -30,6 +30,8 @@ public struct CoordinatorTree: Sendable {
     public internal(set) var pending: Pending?
     /// The results flows left on their parents, by parent and then by the flow's screen.
     public internal(set) var results: [NodeID: [String: FlowResult]] = [:]
+    /// The horizontal size class the session's device reports (`regular` until it says).
+    public internal(set) var sizeClass: SizeClass = .regular
     /// The sheet, anchor and `dismissible` of presented nodes that have any.
     public internal(set) var presentationSettings: [NodeID: PresentationSettings] = [:]
     /// Each node's UI state, for the nodes that have one (never an empty object).
@@ -93,14 +95,18 @@ public struct CoordinatorTree: Sendable {
             addNavigator(Navigator(id: .main, stack: [], presentedNavigator: nil, parent: nil, embedded: true, role: .base(rootKind: .root)))
             navigators[.main]!.stack = [makeNode(screen: screen, params: [:], presentation: Presentation(.root), navigator: .main, parent: rootID)]
         case (.screen(let screen), .split):
-            buildSplit(primary: screen)
+            buildSplit(primary: screen, columns: 2)
         case (.split(let split), _):
-            buildSplit(primary: split.primary)
+            buildSplit(primary: split.primary, columns: split.columns)
         }
     }
 
-    private mutating func buildSplit(primary screen: String) {
+    private mutating func buildSplit(primary screen: String, columns: Int) {
         addNavigator(Navigator(id: .primary, stack: [], presentedNavigator: nil, parent: nil, embedded: true, role: .base(rootKind: .root)))
+        if columns == 3 {
+            addNavigator(
+                Navigator(id: .supplementary, stack: [], presentedNavigator: nil, parent: nil, embedded: true, role: .base(rootKind: .supplementary)))
+        }
         addNavigator(Navigator(id: .detail, stack: [], presentedNavigator: nil, parent: nil, embedded: true, role: .base(rootKind: .detail)))
         navigators[.primary]!.stack = [makeNode(screen: screen, params: [:], presentation: Presentation(.root), navigator: .primary, parent: rootID)]
     }
@@ -113,10 +119,50 @@ public struct CoordinatorTree: Sendable {
     /// The tabs of the session's flow, when its root is a tab bar.
     public var tabs: [AppDescription.Tab]? { app.flows[flow]?.root.tabs }
 
-    /// The base navigators, in layout order: `v0`; `primary` and `detail`; or one per tab.
+    /// The base navigators, in layout order: `v0`; the split view's columns; or one per tab.
     public var baseNavigators: [NavigatorID] {
         if let tabs { return tabs.map { Self.navigatorID(forTab: $0.id) } }
-        return layout == .stack ? [.main] : [.primary, .detail]
+        return layout == .stack ? [.main] : columns
+    }
+
+    /// The split view of the session's flow (a single-root session made split has two columns).
+    public var split: AppDescription.Split? {
+        guard layout == .split else { return nil }
+        switch app.flows[flow]?.root {
+        case .split(let split): return split
+        case .screen(let screen): return AppDescription.Split(columns: 2, primary: screen)
+        case .tabs, nil: return nil
+        }
+    }
+
+    /// A split view's columns in order (`primary`, `supplementary` with three, `detail`); none
+    /// without a split view.
+    public var columns: [NavigatorID] {
+        guard layout == .split else { return [] }
+        return navigators[.supplementary] != nil ? [.primary, .supplementary, .detail] : [.primary, .detail]
+    }
+
+    /// Whether the split view shows one column as one stack (compact width).
+    public var collapsed: Bool { layout == .split && sizeClass == .compact }
+
+    /// The column a compact split view shows: the deepest that holds anything, or `primary`
+    /// when the split view says so.
+    public var compactTopColumn: NavigatorID {
+        if split?.compactTop == .primary { return .primary }
+        return columns.last { !navigators[$0]!.stack.isEmpty } ?? .primary
+    }
+
+    /// What a compact split view shows as one stack: the columns' stacks concatenated up to the
+    /// one it shows; empty without a split view.
+    public var compactStack: [NodeID] {
+        guard layout == .split else { return [] }
+        let top = compactTopColumn
+        var stack: [NodeID] = []
+        for column in columns {
+            stack += navigators[column]!.stack
+            if column == top { break }
+        }
+        return stack
     }
 
     /// The top-most visible node: from the visible base navigator follow the presented
@@ -129,17 +175,18 @@ public struct CoordinatorTree: Sendable {
         return navigators[navigatorID]!.stack.last!
     }
 
-    /// The base navigator on screen: in split, `detail` when it holds anything, else `primary`.
+    /// The base navigator on top: the selected tab's or `v0`; in a split view the column a
+    /// compact one shows, else the first column that presents something, else the deepest that
+    /// holds anything.
     var visibleBaseNavigator: NavigatorID {
         if let selectedTab { return Self.navigatorID(forTab: selectedTab) }
         switch layout {
         case .stack:
             return .main
         case .split:
-            if navigators[.primary]!.presentedNavigator == nil, !navigators[.detail]!.stack.isEmpty {
-                return .detail
-            }
-            return .primary
+            if collapsed { return compactTopColumn }
+            let columns = columns
+            return columns.first { navigators[$0]!.presentedNavigator != nil } ?? columns.last { !navigators[$0]!.stack.isEmpty } ?? .primary
         }
     }
 
@@ -192,5 +239,6 @@ extension CoordinatorTree: Equatable {
             && lhs.nextNodeNumber == rhs.nextNodeNumber && lhs.nextNavigatorNumber == rhs.nextNavigatorNumber
             && lhs.selectedTab == rhs.selectedTab && lhs.flags == rhs.flags && lhs.pending == rhs.pending && lhs.flow == rhs.flow
             && lhs.results == rhs.results && lhs.ui == rhs.ui && lhs.presentationSettings == rhs.presentationSettings
+            && lhs.sizeClass == rhs.sizeClass
     }
 }

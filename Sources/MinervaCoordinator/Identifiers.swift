@@ -44,6 +44,8 @@ public struct NavigatorID: Hashable, Sendable, CustomStringConvertible, Expressi
     public static let main: NavigatorID = "v0"
     /// The list side of a `split` layout.
     public static let primary: NavigatorID = "primary"
+    /// The middle column of a three-column split view.
+    public static let supplementary: NavigatorID = "supplementary"
     /// The detail side of a `split` layout.
     public static let detail: NavigatorID = "detail"
 }

@@ -25,6 +25,8 @@ public enum NavigationEvent: Hashable, Sendable {
     /// A set-root kept nodes that were on the stack and moved them (to new places, or under the
     /// stack's owner): the navigator's whole stack now, bottom first.
     case stackChanged(navigator: NavigatorID, stack: [NodeID])
+    /// The device's horizontal size class changed (no node comes or goes).
+    case sizeClassChanged(SizeClass)
     /// The user moved a sheet to another of its detents.
     case presentationChanged(node: NodeID, selected: String)
     /// A node's UI state was replaced (an empty object clears it).
@@ -54,7 +56,7 @@ public enum NavigationEvent: Hashable, Sendable {
         case .removed(let removed): removed.node
         case .finished(let finished): finished.node
         case .paramsChanged(let node, _), .uiChanged(let node, _), .resultConsumed(let node, _), .presentationChanged(let node, _): node
-        case .tabSelected, .flagsChanged, .pendingChanged, .stackChanged, .flowChanged: nil
+        case .tabSelected, .flagsChanged, .pendingChanged, .stackChanged, .flowChanged, .sizeClassChanged: nil
         }
     }
 }

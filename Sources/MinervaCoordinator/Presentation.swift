@@ -14,6 +14,8 @@ public struct Presentation: Hashable, Sendable {
         case tab
         /// The root of a split layout's detail navigator.
         case detail
+        /// The root of a three-column split view's middle column.
+        case supplementary
     }
 
     /// The kind.
@@ -60,6 +62,13 @@ public enum ModalStyle: String, Sendable, CaseIterable {
     public var level: Presentation.Level {
         self == .currentContext || self == .overCurrentContext ? .context : .window
     }
+}
+
+/// The horizontal size class a session's device reports: a compact split view shows one
+/// column, as one stack.
+public enum SizeClass: String, Sendable, CaseIterable {
+    case compact
+    case regular
 }
 
 /// How a session arranges its base navigators.

@@ -66,6 +66,8 @@ extension SessionEvent.Change {
             writer.beginArray()
             for node in stack { writer.string(node.description) }
             writer.endArray()
+        case .navigation(.sizeClassChanged(let horizontal)):
+            writer.field("horizontal", horizontal.rawValue)
         case .navigation(.presentationChanged(let node, let selected)):
             writer.field("node", node)
             writer.field("selected", selected)

@@ -6,27 +6,32 @@ import MinervaSessions
 
 extension MinervaAPI {
     /// The members of a `POST /v1/sessions` body.
-    static let creationKeys: JSONKeys = ["layout", "deepLink", "flags"]
+    static let creationKeys: JSONKeys = ["layout", "deepLink", "flags", "sizeClass"]
 
     /// `POST /v1/sessions`: a new session in the launch flow for its `flags`, on that flow's
     /// roots, or built by a deep link (or with it pending for a later flow).
     /// With `Idempotency-Key`, a retry with the same key and body answers the same session.
     func createSession(_ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
         let key = try IdempotencyKey.parse(request)
-        let (layoutText, deepLink, flags) = try readBody(request.body, required: false, keys: Self.creationKeys) { body throws(JSONReadError) in
-            (try body.optionalString("layout"), try body.optionalString("deepLink"), try body.optionalStrings("flags") ?? [])
+        let (layoutText, deepLink, flags, sizeClassText) = try readBody(request.body, required: false, keys: Self.creationKeys) {
+            body throws(JSONReadError) in
+            (
+                try body.optionalString("layout"), try body.optionalString("deepLink"), try body.optionalStrings("flags") ?? [],
+                try body.optionalString("sizeClass")
+            )
         }
         let app = self.app
         if let deepLink, app.route(for: deepLink) == nil {
             throw .notFound(app.unmatchedLinkMessage(deepLink))
         }
         let layout = try enumValue(layoutText, field: "layout", as: Layout.self) ?? .stack
+        let sizeClass = try enumValue(sizeClassText, field: "sizeClass", as: SizeClass.self) ?? .regular
         if layoutText != nil, app.declaresFlows {
             throw .unprocessable(
                 "this app declares flows, whose roots say whether a session is split; leave 'layout' out (flows: \(app.flowOrder.joined(separator: ", ")))")
         }
         let deferred = exchange.deferred(fallback: Exchange.shuttingDownDuringWrite)
-        let outcome = core.create(layout: layout, deepLink: deepLink, flags: flags, key: key) { created in
+        let outcome = core.create(layout: layout, deepLink: deepLink, flags: flags, sizeClass: sizeClass, key: key) { created in
             let document = StateDocument.encode(sessionID: created.id, state: created.state, token: created.token)
             return StoredAnswer(Self.json(201, document, headers: [Self.etag(1), ("Location", "/v1/sessions/\(created.id)")]))
         } completion: { outcome in

@@ -41,6 +41,7 @@ enum Route: Equatable {
         case setRoot = "set-root"
         case deepLink = "deep-link"
         case selectTab = "select-tab"
+        case sizeClass = "size-class"
     }
 
     /// Recognises a path; `nil` means an unknown path (`404`).

@@ -54,6 +54,10 @@ extension SessionCommand {
             self = try readBody(bytes, required: true, keys: Fields.selectTab) { body throws(JSONReadError) in
                 .selectTab(try body.string("tab"), dismiss: try body.optionalBool("dismiss") ?? false)
             }
+        case .sizeClass:
+            self = try readBody(bytes, required: true, keys: Fields.sizeClass) { body throws(JSONReadError) in
+                .sizeClass(try body.string("horizontal"))
+            }
         case .flags:
             self = try readBody(bytes, required: false, keys: Fields.flags) { body throws(JSONReadError) in
                 .flags(set: try body.optionalStrings("set") ?? [], clear: try body.optionalStrings("clear") ?? [])
@@ -98,4 +102,5 @@ private enum Fields {
     static let result: JSONKeys = ["status", "value"]
     static let selectTab: JSONKeys = ["tab", "dismiss"]
     static let flags: JSONKeys = ["set", "clear"]
+    static let sizeClass: JSONKeys = ["horizontal"]
 }

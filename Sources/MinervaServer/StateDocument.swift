@@ -41,6 +41,16 @@ enum StateDocument {
         writer.field("version", state.version)
         writer.field("layout", tree.layout.rawValue)
         writer.field("flow", tree.flow)
+        if tree.layout == .split {
+            writer.field("sizeClass", tree.sizeClass.rawValue)
+            writer.field("collapsed", tree.collapsed)
+            writer.key("compactStack")
+            writer.beginArray()
+            for node in tree.compactStack { writer.string(node) }
+            writer.endArray()
+        } else if tree.sizeClass != .regular {
+            writer.field("sizeClass", tree.sizeClass.rawValue)
+        }
         writer.field("appVersion", state.appVersion)
         writer.field("focus", state.focus)
         writer.key("root")

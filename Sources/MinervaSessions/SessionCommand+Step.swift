@@ -41,6 +41,10 @@ extension SessionCommand {
             return try navigation(&state) { tree throws(NavigationError) in
                 try tree.navigate(screen: screen, params: params, from: from, settings: settings).events
             }
+        case let .sizeClass(text):
+            let horizontal = try Self.enumValue(text, field: "horizontal", as: SizeClass.self)
+            state.tree.setSizeClass(horizontal)
+            return []
         case let .selectDetent(node, selected):
             return try navigation(&state) { tree throws(NavigationError) in try tree.selectDetent(of: node, selected) }
         case let .deepLink(url):

@@ -22,6 +22,8 @@ public enum SessionCommand: Sendable {
     /// Shows a screen the way the app description and the layout say (with presentation
     /// settings for one that is presented).
     case navigate(from: String?, screen: String, params: [String: JSONValue], settings: PresentationSettings = PresentationSettings())
+    /// Records the device's horizontal size class (`compact` or `regular`).
+    case sizeClass(String)
     /// Moves a presented sheet to another of its detents (the user did).
     case selectDetent(node: String, selected: String)
     /// Follows a deep link, keeping what is shown (or keeping the link for a later flow).

@@ -27,7 +27,8 @@ extension SessionCore {
     ///   - completion: called with the outcome when it is not known at once.
     /// - Returns: the outcome when it is known at once; `completion` is then not called.
     public func create(
-        layout: Layout, deepLink: String?, flags: [String] = [], key: IdempotencyKey?, answer: @escaping @Sendable (CreatedSession) -> StoredAnswer,
+        layout: Layout, deepLink: String?, flags: [String] = [], sizeClass: SizeClass = .regular, key: IdempotencyKey?,
+        answer: @escaping @Sendable (CreatedSession) -> StoredAnswer,
         completion: @escaping CreationCompletion
     ) -> Result<StoredAnswer, SessionError>? {
         let now = configuration.now()
@@ -45,7 +46,8 @@ extension SessionCore {
                     return .success(replay)
                 }
             }
-            return try make(layout: layout, deepLink: deepLink, flags: flags, key: key, now: now, answer: answer, completion: completion)
+            return try make(
+                layout: layout, deepLink: deepLink, flags: flags, sizeClass: sizeClass, key: key, now: now, answer: answer, completion: completion)
         } catch {
             if let key, began {
                 for waiting in creations.finish(key, entry: nil, now: now) { waiting(.failure(error)) }
@@ -77,7 +79,8 @@ extension SessionCore {
     }
 
     private func make(
-        layout: Layout, deepLink: String?, flags: [String], key: IdempotencyKey?, now: Double, answer: @Sendable (CreatedSession) -> StoredAnswer,
+        layout: Layout, deepLink: String?, flags: [String], sizeClass: SizeClass, key: IdempotencyKey?, now: Double,
+        answer: @Sendable (CreatedSession) -> StoredAnswer,
         completion: @escaping CreationCompletion
     ) throws(SessionError) -> Result<StoredAnswer, SessionError>? {
         let (app, appVersion) = currentApp
@@ -87,6 +90,7 @@ extension SessionCore {
         try model { () throws(NavigationError) in try CoordinatorTree.check(layout: layout, for: app) }
         if flags.contains(where: \.isEmpty) { throw .invalid("flag names must not be empty") }
         var tree = CoordinatorTree(app: app, layout: layout, flags: Set(flags))
+        tree.setSizeClass(sizeClass)
         if let deepLink {
             try model { () throws(NavigationError) in _ = try tree.deepLink(deepLink) }
             guard tree.nodes.count <= configuration.maxNodes else {

@@ -10,7 +10,7 @@ extension SessionEvent {
     /// The order of the cases is the order events take within a block. Kinds that later
     /// releases add have their places settled here too, between the present ones:
     /// `appChanged`, `removed`, `finished`, `flowChanged`, `added`, `stackChanged`,
-    /// `paramsChanged`, `tabSelected`, *`sizeClassChanged`*, `presentationChanged`,
+    /// `paramsChanged`, `tabSelected`, `sizeClassChanged`, `presentationChanged`,
     /// `flagsChanged`, `pendingChanged`, `uiChanged`, `resultConsumed`, `listChanged`.
     public enum Kind: String, CaseIterable, Sendable, Comparable {
         case appChanged
@@ -21,6 +21,7 @@ extension SessionEvent {
         case stackChanged
         case paramsChanged
         case tabSelected
+        case sizeClassChanged
         case presentationChanged
         case flagsChanged
         case pendingChanged
@@ -40,6 +41,7 @@ extension SessionEvent {
             case .stackChanged: 5
             case .paramsChanged: 6
             case .tabSelected: 7
+            case .sizeClassChanged: 8
             case .presentationChanged: 9
             case .flagsChanged: 10
             case .pendingChanged: 11
@@ -75,6 +77,7 @@ extension SessionEvent.Change {
         case .navigation(.stackChanged): .stackChanged
         case .navigation(.flowChanged): .flowChanged
         case .navigation(.paramsChanged): .paramsChanged
+        case .navigation(.sizeClassChanged): .sizeClassChanged
         case .navigation(.presentationChanged): .presentationChanged
         case .navigation(.uiChanged): .uiChanged
         case .navigation(.resultConsumed): .resultConsumed

@@ -37,6 +37,7 @@ import Testing
             case .stackChanged: "stackChanged"
             case .uiChanged(let node, _): "uiChanged \(node)"
             case .presentationChanged(let node, let selected): "presentationChanged \(node) \(selected)"
+            case .sizeClassChanged(let horizontal): "sizeClassChanged \(horizontal)"
             case .resultConsumed(let node, let screen): "resultConsumed \(node) \(screen)"
             }
         }

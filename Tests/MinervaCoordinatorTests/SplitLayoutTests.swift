@@ -22,6 +22,9 @@ import Testing
         let (events, second) = try checked(&tree) { try $0.push(screen: "settings", from: "n1") }
         #expect(removals(events) == ["n3:setRoot", "n2:setRoot"])
         #expect(tree.navigators[.detail]?.stack == [second])
+        // Popping the detail's root empties it ("back to the sidebar"); then there is nothing to pop.
+        try checked(&tree) { try $0.pop(navigator: "detail") }
+        #expect(tree.navigators[.detail]?.stack == [] && tree.focus == NodeID(1))
         expectRefused(&tree, .conflict) { try $0.pop(navigator: "detail") }
     }
 }

@@ -52,6 +52,7 @@ import Testing
         case .uiChanged: .navigation(.uiChanged(node: NodeID(5), ui: ["scrollAnchor": "msg-42", "selection": ["msg-42"]]))
         case .resultConsumed: .navigation(.resultConsumed(node: NodeID(1), screen: "login"))
         case .presentationChanged: .navigation(.presentationChanged(node: NodeID(4), selected: "large"))
+        case .sizeClassChanged: .navigation(.sizeClassChanged(.compact))
         case .listChanged: .listChanged(node: NodeID(2), list: 3, from: 2)
         }
     }

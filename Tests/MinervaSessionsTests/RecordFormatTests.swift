@@ -64,7 +64,7 @@ import Testing
     @Test(arguments: SessionEvent.Kind.allCases)
     func eventsAreWrittenInTheOldestFormatThatHoldsThem(kind: SessionEvent.Kind) throws {
         let event = SessionEvent(seq: 1, version: 2, at: 0, isFinal: true, change: EventRecordTests.sample(of: kind))
-        let expected = [.uiChanged, .resultConsumed, .added, .presentationChanged].contains(kind) ? 4 : [.flowChanged, .paramsChanged].contains(kind) ? 3 : 2
+        let expected = [.uiChanged, .resultConsumed, .added, .presentationChanged, .sizeClassChanged].contains(kind) ? 4 : [.flowChanged, .paramsChanged].contains(kind) ? 3 : 2
         #expect(try Self.format(event.record.body) == expected)
     }
 

@@ -243,3 +243,82 @@ def test_an_undismissible_sheet_refuses_only_the_users_swipe(tabs_server):
     assert answer["error"]["code"] == "not_dismissible" and session.get()["version"] == before["version"]
     state, block = session.block("POST", "/dismiss", {"node": "n3"})
     assert block[-1]["result"] == {"status": "cancelled", "cause": "dismiss"}
+
+
+MAIL = APPS / "mail.json"
+
+
+@pytest.fixture(scope="module")
+def mail():
+    running = RunningServer("--app", str(MAIL), "--rate-limit", "0")
+    yield running
+    assert running.stop() == 0, "".join(running.log)
+
+
+def columns(state):
+    """Each column's screens, by navigator id."""
+    by_id = nodes(state)
+    return {column: [by_id[node]["screen"] for node in navigator(state, column)["stack"]] for column in ("primary", "supplementary", "detail")}
+
+
+def test_three_columns_follow_show_detail_and_empty_on_pop(mail):
+    session = mail.create_session()
+    state = session.state
+    assert (state["layout"], state["sizeClass"], state["collapsed"], state["compactStack"]) == ("split", "regular", False, ["n1"])
+    assert columns(state) == {"primary": ["accounts"], "supplementary": [], "detail": []}
+    session.op("navigate", {"screen": "mailbox", "params": {"box": "in"}, "from": "n1"})                   # n2
+    session.op("navigate", {"screen": "message", "params": {"id": "1"}, "from": "n2"})                     # n3
+    state = session.op("navigate", {"screen": "thread", "params": {"id": "1"}, "from": "n3"})              # n4, pushed
+    assert columns(state) == {"primary": ["accounts"], "supplementary": ["mailbox"], "detail": ["message", "thread"]}
+    assert nodes(state)["n2"]["presentation"] == {"kind": "supplementary"} and nodes(state)["n3"]["presentation"] == {"kind": "detail"}
+    state, block = session.block("POST", "/navigate", {"screen": "mailbox", "params": {"box": "sent"}, "from": "n1"})
+    assert {(event["node"], event["reason"]) for event in block if event["type"] == "removed"} == {
+        ("n4", "setRoot"), ("n3", "setRoot"), ("n2", "setRoot")}
+    assert columns(state) == {"primary": ["accounts"], "supplementary": ["mailbox"], "detail": []} and state["focus"] == "n5"
+    # Back to the sidebar: popping a column's root empties it.
+    state, block = session.block("POST", "/pop", {"navigator": "supplementary"})
+    assert [(event["type"], event["reason"]) for event in block] == [("removed", "pop")]
+    assert columns(state)["supplementary"] == [] and state["focus"] == "n1"
+    assert session.op("pop", {"navigator": "primary"}, expect=409)["error"]["code"] == "conflict"
+
+
+def test_the_size_class_collapses_the_columns_into_one_stack_both_ways(mail):
+    session = mail.create_session(sizeClass="compact")
+    assert (session.state["sizeClass"], session.state["collapsed"]) == ("compact", True)
+    session.op("navigate", {"screen": "mailbox", "params": {"box": "in"}, "from": "n1"})
+    state = session.op("navigate", {"screen": "message", "params": {"id": "1"}, "from": "n2"})
+    assert state["compactStack"] == ["n1", "n2", "n3"] and state["focus"] == "n3"
+    regular, block = session.block("POST", "/size-class", {"horizontal": "regular"})
+    assert [(event["type"], event["horizontal"]) for event in block] == [("sizeClassChanged", "regular")]
+    assert set(nodes(regular)) == set(nodes(state)) and regular["collapsed"] is False
+    compact = session.op("size-class", {"horizontal": "compact"})
+    assert set(nodes(compact)) == set(nodes(state)) and compact["compactStack"] == ["n1", "n2", "n3"]
+    status, _, same = session.call("POST", "/size-class", {"horizontal": "compact"})
+    assert status == 200 and same["version"] == compact["version"]
+    # Compact: only the column on top is shown; Back walks the stack across columns.
+    assert session.op("present", {"screen": "compose", "from": "n1"}, expect=409)["error"]["code"] == "not_visible"
+    state = session.op("pop", {"interactive": True})
+    assert state["compactStack"] == ["n1", "n2"] and state["focus"] == "n2"
+    state = session.op("pop", {"interactive": True})
+    assert state["compactStack"] == ["n1"] and state["focus"] == "n1"
+    for body, expected in (({"horizontal": "tiny"}, 422), ({"horizontal": 1}, 400), ({}, 400)):
+        assert session.call("POST", "/size-class", body)[0] == expected
+    assert mail.request("POST", "/v1/sessions", {"sizeClass": "huge"})[0] == 422
+
+
+def test_a_column_change_under_a_window_cover_is_refused(mail):
+    session = mail.create_session()
+    session.op("navigate", {"screen": "mailbox", "params": {"box": "in"}, "from": "n1"})
+    state = session.op("navigate", {"screen": "compose", "from": "n2"})
+    assert nodes(state)["n3"]["sheet"] == {"detents": ["medium", "large"], "grabber": True} and nodes(state)["n3"]["dismissible"] is False
+    before = session.get()
+    assert session.op("navigate", {"screen": "mailbox", "params": {"box": "sent"}, "from": "n1"}, expect=409)["error"]["code"] == "covered"
+    assert session.op("dismiss", {"interactive": True}, expect=409)["error"]["code"] == "not_dismissible"
+    assert session.get()["version"] == before["version"]
+
+
+def test_the_legacy_split_layout_empties_its_detail(server):
+    session = server.create_session(layout="split")
+    session.op("navigate", {"screen": "profile", "params": {"userId": "1"}})
+    state = session.op("pop", {"navigator": "detail"})
+    assert navigator(state, "detail")["stack"] == [] and state["focus"] == "n1" and state["compactStack"] == ["n1"]

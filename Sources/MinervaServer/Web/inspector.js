@@ -125,6 +125,8 @@ function describeEvent(event) {
       return [[event.from, " → ", h("b", {}, event.to)], h("span", { class: "badge badge-flow" }, "flow")];
     case "paramsChanged":
       return [[h("b", {}, event.node), " ", JSON.stringify(event.params ?? {})], h("span", { class: "badge" }, "params")];
+    case "sizeClassChanged":
+      return [event.horizontal, h("span", { class: "badge" }, "size class")];
     case "presentationChanged":
       return [[h("b", {}, event.node), " ", event.selected], h("span", { class: "badge" }, "detent")];
     case "uiChanged":

@@ -25,7 +25,7 @@ extension SessionEvent {
     /// The members an event record may carry.
     private static let recordKeys: JSONKeys = [
         "format", "version", "at", "final", "type", "node", "list", "from", "screen", "params", "parent", "navigator", "presentation",
-        "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending", "stack", "to", "checkpoint", "bases", "ui", "title", "sheet", "anchor", "dismissible", "selected",
+        "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending", "stack", "to", "checkpoint", "bases", "ui", "title", "sheet", "anchor", "dismissible", "selected", "horizontal",
     ]
     /// The members of a base navigator in a `flowChanged` record.
     private static let baseKeys: JSONKeys = ["id", "rootKind"]
@@ -105,6 +105,8 @@ extension SessionEvent {
             return .navigation(.paramsChanged(node: try reader.nodeID("node"), params: try reader.optionalObject("params") ?? [:]))
         case .stackChanged:
             return .navigation(.stackChanged(navigator: NavigatorID(try reader.string("navigator")), stack: try reader.nodeIDs("stack")))
+        case .sizeClassChanged:
+            return .navigation(.sizeClassChanged(try reader.enumValue("horizontal", as: SizeClass.self)))
         case .presentationChanged:
             return .navigation(.presentationChanged(node: try reader.nodeID("node"), selected: try reader.string("selected")))
         case .uiChanged:
@@ -136,11 +138,15 @@ extension SessionEvent.Change {
         }
     }
 
-    /// Whether the change holds what presentable state added (and needs record format 4).
+    /// Whether the change holds what presentable state added (a base navigator or a node of a
+    /// three-column split view's middle column included) (and needs record format 4).
     var usesPresentableState: Bool {
         switch self {
-        case .navigation(.uiChanged), .navigation(.resultConsumed), .navigation(.presentationChanged): true
-        case .navigation(.added(let added)): added.title != nil || added.settings != nil
+        case .navigation(.uiChanged), .navigation(.resultConsumed), .navigation(.presentationChanged), .navigation(.sizeClassChanged): true
+        case .navigation(.added(let added)): added.title != nil || added.settings != nil || added.navigator == .supplementary
+        case .navigation(.removed(let removed)): removed.navigator == .supplementary
+        case .navigation(.flowChanged(let change)): change.bases.contains { $0.id == .supplementary }
+        case .navigation(.stackChanged(let navigator, _)): navigator == .supplementary
         default: false
         }
     }

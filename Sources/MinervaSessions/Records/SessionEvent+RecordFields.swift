@@ -64,6 +64,8 @@ extension SessionEvent.Change {
             writer.field("navigator", navigator.rawValue)
             writer.key("stack")
             writer.value(.array(stack.map { .string($0.description) }))
+        case .navigation(.sizeClassChanged(let horizontal)):
+            writer.field("horizontal", horizontal.rawValue)
         case .navigation(.presentationChanged(let node, let selected)):
             writer.field("node", node)
             writer.field("selected", selected)
