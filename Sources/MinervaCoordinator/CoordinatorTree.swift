@@ -175,7 +175,8 @@ public struct CoordinatorTree: Sendable {
         return navigators[navigatorID]!.stack.last!
     }
 
-    /// The base navigator on top: the selected tab's or `v0`; in a split view the column a
+    /// The base navigator on top: the selected tab's or `v0`; in a split view the column under a
+    /// window-level presentation (it covers every column, compact or not), else the column a
     /// compact one shows, else the first column that presents something, else the deepest that
     /// holds anything.
     var visibleBaseNavigator: NavigatorID {
@@ -184,6 +185,7 @@ public struct CoordinatorTree: Sendable {
         case .stack:
             return .main
         case .split:
+            if let cover = windowCovers.first { return base(of: cover) }
             if collapsed { return compactTopColumn }
             let columns = columns
             return columns.first { navigators[$0]!.presentedNavigator != nil } ?? columns.last { !navigators[$0]!.stack.isEmpty } ?? .primary

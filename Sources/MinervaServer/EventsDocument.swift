@@ -38,7 +38,7 @@ enum EventsDocument {
         return bytes
     }
 
-    /// One event: `{"seq", "version", "at", "type", …its fields, "final"?}`.
+    /// One event: `{"seq", "version", "at", "type", …its fields, "final"?, "focus"?}`.
     static func write(_ event: SessionEvent, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.field("seq", event.seq)
@@ -47,6 +47,7 @@ enum EventsDocument {
         writer.field("type", event.type)
         event.change.writeWireFields(into: &writer)
         if event.isFinal { writer.field("final", true) }
+        if let focus = event.focus { writer.field("focus", focus) }
         writer.endObject()
     }
 }

@@ -23,6 +23,10 @@ public struct SessionEvent: Hashable, Sendable {
     public let isFinal: Bool
     /// What changed.
     public let change: Change
+    /// On the last event of a block: the focus after the block, so that a client that mirrors
+    /// the state from events never re-implements the server's rules (`nil` on the others, and
+    /// on events stored before it was kept).
+    public let focus: NodeID?
     /// Now and then, a snapshot of the whole state at some version (``Checkpoint``), from which
     /// the log rebuilds later versions forward; clients never see it.
     let checkpoint: [UInt8]?
@@ -31,17 +35,18 @@ public struct SessionEvent: Hashable, Sendable {
     let approximateByteCount: Int
 
     /// Creates an event; the core numbers them, and stores read them back.
-    public init(seq: Int, version: Int, at: Int, isFinal: Bool, change: Change) {
-        self.init(seq: seq, version: version, at: at, isFinal: isFinal, change: change, checkpoint: nil)
+    public init(seq: Int, version: Int, at: Int, isFinal: Bool, change: Change, focus: NodeID? = nil) {
+        self.init(seq: seq, version: version, at: at, isFinal: isFinal, change: change, focus: focus, checkpoint: nil)
     }
 
     /// Creates an event that carries a checkpoint.
-    init(seq: Int, version: Int, at: Int, isFinal: Bool, change: Change, checkpoint: [UInt8]?) {
+    init(seq: Int, version: Int, at: Int, isFinal: Bool, change: Change, focus: NodeID?, checkpoint: [UInt8]?) {
         self.seq = seq
         self.version = version
         self.at = at
         self.isFinal = isFinal
         self.change = change
+        self.focus = focus
         self.checkpoint = checkpoint
         approximateByteCount = Self.approximateByteCount(of: change, checkpoint: checkpoint)
     }
@@ -50,6 +55,7 @@ public struct SessionEvent: Hashable, Sendable {
     /// store gives back with its members in another order.
     public static func == (lhs: SessionEvent, rhs: SessionEvent) -> Bool {
         lhs.seq == rhs.seq && lhs.version == rhs.version && lhs.at == rhs.at && lhs.isFinal == rhs.isFinal && lhs.change == rhs.change
+            && lhs.focus == rhs.focus
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -60,6 +66,6 @@ public struct SessionEvent: Hashable, Sendable {
 
     /// The same event carrying `checkpoint`.
     func carrying(_ checkpoint: [UInt8]) -> SessionEvent {
-        SessionEvent(seq: seq, version: version, at: at, isFinal: isFinal, change: change, checkpoint: checkpoint)
+        SessionEvent(seq: seq, version: version, at: at, isFinal: isFinal, change: change, focus: focus, checkpoint: checkpoint)
     }
 }

@@ -35,12 +35,14 @@ extension SessionState {
         version += 1
         if block.contains(where: { $0.kind != .uiChanged && $0.kind != .presentationChanged }) { structuralVersion = version }
         for case .navigation(.finished(let finished)) in block { tree.keepResult(of: finished, version: version) }
+        cacheFocus()
         var events: [SessionEvent] = []
         events.reserveCapacity(block.count)
         for (index, change) in block.enumerated() {
             track(change, from: old)
+            let isFinal = index == block.count - 1
             events.append(
-                SessionEvent(seq: lastEvent + 1 + index, version: version, at: at, isFinal: index == block.count - 1, change: change))
+                SessionEvent(seq: lastEvent + 1 + index, version: version, at: at, isFinal: isFinal, change: change, focus: isFinal ? focus : nil))
         }
         lastEvent += block.count
         if listChanges > 0 { trimListHistory(budget: listHistoryBudget) }

@@ -165,6 +165,8 @@ class Session:
         events = self.events(before["lastEvent"])["events"]
         check_block(events, after["version"], before["lastEvent"] + 1)
         assert after["lastEvent"] == events[-1]["seq"]
+        assert events[-1]["focus"] == after["focus"], "the block's last event carries the focus after it"
+        assert all("focus" not in event for event in events[:-1])
         for event in events:                                     # `at` is the server's time now, in UTC
             at = datetime.datetime.strptime(event["at"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc)
             assert abs(at.timestamp() - time.time()) < 10, event

@@ -23,10 +23,13 @@ def test_split_push_from_primary_replaces_detail(server):
     assert removals(session) == [("n3", "setRoot"), ("n2", "setRoot")]
     assert block[:2] == [{**block[0], "type": "removed", "node": "n3", "screen": "followers", "reason": "setRoot", "navigator": "detail"},
                          {**block[1], "type": "removed", "node": "n2", "screen": "profile", "reason": "setRoot", "navigator": "detail"}]
-    assert {key: value for key, value in block[2].items() if key not in ("seq", "version", "at", "final")} == {
+    assert {key: value for key, value in block[2].items() if key not in ("seq", "version", "at", "final", "focus")} == {
         "type": "added", "node": "n4", "screen": "profile", "title": "Profile", "params": {"userId": "2"}, "parent": "n1",
         "navigator": "detail", "presentation": {"kind": "detail"}}
     assert len(block) == 3
+    # Popping the detail's root empties it; then there is nothing to pop.
+    state = session.op("pop", {"navigator": "detail"})
+    assert navigator(state, "detail")["stack"] == [] and state["focus"] == "n1" and state["compactStack"] == ["n1"]
     session.op("pop", {"navigator": "detail"}, expect=409)
 
 

@@ -10,7 +10,7 @@ import pytest
 from conftest import APPS, EventStream, RunningServer, check_block, split_blocks
 from test_navigation import nodes
 
-ENVELOPE = ("seq", "version", "at", "final")
+ENVELOPE = ("seq", "version", "at", "final", "focus")
 # the order of event types inside one block
 ORDER = ["removed", "finished", "flowChanged", "added", "paramsChanged", "tabSelected", "flagsChanged", "pendingChanged", "uiChanged",
          "resultConsumed", "listChanged"]

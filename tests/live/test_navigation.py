@@ -61,7 +61,8 @@ def test_present_with_explicit_style_and_embedding_accepts_pushes(session):
 
 @pytest.mark.parametrize("style", ["popover", "currentContext", "overCurrentContext", "custom", "overFullScreen"])
 def test_present_keeps_every_uikit_modal_style(session, style):
-    state = session.op("present", {"screen": "settings", "style": style})
+    anchor = {"anchor": {"item": "row-1"}} if style == "popover" else {}
+    state = session.op("present", {"screen": "settings", "style": style, **anchor})
     level = "context" if style in ("currentContext", "overCurrentContext") else "window"
     assert nodes(state)["n2"]["presentation"] == {"kind": "present", "style": style, "level": level}
     added = session.events()["events"][-1]

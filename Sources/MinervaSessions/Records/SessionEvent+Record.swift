@@ -8,10 +8,12 @@ extension SessionEvent {
     var record: EventRecord {
         var writer = JSONWriter(capacity: 160)
         writer.beginObject()
-        writer.field("format", RecordFormat.oldest(usesFlows: change.usesFlows, usesPresentableState: change.usesPresentableState))
+        writer.field(
+            "format", RecordFormat.oldest(usesFlows: change.usesFlows, usesPresentableState: focus != nil || change.usesPresentableState))
         writer.field("version", version)
         writer.field("at", at)
         if isFinal { writer.field("final", true) }
+        if let focus { writer.field("focus", focus) }
         writer.field("type", type)
         change.writeRecordFields(into: &writer)
         if let checkpoint {
@@ -25,7 +27,7 @@ extension SessionEvent {
     /// The members an event record may carry.
     private static let recordKeys: JSONKeys = [
         "format", "version", "at", "final", "type", "node", "list", "from", "screen", "params", "parent", "navigator", "presentation",
-        "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending", "stack", "to", "checkpoint", "bases", "ui", "title", "sheet", "anchor", "dismissible", "selected", "horizontal",
+        "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending", "stack", "to", "checkpoint", "bases", "ui", "title", "sheet", "anchor", "dismissible", "selected", "horizontal", "focus",
     ]
     /// The members of a base navigator in a `flowChanged` record.
     private static let baseKeys: JSONKeys = ["id", "rootKind"]
@@ -39,7 +41,7 @@ extension SessionEvent {
             let reader = try JSONObjectReader(value, keys: Self.recordKeys)
             self.init(
                 seq: record.seq, version: try reader.int("version"), at: try reader.int("at"), isFinal: try reader.optionalBool("final") ?? false,
-                change: try Self.change(reader), checkpoint: reader.value("checkpoint").map(Self.bytes))
+                change: try Self.change(reader), focus: try reader.optionalNodeID("focus"), checkpoint: reader.value("checkpoint").map(Self.bytes))
         } catch {
             throw SnapshotError("event \(record.seq): \(error)")
         }
