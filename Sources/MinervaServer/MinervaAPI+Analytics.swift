@@ -75,6 +75,13 @@ extension MinervaAPI {
             writer.field("screen", figures.screen)
             writer.field("success", figures.success)
             writer.field("cancelled", figures.cancelled)
+            writer.key("cancelledBy")
+            writer.beginObject()
+            for cause in figures.cancelledBy.keys.sorted() {
+                writer.key(string: cause)
+                writer.int(figures.cancelledBy[cause]!)
+            }
+            writer.endObject()
             writer.key("timeToFinish")
             write(figures.timeToFinish, into: &writer)
             writer.endObject()

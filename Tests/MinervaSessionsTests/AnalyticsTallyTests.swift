@@ -78,11 +78,11 @@ import Testing
             AnalyticsEntry(session: "s", at: start + 8000, fact: .flow(node: "n5", screen: "login", status: "success")),
             AnalyticsEntry(session: "s", at: start + 8000, fact: .exit(node: "n5", screen: "login", reason: "finish")),
             AnalyticsEntry(session: "t", at: start, fact: .shown(node: "n5", screen: "login")),
-            AnalyticsEntry(session: "t", at: start + 2000, fact: .flow(node: "n5", screen: "login", status: "cancelled")),
+            AnalyticsEntry(session: "t", at: start + 2000, fact: .flow(node: "n5", screen: "login", status: "cancelled.dismiss")),
         ])
         let flows = AnalyticsReports.flows(tally.counts.map { AnalyticsCount(key: $0.key, count: $0.value) })
         #expect(flows.count == 1)
-        #expect(flows[0].success == 1 && flows[0].cancelled == 1)
+        #expect(flows[0].success == 1 && flows[0].cancelled == 1 && flows[0].cancelledBy == ["dismiss": 1])
         #expect(flows[0].timeToFinish.samples == 2)
         #expect(abs(flows[0].timeToFinish.median! - 2) < 0.05)
     }

@@ -160,18 +160,23 @@ def test_two_instances_on_one_postgresql_count_each_change_once(clock_file):
 def test_flows_count_successes_cancellations_and_time_to_finish(clock_file):
     server = RunningServer(*TABS, "--admin-token", ADMIN, "--clock-offset-file", str(clock_file))
     try:
-        for status, seconds in (("success", 20), ("cancelled", 0)):
+        for status, seconds in (("success", 20), ("cancelled", 0), ("swiped", 0)):
             session = server.create_session()
             login = session.op("present", {"screen": "login"})["focus"]
             clock_file.write_text(str(float(clock_file.read_text()) + seconds))
             time.sleep(0.2)
-            session.op("finish", {"node": login, "result": {"status": status}})
+            if status == "swiped":
+                # A sheet the user swiped away is a cancelled flow too, with its cause.
+                session.op("dismiss", {"interactive": True})
+            else:
+                session.op("finish", {"node": login, "result": {"status": status}})
         flows = report(server, "flows")["flows"]
-        assert [(flow["screen"], flow["success"], flow["cancelled"]) for flow in flows] == [("login", 1, 1)]
-        assert flows[0]["timeToFinish"]["samples"] == 2
+        assert [(flow["screen"], flow["success"], flow["cancelled"], flow["cancelledBy"]) for flow in flows] == [
+            ("login", 1, 2, {"dismiss": 1, "finish": 1})]
+        assert flows[0]["timeToFinish"]["samples"] == 3
         assert flows[0]["timeToFinish"]["p90"] == pytest.approx(20, rel=0.05)
         screens = {row["screen"]: row for row in report(server, "screens")["screens"]}
-        assert screens["login"]["exits"] == {"finish": 2}
+        assert screens["login"]["exits"] == {"finish": 2, "dismiss": 1}
         # A period that ends before anything happened has no figures.
         assert report(server, "flows", "?until=2000-01-01T00:00:00Z")["flows"] == []
     finally:

@@ -72,7 +72,8 @@ public enum AnalyticsMetric {
     public static func exit(_ reason: String) -> String { "exit." + reason }
     /// Time on screen, in the log-scale bin of ``AnalyticsBins``: `time.123`.
     public static func time(bin: Int) -> String { "time." + String(bin) }
-    /// Flows finished with a status: `flow.success`, `flow.cancelled`.
+    /// Flows finished with a status: `flow.success`, `flow.cancelled.dismiss` (`flow.cancelled`
+    /// for those counted before causes were).
     public static func flow(_ status: String) -> String { "flow." + status }
     /// Time from a flow's screen shown to its finish, in a bin: `flowTime.123`.
     public static func flowTime(bin: Int) -> String { "flowTime." + String(bin) }

@@ -10,7 +10,8 @@ public struct AnalyticsEntry: Sendable, Hashable {
         case exit(node: String, screen: String, reason: String)
         /// The node became the focus: the screen the user looks at.
         case focus(node: String, screen: String)
-        /// A flow finished with a result: `success` or `cancelled`.
+        /// A flow finished with a result: `success`, or `cancelled.<cause>` (the removal reason
+        /// that took it, `finish` for its own).
         case flow(node: String, screen: String, status: String)
         /// The session ended: `expired` or `deleted`.
         case end(reason: String)

@@ -106,7 +106,10 @@ public final class AnalyticsRecorder: Sendable {
         entries.reserveCapacity(block.count + 1)
         for event in block {
             guard case .navigation(.finished(let flow)) = event.change else { continue }
-            let status = flow.result.objectValue?["status"]?.stringValue ?? "success"
+            // A cancellation counts with its cause: the removal that took the flow, else its own finish.
+            let result = flow.result.objectValue
+            var status = result?["status"]?.stringValue ?? "success"
+            if status == "cancelled" { status += "." + (result?["cause"]?.stringValue ?? "finish") }
             entries.append(AnalyticsEntry(session: session, at: at, version: version, fact: .flow(node: flow.node.description, screen: flow.screen, status: status)))
         }
         for event in block {

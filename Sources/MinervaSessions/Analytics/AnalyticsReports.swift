@@ -17,6 +17,10 @@ public struct FlowFigures: Sendable, Equatable {
     public let screen: String
     public let success: Int
     public let cancelled: Int
+    /// Cancellations by cause: the removal reason that took the flow (`dismiss`, `pop`,
+    /// `setRoot`, `deepLink`), or `finish` for a flow that finished as cancelled itself.
+    /// Cancellations counted before causes were recorded are in ``cancelled`` only.
+    public let cancelledBy: [String: Int]
     /// Time from the flow's screen shown to its finish.
     public let timeToFinish: DurationFigures
 }
@@ -76,8 +80,14 @@ public enum AnalyticsReports {
             }
         }
         return finished.map { screen, statuses in
-            FlowFigures(
-                screen: screen, success: statuses["success"] ?? 0, cancelled: statuses["cancelled"] ?? 0,
+            var cancelled = 0
+            var causes: [String: Int] = [:]
+            for (status, count) in statuses where status == "cancelled" || status.hasPrefix("cancelled.") {
+                cancelled += count
+                if let cause = status.suffix(after: "cancelled.") { causes[cause, default: 0] += count }
+            }
+            return FlowFigures(
+                screen: screen, success: statuses["success"] ?? 0, cancelled: cancelled, cancelledBy: causes,
                 timeToFinish: DurationFigures(bins: times[screen] ?? [:]))
         }.sorted { ($1.success + $1.cancelled, $0.screen) < ($0.success + $0.cancelled, $1.screen) }
     }
