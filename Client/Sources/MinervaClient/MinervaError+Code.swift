@@ -22,6 +22,12 @@ extension MinervaError {
         public static let methodNotAllowed = Code(rawValue: "method_not_allowed")
         /// 409: the navigation is not possible in the session's state, or a limit is reached.
         public static let conflict = Code(rawValue: "conflict")
+        /// 409: a device could not show this: the navigator belongs to a tab (or column) that is not shown.
+        public static let notVisible = Code(rawValue: "not_visible")
+        /// 409: a window-level presentation covers the tab bar or the navigator; dismiss it first.
+        public static let covered = Code(rawValue: "covered")
+        /// 409: the node says the user cannot swipe it away (`dismissible: false`).
+        public static let notDismissible = Code(rawValue: "not_dismissible")
         /// 410: the session was made with an app description the server no longer serves; create a new session.
         public static let appChanged = Code(rawValue: "app_changed")
         /// 412: `If-Match` names a version the session has moved on from.

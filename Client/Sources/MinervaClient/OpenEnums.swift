@@ -46,6 +46,8 @@ public enum OpenEnums {
         public static let tab = Self(rawValue: "tab")
         /// The root of the split layout's detail navigator.
         public static let detail = Self(rawValue: "detail")
+        /// The root of a three-column split view's middle column.
+        public static let supplementary = Self(rawValue: "supplementary")
     }
 
     /// A modal presentation style (UIKit's `UIModalPresentationStyle`).
@@ -82,7 +84,7 @@ public enum OpenEnums {
         public init(rawValue: String) { self.rawValue = rawValue }
         /// One base navigator.
         public static let stack = Self(rawValue: "stack")
-        /// A split view: `primary` and `detail`.
+        /// A split view: `primary` (`supplementary` with three columns) and `detail`.
         public static let split = Self(rawValue: "split")
     }
 
@@ -126,5 +128,29 @@ public enum OpenEnums {
         public static let success = Self(rawValue: "success")
         /// Left without a result.
         public static let cancelled = Self(rawValue: "cancelled")
+    }
+
+    /// Where a presented node lives, which decides what it covers.
+    public struct PresentationLevel: OpenEnum {
+        /// The value as the server writes it.
+        public let rawValue: String
+        /// A value from its string (any string: the set may grow).
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// Shown by the window's container: it covers the tab bar and every split column.
+        public static let window = Self(rawValue: "window")
+        /// Shown inside its tab (`currentContext`, `overCurrentContext`): it comes back with the tab.
+        public static let context = Self(rawValue: "context")
+    }
+
+    /// A device's horizontal size class.
+    public struct SizeClass: OpenEnum {
+        /// The value as the server writes it.
+        public let rawValue: String
+        /// A value from its string (any string: the set may grow).
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// A compact split view shows one column as one stack (`compactStack`).
+        public static let compact = Self(rawValue: "compact")
+        /// Columns side by side.
+        public static let regular = Self(rawValue: "regular")
     }
 }

@@ -13,6 +13,10 @@ extension SessionEvent {
         case .appChanged(let event): event.value1
         case .flowChanged(let event): event.value1
         case .paramsChanged(let event): event.value1
+        case .sizeClassChanged(let event): event.value1
+        case .presentationChanged(let event): event.value1
+        case .uiChanged(let event): event.value1
+        case .resultConsumed(let event): event.value1
         case .unknown(let event): event.fields
         }
     }
@@ -25,4 +29,7 @@ extension SessionEvent {
 
     /// Whether this is the last event of its change's block.
     public var isFinal: Bool { fields.final == true }
+
+    /// On the last event of a block: the focus after it (the state's `focus`).
+    public var focus: String? { fields.focus }
 }

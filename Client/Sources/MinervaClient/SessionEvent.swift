@@ -1,8 +1,9 @@
 public import OpenAPIRuntime
 
 /// One entry of a session's change log: `added`, `removed`, `finished`, `flowChanged`,
-/// `stackChanged`, `paramsChanged`, `tabSelected`, `flagsChanged`, `pendingChanged`,
-/// `listChanged` or `appChanged`, each with the fields `openapi.yaml` documents for it.
+/// `stackChanged`, `paramsChanged`, `tabSelected`, `sizeClassChanged`, `presentationChanged`,
+/// `flagsChanged`, `pendingChanged`, `uiChanged`, `resultConsumed`, `listChanged` or
+/// `appChanged`, each with the fields `openapi.yaml` documents for it.
 ///
 /// The set of event types is open: a type that a newer server adds arrives as ``unknown(_:)``
 /// with its raw JSON, so that an app built today keeps following a session after the server
@@ -22,6 +23,14 @@ public enum SessionEvent: Codable, Hashable, Sendable {
     case flowChanged(Components.Schemas.FlowChangedEvent)
     /// A node's params changed in place.
     case paramsChanged(Components.Schemas.ParamsChangedEvent)
+    /// The device's horizontal size class changed (a split view collapses or expands).
+    case sizeClassChanged(Components.Schemas.SizeClassChangedEvent)
+    /// The user moved a sheet to another detent.
+    case presentationChanged(Components.Schemas.PresentationChangedEvent)
+    /// A node's UI state was replaced.
+    case uiChanged(Components.Schemas.UIChangedEvent)
+    /// The parent's client took the result a flow left on it.
+    case resultConsumed(Components.Schemas.ResultConsumedEvent)
     /// An event of a type this client does not know.
     case unknown(UnknownSessionEvent)
 
@@ -44,6 +53,10 @@ public enum SessionEvent: Codable, Hashable, Sendable {
         case "appChanged": self = .appChanged(try .init(from: decoder))
         case "flowChanged": self = .flowChanged(try .init(from: decoder))
         case "paramsChanged": self = .paramsChanged(try .init(from: decoder))
+        case "sizeClassChanged": self = .sizeClassChanged(try .init(from: decoder))
+        case "presentationChanged": self = .presentationChanged(try .init(from: decoder))
+        case "uiChanged": self = .uiChanged(try .init(from: decoder))
+        case "resultConsumed": self = .resultConsumed(try .init(from: decoder))
         default: self = .unknown(try .init(from: decoder))
         }
     }
@@ -62,6 +75,10 @@ public enum SessionEvent: Codable, Hashable, Sendable {
         case .appChanged(let event): try event.encode(to: encoder)
         case .flowChanged(let event): try event.encode(to: encoder)
         case .paramsChanged(let event): try event.encode(to: encoder)
+        case .sizeClassChanged(let event): try event.encode(to: encoder)
+        case .presentationChanged(let event): try event.encode(to: encoder)
+        case .uiChanged(let event): try event.encode(to: encoder)
+        case .resultConsumed(let event): try event.encode(to: encoder)
         case .unknown(let event): try event.encode(to: encoder)
         }
     }

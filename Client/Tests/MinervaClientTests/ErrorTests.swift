@@ -70,7 +70,8 @@ import Testing
     @Test func everyCodeOfTheContractHasItsName() throws {
         let named: [MinervaError.Code] = [
             .invalidRequest, .unauthorized, .forbidden, .notFound, .methodNotAllowed, .conflict, .appChanged, .preconditionFailed,
-            .payloadTooLarge, .uriTooLong, .unprocessable, .rateLimited, .headersTooLarge, .unavailable,
+            .payloadTooLarge, .uriTooLong, .unprocessable, .rateLimited, .headersTooLarge, .unavailable, .notVisible, .covered,
+            .notDismissible,
         ]
         // The codes `openapi.yaml` lists for `ErrorDetail.code` (its `x-extensible-enum`).
         let contract = try String(contentsOf: Self.contract, encoding: .utf8)

@@ -1,0 +1,153 @@
+public import OpenAPIRuntime
+
+extension MinervaSession {
+    /// A sheet's detents, the detent shown, its grabber and the largest undimmed detent.
+    public typealias Sheet = Components.Schemas.Sheet
+    /// Where a popover points: a list cell's id, or a named element and its rect.
+    public typealias Anchor = Components.Schemas.Anchor
+
+    /// Presents `screen` modally with presentation settings: a sheet's detents, a popover's
+    /// anchor (required for a popover), and whether the user may swipe it away.
+    /// - Parameters:
+    ///   - screen: a screen of the app description.
+    ///   - params: the screen's parameters.
+    ///   - style: the modal style; the screen's own when nil.
+    ///   - sheet: the detents; the screen's own when nil.
+    ///   - anchor: where a popover points.
+    ///   - dismissible: `false` when the user may not swipe it away (`isModalInPresentation`).
+    ///   - node: the node to present from; the focus when nil.
+    /// - Returns: the new state.
+    /// - Throws: ``MinervaError``: 404, 409 (`not_visible`, `covered`, already presenting), 412,
+    ///   422 (a popover without anchor, detents that do not hold together).
+    @discardableResult
+    public func present(
+        _ screen: String, params: ScreenParams = [:], style: ModalStyle? = nil, sheet: Sheet?, anchor: Anchor? = nil,
+        dismissible: Bool? = nil, from node: String? = nil
+    ) async throws -> SessionState {
+        let body = Components.Schemas.PresentRequest(
+            from: node, screen: screen, params: try params.payload(), style: try style.map { try $0.requestValue(for: "style") },
+            sheet: sheet, anchor: anchor, dismissible: dismissible)
+        return try await change { client, id, headers in
+            try await client.present(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
+        }
+    }
+
+    /// Reports that the user swiped a presented node away, once the swipe completed: call it from
+    /// `UIAdaptivePresentationControllerDelegate.presentationControllerDidDismiss(_:)` (not from
+    /// `…WillDismiss`, which a cancelled swipe also calls). The flow is cancelled for its parent
+    /// with `"interactive": true`. Never call it for a node whose `dismissible` is false: set
+    /// `isModalInPresentation` on its controller so the user cannot.
+    /// ```swift
+    /// func presentationControllerDidDismiss(_ controller: UIPresentationController) {
+    ///     Task { try await session.reportDismissal(of: node(for: controller.presentedViewController)) }
+    /// }
+    /// ```
+    /// - Parameter node: the presented node (the root of its navigator) the user swiped away.
+    /// - Returns: the new state.
+    /// - Throws: ``MinervaError``: 404, 409 (something is presented above it, or `not_dismissible`), 412.
+    @discardableResult
+    public func reportDismissal(of node: String) async throws -> SessionState {
+        let body = Components.Schemas.DismissRequest(node: node, interactive: true)
+        return try await change { client, id, headers in
+            try await client.dismiss(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
+        }
+    }
+
+    /// Reports that the user swiped back (or tapped Back) and the pop completed: call it from
+    /// `UINavigationControllerDelegate.navigationController(_:didShow:animated:)` when the shown
+    /// controller is below the one the state has on top, after checking
+    /// `transitionCoordinator?.isCancelled` is false. One screen, the top of a shown stack; in a
+    /// compact split view, the top of `compactStack`, whichever column holds it.
+    /// ```swift
+    /// func navigationController(_ nav: UINavigationController, didShow shown: UIViewController, animated: Bool) {
+    ///     guard let top = state.navigators.first(where: { $0.id == navigatorID })?.stack.last,
+    ///           node(for: shown) != top else { return }
+    ///     Task { try await session.reportPop(navigator: navigatorID) }
+    /// }
+    /// ```
+    /// - Parameter navigator: the navigator whose top the user popped; the focus's when nil.
+    /// - Returns: the new state.
+    /// - Throws: ``MinervaError``: 404, 409 (not on top, a root, or `not_dismissible`), 412.
+    @discardableResult
+    public func reportPop(navigator: String? = nil) async throws -> SessionState {
+        let body = Components.Schemas.PopRequest(navigator: navigator, interactive: true)
+        return try await change { client, id, headers in
+            try await client.pop(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
+        }
+    }
+
+    /// Reports that the user moved a sheet to another detent: call it from
+    /// `UISheetPresentationControllerDelegate.sheetPresentationControllerDidChangeSelectedDetentIdentifier(_:)`.
+    /// An `If-Match` from before it still matches.
+    /// - Parameters:
+    ///   - detent: the detent's id (`medium`, `large`, or the app's own).
+    ///   - node: the presented node.
+    /// - Returns: the new state.
+    /// - Throws: ``MinervaError``: 404, 409 (not a sheet with detents), 412, 422 (a detent it does not list).
+    @discardableResult
+    public func selectDetent(_ detent: String, of node: String) async throws -> SessionState {
+        let body = Components.Schemas.SelectDetentRequest(selected: detent)
+        return try await change { client, id, headers in
+            try await client.selectDetent(
+                path: .init(id: id, node: node), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)
+            ).ok
+        }
+    }
+
+    /// Reports the device's horizontal size class (from `traitCollectionDidChange` or
+    /// `registerForTraitChanges`): a compact split view shows `compactStack` as one stack.
+    /// - Parameter horizontal: `compact` or `regular`.
+    /// - Returns: the new state.
+    /// - Throws: ``MinervaError``: 412, 422 (a size class the server does not know).
+    @discardableResult
+    public func setSizeClass(_ horizontal: OpenEnums.SizeClass) async throws -> SessionState {
+        let body = Components.Schemas.SizeClassRequest(horizontal: horizontal.rawValue)
+        return try await change { client, id, headers in
+            try await client.setSizeClass(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
+        }
+    }
+
+    /// Selects a tab, first dismissing a window-level presentation that covers the tab bar when
+    /// `dismiss` is true (without it, such a cover makes the request `409 covered`).
+    /// - Parameters:
+    ///   - tab: a tab id of the flow.
+    ///   - dismiss: whether a window-level cover is dismissed first, in the same change.
+    /// - Returns: the new state.
+    /// - Throws: ``MinervaError``: 409 (`covered`), 412, 422 (no such tab).
+    @discardableResult
+    public func selectTab(_ tab: String, dismiss: Bool) async throws -> SessionState {
+        let body = Components.Schemas.SelectTabRequest(tab: tab, dismiss: dismiss)
+        return try await change { client, id, headers in
+            try await client.selectTab(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
+        }
+    }
+
+    /// Keeps a node's UI state (a scroll anchor, a selection, a draft): debounce it, last writer
+    /// wins; an `If-Match` from before it still matches, so scrolling never fails a tap.
+    /// - Parameters:
+    ///   - ui: the node's whole UI state; empty clears it.
+    ///   - node: the node.
+    /// - Returns: the new state.
+    /// - Throws: ``MinervaError``: 404, 409 (the app coordinator), 412, 422 (over `--max-ui-bytes`).
+    @discardableResult
+    public func setUI(_ ui: OpenAPIObjectContainer, of node: String) async throws -> SessionState {
+        try await change { client, id, headers in
+            try await client.putUI(path: .init(id: id, node: node), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(ui))
+                .ok
+        }
+    }
+
+    /// Takes the result a flow of `screen` left on `node` (its `results`), once the app handled it.
+    /// - Parameters:
+    ///   - screen: the flow's screen.
+    ///   - node: the parent that holds it.
+    /// - Returns: the new state.
+    /// - Throws: ``MinervaError``: 404 (no such node, or no result of that screen), 412.
+    @discardableResult
+    public func takeResult(of screen: String, from node: String) async throws -> SessionState {
+        try await change { client, id, headers in
+            try await client.consumeResult(path: .init(id: id, node: node, screen: screen), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key))
+                .ok
+        }
+    }
+}
