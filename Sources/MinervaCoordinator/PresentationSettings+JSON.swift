@@ -18,9 +18,7 @@ extension PresentationSettings {
                 else {
                     throw reader.error("an app's own detent is {\"id\": a name, \"height\": points}", at: "detents", .index(index))
                 }
-                guard !id.isEmpty, id != "medium", id != "large" else {
-                    throw reader.error("must be a name of the app's own, not empty, 'medium' or 'large'", at: "detents", .index(index), .key("id"))
-                }
+                guard !id.isEmpty else { throw reader.error("must not be empty", at: "detents", .index(index), .key("id")) }
                 detents.append(Detent(id: id, height: height))
             default:
                 throw reader.error("must be \"medium\", \"large\" or {\"id\", \"height\"}", at: "detents", .index(index))

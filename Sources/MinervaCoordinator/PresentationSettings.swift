@@ -44,14 +44,17 @@ public struct PresentationSettings: Hashable, Sendable {
         /// The detent shown: ``selected``, else the first.
         public var shown: String { selected ?? detents[0].id }
 
-        /// What is wrong with these settings, or `nil`: no detents, a detent listed twice, a
-        /// custom detent named like a system one or without a positive height, or `selected`
+        /// What is wrong with these settings, or `nil`: no detents, a detent listed twice, an
+        /// app's own detent named like a system one or without a positive height, or `selected`
         /// or `undimmedUpTo` naming a detent not listed.
         public var problem: String? {
             guard !detents.isEmpty else { return "'detents' must list at least one detent" }
             var seen: Set<String> = []
             for detent in detents {
                 guard seen.insert(detent.id).inserted else { return "detent '\(detent.id)' is listed twice" }
+                if detent.height != nil, detent.id == "medium" || detent.id == "large" {
+                    return "'\(detent.id)' is UIKit's own detent: list it as the string \"\(detent.id)\", or name the app's detent otherwise"
+                }
                 if let height = detent.height, !(height > 0 && height.isFinite) {
                     return "detent '\(detent.id)' needs a positive 'height' in points"
                 }

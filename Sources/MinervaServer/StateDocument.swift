@@ -111,13 +111,14 @@ enum StateDocument {
         writer.value(.object(node.params))
         writer.key("presentation")
         node.presentation.write(into: &writer)
-        tree.presentationSettings[id]?.writeMembers(into: &writer)
+        // Most sessions hold none of these: an empty table costs no lookup per node.
+        if !tree.presentationSettings.isEmpty { tree.presentationSettings[id]?.writeMembers(into: &writer) }
         writer.field("navigator", node.navigator?.rawValue)
-        if let ui = tree.ui[id] {
+        if !tree.ui.isEmpty, let ui = tree.ui[id] {
             writer.key("ui")
             writer.value(.object(ui))
         }
-        if let results = tree.results[id] { write(results, into: &writer) }
+        if !tree.results.isEmpty, let results = tree.results[id] { write(results, into: &writer) }
         writer.key("children")
         writer.beginArray()
         for child in node.children {

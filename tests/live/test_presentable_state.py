@@ -322,3 +322,35 @@ def test_the_legacy_split_layout_empties_its_detail(server):
     session.op("navigate", {"screen": "profile", "params": {"userId": "1"}})
     state = session.op("pop", {"navigator": "detail"})
     assert navigator(state, "detail")["stack"] == [] and state["focus"] == "n1" and state["compactStack"] == ["n1"]
+
+
+def test_a_flow_screen_popped_and_a_presented_root_replaced_leave_results(mail, tabs_server):
+    # pop: `thread` declares `"flow": true`, so its parent learns that it was cancelled.
+    session = mail.create_session()
+    session.op("navigate", {"screen": "mailbox", "params": {"box": "in"}, "from": "n1"})                   # n2
+    session.op("navigate", {"screen": "message", "params": {"id": "1"}, "from": "n2"})                     # n3
+    session.op("navigate", {"screen": "thread", "params": {"id": "1"}, "from": "n3"})                      # n4
+    state, block = session.block("POST", "/pop", {})
+    assert [(event["type"], event["node"]) for event in block] == [("removed", "n4"), ("finished", "n4")]
+    assert block[-1]["result"] == {"status": "cancelled", "cause": "pop"}
+    assert nodes(state)["n3"]["results"]["thread"]["status"] == "cancelled"
+    # setRoot: the presented navigator's root is replaced; its parent stays.
+    session = tabs_server.create_session()
+    session.op("present", {"screen": "onboarding"})                                                        # n3 on v1
+    state, block = session.block("POST", "/set-root", {"navigator": "v1", "screen": "onboardingStep", "params": {"step": 1}})
+    finished = [event for event in block if event["type"] == "finished"]
+    assert [(event["node"], event["parent"], event["result"]) for event in finished] == [
+        ("n3", "n1", {"status": "cancelled", "cause": "setRoot"})]
+    assert nodes(state)["n1"]["results"] == {"onboarding": {"status": "cancelled", "version": state["version"]}}
+
+
+def test_results_are_shown_by_versions_and_not_brought_back_by_restore(tabs_server):
+    session = tabs_server.create_session()
+    session.op("present", {"screen": "photo", "params": {"photoId": "1"}})
+    session.op("dismiss")
+    held = session.get()["version"]
+    session.block("DELETE", "/nodes/n1/results/photo")
+    status, _, then = session.call("GET", f"/versions/{held}")
+    assert status == 200 and nodes(then)["n1"]["results"]["photo"]["status"] == "cancelled"
+    restored = session.op("restore", {"version": held})
+    assert "results" not in nodes(restored)["n1"], "a restore does not bring a taken result back"

@@ -18,6 +18,9 @@
 //   http-push-pop    MinervaAPI.reply(to:) of POST …/push {"screen":"profile","params":{"userId":"1"}} and POST …/pop
 //   http-push-pop-sqlite  http-push-pop with MODEL_STORE=sqlite
 //   http-list-put    three PUTs …/nodes/n1/list of wrk/list_put/{a,b,c}.json (LIST_PUT_BODIES: their folder)
+//   http-get-shaped  MinervaAPI.reply(to:) of GET /v1/sessions/{id} for a session with four pushed
+//                    screens, a list and a presented sheet; with STATE_EXTRAS=1 also UI state on
+//                    every node and two flows' results held (prints the document's bytes to stderr)
 // The http-* scenarios use the store MODEL_STORE names: memory (the default), sqlite (a file in
 // /tmp) or a postgres:// URL (hot-path.sh starts a private cluster). Analytics are recorded and
 // stored in batches of the mutations of ANALYTICS_BATCH requests (default 64: what the writer's
@@ -42,7 +45,7 @@ import Glibc
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let iterations = Int(arguments[2]) else {
-    print("usage: model-driver push-pop|present-dismiss|deeplink2|deeplink5|deeplink5-fresh|deeplink6-same|deeplink6-last|deeplink6-first|get-fresh|get-loaded|http-get|http-push-pop|http-push-pop-sqlite|http-list-put ITERATIONS")
+    print("usage: model-driver push-pop|present-dismiss|deeplink2|deeplink5|deeplink5-fresh|deeplink6-same|deeplink6-last|deeplink6-first|get-fresh|get-loaded|http-get|http-get-shaped|http-push-pop|http-push-pop-sqlite|http-list-put ITERATIONS")
     exit(2)
 }
 
@@ -147,6 +150,30 @@ case "http-get":
         guard let response = try? api.answer(request), response.status == 200 else { fatalError("not a 200") }
         checksum &+= response.body.count
     }
+case "http-get-shaped":
+    let api = makeHTTPAPI(store: ProcessInfo.processInfo.environment["MODEL_STORE"])
+    let session = try! api.createSession()
+    let base = "/v1/sessions/\(session.id)"
+    for user in 1...4 { _ = try! api.send("POST", "\(base)/push", token: session.token, body: #"{"screen":"profile","params":{"userId":"\#(user)"}}"#) }
+    try! api.putList(session, node: "n3", items: 5)
+    if ProcessInfo.processInfo.environment["STATE_EXTRAS"] == "1" {
+        for flow in ["photo", "onboarding"] {
+            let params = flow == "photo" ? #"{"photoId":"1"}"# : "{}"
+            _ = try! api.send("POST", "\(base)/present", token: session.token, body: #"{"screen":"\#(flow)","params":\#(params)}"#)
+            _ = try! api.send("POST", "\(base)/dismiss", token: session.token, body: "{}")
+        }
+        for node in ["n1", "n2", "n3", "n4", "n5", "n6"] {
+            _ = try! api.send("PUT", "\(base)/nodes/\(node)/ui", token: session.token, body: #"{"scrollAnchor":"row-12","selection":["row-12"]}"#)
+        }
+    }
+    _ = try! api.send("POST", "\(base)/present", token: session.token, body: #"{"screen":"editProfile"}"#)
+    let request = MinervaAPI.getStateRequest(session)
+    for _ in 0..<iterations {
+        guard let response = try? api.answer(request), response.status == 200 else { fatalError("not a 200") }
+        checksum &+= response.body.count
+    }
+    let bytes = try! api.answer(request).body.count
+    FileHandle.standardError.write(Data("state document bytes \(bytes)\n".utf8))
 case "http-push-pop", "http-push-pop-sqlite":
     let store = arguments[1] == "http-push-pop-sqlite" ? "sqlite" : ProcessInfo.processInfo.environment["MODEL_STORE"]
     let api = makeHTTPAPI(store: store)
