@@ -317,11 +317,27 @@ def test_a_column_change_under_a_window_cover_is_refused(mail):
     assert session.get()["version"] == before["version"]
 
 
-def test_the_legacy_split_layout_empties_its_detail(server):
+def test_the_legacy_split_layout_empties_its_detail_and_collapses(server):
     session = server.create_session(layout="split")
-    session.op("navigate", {"screen": "profile", "params": {"userId": "1"}})
+    state = session.op("navigate", {"screen": "profile", "params": {"userId": "1"}})
+    compact = session.op("size-class", {"horizontal": "compact"})
+    assert set(nodes(compact)) == set(nodes(state)) and compact["compactStack"] == ["n1", "n2"] and compact["focus"] == "n2"
+    regular = session.op("size-class", {"horizontal": "regular"})
+    assert set(nodes(regular)) == set(nodes(state)) and regular["collapsed"] is False
     state = session.op("pop", {"navigator": "detail"})
     assert navigator(state, "detail")["stack"] == [] and state["focus"] == "n1" and state["compactStack"] == ["n1"]
+
+
+def test_a_screen_that_says_it_cannot_be_swiped_back_refuses_only_the_back_swipe(mail):
+    session = mail.create_session()
+    session.op("navigate", {"screen": "mailbox", "params": {"box": "in"}, "from": "n1"})
+    session.op("navigate", {"screen": "message", "params": {"id": "1"}, "from": "n2"})
+    session.op("push", {"screen": "review"})
+    before = session.get()
+    assert session.op("pop", {"interactive": True}, expect=409)["error"]["code"] == "not_dismissible"
+    assert session.get()["version"] == before["version"]
+    state = session.op("pop")
+    assert [nodes(state)[node]["screen"] for node in navigator(state, "detail")["stack"]] == ["message"]
 
 
 def test_a_flow_screen_popped_and_a_presented_root_replaced_leave_results(mail, tabs_server):
