@@ -1,4 +1,5 @@
-# Sourced by hot-path.sh and run-deeplink.sh: valgrind, and a model-driver it can measure.
+# Sourced by hot-path.sh, run-deeplink.sh and run-state-document.sh: valgrind, a model-driver it
+# can measure, and an earlier build's worktree to measure beside this one.
 
 # Installs valgrind when it is missing.
 ensure_valgrind() {
@@ -15,4 +16,22 @@ build_model_driver() {
     || { tail -30 "$2/model-driver-build.log" >&2; exit 1; }
   # valgrind 3.19 cannot read the DWARF 5 that swiftc writes: measure a copy without debug info.
   strip --strip-debug -o "$3" "$2/release/model-driver"
+}
+
+# ref_worktree ROOT REF WORKTREE: checks out REF in WORKTREE (removed again when the script
+# exits) with this build's model-driver and the files it reads, so that both builds run the same
+# driver source.
+ref_worktree() {
+  local root="$1" ref="$2" worktree="$3"
+  mkdir -p "$(dirname "$worktree")"
+  [[ -d "$worktree" ]] || git -C "$root" worktree add --detach "$worktree" "$ref" >/dev/null 2>&1
+  # shellcheck disable=SC2064
+  trap "git -C '$root' worktree remove --force '$worktree' >/dev/null 2>&1 || true" EXIT
+  local file
+  for file in Benchmarks/Sources/model-driver/main.swift Benchmarks/Sources/InProcessAPI/SixStepApp.swift \
+              Benchmarks/Sources/InProcessAPI/AppDescription+Tabs.swift Benchmarks/Sources/InProcessAPI/InProcessAPI.swift \
+              tests/live/apps/tabs.json; do
+    mkdir -p "$worktree/$(dirname "$file")"
+    cp "$root/$file" "$worktree/$file"
+  done
 }

@@ -3,7 +3,8 @@ extension CoordinatorTree {
     /// - Parameters:
     ///   - node: a presented node (the root of a presented navigator); default the top-most one.
     ///   - interactive: whether the user did it (a swipe the client reports once it completed):
-    ///     only the top-most presented node of a shown navigator can be swiped away.
+    ///     only the top-most presented node of a shown navigator, presented as a sheet or a
+    ///     popover, can be swiped away.
     /// - Returns: the `removed` events, reason `dismiss`, top-most first, and the `finished`
     ///   event of its flow (`cancelled`, cause `dismiss`).
     /// - Throws: `notFound` for an unknown node, `conflict` when it is not presented or nothing
@@ -27,6 +28,11 @@ extension CoordinatorTree {
         if interactive {
             try requireOnTop(navigatorID, action: "dismissed interactively")
             let root = nodes[navigators[navigatorID]!.stack[0]]!
+            if let style = root.presentation.style, !style.takesSheet {
+                throw .conflict(
+                    "'\(root.id)' is presented \(style.rawValue), which the user cannot swipe away (only sheets and popovers); "
+                        + "leave out 'interactive' for a dismissal the app decided")
+            }
             guard isDismissible(root) else {
                 throw .notDismissible(
                     "'\(root.id)' says it cannot be swiped away (dismissible: false); a client does not let the user do it, "

@@ -9,13 +9,16 @@ extension CoordinatorTree {
     ///     first (reason `dismiss`, its flows cancelled with cause `dismiss`) rather than refused.
     /// - Returns: the `removed` and `finished` events of the dismissal.
     /// - Throws: `invalid` for an app without tabs or an unknown tab; `covered` while a
-    ///   window-level presentation covers the tab bar and `dismiss` is false.
+    ///   window-level presentation covers the tab bar and `dismiss` is false (selecting the
+    ///   selected tab stays a no-op).
     @discardableResult
     public mutating func selectTab(_ tab: String, dismiss: Bool = false) throws(NavigationError) -> [NavigationEvent] {
         guard let tabs else { throw .invalid(app.declaresFlows ? "flow '\(flow)' has no tabs" : "this app has no tabs") }
         guard tabs.contains(where: { $0.id == tab }) else {
             throw .invalid("unknown tab \(Excerpt(tab)); the \(app.declaresFlows ? "flow's" : "app's") tabs are: \(tabs.map(\.id).joined(separator: ", "))")
         }
+        // Selecting the selected tab changes nothing, covered or not.
+        if tab == selectedTab, !dismiss { return [] }
         let covers = windowCovers
         var events: [NavigationEvent] = []
         if let cover = covers.first {

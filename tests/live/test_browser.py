@@ -6,10 +6,15 @@ document, fetched beside the browser with urllib. Another client (urllib here, c
 elsewhere) changes a session the page has joined, and the page follows without a reload. The
 browser's log must stay free of warnings and errors, and the page must fit 420 px without
 sideways scrolling. The inspector's timeline shows an earlier version of the session on the device
-and in the tree, and restores it. Needs Debian's chromium and chromium-driver and Selenium from
-pip. Saves the screenshots to test-artifacts/ (web-client.png, web-client-timeline.png,
-web-client-flows.png); with
-UPDATE_SCREENSHOT=1 to docs/, the ones the README shows.
+and in the tree, and restores it. Presentable state: a sheet stands at its detent and its grabber
+changes it, a close or a swipe is the user's (`interactive`), a popover points at the control or
+cell it was presented from (a sheet where the width is compact), a three-column split view shows
+its columns side by side and, compact, its `compactStack` as one stack, and a context-level modal
+stays inside its tab while a window-level one keeps the tab bar out of reach. Needs Debian's
+chromium and chromium-driver and Selenium from pip. Saves the screenshots to test-artifacts/
+(web-client.png, web-client-timeline.png, web-client-flows.png, web-client-sheet.png,
+web-client-popover.png, web-client-split-regular.png, web-client-split-compact.png,
+web-client-levels.png); with UPDATE_SCREENSHOT=1 to docs/, where the README shows some of them.
 """
 import json
 import os
@@ -23,15 +28,21 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import ROOT
+from conftest import APPS, ROOT, RunningServer
 
 SCREENSHOTS = ROOT / ("docs" if os.environ.get("UPDATE_SCREENSHOT") == "1" else "test-artifacts")
 SCREENSHOT = SCREENSHOTS / "web-client.png"
 TIMELINE_SCREENSHOT = SCREENSHOTS / "web-client-timeline.png"
 FLOWS_SCREENSHOT = SCREENSHOTS / "web-client-flows.png"
+SHEET_SCREENSHOT = SCREENSHOTS / "web-client-sheet.png"
+POPOVER_SCREENSHOT = SCREENSHOTS / "web-client-popover.png"
+SPLIT_REGULAR_SCREENSHOT = SCREENSHOTS / "web-client-split-regular.png"
+SPLIT_COMPACT_SCREENSHOT = SCREENSHOTS / "web-client-split-compact.png"
+LEVELS_SCREENSHOT = SCREENSHOTS / "web-client-levels.png"
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 
@@ -47,6 +58,15 @@ def browser():
     driver.set_page_load_timeout(20)
     yield driver
     driver.quit()
+
+
+@pytest.fixture(scope="module")
+def mail_server():
+    """The server on tests/live/apps/mail.json: a three-column split view (mailboxes, a mailbox, a
+    message), a compose sheet with detents that the user may not swipe away, an attachment popover."""
+    running = RunningServer("--app", str(APPS / "mail.json"), "--rate-limit", "0")
+    yield running
+    assert running.stop() == 0, "".join(running.log)
 
 
 def wait_for(condition, what, timeout=8.0):
@@ -73,6 +93,11 @@ def find_node(node, node_id):
         if found:
             return found
     return None
+
+
+def title_of(node, app):
+    """The title the page shows for a node: the state's, else the app description's, else its screen."""
+    return node.get("title") or app["screens"].get(node["screen"], {}).get("title", node["screen"])
 
 
 def walk(node):
@@ -171,7 +196,7 @@ class Page:
                     f"{self.device()}{f', toast {toast[0].text!r}' if toast else ''})")
         state = wait_for(same, mismatch, timeout)
         focus = find_node(state["root"], state["focus"])
-        title = self.app["screens"].get(focus["screen"], {}).get("title", focus["screen"])
+        title = title_of(focus, self.app)
         wait_for(lambda: self.text('[data-testid="nav-title"]') == title,
                  lambda: f"the navigation bar to say {title!r} (it says {self.text('[data-testid=nav-title]')!r})")
         page = self.css(f'[data-node-id="{state["focus"]}"]:not(.exiting)')
@@ -222,6 +247,46 @@ class Page:
     def settle(self):
         """Lets CSS transitions finish (all of them are shorter than half a second)."""
         time.sleep(0.6)
+
+    def zoom(self):
+        """How many viewport pixels one pixel of the device takes (the page scales it to fit)."""
+        return self.driver.execute_script(
+            "const device = document.querySelector('[data-testid=device]');"
+            "return device.getBoundingClientRect().width / device.offsetWidth;")
+
+    def box(self, selector):
+        """Where what `selector` finds is on the device's screen, in the device's own pixels:
+        {x, y, width, height}, and the screen's size (screen_width, screen_height)."""
+        return self.driver.execute_script(
+            "const screen = document.querySelector('.device-screen'), s = screen.getBoundingClientRect();"
+            "const zoom = s.width / screen.offsetWidth, r = document.querySelector(arguments[0]).getBoundingClientRect();"
+            "return {x: (r.left - s.left) / zoom, y: (r.top - s.top) / zoom, width: r.width / zoom, height: r.height / zoom,"
+            "        screen_width: screen.offsetWidth, screen_height: screen.offsetHeight};", selector)
+
+    def drag(self, selector, dy):
+        """Drags what `selector` finds down by `dy` pixels of the device (up when negative), in a
+        few steps as a finger would, and lets go."""
+        element = wait_for(lambda: self.all(selector) and self.css(selector), f"{selector} to drag")
+        step = round(dy * self.zoom() / 4)
+        chain = ActionChains(self.driver).click_and_hold(element)
+        for _ in range(4):
+            chain.move_by_offset(0, step)
+        chain.release().perform()
+
+    def reachable(self, selector):
+        """Whether a tap at the middle of what `selector` finds reaches it (nothing covers it)."""
+        return self.driver.execute_script(
+            "const element = document.querySelector(arguments[0]), r = element.getBoundingClientRect();"
+            "return element.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2));", selector)
+
+    def inert(self, selector):
+        """Whether what `selector` finds is out of reach of taps (inert, or inside something inert)."""
+        return self.driver.execute_script("return Boolean(document.querySelector(arguments[0]).closest('[inert]'))", selector)
+
+    def finished(self, node):
+        """The result of the newest `finished` event of a node, from the server's event log."""
+        events = self.call("GET", "/events?after=0")["events"]
+        return [event for event in events if event["type"] == "finished" and event["node"] == node][-1]["result"]
 
 
 def followers(version):
@@ -300,7 +365,7 @@ def test_web_client_drives_the_demo_app(tabs_server, browser):
     deeplink.clear()
     deeplink.send_keys("/photos/7")
     state, focus = page.act('[data-testid="deeplink-go"]')
-    assert (focus["screen"], focus["presentation"]) == ("photo", {"kind": "present", "style": "fullScreen"})
+    assert (focus["screen"], focus["presentation"]) == ("photo", {"kind": "present", "style": "fullScreen", "level": "window"})
     assert not page.css('[data-testid="deeplink-error"]').is_displayed()
     layer = page.css(f'.layer-presented[data-navigator="{focus["navigator"]}"]')
     assert layer.get_attribute("data-style") == "fullScreen"
@@ -321,7 +386,7 @@ def test_web_client_drives_the_demo_app(tabs_server, browser):
     # A screen without a list offers the app's screens. Settings is guarded: the login sheet
     # comes first, and finishing it with success resumes the target.
     state, focus = page.act('[data-node-id="n2"] [data-testid="goto-settings"]')
-    assert (focus["screen"], focus["presentation"]) == ("login", {"kind": "present", "style": "formSheet"})
+    assert (focus["screen"], focus["presentation"]) == ("login", {"kind": "present", "style": "formSheet", "level": "window"})
     assert state["pending"]["steps"] == [{"screen": "settings", "params": {}}]
     assert page.css(f'[data-node-id="{focus["id"]}"] .pending-banner').is_displayed()
     state, focus = page.act(f'[data-node-id="{focus["id"]}"] [data-testid="finish-success"]')
@@ -449,14 +514,16 @@ def test_web_client_joins_a_session_and_follows_another_client(tabs_server, brow
 
 def test_web_client_timeline_shows_an_earlier_version_and_restores_it(tabs_server, browser):
     # Another client drives a session: a profile pushed on home, a list put on it, a photo
-    # presented over it, then the account tab.
+    # presented over it inside the home tab (context level: a full-screen one would cover the tab
+    # bar, and the server would refuse the tab switch as no device could make it), then the
+    # account tab.
     other = tabs_server.create_session()
     page = Page(browser, tabs_server)
     page.open(other)
     page.in_sync()
     profile = other.op("navigate", {"screen": "profile", "params": {"userId": "42"}})["focus"]
     assert other.call("PUT", f"/nodes/{profile}/list", followers(1))[0] == 200
-    photo = other.op("navigate", {"screen": "photo", "params": {"photoId": "7"}})["focus"]
+    photo = other.op("present", {"screen": "photo", "params": {"photoId": "7"}, "style": "overCurrentContext"})["focus"]
     other.op("select-tab", {"tab": "account"})
     state, focus = page.in_sync(newer_than=4)
     assert (state["version"], focus["id"]) == (5, "n2")
@@ -603,3 +670,270 @@ def test_web_client_walks_the_demo_apps_root_flows(demo_server, browser):
     state, focus = page.in_sync()
     assert (state["flow"], focus["screen"], state["flags"]) == ("main", "home", ["onboarded", "signedIn"])
     assert console_problems(browser, demo_server, provoked=[]) == []
+
+
+def near(value, expected, tolerance=2.0):
+    return abs(value - expected) <= tolerance
+
+
+def test_web_client_stands_a_sheet_at_its_detent_and_the_user_changes_or_closes_it(tabs_server, mail_server, browser):
+    # Another client presents a sheet with three detents (medium shown) and a grabber.
+    other = tabs_server.create_session()
+    page = Page(browser, tabs_server)
+    page.open(other)
+    page.in_sync()
+    sheet = {"detents": ["medium", "large", {"id": "peek", "height": 120}], "selected": "medium", "grabber": True}
+    other.op("present", {"screen": "editProfile", "sheet": sheet})
+    state, focus = page.in_sync(newer_than=1)
+    node = focus["id"]
+    layer = f'.layer-presented[data-navigator="{focus["navigator"]}"]'
+    card = f"{layer} > .card"
+    screen = page.box(card)
+    height, point = screen["screen_height"], screen["screen_width"] / 390  # the phone is 390 points wide
+    wait_for(lambda: near(page.box(card)["y"], height / 2), lambda: f"the sheet at medium (top at {page.box(card)['y']})")
+    assert page.css(f'{layer} [data-testid="sheet-grabber"]').is_displayed()
+    assert page.css(layer).get_attribute("data-mode") == "sheet"
+    page.settle()
+    SHEET_SCREENSHOT.parent.mkdir(exist_ok=True)
+    assert browser.save_screenshot(str(SHEET_SCREENSHOT))
+
+    # A tap on the grabber goes to the next taller detent: the server's state says large, the
+    # sheet stands at the top of the screen and the event log shows the user's change.
+    state, _ = page.act(f'{layer} [data-testid="sheet-grabber"]')
+    assert find_node(state["root"], node)["sheet"]["selected"] == "large"
+    wait_for(lambda: page.box(card)["y"] < height / 10, "the sheet at large")
+    wait_for(lambda: page.logged("presentationChanged", node, "large"), "the detent change in the event log")
+
+    # Dragged down near the app's own detent (120 points), it stands there.
+    page.settle()
+    top = page.box(card)["y"]
+    version = state["version"]
+    page.drag(f'{layer} [data-testid="sheet-grabber"]', height - 120 * point - top)
+    state, _ = page.in_sync(newer_than=version)
+    assert find_node(state["root"], node)["sheet"]["selected"] == "peek"
+    wait_for(lambda: near(page.box(card)["height"], 120 * point), lambda: f"the sheet 120 points tall ({page.box(card)})")
+
+    # Its Close button closes it as the user would by a swipe: the flow ends cancelled, interactive.
+    state, focus = page.act('[data-testid="close-button"]')
+    assert focus["id"] == "n1" and find_node(state["root"], node) is None
+    assert page.finished(node) == {"status": "cancelled", "cause": "dismiss", "interactive": True}
+    wait_for(lambda: page.logged("finished", node, "interactive"), "the user's dismissal in the event log")
+    wait_for(lambda: not page.all(".layer-presented"), "the sheet to leave")
+
+    # A sheet without detents (large) is swiped away by dragging its navigation bar down.
+    node = other.op("present", {"screen": "editProfile"})["focus"]
+    state, focus = page.in_sync(newer_than=state["version"])
+    page.settle()
+    assert not page.css(f'.layer-presented[data-navigator="{focus["navigator"]}"] [data-testid="sheet-grabber"]').is_displayed()
+    page.drag(f'[data-node-id="{node}"] .nav-title', height / 2)
+    state, focus = page.in_sync(newer_than=state["version"])
+    assert focus["id"] == "n1" and page.finished(node)["interactive"] is True
+
+    # The mail app's compose sheet, presented from the page: medium first, a grabber, and no Close
+    # button, because the user may not swipe it away.
+    browser.get(mail_server.url + "/")
+    page = Page(browser, mail_server)
+    wait_for(lambda: page.device()[0] != "", "the first state")
+    page.read_session()
+    page.in_sync()
+    state, focus = page.act('[data-node-id="n1"] [data-testid="goto-compose"]')
+    node = focus["id"]
+    assert (focus["screen"], focus["sheet"], focus["dismissible"]) == ("compose", {"detents": ["medium", "large"], "grabber": True}, False)
+    layer = f'.layer-presented[data-navigator="{focus["navigator"]}"]'
+    card = f"{layer} > .card"
+    height = page.box(card)["screen_height"]
+    wait_for(lambda: near(page.box(card)["y"], height / 2), "the compose sheet at medium")
+    assert page.all('[data-testid="close-button"]') == []
+    state, _ = page.act(f'{layer} [data-testid="sheet-grabber"]')
+    assert find_node(state["root"], node)["sheet"]["selected"] == "large"
+
+    # Pulled all the way down, it stays (at its lowest detent): nothing is dismissed.
+    page.settle()
+    page.drag(f'{layer} [data-testid="sheet-grabber"]', height * 0.8)
+    state, _ = page.in_sync(newer_than=state["version"])
+    assert find_node(state["root"], node)["sheet"]["selected"] == "medium"
+    assert not [event for event in page.call("GET", "/events?after=0")["events"] if event["type"] in ("removed", "finished")]
+    wait_for(lambda: near(page.box(card)["y"], height / 2), "the compose sheet back at medium")
+
+    # Its own flow closes it: finished cancelled, not the user's swipe.
+    state, focus = page.act(f'[data-node-id="{node}"] [data-testid="finish-cancelled"]')
+    assert focus["id"] == "n1" and page.finished(node) == {"status": "cancelled"}
+    assert console_problems(browser, mail_server) == []
+
+
+def test_web_client_shows_a_popover_at_its_anchor(mail_server, browser):
+    # Another client opens a mailbox and a message; the page presents the attachment popover from
+    # the message's "Go to…" list.
+    other = mail_server.create_session()
+    other.op("navigate", {"screen": "mailbox", "params": {"box": "in"}, "from": "n1"})
+    other.op("navigate", {"screen": "message", "params": {"id": "1"}, "from": "n2"})
+    page = Page(browser, mail_server)
+    page.open(other)
+    state, _ = page.in_sync()
+    control = '[data-node-id="n3"] [data-testid="goto-attachment"]'
+    page.tap(control)
+    field = page.css('[data-node-id="n3"] [data-testid="param-attachment-name"]')
+    wait_for(field.is_displayed, "the params form")
+    field.send_keys("invoice.pdf", Keys.ENTER)
+    state, focus = page.in_sync(newer_than=state["version"])
+    node = focus["id"]
+    assert (focus["screen"], focus["presentation"]) == ("attachment", {"kind": "present", "style": "popover", "level": "window"})
+
+    # Its anchor is the control tapped, where it is on the device; the popover stands beside it,
+    # its arrow at the control's middle.
+    anchor = focus["anchor"]
+    assert anchor["element"] == "goto-attachment"
+    tapped = page.box(control)
+    assert all(near(a, b, 1) for a, b in zip(anchor["rect"], (tapped["x"], tapped["y"], tapped["width"], tapped["height"]))), (anchor, tapped)
+    layer = f'.layer-presented[data-navigator="{focus["navigator"]}"]'
+    assert page.css(layer).get_attribute("data-mode") == "popover"
+    page.settle()
+    card, arrow = page.box(f"{layer} > .card"), page.box(f"{layer} > .popover-arrow")
+    middle = tapped["x"] + tapped["width"] / 2
+    assert card["x"] <= middle <= card["x"] + card["width"] and near(arrow["x"] + arrow["width"] / 2, middle, 3)
+    assert near(card["y"] + card["height"], tapped["y"] - 10) or near(card["y"], tapped["y"] + tapped["height"] + 10), (card, tapped)
+    POPOVER_SCREENSHOT.parent.mkdir(exist_ok=True)
+    assert browser.save_screenshot(str(POPOVER_SCREENSHOT))
+
+    # A tap beside it (where the primary column is) closes it as the user's: finished interactive,
+    # the result held on the message until the inspector takes it.
+    version = state["version"]
+    assert not page.reachable('[data-column="primary"]')
+    ActionChains(browser).move_to_element(page.css('[data-column="primary"]')).click().perform()
+    state, focus = page.in_sync(newer_than=version)
+    assert focus["id"] == "n3" and page.finished(node) == {"status": "cancelled", "cause": "dismiss", "interactive": True}
+    assert find_node(state["root"], "n3")["results"]["attachment"]["status"] == "cancelled"
+    wait_for(lambda: page.all('[data-testid="result-n3-attachment"]'), "the result in the inspector")
+    state, _ = page.act('[data-testid="take-result-n3-attachment"]')
+    assert "results" not in find_node(state["root"], "n3")
+    wait_for(lambda: not page.all('[data-testid="result-n3-attachment"]'), "the result taken")
+    wait_for(lambda: page.logged("resultConsumed", "n3", "attachment"), "resultConsumed in the event log")
+
+    # The inspector shows a node's UI state, as its client keeps it.
+    page.call("PUT", "/nodes/n3/ui", {"scrollAnchor": "f1"})
+    wait_for(lambda: '{"scrollAnchor":"f1"}' in (page.text('[data-testid="ui-n3"]') or ""), "the UI state in the inspector")
+
+    # Narrower than 700 px, the split view is one stack and a popover is a sheet: one presented
+    # from a list cell points at the cell.
+    page.call("PUT", "/nodes/n3/list", {"sections": [{"id": "files", "items": [
+        {"id": "f1", "kind": "file", "content": {"title": "photo.jpg", "navigate": {"screen": "attachment", "params": {"name": "photo.jpg"}}}}]}]})
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 640, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    try:
+        wait_for(lambda: page.all('.stack-view[data-navigator="compact"] [data-node-id="n3"]'), "one stack")
+        state, focus = page.act('[data-node-id="n3"] [data-testid="cell-f1"]')
+        assert focus["anchor"] == {"item": "f1"}
+        layer = f'.layer-presented[data-navigator="{focus["navigator"]}"]'
+        wait_for(lambda: page.all(f'{layer}.is-sheet'), "the popover shown as a sheet")
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+    # Wide again, it is a popover at the cell.
+    wait_for(lambda: page.all(f'{layer}.is-popover'), "the popover back")
+    page.settle()
+    cell, card = page.box('[data-node-id="n3"] [data-testid="cell-f1"]'), page.box(f"{layer} > .card")
+    assert card["x"] <= cell["x"] + cell["width"] / 2 <= card["x"] + card["width"]
+    assert near(card["y"], cell["y"] + cell["height"] + 10) or near(card["y"] + card["height"], cell["y"] - 10), (card, cell)
+    assert console_problems(browser, mail_server) == []
+
+
+def test_web_client_shows_a_split_view_in_columns_and_as_one_stack(mail_server, browser):
+    other = mail_server.create_session()
+    page = Page(browser, mail_server)
+    page.open(other)
+    state, _ = page.in_sync()
+    assert (state["sizeClass"], state["collapsed"]) == ("regular", False)
+
+    # The page fills the columns: a mailbox from the sidebar, a message from the mailbox, and a
+    # thread pushed on the message.
+    for node, screen, param, value in (("n1", "mailbox", "box", "in"), ("n2", "message", "id", "1"), ("n3", "thread", "id", "1")):
+        page.tap(f'[data-node-id="{node}"] [data-testid="goto-{screen}"]')
+        field = page.css(f'[data-node-id="{node}"] [data-testid="param-{screen}-{param}"]')
+        wait_for(field.is_displayed, "the params form")
+        field.send_keys(value, Keys.ENTER)
+        state, focus = page.in_sync(newer_than=state["version"])
+    columns = {navigator["id"]: navigator["stack"] for navigator in state["navigators"]}
+    assert (columns["primary"], columns["supplementary"], columns["detail"]) == (["n1"], ["n2"], ["n3", "n4"])
+    assert state["compactStack"] == ["n1", "n2", "n3", "n4"] and focus["id"] == "n4"
+
+    # Regular: the three columns side by side, each showing the top of its stack.
+    assert "tablet" in page.css('[data-testid="device"]').get_attribute("class")
+    tops = [page.box(f'[data-column="{column}"] [data-node-id="{node}"]') for column, node in
+            (("primary", "n1"), ("supplementary", "n2"), ("detail", "n4"))]
+    assert tops[0]["x"] < tops[1]["x"] < tops[2]["x"] and len({round(top["y"]) for top in tops}) == 1
+    assert page.text('[data-testid="back-button"]') == "Message"
+    assert page.css('[data-testid="size-class-regular"]').get_attribute("aria-pressed") == "true"
+    page.settle()
+    SPLIT_REGULAR_SCREENSHOT.parent.mkdir(exist_ok=True)
+    assert browser.save_screenshot(str(SPLIT_REGULAR_SCREENSHOT))
+
+    # Compact: the switch reports the size class, and the page shows the compact stack as one
+    # stack on a phone, the thread on top.
+    state, focus = page.act('[data-testid="size-class-compact"]')
+    assert (state["sizeClass"], state["collapsed"], state["compactStack"]) == ("compact", True, ["n1", "n2", "n3", "n4"])
+    assert "tablet" not in page.css('[data-testid="device"]').get_attribute("class") and page.all("[data-column]") == []
+    assert page.css('.stack-view[data-navigator="compact"] [data-node-id="n4"]').is_displayed()
+    assert page.text('[data-testid="back-button"]') == "Message"
+    assert page.text('[data-testid="compact-stack"]') == "n1 › n2 › n3 › n4"
+    wait_for(lambda: page.logged("sizeClassChanged", "compact"), "the size class in the event log")
+    page.settle()
+    SPLIT_COMPACT_SCREENSHOT.parent.mkdir(exist_ok=True)
+    assert browser.save_screenshot(str(SPLIT_COMPACT_SCREENSHOT))
+
+    # Back walks the one stack across the columns: the thread, the message (the detail column
+    # empties), the mailbox (the supplementary column empties).
+    for stack in (["n1", "n2", "n3"], ["n1", "n2"], ["n1"]):
+        state, focus = page.act('[data-testid="back-button"]')
+        assert (state["compactStack"], focus["id"]) == (stack, stack[-1])
+        below = find_node(state["root"], stack[-2]) if len(stack) > 1 else None
+        assert page.text('[data-testid="back-button"]') == (title_of(below, page.app) if below else None)
+    columns = {navigator["id"]: navigator["stack"] for navigator in state["navigators"]}
+    assert (columns["supplementary"], columns["detail"]) == ([], [])
+
+    # Regular again: the columns are back, the empty ones saying so.
+    state, _ = page.act('[data-testid="size-class-regular"]')
+    assert state["sizeClass"] == "regular"
+    wait_for(lambda: page.all('[data-column="detail"].is-empty [data-testid]') == [] and page.all('[data-column="detail"].is-empty'), "the empty detail column")
+    assert fits_width(browser, 420)
+    assert console_problems(browser, mail_server) == []
+
+
+def test_web_client_keeps_a_context_modal_in_its_tab_and_the_tab_bar_out_of_reach_under_a_window_one(tabs_server, browser):
+    # Another client presents a photo over the home tab's current context.
+    other = tabs_server.create_session()
+    page = Page(browser, tabs_server)
+    page.open(other)
+    page.in_sync()
+    photo = other.op("present", {"screen": "photo", "params": {"photoId": "3"}, "style": "currentContext"})["focus"]
+    state, focus = page.in_sync(newer_than=1)
+    assert focus["presentation"] == {"kind": "present", "style": "currentContext", "level": "context"}
+    layer = f'.layer-presented[data-navigator="{focus["navigator"]}"]'
+
+    # It stays inside the tab: above the tab bar, which can still be tapped.
+    page.settle()
+    modal, bar = page.box(layer), page.box('[data-testid="tab-bar"]')
+    assert modal["y"] + modal["height"] <= bar["y"] + 0.5
+    assert page.reachable('[data-testid="tab-account"]') and not page.inert('[data-testid="tab-bar"]')
+    LEVELS_SCREENSHOT.parent.mkdir(exist_ok=True)
+    assert browser.save_screenshot(str(LEVELS_SCREENSHOT))
+
+    # Another tab hides it; back on home, it is there again.
+    state, focus = page.act('[data-testid="tab-account"]')
+    assert focus["id"] == "n2"
+    wait_for(lambda: not page.all(layer), "the photo to go with its tab")
+    state, focus = page.act('[data-testid="tab-home"]')
+    assert focus["id"] == photo and page.css(layer).is_displayed()
+
+    # A sheet presented from it is window-level: it covers the tab bar, and a tap where the
+    # account tab is reaches the sheet, not the tab.
+    state, focus = page.act(f'[data-node-id="{photo}"] [data-testid="goto-editProfile"]')
+    assert focus["presentation"] == {"kind": "present", "style": "pageSheet", "level": "window"}
+    assert page.inert('[data-testid="tab-bar"]') and page.inert(f'{layer} .stack-view')
+    page.settle()
+    assert page.reachable('[data-testid="tab-bar"]') is False
+
+    # Closed, the tab bar can be tapped again.
+    state, focus = page.act('[data-testid="close-button"]')
+    assert focus["id"] == photo and not page.inert('[data-testid="tab-bar"]')
+    state, focus = page.act('[data-testid="tab-account"]')
+    assert state["tabs"]["selected"] == "account"
+    assert console_problems(browser, tabs_server) == []

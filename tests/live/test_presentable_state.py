@@ -55,14 +55,18 @@ def test_interactive_dismiss_and_pop_apply_to_what_is_on_top(tabs_server):
     session = tabs_server.create_session()
     session.op("present", {"screen": "onboarding"})                                 # n3 on v1, embedded
     session.op("push", {"screen": "onboardingStep", "params": {"step": 1}})          # n4
-    session.op("present", {"screen": "photo", "params": {"photoId": "1"}})           # n5 on v2
+    session.op("present", {"screen": "photo", "params": {"photoId": "1"}})           # n5 on v2, fullScreen
     before = session.get()
     assert session.op("dismiss", {"node": "n3", "interactive": True}, expect=409)["error"]["code"] == "conflict"
     assert session.op("pop", {"navigator": "v1", "interactive": True}, expect=409)["error"]["code"] == "conflict"
-    assert session.get()["version"] == before["version"]
-    state, block = session.block("POST", "/dismiss", {"node": "n5", "interactive": True})
+    # A full-screen cover cannot be swiped away: only the app dismisses it.
+    message = session.op("dismiss", {"node": "n5", "interactive": True}, expect=409)["error"]["message"]
+    assert "fullScreen" in message and session.get()["version"] == before["version"]
+    session.op("dismiss", {"node": "n5"})
+    session.op("present", {"screen": "editProfile"})                                 # n6, a sheet
+    state, block = session.block("POST", "/dismiss", {"node": "n6", "interactive": True})
     assert block[-1]["type"] == "finished" and block[-1]["result"] == {"status": "cancelled", "cause": "dismiss", "interactive": True}
-    assert nodes(state)["n4"]["results"]["photo"]["status"] == "cancelled"
+    assert nodes(state)["n4"]["results"]["editProfile"]["status"] == "cancelled"
     # A back swipe pops one screen: popping two with it is refused.
     session.op("push", {"screen": "onboardingStep", "params": {"step": 2}})           # n6
     assert session.op("pop", {"to": "n3", "interactive": True}, expect=409)["error"]["code"] == "conflict"
@@ -146,7 +150,7 @@ def test_ui_state_and_results_survive_a_restart_on_sqlite(tmp_path):
     try:
         session = first.create_session()
         session.call("PUT", "/nodes/n1/ui", {"selection": ["a", "b"]})
-        session.op("present", {"screen": "photo", "params": {"photoId": "1"}})
+        session.op("present", {"screen": "editProfile"})
         session.op("dismiss", {"interactive": True})
         before = session.get()
     finally:
@@ -155,7 +159,7 @@ def test_ui_state_and_results_survive_a_restart_on_sqlite(tmp_path):
     try:
         after = session.on(second).get()
         assert after == before
-        assert nodes(after)["n1"]["ui"] == {"selection": ["a", "b"]} and nodes(after)["n1"]["results"]["photo"]["status"] == "cancelled"
+        assert nodes(after)["n1"]["ui"] == {"selection": ["a", "b"]} and nodes(after)["n1"]["results"]["editProfile"]["status"] == "cancelled"
     finally:
         assert second.stop() == 0
 

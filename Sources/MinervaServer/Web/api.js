@@ -108,10 +108,11 @@ export async function loadLink(session) {
   }
 }
 
-/** A navigation operation (`POST …/{operation}`) made on the state of `version`: its answer. */
-export async function operate(session, operation, body, version) {
+/** A change of the session (`POST …/{operation}`, or another `method` on that path) made on the
+ *  state of `version`: its answer. */
+export async function operate(session, operation, body, version, method = "POST") {
   const headers = { "If-Match": `"${version}"` };
-  return (await request("POST", sessionPath(session, `/${operation}`), { body, session, headers })).document;
+  return (await request(method, sessionPath(session, `/${operation}`), { body, session, headers })).document;
 }
 
 /** The state document as it was at an earlier `version` (`GET …/versions/{v}`). */

@@ -1,16 +1,33 @@
-// The device: the focused navigation state drawn as a phone (a tablet in split layout). A base
-// layer holds the visible stack (or primary | detail) and the tab bar; each presented navigator
-// is a layer above it. Pages slide as stacks push and pop, modals rise and fall by style. An
-// earlier version that the timeline shows is drawn the same way, muted and out of reach of taps.
+// The device: the focused navigation state drawn as a phone (a tablet for a split view in
+// columns). A base layer holds the visible stack (or the split view's columns, or the one stack
+// a compact split view shows) and the tab bar; each presented navigator is a layer above it: a
+// window-level one over the whole device, a context-level one inside its tab or column. Pages
+// slide as stacks push and pop, modals rise and fall by style, a sheet stands at its detent and
+// a popover points at its anchor. An earlier version that the timeline shows is drawn the same
+// way, muted and out of reach of taps.
 
-import { $, append, formatParams, h, hasIcon, icon, play, stopAnimation } from "./dom.js";
+import { $, append, formatParams, h, hasIcon, icon, onDrag, play, rectWithin, stopAnimation, zoomOf } from "./dom.js";
 import { screenPage } from "./screen.js";
 import { operate } from "./session.js";
-import { baseNavigators, isSheet, presentedChain, shown, store, subscribe, tabLabel } from "./store.js";
+import {
+  baseNavigators, detentId, modalMode, presentedChain, selectedDetent, shown, staysInContext, store, subscribe, tabLabel,
+} from "./store.js";
 
 const deviceEl = $('[data-testid="device"]');
 const layersEl = $('[data-testid="layers"]');
 const captionEl = $('[data-testid="stage-caption"]');
+const sizeClassEl = $('[data-testid="size-class"]');
+
+/** Narrower than this, the page shows a split view as one stack, whatever its size class. */
+const NARROW = window.matchMedia("(max-width: 699px)");
+/** The key of the one stack that a split view shows when compact (its `compactStack`). */
+const COMPACT = "compact";
+const MODES = ["sheet", "popover", "cover"];
+/** A sheet pulled down this share of its height below its lowest detent is swiped away. */
+const DISMISS_PULL = 0.3;
+/** A popover's card (its height shrinks to the room beside its anchor), the room it keeps from the
+ *  screen's edges (more at the top, for the status bar) and the length of its arrow (device pixels). */
+const POPOVER = { width: 300, height: 360, minHeight: 160, margin: 12, marginTop: 32, arrow: 10 };
 
 /** The drawn device, rebuilt for each session. */
 let view = emptyView();
@@ -18,11 +35,13 @@ let view = emptyView();
 function emptyView() {
   return {
     baseLayer: null,
-    /** layout and tabs of the base layer: when they change it is built again. */
+    /** flow, layout, tabs and columns of the base layer: when they change it is built again. */
     baseKey: "",
+    /** Whether the split view shows as one stack. */
+    oneStack: false,
     tabBar: null,
     tabBarKey: "",
-    /** navigator id -> {element, top}: the stack view and the node on top of it. */
+    /** navigator id (or COMPACT) -> {element, top}: the stack view and the node on top of it. */
     stacks: new Map(),
     /** navigator id -> layer element. */
     presentedLayers: new Map(),
@@ -37,7 +56,8 @@ function fitDevice() {
   const tablet = deviceEl.classList.contains("tablet");
   const natural = tablet ? { width: 780, height: 560 } : { width: 362, height: 748 };
   const narrow = window.matchMedia("(max-width: 1100px)").matches;
-  const height = narrow ? window.innerHeight - 60 : stage.clientHeight - captionEl.offsetHeight - 16;
+  const below = captionEl.offsetHeight + (sizeClassEl.hidden ? 0 : sizeClassEl.offsetHeight + 12);
+  const height = narrow ? window.innerHeight - 60 : stage.clientHeight - below - 16;
   const width = narrow ? stage.clientWidth : Infinity;
   const zoom = Math.max(0.4, Math.min(1, height / natural.height, width / natural.width));
   deviceEl.style.zoom = String(Math.round(zoom * 1000) / 1000);
@@ -57,28 +77,42 @@ function page(nodeId) {
   return created;
 }
 
-function stackView(navigatorId) {
-  let stack = view.stacks.get(navigatorId);
+/** The stack a base navigator is drawn in: its own, or the compact one. */
+const keyOf = (navigatorId) => (view.oneStack && shown().index.navigators.get(navigatorId)?.parent === null ? COMPACT : navigatorId);
+
+/** The node ids of a stack, bottom first, in a state's index. */
+const stackIds = (index, key) => (key === COMPACT ? index.compactStack : index.navigators.get(key)?.stack ?? []);
+
+function stackView(key) {
+  let stack = view.stacks.get(key);
   if (!stack) {
-    stack = { element: h("div", { class: "stack-view", "data-navigator": navigatorId }), top: undefined };
-    view.stacks.set(navigatorId, stack);
+    stack = { element: h("div", { class: "stack-view", "data-navigator": key }), top: undefined };
+    view.stacks.set(key, stack);
   }
   return stack.element;
 }
 
-const emptyDetail = () => h("div", { class: "page page-empty" },
+const emptyColumn = () => h("div", { class: "page page-empty" },
   h("div", { class: "empty-note" }, icon("grid", "icon empty-icon"), h("p", {}, "Nothing selected"),
-    h("p", { class: "muted" }, "Navigate from the primary column to show a detail.")));
+    h("p", { class: "muted" }, "Navigate from the column before it to fill this one.")));
 
-/** Shows the top of a navigator's stack; a new top slides in (push) or the old one out (pop). */
-function updateStack(navigatorId, previous, animate) {
-  const element = stackView(navigatorId);
-  const stack = view.stacks.get(navigatorId);
-  const navigator = shown().index.navigators.get(navigatorId);
-  const top = navigator.stack[navigator.stack.length - 1] ?? null;
+/** How the top of a stack changed: "push", "pop", or "fade" (a column's new root). */
+function transitionKind(key, before, ids, top) {
+  const kind = shown().index.nodes.get(top)?.presentation?.kind;
+  if (key !== COMPACT && (kind === "detail" || kind === "supplementary") && ids.length === 1) return "fade";
+  return before.includes(top) ? "pop" : "push";
+}
+
+/** Shows the top of a stack; a new top slides in (push) or the old one out (pop). */
+function updateStack(key, previous, animate) {
+  const element = stackView(key);
+  const stack = view.stacks.get(key);
+  const ids = stackIds(shown().index, key);
+  const context = { ids, name: key === COMPACT ? "the compact stack" : `navigator ${key}` };
+  const top = ids[ids.length - 1] ?? null;
   const oldTop = stack.top;
   if (top === oldTop) {
-    if (top) view.pages.get(top)?.update();
+    if (top) view.pages.get(top)?.update(context);
     return;
   }
   stack.top = top;
@@ -86,22 +120,21 @@ function updateStack(navigatorId, previous, animate) {
   let newPage;
   if (top) {
     const topPage = page(top);
-    topPage.update();
+    topPage.update(context);
     newPage = topPage.element;
   } else {
-    newPage = emptyDetail();
+    newPage = emptyColumn();
   }
   for (const child of [...element.children]) if (child.classList.contains("page-empty") && child !== newPage) child.remove();
   if (newPage.parentElement !== element || element.lastElementChild !== newPage) element.append(newPage);
 
   if (!oldPage || oldPage.parentElement !== element) return;
-  const previousNavigator = previous?.navigators.get(navigatorId);
-  if (!animate || !previousNavigator || !top) {
+  const before = previous && (key === COMPACT || previous.navigators.has(key)) ? stackIds(previous, key) : null;
+  if (!animate || !before || !top) {
     oldPage.remove();
     return;
   }
-  let kind = previousNavigator.stack.includes(top) ? "pop" : "push";
-  if (shown().index.nodes.get(top)?.presentation?.kind === "detail" && navigator.stack.length === 1) kind = "fade";
+  const kind = transitionKind(key, before, ids, top);
   oldPage.classList.add("exiting");
   oldPage.setAttribute("inert", "");
   stripTestIds(oldPage);
@@ -128,10 +161,11 @@ function assignTestIds() {
 
 function renderTabBar() {
   const { tabs } = shown().state;
-  const key = JSON.stringify(tabs);
+  const labels = tabs.items.map(tabLabel);
+  const key = JSON.stringify([tabs, labels]);
   if (view.tabBarKey === key) return;
   view.tabBarKey = key;
-  view.tabBar.replaceChildren(...tabs.items.map((item) => {
+  view.tabBar.replaceChildren(...tabs.items.map((item, i) => {
     const selected = item.id === tabs.selected;
     return h("button", {
       type: "button", class: selected ? "tab is-selected" : "tab", "data-testid": `tab-${item.id}`, "aria-pressed": String(selected),
@@ -141,87 +175,297 @@ function renderTabBar() {
         // A second tap on the selected tab pops it to its root, as iOS does.
         else if ((shown().index.navigators.get(item.navigator)?.stack.length ?? 0) > 1) operate("pop", { navigator: item.navigator, toRoot: true });
       },
-    }, icon(hasIcon(item.id) ? item.id : "grid", "icon tab-icon"), h("span", {}, tabLabel(item.id)));
+    }, icon(hasIcon(item.id) ? item.id : "grid", "icon tab-icon"), h("span", {}, labels[i]));
   }));
 }
 
-/** The base layer: one stack view (or primary | detail columns) and the tab bar. */
-function renderBase(bases, previous, animate) {
+/** The split view's columns, side by side; the one holding the focus is marked. */
+function renderColumns(content, bases) {
   const { state, index } = shown();
+  const columns = bases.map((id) => {
+    const element = stackView(id);
+    return element.parentElement?.classList.contains("column") ? element.parentElement
+      : h("div", { class: "column", "data-column": id }, element);
+  });
+  if (columns.length !== content.children.length || columns.some((column, i) => content.children[i] !== column)) {
+    content.replaceChildren(...columns);
+  }
+  content.dataset.columns = String(columns.length);
+  for (const id of bases) {
+    const column = stackView(id).parentElement;
+    const holdsFocus = [id, ...presentedChain(index, id)].some((nav) => index.navigators.get(nav)?.stack.includes(state.focus));
+    column.classList.toggle("is-focus", holdsFocus);
+    column.classList.toggle("is-empty", index.navigators.get(id).stack.length === 0);
+  }
+}
+
+/** The base layer: one stack view (or the split view's columns) and the tab bar. */
+function renderBase(bases, previous, animate) {
   const content = view.baseLayer.firstElementChild;
-  if (state.layout === "split") {
-    const columns = bases.map((id) => {
-      const element = stackView(id);
-      return element.parentElement?.classList.contains("column") ? element.parentElement
-        : h("div", { class: "column", "data-column": id }, element);
-    });
-    if (columns.length !== content.children.length || columns.some((column, i) => content.children[i] !== column)) {
-      content.replaceChildren(...columns);
-    }
-    for (const id of bases) {
-      const column = stackView(id).parentElement;
-      const navigator = index.navigators.get(id);
-      const holdsFocus = [id, ...presentedChain(index, id)].some((nav) => index.navigators.get(nav)?.stack.includes(state.focus));
-      column.classList.toggle("is-focus", holdsFocus);
-      column.classList.toggle("is-empty", navigator.stack.length === 0);
-    }
-  } else {
-    const element = bases.length ? stackView(bases[0]) : null;
+  const columns = shown().state.layout === "split" && !view.oneStack;
+  const keys = columns ? bases : [view.oneStack ? COMPACT : bases[0]].filter(Boolean);
+  if (columns) {
+    renderColumns(content, bases);
+  } else if (keys.length) {
+    const element = stackView(keys[0]);
     const current = content.firstElementChild;
-    if (element && current !== element) {
+    if (current !== element) {
       content.replaceChildren(element);
       if (current && animate) play(element, "enter-tab");
     }
   }
-  for (const id of bases) updateStack(id, previous, animate);
+  for (const key of keys) updateStack(key, previous, animate);
   if (view.tabBar) renderTabBar();
 }
 
-/** The presented layers, bottom first: new ones rise, dismissed ones fall. */
-function renderPresented(chain, previous, animate) {
+/** The root node of a presented navigator, in the state shown. */
+function rootOf(navigatorId) {
   const { index } = shown();
-  const wanted = new Set(chain);
+  return index.nodes.get(index.navigators.get(navigatorId)?.stack[0]) ?? null;
+}
+
+const cardOf = (layer) => layer.querySelector(":scope > .card");
+
+/** A layer for a presented navigator; `isNew` when it was made just now. */
+function presentedLayer(navigatorId) {
+  const drawn = view.presentedLayers.get(navigatorId);
+  if (drawn) return { layer: drawn, isNew: false };
+  const style = rootOf(navigatorId)?.presentation?.style ?? "automatic";
+  const layer = h("section", { class: `layer layer-presented style-${style}`, "data-navigator": navigatorId, "data-style": style });
+  const grabber = h("button", {
+    type: "button", class: "grabber", "data-testid": "sheet-grabber", hidden: true,
+    onclick: () => cycleDetent(layer),
+  });
+  append(layer, [
+    h("div", { class: "backdrop", onclick: () => tapOutside(layer) }),
+    h("div", { class: "popover-arrow" }),
+    h("div", { class: "card" }, grabber, stackView(navigatorId))]);
+  dragSheet(layer);
+  view.presentedLayers.set(navigatorId, layer);
+  return { layer, isNew: true };
+}
+
+/** Where a sheet's card stands at each of its detents: `{id, top}`, its top edge in the layer's
+ *  pixels. Medium is half the screen, large all of it but a strip, an app's own detent its height
+ *  in points on this device (`--pt`). */
+function detentStops(layer, sheet) {
+  const height = layer.offsetHeight;
+  const style = getComputedStyle(layer);
+  const largeTop = parseFloat(style.getPropertyValue("--large-top"));
+  const pt = parseFloat(style.getPropertyValue("--pt"));
+  return sheet.detents.map((detent) => {
+    const id = detentId(detent);
+    const top = id === "medium" ? height / 2 : typeof detent === "string" ? largeTop : height - detent.height * pt;
+    return { id, top: Math.max(top, largeTop) };
+  });
+}
+
+/** Stands a sheet's card at `detent` (its selected one unless given): dimmed below up to
+ *  `undimmedUpTo`, and full-height at large (or without detents, where it recesses what is below). */
+function standAtDetent(layer, node, detent = node.sheet ? selectedDetent(node.sheet) : "large") {
+  const card = cardOf(layer);
+  const { sheet } = node;
+  layer.dataset.detent = detent;
+  layer.classList.toggle("has-detents", Boolean(sheet));
+  layer.classList.toggle("is-full", detent === "large");
+  if (!sheet) {
+    card.style.top = "";
+    layer.classList.remove("is-undimmed");
+    return;
+  }
+  const stops = detentStops(layer, sheet);
+  const stop = stops.find((each) => each.id === detent) ?? stops[0];
+  card.style.top = `${stop.top}px`;
+  const undimmed = stops.find((each) => each.id === sheet.undimmedUpTo);
+  layer.classList.toggle("is-undimmed", Boolean(undimmed) && stop.top >= undimmed.top);
+}
+
+/** Asks for another detent (`POST …/presentation`): the card goes there at once, and back to the
+ *  state's detent when the server refuses. */
+async function selectDetent(layer, node, detent) {
+  if (detent === selectedDetent(node.sheet)) {
+    standAtDetent(layer, node);
+    return;
+  }
+  standAtDetent(layer, node, detent);
+  const answer = await operate(`nodes/${encodeURIComponent(node.id)}/presentation`, { selected: detent });
+  const now = rootOf(layer.dataset.navigator);
+  if (!answer && now?.sheet && layer.dataset.mode === "sheet") standAtDetent(layer, now);
+}
+
+/** A tap on the grabber: the next taller detent, after the tallest the shortest, as UIKit's. */
+function cycleDetent(layer) {
+  const node = rootOf(layer.dataset.navigator);
+  if (!node?.sheet) return;
+  const stops = detentStops(layer, node.sheet).sort((a, b) => b.top - a.top);
+  const at = stops.findIndex((stop) => stop.id === selectedDetent(node.sheet));
+  selectDetent(layer, node, stops[(at + 1) % stops.length].id);
+}
+
+/** The user's swipe or tap that closes a presented node: `dismiss` with `interactive` (never for
+ *  one that says it is not dismissible). */
+function dismissByUser(node) {
+  if (node.dismissible === false) return;
+  operate("dismiss", { node: node.id, interactive: true });
+}
+
+/** A sheet follows a drag of its grabber or navigation bar: let go, it stands at the nearest
+ *  detent, or leaves when pulled well below the lowest (unless it is not dismissible). */
+function dragSheet(layer) {
+  const card = cardOf(layer);
+  let start = 0;
+  onDrag(card, {
+    onStart: (event) => {
+      const handle = event.target.closest(".grabber, .nav-bar");
+      if (layer.dataset.mode !== "sheet" || !handle || event.target.closest("button:not(.grabber), input, a")) return false;
+      start = card.offsetTop;
+      return true;
+    },
+    onMove: ({ dy }) => {
+      layer.classList.add("is-dragging");
+      card.style.top = `${Math.max(start + dy / zoomOf(layer), 0)}px`;
+    },
+    onEnd: ({ dy }, cancelled) => {
+      layer.classList.remove("is-dragging");
+      const node = rootOf(layer.dataset.navigator);
+      if (node) settleSheet(layer, node, start, cancelled ? start : start + dy / zoomOf(layer));
+    },
+  });
+}
+
+/** Where a sheet dragged from `start` to `top` goes. */
+function settleSheet(layer, node, start, top) {
+  const stops = node.sheet ? detentStops(layer, node.sheet) : [{ id: null, top: start }];
+  const lowest = Math.max(...stops.map((stop) => stop.top));
+  if (top > lowest + (layer.offsetHeight - lowest) * DISMISS_PULL && node.dismissible !== false) {
+    dismissByUser(node);
+    return;
+  }
+  const nearest = stops.reduce((best, stop) => (Math.abs(stop.top - top) < Math.abs(best.top - top) ? stop : best));
+  if (node.sheet) selectDetent(layer, node, nearest.id);
+  else standAtDetent(layer, node);
+}
+
+/** A tap beside a popover, or on the dimmed screen above a sheet short of large, closes it. */
+function tapOutside(layer) {
+  const node = rootOf(layer.dataset.navigator);
+  const { mode, detent } = layer.dataset;
+  const shortSheet = mode === "sheet" && detent !== "large" && !layer.classList.contains("is-undimmed");
+  if (node && (mode === "popover" || shortSheet)) dismissByUser(node);
+}
+
+/** Where a popover points, in the layer's pixels: the cell or control it names on the page that
+ *  presented it, else the rect its client gave, else nothing (a deep link's popover). */
+function anchorRect(layer, node) {
+  const { anchor } = node;
+  const presenter = view.pages.get(shown().index.parents.get(node.id))?.element;
+  const selector = anchor?.item ? `[data-item-id="${CSS.escape(anchor.item)}"]`
+    : anchor?.element ? `[data-anchor="${CSS.escape(anchor.element)}"]` : null;
+  const target = selector ? presenter?.querySelector(selector) : null;
+  if (target?.getClientRects().length) return rectWithin(target, layer);
+  return anchor?.rect ?? null;
+}
+
+/** Puts a popover's card beside its anchor, on the side with more room (below when it fits),
+ *  with its arrow pointing at it; without an anchor it stands in the middle. */
+function placePopover(layer, node) {
+  const card = cardOf(layer);
+  const arrow = layer.querySelector(":scope > .popover-arrow");
+  const { offsetWidth: width, offsetHeight: height } = layer;
+  const { margin, marginTop, arrow: gap } = POPOVER;
+  const cardWidth = Math.min(POPOVER.width, width - 2 * margin);
+  const [x, y, w, hgt] = anchorRect(layer, node) ?? [width / 2, (height - POPOVER.height) / 2 - gap, 0, 0];
+  const roomBelow = height - margin - (y + hgt + gap);
+  const roomAbove = y - gap - marginTop;
+  const below = roomBelow >= POPOVER.height || roomBelow >= roomAbove;
+  const cardHeight = Math.max(Math.min(POPOVER.height, below ? roomBelow : roomAbove), POPOVER.minHeight);
+  const top = Math.min(Math.max(below ? y + hgt + gap : y - gap - cardHeight, marginTop), height - margin - cardHeight);
+  const left = Math.min(Math.max(x + w / 2 - cardWidth / 2, margin), width - margin - cardWidth);
+  Object.assign(card.style, { left: `${left}px`, top: `${top}px`, width: `${cardWidth}px`, height: `${cardHeight}px` });
+  Object.assign(arrow.style, {
+    left: `${Math.min(Math.max(x + w / 2, left + 20), left + cardWidth - 20)}px`,
+    top: `${below ? top : top + cardHeight}px`,
+  });
+  layer.dataset.arrow = below ? "up" : "down";
+}
+
+/** Draws a presented layer as its node says: a sheet, a popover or a cover, at its level. */
+function shapeLayer(layer, node, compact) {
+  const mode = modalMode(node, compact);
+  layer.dataset.mode = mode;
+  for (const each of MODES) layer.classList.toggle(`is-${each}`, each === mode);
+  layer.classList.toggle("is-context", staysInContext(node));
+  const card = cardOf(layer);
+  card.querySelector(":scope > .grabber").hidden = !(mode === "sheet" && node.sheet?.grabber);
+  if (mode !== "popover") for (const property of ["left", "width", "height"]) card.style[property] = "";
+  if (mode === "sheet") {
+    standAtDetent(layer, node);
+  } else {
+    card.style.top = "";
+    delete layer.dataset.detent;
+  }
+}
+
+/** Takes away the presented layers no longer shown: dismissed ones fall, those of a tab that is
+ *  not selected just go. */
+function removeLayers(wanted, animate) {
+  const { index } = shown();
   for (const [id, layer] of view.presentedLayers) {
     if (wanted.has(id)) continue;
     view.presentedLayers.delete(id);
     if (index.navigators.has(id) || !animate) {
-      layer.remove(); // still presented, but on a tab that is not selected
+      layer.remove();
       continue;
     }
     layer.classList.add("exiting");
     layer.setAttribute("inert", "");
     stripTestIds(layer);
-    play(layer, isSheet(layer.dataset.style) ? "exit-sheet" : "exit-cover", () => layer.remove());
+    play(layer, `exit-${layer.dataset.mode}`, () => layer.remove());
   }
-  let cursor = view.baseLayer;
-  for (const id of chain) {
-    let layer = view.presentedLayers.get(id);
-    const isNew = !layer;
-    if (isNew) {
-      const root = index.nodes.get(index.navigators.get(id).stack[0]);
-      const style = root?.presentation?.style ?? "automatic";
-      layer = h("section", {
-        class: `layer layer-presented ${isSheet(style) ? "is-sheet" : "is-cover"} style-${style}`,
-        "data-navigator": id, "data-style": style,
-      }, h("div", { class: "backdrop" }), h("div", { class: "card" }, stackView(id)));
-      view.presentedLayers.set(id, layer);
-    }
-    if (cursor.nextElementSibling !== layer) cursor.after(layer);
-    cursor = layer;
-    updateStack(id, previous, animate && !isNew);
-    // A navigator presented just now rises; one shown again by a tab switch just appears.
-    if (isNew && animate && !previous?.navigators.has(id)) {
-      play(layer, isSheet(layer.dataset.style) ? "enter-sheet" : "enter-cover");
-    }
-  }
+}
 
-  // Only the top layer takes taps; a sheet above recesses the layer below it.
-  const stacked = [view.baseLayer, ...chain.map((id) => view.presentedLayers.get(id))];
+/** The presented layers of each base navigator, bottom first: a window-level one above the whole
+ *  device, a context-level one inside what presents it (its tab, its column, its modal). */
+function renderPresented(chains, compact, previous, animate) {
+  removeLayers(new Set(chains.flatMap((chain) => chain.slice(1))), animate);
+  const windowLayers = [];
+  const popovers = [];
+  for (const chain of chains) {
+    let host = stackView(keyOf(chain[0])).parentElement;
+    for (const id of chain.slice(1)) {
+      const node = rootOf(id);
+      const { layer, isNew } = presentedLayer(id);
+      if (staysInContext(node)) {
+        if (layer.parentElement !== host || host.lastElementChild !== layer) host.append(layer);
+      } else {
+        const below = windowLayers[windowLayers.length - 1] ?? view.baseLayer;
+        if (below.nextElementSibling !== layer) below.after(layer);
+        windowLayers.push(layer);
+      }
+      updateStack(id, previous, animate && !isNew);
+      shapeLayer(layer, node, compact);
+      if (layer.dataset.mode === "popover") popovers.push([layer, node]);
+      // A navigator presented just now rises; one shown again by a tab switch just appears.
+      if (isNew && animate && !previous?.navigators.has(id)) play(layer, `enter-${layer.dataset.mode}`);
+      host = cardOf(layer);
+    }
+  }
+  for (const [layer, node] of popovers) placePopover(layer, node);
+  guardLayers(chains, windowLayers);
+}
+
+/** Only what is on top takes taps: no stack under a presentation, nothing under a window-level
+ *  one — the tab bar among it, as UIKit lets no tab be tapped under a sheet or a cover. A sheet at
+ *  full height recesses what is below it. */
+function guardLayers(chains, windowLayers) {
+  const covered = new Set(chains.flatMap((chain) => chain.slice(0, -1).map(keyOf)));
+  for (const [key, { element }] of view.stacks) element.toggleAttribute("inert", covered.has(key));
+  const stacked = [view.baseLayer, ...windowLayers];
   stacked.forEach((layer, i) => {
     const above = stacked[i + 1];
     layer.toggleAttribute("inert", Boolean(above));
-    layer.classList.toggle("recessed", Boolean(above) && isSheet(above.dataset.style));
-    layer.classList.toggle("covered", Boolean(above) && !isSheet(above.dataset.style));
+    layer.classList.toggle("recessed", Boolean(above?.classList.contains("is-sheet") && above.classList.contains("is-full")));
+    layer.classList.toggle("covered", Boolean(above?.classList.contains("is-cover")));
   });
 }
 
@@ -236,47 +480,74 @@ function renderCaption() {
     navigator ? [h("span", { class: "muted" }, " on "), h("code", {}, navigator.id)] : ""]);
 }
 
+/** The size-class switch of a split view (`POST …/size-class`), pressed at the session's. */
+function renderSizeClass() {
+  const { state } = shown();
+  const hidden = state.layout !== "split";
+  if (sizeClassEl.hidden !== hidden) {
+    sizeClassEl.hidden = hidden;
+    fitDevice();
+  }
+  for (const button of sizeClassEl.querySelectorAll("button")) {
+    button.setAttribute("aria-pressed", String(button.dataset.sizeClass === (state.sizeClass ?? "regular")));
+    button.disabled = Boolean(store.past);
+  }
+}
+
+/** Builds the base layer again: another flow, layout, tab bar, or columns for one stack. */
+function rebuildBase(state, baseKey, animate) {
+  // A switch of root flows (onboarding → sign-in → main) plays as one.
+  const switched = animate && view.baseKey !== "" && !view.baseKey.startsWith(`${state.flow}|`);
+  view.baseKey = baseKey;
+  view.tabBar = state.tabs ? h("nav", { class: "tab-bar", "data-testid": "tab-bar" }) : null;
+  view.tabBarKey = "";
+  view.baseLayer = h("section", { class: "layer layer-base", "data-testid": "layer-base" },
+    h("div", { class: state.layout === "split" && !view.oneStack ? "base-content split" : "base-content" }), view.tabBar);
+  layersEl.replaceChildren(view.baseLayer);
+  view.presentedLayers.clear();
+  view.stacks.clear();
+  if (switched) play(view.baseLayer, "enter-flow");
+}
+
 /** Draws the state shown (live, or the timeline's earlier version); `previous` is the index of
  *  the state drawn before (for transitions). */
 function render(previous, animate) {
   const { state, index } = shown();
+  const split = state.layout === "split";
+  view.oneStack = split && (state.collapsed === true || NARROW.matches);
   deviceEl.classList.toggle("is-past", Boolean(store.past));
   layersEl.toggleAttribute("inert", Boolean(store.past));
   deviceEl.dataset.layout = state.layout;
-  if (deviceEl.classList.contains("tablet") !== (state.layout === "split")) {
-    deviceEl.classList.toggle("tablet", state.layout === "split");
+  if (deviceEl.classList.contains("tablet") !== (split && !view.oneStack)) {
+    deviceEl.classList.toggle("tablet", split && !view.oneStack);
     fitDevice();
   }
-  const baseKey = `${state.flow}|${state.layout}|${state.tabs ? "tabs" : "notabs"}`;
+  const baseKey = `${state.flow}|${state.layout}|${state.tabs ? "tabs" : "notabs"}|${view.oneStack ? "one" : "columns"}`;
   if (view.baseKey !== baseKey) {
-    // A switch of root flows (onboarding → sign-in → main) replaces the whole base.
-    const switched = animate && view.baseKey !== undefined && !view.baseKey.startsWith(`${state.flow}|`);
-    view.baseKey = baseKey;
-    view.tabBar = state.tabs ? h("nav", { class: "tab-bar", "data-testid": "tab-bar" }) : null;
-    view.tabBarKey = "";
-    view.baseLayer = h("section", { class: "layer layer-base", "data-testid": "layer-base" },
-      h("div", { class: state.layout === "split" ? "base-content split" : "base-content" }), view.tabBar);
-    layersEl.replaceChildren(view.baseLayer);
-    view.presentedLayers.clear();
-    if (switched) play(view.baseLayer, "enter-flow");
+    rebuildBase(state, baseKey, animate);
     animate = false;
   }
   const bases = baseNavigators(state);
   renderBase(bases, previous, animate);
-  renderPresented(bases.flatMap((id) => presentedChain(index, id)), previous, animate);
+  renderPresented(bases.map((id) => [id, ...presentedChain(index, id)]), !split || view.oneStack, previous, animate);
 
   for (const id of view.pages.keys()) if (!index.nodes.has(id)) view.pages.delete(id);
-  for (const id of view.stacks.keys()) if (!index.navigators.has(id)) view.stacks.delete(id);
+  for (const id of view.stacks.keys()) if (id !== COMPACT && !index.navigators.has(id)) view.stacks.delete(id);
   assignTestIds();
   deviceEl.dataset.focus = state.focus ?? "";
   deviceEl.dataset.version = String(state.version);
   renderCaption();
+  renderSizeClass();
 }
 
 /** Draws the device from the store from now on. */
 export function startDevice() {
   new ResizeObserver(fitDevice).observe(deviceEl.parentElement);
   fitDevice();
+  for (const button of sizeClassEl.querySelectorAll("button")) {
+    button.addEventListener("click", () => operate("size-class", { horizontal: button.dataset.sizeClass }));
+  }
+  NARROW.addEventListener("change", () => { if (store.state) render(null, false); });
   subscribe((change) => {
     if (change.kind === "session") {
       view = emptyView();

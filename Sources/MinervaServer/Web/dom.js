@@ -84,6 +84,59 @@ export function stopAnimation(node) {
   for (const cls of [...node.classList]) if (/^(enter|exit)-/.test(cls)) node.classList.remove(cls);
 }
 
+/** A pointer that moves less than this (CSS pixels) between press and release is a tap. */
+const TAP_SLOP = 5;
+
+/** Swallows the click that a browser sends after a drag. */
+function swallowNextClick() {
+  const swallow = (event) => { event.preventDefault(); event.stopPropagation(); };
+  window.addEventListener("click", swallow, { capture: true, once: true });
+  setTimeout(() => window.removeEventListener("click", swallow, { capture: true }), 0);
+}
+
+/**
+ * Follows a pointer pressed on `element` and dragged. `onStart(event)` says whether to follow it;
+ * then `onMove({dx, dy})` while it moves and `onEnd({dx, dy}, cancelled)` when it is let go get
+ * how far it went from where it was pressed (viewport pixels). A pointer that barely moves is a
+ * tap: it is left to `click`, and a drag never ends in one.
+ */
+export function onDrag(element, { onStart, onMove, onEnd }) {
+  element.addEventListener("pointerdown", (down) => {
+    if (down.button !== 0 || !down.isPrimary || !onStart(down)) return;
+    let moved = false;
+    const delta = (event) => ({ dx: event.clientX - down.clientX, dy: event.clientY - down.clientY });
+    const move = (event) => {
+      if (event.pointerId !== down.pointerId) return;
+      const way = delta(event);
+      moved ||= Math.hypot(way.dx, way.dy) >= TAP_SLOP;
+      if (moved) onMove(way);
+    };
+    const up = (event) => {
+      if (event.pointerId !== down.pointerId) return;
+      window.removeEventListener("pointermove", move);
+      window.removeEventListener("pointerup", up);
+      window.removeEventListener("pointercancel", up);
+      if (!moved) return;
+      swallowNextClick();
+      onEnd(delta(event), event.type === "pointercancel");
+    };
+    window.addEventListener("pointermove", move);
+    window.addEventListener("pointerup", up);
+    window.addEventListener("pointercancel", up);
+  });
+}
+
+/** How many viewport pixels one of `element`'s own CSS pixels takes (CSS zoom scales both). */
+export const zoomOf = (element) => element.getBoundingClientRect().width / element.offsetWidth || 1;
+
+/** Where `element` is inside `container`: [x, y, width, height] in the container's own CSS pixels. */
+export function rectWithin(element, container) {
+  const outer = container.getBoundingClientRect();
+  const inner = element.getBoundingClientRect();
+  const zoom = zoomOf(container);
+  return [inner.left - outer.left, inner.top - outer.top, inner.width, inner.height].map((value) => Math.round(value / zoom * 10) / 10);
+}
+
 /** A stable hue (0–359) for a text, for avatars and glyphs. */
 export function hashHue(text) {
   let hash = 0;

@@ -1,9 +1,11 @@
-// The inspector beside the device: the coordinator tree, the navigators, the session and its
-// event log, all drawn from the store. The tree, the navigators and the session show the state
-// the device shows: live, or the earlier version the timeline shows (muted, as the past).
+// The inspector beside the device: the coordinator tree (with each node's UI state and the
+// results it holds, which can be taken), the navigators, the session and its event log, all
+// drawn from the store. The tree, the navigators and the session show the state the device
+// shows: live, or the earlier version the timeline shows (muted, as the past).
 
 import { $, formatParams, h, icon, play } from "./dom.js";
-import { shown, store, subscribe, visibleNavigators } from "./store.js";
+import { operate } from "./session.js";
+import { selectedDetent, shown, store, subscribe, visibleNavigators } from "./store.js";
 
 /** The event log shows this many of the newest events. */
 const SHOWN_EVENTS = 300;
@@ -26,6 +28,45 @@ const UPDATES = {
   ended: "ended: the session is gone",
 };
 
+/** How a presented node is shown: its level, its sheet's detent, its anchor, whether the user
+ *  may swipe it away. */
+function presentedBadges(node) {
+  const { level } = node.presentation ?? {};
+  const { sheet, anchor } = node;
+  return [
+    level ? h("span", { class: `badge level-${level}`, title: level === "context" ? "stays inside its tab" : "covers the window" }, level) : null,
+    sheet ? h("span", { class: "badge badge-sheet", title: `detents ${JSON.stringify(sheet.detents)}` },
+      `detent ${selectedDetent(sheet)}`) : null,
+    anchor ? h("span", { class: "badge badge-anchor", title: JSON.stringify(anchor) }, `anchor ${anchor.item ?? anchor.element}`) : null,
+    node.dismissible === false ? h("span", { class: "badge", title: "the user may not swipe it away" }, "not dismissible") : null];
+}
+
+/** A result the node holds, and a button to take it (`DELETE …/results/{screen}`), as its screen
+ *  would once it has read it. */
+function heldResult(node, screen, result) {
+  const path = `nodes/${encodeURIComponent(node.id)}/results/${encodeURIComponent(screen)}`;
+  return h("div", { class: "tree-detail", "data-testid": `result-${node.id}-${screen}` },
+    h("span", { class: "muted" }, "result "), h("code", {}, screen), " ",
+    h("span", { class: `badge result-${result.status}` }, result.status),
+    result.value === undefined ? null : h("code", { class: "tree-json" }, JSON.stringify(result.value)),
+    h("button", {
+      type: "button", class: "btn btn-small btn-take", "data-testid": `take-result-${node.id}-${screen}`,
+      title: `DELETE …/${path}`, disabled: Boolean(store.past),
+      onclick: () => operate(path, undefined, { method: "DELETE" }),
+    }, "Take"));
+}
+
+/** A node's UI state and the results it holds, under its row. */
+function nodeDetails(node) {
+  const results = Object.entries(node.results ?? {});
+  if (!node.ui && !results.length) return null;
+  const ui = node.ui ? JSON.stringify(node.ui) : null;
+  return h("div", { class: "tree-details" },
+    ui ? h("div", { class: "tree-detail", "data-testid": `ui-${node.id}` },
+      h("span", { class: "muted" }, "ui "), h("code", { class: "tree-json", title: ui }, ui)) : null,
+    results.map(([screen, result]) => heldResult(node, screen, result)));
+}
+
 function renderTree() {
   const { state } = shown();
   const row = (node) => {
@@ -38,9 +79,11 @@ function renderTree() {
         Object.keys(node.params ?? {}).length ? h("span", { class: "tree-params" }, formatParams(node.params)) : null,
         h("span", { class: `badge kind-${presentation.kind}` }, presentation.kind ?? "?"),
         presentation.style ? h("span", { class: "badge badge-style" }, presentation.style) : null,
+        presentedBadges(node),
         node.navigator ? h("span", { class: "badge badge-nav" }, node.navigator) : null,
         node.list ? h("span", { class: "badge badge-list", title: "list version" }, `list v${node.list.version ?? "?"}`) : null,
         isFocus ? h("span", { class: "badge badge-focus" }, "focus") : null),
+      nodeDetails(node),
       node.children?.length ? h("ul", { class: "tree" }, node.children.map(row)) : null);
   };
   treeEl.replaceChildren(h("ul", { class: "tree tree-root" }, row(state.root)));
@@ -82,6 +125,10 @@ function renderSession() {
       state.unknownScreens ? h("span", { class: "badge" }, ` shows ${state.unknownScreens.join(", ")}, no longer declared`) : null]],
     ["focus", h("code", {}, state.focus ?? "—")],
     state.tabs ? ["tab", h("code", {}, state.tabs.selected)] : null,
+    state.layout === "split" && state.sizeClass ? ["size class", h("code", { "data-testid": "size-class-state" },
+      state.collapsed ? `${state.sizeClass} · collapsed` : state.sizeClass)] : null,
+    state.layout === "split" && state.compactStack ? ["compact stack",
+      h("code", { "data-testid": "compact-stack", title: "what a compact device shows as one stack" }, state.compactStack.join(" › "))] : null,
     ["link", store.past ? none("known for the live state only") // GET …/link describes the live state
       : link ? h("code", {}, link) : none(link === null ? "no route describes it" : "…")],
     ["flags", state.flags?.length ? state.flags.map((flag) => h("span", { class: "badge badge-flag" }, flag)) : none()],
@@ -105,7 +152,7 @@ function describeEvent(event) {
     case "finished":
       return [[node, event.parent ? h("span", { class: "muted" }, " → ", h("b", {}, event.parent)) : null],
         h("span", { class: `badge result-${event.result?.status ?? "none"}`, title: JSON.stringify(event.result ?? null) },
-          event.result?.cause ? `${event.result.status} · ${event.result.cause}` : event.result?.status ?? "—")];
+          [event.result?.status ?? "—", event.result?.cause, event.result?.interactive ? "interactive" : null].filter(Boolean).join(" · "))];
     case "added":
       return [[node, event.navigator ? h("span", { class: "muted" }, " on ", event.navigator) : null],
         h("span", { class: `badge kind-${event.presentation?.kind}` }, event.presentation?.kind ?? "added")];

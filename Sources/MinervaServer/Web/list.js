@@ -68,7 +68,7 @@ function readDiff(previous, list) {
 }
 
 /**
- * A list view. `onNavigate(target)` runs when a tappable cell is tapped (or chosen with the keyboard).
+ * A list view. `onNavigate(target, itemId)` runs when a tappable cell is tapped (or chosen with the keyboard).
  * @returns {{list: Element, footer: Element, render: (list: object|null) => void}}
  */
 export function listView({ onNavigate }) {
@@ -85,7 +85,7 @@ export function listView({ onNavigate }) {
     const target = cell && targets.get(cell);
     if (!target) return;
     event.preventDefault();
-    onNavigate(target);
+    onNavigate(target, cell.dataset.itemId);
   };
   slot.addEventListener("click", tap);
   slot.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") tap(event); });

@@ -1,13 +1,35 @@
 // One screen on the device: a node's page with its navigation bar (back or close), what the node
-// is, its list, the flow it may finish, and the app's screens to go to.
+// is, its list, the flow it may finish, and the app's screens to go to. A pushed page goes back
+// by its back button or by a swipe from its left edge.
 
-import { append, h, hashHue, icon } from "./dom.js";
+import { append, h, hashHue, icon, onDrag, rectWithin, zoomOf } from "./dom.js";
 import { listView } from "./list.js";
 import { operate } from "./session.js";
-import { presentationLabel, screenInfo, screenTitle, shown, store } from "./store.js";
+import { isCover, nodeTitle, presentationLabel, screenInfo, screenTitle, shown, store } from "./store.js";
+
+/** A swipe back starts this close to a page's left edge, and pops once it is past this share of
+ *  its width. */
+const EDGE = 24;
+const SWIPE_BACK = 0.35;
+
+/**
+ * Goes to `screen` from a node (`POST navigate`). A popover needs an anchor, where it points:
+ * `anchor` names the list cell or the control tapped.
+ */
+function navigate(from, screen, params, anchor) {
+  const body = { from, screen };
+  if (params) body.params = params;
+  if (screenInfo(screen)?.style === "popover") body.anchor = anchor;
+  return operate("navigate", body);
+}
+
+/** A control as a popover's anchor: its name and where it is on the device screen. */
+function controlAnchor(control) {
+  return { element: control.dataset.anchor, rect: rectWithin(control, control.closest(".device-screen")) };
+}
 
 function hero(node) {
-  const title = screenTitle(node.screen);
+  const title = nodeTitle(node);
   const params = Object.entries(node.params ?? {});
   const show = (value) => (typeof value === "string" ? value : JSON.stringify(value));
   return h("div", { class: "hero", style: `--hue:${hashHue(node.screen)}` },
@@ -39,16 +61,16 @@ function gotoPanel(nodeId) {
     form?.addEventListener("submit", async (event) => {
       event.preventDefault();
       const values = Object.fromEntries(new FormData(form).entries());
-      if (await operate("navigate", { from: nodeId, screen: name, params: values })) {
+      if (await navigate(nodeId, name, values, controlAnchor(button))) {
         form.reset();
         form.hidden = true;
       }
     });
     const button = h("button", {
-      type: "button", class: "goto-button", "data-testid": `goto-${name}`,
+      type: "button", class: "goto-button", "data-testid": `goto-${name}`, "data-anchor": `goto-${name}`,
       onclick: () => {
         if (!form) {
-          operate("navigate", { from: nodeId, screen: name });
+          navigate(nodeId, name, null, controlAnchor(button));
           return;
         }
         form.hidden = !form.hidden;
@@ -89,20 +111,64 @@ function completedFlag(node) {
   return store.app?.flows?.[shown().state.flow]?.completes ?? null;
 }
 
+/** How the person closes a presented root: a cover by its Close button, the app's own dismiss; a
+ *  sheet or popover by a swipe, which its Close button stands for (`interactive`) — none when it
+ *  says it is not dismissible. */
+function closeKind(node) {
+  if (isCover(node.presentation?.style)) return "close";
+  return node.dismissible === false ? "none" : "swipe";
+}
+
+function backButton(node, below) {
+  return h("button", {
+    type: "button", class: "nav-button back", "data-role": "back-button",
+    title: `POST pop {"navigator": "${node.navigator}"}`,
+    onclick: () => operate("pop", { navigator: node.navigator }),
+  }, icon("chevronLeft", "icon chevron"), h("span", {}, below ? nodeTitle(below) : "Back"));
+}
+
+function closeButton(node, kind) {
+  if (kind === "none") return null;
+  const body = kind === "swipe" ? { node: node.id, interactive: true } : { node: node.id };
+  return h("button", {
+    type: "button", class: "nav-button close", "data-role": "close-button",
+    title: `POST dismiss ${JSON.stringify(body)}${kind === "swipe" ? ": as a swipe down would" : ""}`,
+    onclick: () => operate("dismiss", body),
+  }, "Close");
+}
+
+/** A pushed page follows a drag from its left edge; let go past SWIPE_BACK of its width, it is
+ *  popped as the user's swipe (`interactive`). `canSwipe()` names the navigator it pops, or null
+ *  while it cannot go back. */
+function swipeBack(element, canSwipe) {
+  let navigator = null;
+  onDrag(element, {
+    onStart: (event) => {
+      navigator = canSwipe();
+      return Boolean(navigator) && (event.clientX - element.getBoundingClientRect().left) / zoomOf(element) < EDGE;
+    },
+    onMove: ({ dx }) => { element.style.transform = `translateX(${Math.max(0, dx / zoomOf(element))}px)`; },
+    onEnd: ({ dx }, cancelled) => {
+      element.style.transform = "";
+      if (!cancelled && dx / zoomOf(element) > element.offsetWidth * SWIPE_BACK) operate("pop", { navigator, interactive: true });
+    },
+  });
+}
+
 /**
  * The page of node `nodeId` (as it stands in the state shown: live, or an earlier version).
- * @returns {{element: Element, update: () => void}} `update` draws what changed since.
+ * @returns {{element: Element, update: (stack: {ids: string[], name: string}) => void}} `update`
+ *   draws what changed since, on the stack it is shown in (a navigator's, or the compact one of a
+ *   split view, across its columns).
  */
 export function screenPage(nodeId) {
   const node = shown().index.nodes.get(nodeId);
   const leading = h("div", { class: "nav-leading" });
   const trailing = h("div", { class: "nav-trailing" });
-  const navBar = h("header", { class: "nav-bar" },
-    leading, h("h1", { class: "nav-title", "data-role": "nav-title" }, screenTitle(node.screen)), trailing);
+  const title = h("h1", { class: "nav-title", "data-role": "nav-title" }, nodeTitle(node));
+  const navBar = h("header", { class: "nav-bar" }, leading, title, trailing);
   const banner = h("div", { class: "pending-banner", hidden: true });
-  const list = listView({
-    onNavigate: ({ screen, params }) => operate("navigate", params ? { from: nodeId, screen, params } : { from: nodeId, screen }),
-  });
+  const list = listView({ onNavigate: ({ screen, params }, item) => navigate(nodeId, screen, params, { item }) });
   const goto = gotoPanel(nodeId);
   const requires = screenInfo(node.screen)?.requires;
   const completes = completedFlag(node);
@@ -113,45 +179,40 @@ export function screenPage(nodeId) {
 
   let leadingKey = null;
   let trailingKey = null;
+  /** The navigator a swipe from the left edge pops, while this page is on top of a stack above another. */
+  let swipePops = null;
   /** "Go to…" opens by itself on a screen without a list, until the person opens or closes it. */
   let gotoOpenedByPage = null;
   let gotoTouched = false;
   goto.addEventListener("toggle", () => { if (goto.open !== gotoOpenedByPage) gotoTouched = true; });
+  swipeBack(element, () => swipePops);
 
-  function updateNavBar(navigator, position) {
-    const key = position > 0 ? `back:${navigator.stack[position - 1]}` : navigator?.parent ? "close" : "";
+  function updateNavBar(current, stack) {
+    const position = stack.ids.indexOf(nodeId);
+    const presented = position === 0 && Boolean(shown().index.navigators.get(current.navigator)?.parent);
+    const below = position > 0 ? stack.ids[position - 1] : null;
+    const key = below ? `back:${below}` : presented ? `close:${closeKind(current)}` : "";
+    swipePops = below && position === stack.ids.length - 1 ? current.navigator : null;
     if (key !== leadingKey) {
       leadingKey = key;
       leading.replaceChildren();
-      if (position > 0) {
-        const below = shown().index.nodes.get(navigator.stack[position - 1]);
-        leading.append(h("button", {
-          type: "button", class: "nav-button back", "data-role": "back-button",
-          title: `POST pop {"navigator": "${navigator.id}"}`,
-          onclick: () => operate("pop", { navigator: navigator.id }),
-        }, icon("chevronLeft", "icon chevron"), h("span", {}, below ? screenTitle(below.screen) : "Back")));
-      } else if (navigator?.parent) {
-        leading.append(h("button", {
-          type: "button", class: "nav-button close", "data-role": "close-button",
-          title: `POST dismiss {"node": "${nodeId}"}`,
-          onclick: () => operate("dismiss", { node: nodeId }),
-        }, "Close"));
-      }
+      if (below) leading.append(backButton(current, shown().index.nodes.get(below)));
+      else if (presented) append(leading, closeButton(current, closeKind(current)));
     }
-    const depthKey = navigator ? `${navigator.id}:${navigator.stack.length}` : "";
+    const depthKey = `${stack.name}:${position}/${stack.ids.length}`;
     if (depthKey !== trailingKey) {
       trailingKey = depthKey;
-      trailing.replaceChildren(navigator ? h("span", {
-        class: "nav-depth", title: `navigator ${navigator.id}: ${navigator.stack.length} on its stack`,
-      }, `${position + 1}/${navigator.stack.length}`) : "");
+      trailing.replaceChildren(h("span", {
+        class: "nav-depth", title: `${stack.name}: ${stack.ids.length} on its stack`,
+      }, `${position + 1}/${stack.ids.length}`));
     }
   }
 
-  function update() {
+  function update(stack) {
     const current = shown().index.nodes.get(nodeId);
     if (!current) return;
-    const navigator = shown().index.navigators.get(current.navigator);
-    updateNavBar(navigator, navigator ? navigator.stack.indexOf(nodeId) : -1);
+    title.textContent = nodeTitle(current);
+    updateNavBar(current, stack);
 
     // A guarded target waits for this flow: say what finishing it resumes. A deep link that
     // waits for a later root flow shows on the focused screen.

@@ -182,14 +182,17 @@ const navigationShape = (state) =>
   JSON.stringify([state.focus, state.navigators, state.tabs, state.flags, state.pending ?? null]);
 
 /**
- * A navigation operation, sent with If-Match so that a tap made on a stale screen fails with 412
- * instead of doing the wrong thing; its answer is rendered. When the 412 came only from a change
- * the person could not have been looking at (a list replaced, the navigation the same), the tap
- * still means what it meant, and it is sent once more against the new version. An operation made
- * while the timeline shows an earlier version (a deep link typed) returns the views to live first.
+ * A change of the session (a navigation operation, a detent, a result taken), sent with If-Match
+ * so that a tap made on a stale screen fails with 412 instead of doing the wrong thing; its
+ * answer is rendered. When the 412 came only from a change the person could not have been
+ * looking at (a list replaced, the navigation the same), the tap still means what it meant, and
+ * it is sent once more against the new version. An operation made while the timeline shows an
+ * earlier version (a deep link typed) returns the views to live first.
+ * @param {string} operation the path after the session's: `navigate`, `nodes/n3/presentation`, …
+ * @param {object} options `onError`, and `method` when it is not `POST`.
  * @returns the new state, or null when the operation failed (`onError` gets the error, else a toast).
  */
-export async function operate(operation, body, { onError } = {}) {
+export async function operate(operation, body, { onError, method } = {}) {
   if (store.busy || !store.state) return null;
   showLive();
   setBusy(true);
@@ -198,7 +201,7 @@ export async function operate(operation, body, { onError } = {}) {
     for (let attempt = 0; ; attempt += 1) {
       const seen = store.state;
       try {
-        const document = await api.operate(store.session, operation, body, seen.version);
+        const document = await api.operate(store.session, operation, body, seen.version, method);
         if (opened === epoch) applyState(document);
         return document;
       } catch (error) {

@@ -49,7 +49,7 @@ export function shown() {
   return store.past ?? { state: store.state, index: store.index };
 }
 
-/** The nodes (with their parents) and navigators of a state, by id. */
+/** The nodes (with their parents) and navigators of a state, by id, and its compact stack. */
 export function indexState(state) {
   const nodes = new Map();
   const parents = new Map();
@@ -60,7 +60,7 @@ export function indexState(state) {
   };
   walk(state.root, null);
   const navigators = new Map(state.navigators.map((navigator) => [navigator.id, navigator]));
-  return { nodes, parents, navigators };
+  return { nodes, parents, navigators, compactStack: state.compactStack ?? [] };
 }
 
 /** What the app description says of a screen, or null. */
@@ -73,13 +73,20 @@ export function screenTitle(screen) {
   return screenInfo(screen)?.title ?? screen;
 }
 
-/** A tab's label: the title of its root screen. */
-export function tabLabel(tabId) {
-  const tab = store.app?.root?.tabs?.find((item) => item.id === tabId);
-  return tab ? screenTitle(tab.screen) : tabId;
+/** A node's title: the state's, which is the title in the session's own app version (a server
+ *  older than titles in the state leaves it to the app description). */
+export function nodeTitle(node) {
+  return node.title ?? screenTitle(node.screen);
 }
 
-/** The base navigators on screen: the selected tab's, or primary and detail, or the only one. */
+/** A tab's label: the title of the root of its stack. */
+export function tabLabel(item) {
+  const { index } = shown();
+  const root = index.nodes.get(index.navigators.get(item.navigator)?.stack[0]);
+  return root ? nodeTitle(root) : item.id;
+}
+
+/** The base navigators on screen: the selected tab's, or a split view's columns, or the only one. */
 export function baseNavigators(state) {
   if (state.tabs) {
     const item = state.tabs.items.find((tab) => tab.id === state.tabs.selected);
@@ -106,8 +113,29 @@ export function visibleNavigators(state, index) {
   return baseNavigators(state).flatMap((id) => [id, ...presentedChain(index, id)]);
 }
 
-/** Whether a modal style shows as a sheet (else it covers the screen). */
-export const isSheet = (style) => style === "pageSheet" || style === "formSheet" || style === "automatic" || !style;
+const COVER_STYLES = new Set(["fullScreen", "overFullScreen", "currentContext", "overCurrentContext", "custom"]);
+
+/** Whether a modal style covers what it is presented over, which the user cannot swipe away
+ *  (else it is a sheet, or a popover). */
+export const isCover = (style) => COVER_STYLES.has(style);
+
+/** How a presented node shows: "cover", "sheet", or "popover" — which is a sheet where the
+ *  width is compact, as UIKit adapts it. */
+export function modalMode(node, compact) {
+  const style = node?.presentation?.style;
+  if (isCover(style)) return "cover";
+  return style === "popover" && !compact ? "popover" : "sheet";
+}
+
+/** Whether a presented node stays inside its tab (or split column): `context` level; any other
+ *  level, unknown ones too, covers the whole window. */
+export const staysInContext = (node) => node?.presentation?.level === "context";
+
+/** A detent's id: `medium`, `large`, or the id of an app's own. */
+export const detentId = (detent) => (typeof detent === "string" ? detent : detent.id);
+
+/** The detent a sheet stands at: its `selected`, else its first. */
+export const selectedDetent = (sheet) => sheet.selected ?? detentId(sheet.detents[0]);
 
 /** `push`, `present · fullScreen`, … */
 export function presentationLabel(presentation) {
