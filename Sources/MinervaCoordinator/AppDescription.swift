@@ -177,7 +177,11 @@ public struct AppDescription: Sendable, Equatable {
     /// `main`, and its `GET /v1/app` document keeps the single-root form).
     public var declaresFlows: Bool
     /// The screens by name.
-    public var screens: [String: Screen]
+    public var screens: [String: Screen] {
+        didSet { declaresFlowScreens = screens.values.contains(where: \.flow) }
+    }
+    /// Whether any screen declares `flow` (a removal need not look its nodes' screens up otherwise).
+    public private(set) var declaresFlowScreens: Bool
     /// Screen names, sorted, for stable output.
     public var screenOrder: [String]
     /// Deep-link routes in file order; the first match wins.
@@ -203,6 +207,7 @@ public struct AppDescription: Sendable, Equatable {
         self.launch = launch
         self.declaresFlows = declaresFlows
         self.screens = screens
+        self.declaresFlowScreens = screens.values.contains(where: \.flow)
         self.screenOrder = screens.keys.sorted()
         self.routes = routes
     }

@@ -4,7 +4,8 @@ extension CoordinatorTree {
     /// Whether a node starts a flow whose leaving its parent learns of: it is presented, its
     /// screen declares `flow`, or it is a guard's `otherwise` flow.
     func isFlowRoot(_ node: Node) -> Bool {
-        node.presentation.kind == .present || app.screens[node.screen]?.flow == true || pending?.guarded?.guardNode == node.id
+        node.presentation.kind == .present || (app.declaresFlowScreens && app.screens[node.screen]?.flow == true)
+            || pending?.guarded?.guardNode == node.id
     }
 
     /// Takes `targets` and every node of their subtrees off the screen and out of the tree.
@@ -48,22 +49,26 @@ extension CoordinatorTree {
             navigatorOrder.removeAll { navigators[$0] == nil }
         }
         if reason.cancelsFlows {
-            var result: [String: JSONValue] = ["status": .string(FlowStatus.cancelled.rawValue), "cause": .string(reason.rawValue)]
-            if interactive { result["interactive"] = true }
-            let cancelled = events.compactMap { event -> NavigationEvent? in
-                guard case .removed(let gone) = event, targets.contains(gone.node), let node = nodes[gone.node], let parent = node.parent,
-                    !removed.contains(parent), isFlowRoot(node)
-                else { return nil }
-                return .finished(FinishedFlow(node: node.id, screen: node.screen, parent: parent, result: .object(result)))
+            var cancelled: [NavigationEvent] = []
+            for case .removed(let gone) in events where targets.contains(gone.node) {
+                let node = nodes[gone.node]!
+                guard let parent = node.parent, !removed.contains(parent), isFlowRoot(node) else { continue }
+                var result: [String: JSONValue] = ["status": .string(FlowStatus.cancelled.rawValue), "cause": .string(reason.rawValue)]
+                if interactive { result["interactive"] = true }
+                cancelled.append(.finished(FinishedFlow(node: node.id, screen: node.screen, parent: parent, result: .object(result))))
             }
             events += cancelled
         }
         // A guard's flow that leaves takes its target with it.
         if let guardNode = pending?.guarded?.guardNode, removed.contains(guardNode) { pending = nil }
+        // Most sessions hold none of these: an empty table costs no lookup per node.
+        let holdsNodeState = !results.isEmpty || !ui.isEmpty || !presentationSettings.isEmpty
         for id in removed {
-            results[id] = nil
-            ui[id] = nil
-            presentationSettings[id] = nil
+            if holdsNodeState {
+                results[id] = nil
+                ui[id] = nil
+                presentationSettings[id] = nil
+            }
             let node = nodes.removeValue(forKey: id)!
             if let parent = node.parent, !removed.contains(parent) {
                 nodes[parent]!.children.removeAll { $0 == id }

@@ -81,7 +81,10 @@ public struct AddedNode: Hashable, Sendable {
     /// The screen's title in the session's app version, when it declares one.
     public let title: String?
     /// For a presented node: its sheet, anchor and `dismissible`, when it has any.
-    public let settings: PresentationSettings?
+    public var settings: PresentationSettings? { boxedSettings?.settings }
+    /// ``settings`` held by reference: most nodes have none, and events are copied often, so
+    /// every event (of any type) stays as small as it was.
+    private let boxedSettings: SettingsBox?
 
     /// Describes a node as added; stores read events back with it.
     public init(
@@ -89,7 +92,7 @@ public struct AddedNode: Hashable, Sendable {
         presentedBy: NavigatorID?, embedded: Bool?, title: String? = nil, settings: PresentationSettings? = nil
     ) {
         self.title = title
-        self.settings = settings
+        boxedSettings = settings.map(SettingsBox.init)
         self.node = node
         self.screen = screen
         self.params = params
@@ -98,6 +101,21 @@ public struct AddedNode: Hashable, Sendable {
         self.presentation = presentation
         self.presentedBy = presentedBy
         self.embedded = embedded
+    }
+}
+
+/// Presentation settings held by reference (see ``AddedNode/settings``).
+private final class SettingsBox: Hashable, Sendable {
+    let settings: PresentationSettings
+
+    init(_ settings: PresentationSettings) {
+        self.settings = settings
+    }
+
+    static func == (lhs: SettingsBox, rhs: SettingsBox) -> Bool { lhs.settings == rhs.settings }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(settings)
     }
 }
 

@@ -84,7 +84,7 @@ def test_the_admin_token_may_come_from_the_environment():
     try:
         assert report(server, "flows")["flows"] == []
     finally:
-        assert server.stop() == 0
+        assert server.stop() == 0, "".join(server.log)
 
 
 def test_a_seeded_population_gives_the_funnel_and_exits_it_was_built_with_across_a_restart(tmp_path, clock_file):
@@ -94,7 +94,7 @@ def test_a_seeded_population_gives_the_funnel_and_exits_it_was_built_with_across
     server = RunningServer(*arguments)
     session = server.create_session()
     session.op("push", {"screen": "profile", "params": {"userId": "1"}})
-    assert server.stop() == 0
+    assert server.stop() == 0, "".join(server.log)
     server = RunningServer(*arguments)
     try:
         assert {row["screen"]: row["shown"] for row in report(server, "screens")["screens"]} == {"home": 1, "account": 1, "profile": 1}
@@ -113,7 +113,7 @@ def test_a_seeded_population_gives_the_funnel_and_exits_it_was_built_with_across
         expire_everything(server, clock_file, expected["exits"])
         check_population(server, expected)
     finally:
-        assert server.stop() == 0
+        assert server.stop() == 0, "".join(server.log)
     restarted = RunningServer(*arguments)
     try:
         check_population(restarted, expected)
@@ -139,7 +139,7 @@ def test_time_on_screen_follows_the_server_clock(clock_file):
         assert 'minerva_screen_shown_total{screen="profile"} 1' in metrics
         assert 'minerva_screen_time_seconds_count{screen="home"} 1' in metrics
     finally:
-        assert server.stop() == 0
+        assert server.stop() == 0, "".join(server.log)
 
 
 def test_two_instances_on_one_postgresql_count_each_change_once(clock_file):
@@ -180,7 +180,7 @@ def test_flows_count_successes_cancellations_and_time_to_finish(clock_file):
         # A period that ends before anything happened has no figures.
         assert report(server, "flows", "?until=2000-01-01T00:00:00Z")["flows"] == []
     finally:
-        assert server.stop() == 0
+        assert server.stop() == 0, "".join(server.log)
 
 
 @pytest.mark.parametrize("store", ["memory", "sqlite"])
@@ -206,4 +206,4 @@ def test_a_session_longer_than_the_path_cap_reports_its_funnel_as_documented(tmp
         assert [step["sessions"] for step in funnel["steps"]] == [1, 0]
         assert [(row["screen"], row["reason"], row["sessions"]) for row in funnel["steps"][0]["exits"]] == [("home", "truncated", 1)]
     finally:
-        assert server.stop() == 0
+        assert server.stop() == 0, "".join(server.log)

@@ -86,7 +86,7 @@ def test_sighup_serves_a_changed_app_and_sessions_move_to_it_on_their_next_use(t
         assert server.request("GET", "/v1/app")[2]["version"] == after["version"]
         assert server.create_session().op("push", {"screen": "inbox"})["version"] == 2
     finally:
-        assert server.stop() == 0
+        assert server.stop() == 0, "".join(server.log)
 
 
 def moved(session, version):
@@ -144,7 +144,7 @@ def test_a_session_that_cannot_move_runs_its_own_app_until_it_can(tmp_path):
         assert session.op("deep-link", {"url": "basic://stats"})["version"] == 8
         assert session.op("push", {"screen": "followers", "params": {"userId": "2"}}, expect=422)["error"]["code"] == "unprocessable"
     finally:
-        assert server.stop() == 0
+        assert server.stop() == 0, "".join(server.log)
 
 
 @pytest.mark.parametrize("store", ["memory", "sqlite", "postgres"])
@@ -173,7 +173,7 @@ def test_the_first_read_after_a_reload_is_never_stale(tmp_path, store):
                 assert tapped["version"] == before + 2
                 session.state = tapped
     finally:
-        assert server.stop() == 0
+        assert server.stop() == 0, "".join(server.log)
         if cluster:
             cluster.cleanup()
 
@@ -188,7 +188,7 @@ def test_after_a_restart_with_a_changed_app_sessions_follow_the_same_rules(tmp_p
         held = server.create_session()
         held.op("push", {"screen": "followers", "params": {"userId": "1"}})
     finally:
-        assert server.stop() == 0
+        assert server.stop() == 0, "".join(server.log)
     app_file(tmp_path, change=without_followers)
     server = RunningServer("--app", str(path), "--store", store, "--rate-limit", "0")
     try:
@@ -207,7 +207,7 @@ def test_after_a_restart_with_a_changed_app_sessions_follow_the_same_rules(tmp_p
         status, _, answer = plain.call("GET")
         assert status == 410 and answer["error"]["code"] == "app_changed", answer
     finally:
-        assert server.stop() == 0
+        assert server.stop() == 0, "".join(server.log)
 
 
 def test_instances_reloading_one_by_one_move_sessions_only_forward(tmp_path):

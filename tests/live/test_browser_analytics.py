@@ -70,4 +70,4 @@ def test_the_analytics_view_draws_the_funnel_and_the_screens(browser, tmp_path):
         assert browser.save_screenshot(str(SCREENSHOT))
         assert console_problems(browser, server, provoked=[("/screens", 401), ("/funnel", 401)]) == []
     finally:
-        assert server.stop() == 0
+        assert server.stop() == 0, "".join(server.log)

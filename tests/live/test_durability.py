@@ -34,7 +34,7 @@ def test_restart_keeps_sessions_tokens_events_lists_and_keys(tmp_path):
     assert log["last"] == before["lastEvent"] == 7
     assert [event["type"] for event in log["events"]] == [
         "added", "added", "removed", "removed", "listChanged", "listChanged", "flagsChanged"]
-    assert server.stop() == 0
+    assert server.stop() == 0, "".join(server.log)
 
     server = start(db)
     try:
@@ -120,7 +120,7 @@ def test_kill_9_loses_no_acknowledged_mutation(tmp_path):
                 kept = session.events(seen[0]["seq"] - 1)["events"]
                 assert kept[:len(seen)] == seen, "a follower was sent an event that the store does not have"
         finally:
-            assert server.stop() == 0
+            assert server.stop() == 0, "".join(server.log)
 
 
 def test_a_changed_app_description_is_reported_not_broken(tmp_path):
@@ -193,7 +193,7 @@ def test_durable_changes_wake_followers_and_survive_a_crash(tmp_path):
         session.server = server
         assert session.get() == answer and session.events() == {"events": body["events"], "last": 2}
     finally:
-        assert server.stop() == 0
+        assert server.stop() == 0, "".join(server.log)
 
 
 def test_after_a_restart_streams_and_polls_read_the_log_back_from_the_store(tmp_path):
@@ -206,7 +206,7 @@ def test_after_a_restart_streams_and_polls_read_the_log_back_from_the_store(tmp_
         session.op("pop", {"toRoot": True})
     log = session.events()
     assert log["last"] == 160 and len(log["events"]) == 160 and "truncated" not in log
-    assert server.stop() == 0
+    assert server.stop() == 0, "".join(server.log)
     server = start(db)
     stream = None
     try:
@@ -220,7 +220,7 @@ def test_after_a_restart_streams_and_polls_read_the_log_back_from_the_store(tmp_
     finally:
         if stream:
             stream.close()
-        assert server.stop() == 0
+        assert server.stop() == 0, "".join(server.log)
 
 
 def fill(folder):
@@ -315,7 +315,7 @@ def test_a_full_disk_refuses_changes_with_503_publishes_nothing_and_recovers(sma
         assert server.request("POST", "/v1/sessions", {}, headers={"Idempotency-Key": "create-me"})[2] == created
         stream.close()
         stream = None
-        assert server.stop() == 0
+        assert server.stop() == 0, "".join(server.log)
         server = start(disk / "minerva.sqlite")
         session.server = server
         assert session.get() == state and session.events()["last"] == state["lastEvent"]
@@ -378,7 +378,7 @@ def test_a_disk_that_fills_while_clients_write_loses_nothing_and_leaks_nothing(s
             assert [frame["data"] for frame in stream.read_events(log["last"])] == log["events"]
             stream.close()
             session.state = state
-        assert server.stop() == 0
+        assert server.stop() == 0, "".join(server.log)
         server = start(small_disk / "minerva.sqlite")
         for session in sessions:
             session.server = server
@@ -436,7 +436,7 @@ def test_kill_9_during_creations_leaves_no_session_without_its_key(tmp_path):
                 answered[key] = body["id"]
                 tokens.add(body["token"])
         finally:
-            assert server.stop() == 0
+            assert server.stop() == 0, "".join(server.log)
     assert cut_short > 0, "the crashes never interrupted a creation; the test proved nothing"
     database = sqlite3.connect(db)
     stored = {row[0] for row in database.execute("SELECT id FROM session")}

@@ -288,7 +288,7 @@ def test_random_flows_keep_the_contract_on_every_store(tmp_path, store):
         assert switches > 5
         if store != "memory":
             state = session.get()
-            assert server.stop() == 0
+            assert server.stop() == 0, "".join(server.log)
             server = RunningServer("--app", str(FIT), "--store", url, "--rate-limit", "0")
             session.server = server
             assert session.get() == state
@@ -337,7 +337,7 @@ def test_time_travel_shows_the_flow_of_then_and_does_not_restore_across_a_switch
         assert status == 200 and answer["flow"] == "main" and answer["restored"]["version"] == 3, answer
         assert summary(session.events(answer["lastEvent"] - 1)["events"]) == ["removed workout restore"]
     finally:
-        assert server.stop() == 0
+        assert server.stop() == 0, "".join(server.log)
 
 
 def test_params_set_in_place_keep_within_the_node_limit():
@@ -352,4 +352,4 @@ def test_params_set_in_place_keep_within_the_node_limit():
         assert session.get()["version"] == 1
         assert session.call("PATCH", f"/nodes/{node}/params", {"set": {"mode": "edit"}})[0] == 200
     finally:
-        assert server.stop() == 0
+        assert server.stop() == 0, "".join(server.log)
