@@ -70,5 +70,13 @@ extension CoordinatorTree {
     mutating func run(_ newApp: AppDescription) {
         app = newApp
         restoredUnknownScreens = nodes.values.contains { $0.id != rootID && newApp.screens[$0.screen] == nil }
+        takeTitles()
+    }
+
+    /// Gives every node its screen's title in ``app`` (the app coordinator has none).
+    mutating func takeTitles() {
+        for id in nodes.keys where id != rootID {
+            nodes[id]!.title = app.screens[nodes[id]!.screen]?.title
+        }
     }
 }

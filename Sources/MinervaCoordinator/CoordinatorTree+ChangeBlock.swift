@@ -74,6 +74,7 @@ extension CoordinatorTree {
         return AddedNode(
             node: node.id, screen: node.screen, params: node.params, parent: node.parent!, navigator: navigator.id,
             presentation: node.presentation, presentedBy: startsNavigator ? navigator.parent : nil,
-            embedded: startsNavigator ? navigator.embedded : nil, title: app.screens[node.screen]?.title, settings: presentationSettings[node.id])
+            embedded: startsNavigator ? navigator.embedded : nil, title: node.title,
+            settings: presentationSettings.isEmpty ? nil : presentationSettings[node.id])
     }
 }

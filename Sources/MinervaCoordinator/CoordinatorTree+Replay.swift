@@ -90,7 +90,7 @@ extension CoordinatorTree {
         }
         nodes[added.node] = Node(
             id: added.node, screen: added.screen, params: added.params, presentation: added.presentation, navigator: added.navigator,
-            parent: added.parent, children: [])
+            parent: added.parent, children: [], title: app.screens[added.screen]?.title)
         nodes[added.parent]?.children.append(added.node)
         navigators[added.navigator]?.stack.append(added.node)
         if let settings = added.settings, !settings.isEmpty { presentationSettings[added.node] = settings }
@@ -121,7 +121,7 @@ extension CoordinatorTree {
             let node = nodes[id]!
             nodes[id] = Node(
                 id: id, screen: node.screen, params: node.params, presentation: index == 0 ? navigator.rootPresentation : Presentation(.push),
-                navigator: navigatorID, parent: owner, children: node.children)
+                navigator: navigatorID, parent: owner, children: node.children, title: node.title)
         }
         navigators[navigatorID]!.stack = stack
     }

@@ -104,7 +104,7 @@ extension CoordinatorTree {
                 let old = nodes[NodeID(text)!]!
                 nodes[old.id] = Node(
                     id: old.id, screen: old.screen, params: old.params, presentation: presentation, navigator: navigatorID, parent: parent,
-                    children: old.children)
+                    children: old.children, title: old.title)
                 if old.parent != parent { nodes[parent]!.children.append(old.id) }
                 ids.append(old.id)
             }

@@ -30,29 +30,11 @@ extension CoordinatorTree {
             writer.key("pending")
             pending.writeSnapshot(into: &writer)
         }
-        if !ui.isEmpty {
+        Self.writeSnapshot("ui", of: ui, into: &writer) { ui, writer in
             writer.key("ui")
-            writer.beginArray()
-            for id in ui.keys.sorted() {
-                writer.beginObject()
-                writer.field("node", id)
-                writer.key("ui")
-                writer.value(.object(ui[id]!))
-                writer.endObject()
-            }
-            writer.endArray()
+            writer.value(.object(ui))
         }
-        if !presentationSettings.isEmpty {
-            writer.key("presentations")
-            writer.beginArray()
-            for id in presentationSettings.keys.sorted() {
-                writer.beginObject()
-                writer.field("node", id)
-                presentationSettings[id]!.writeMembers(into: &writer)
-                writer.endObject()
-            }
-            writer.endArray()
-        }
+        Self.writeSnapshot("presentations", of: presentationSettings, into: &writer) { settings, writer in settings.writeMembers(into: &writer) }
         if !results.isEmpty {
             writer.key("results")
             writer.beginArray()
@@ -138,6 +120,7 @@ extension CoordinatorTree {
             throw SnapshotError("the snapshot holds UI state or results of nodes it does not hold")
         }
         restoredUnknownScreens = nodes.values.contains { $0.id != rootID && app.screens[$0.screen] == nil }
+        takeTitles()
     }
 
     /// The screens of nodes that the app description no longer declares, sorted.
@@ -148,6 +131,23 @@ extension CoordinatorTree {
             unknown.insert(node.screen)
         }
         return unknown.sorted()
+    }
+
+    /// Writes a table of what some nodes hold as `"name": [{"node", …members}]`, by node id; nothing
+    /// for an empty table.
+    private static func writeSnapshot<Value>(
+        _ name: StaticString, of table: [NodeID: Value], into writer: inout JSONWriter, members: (Value, inout JSONWriter) -> Void
+    ) {
+        guard !table.isEmpty else { return }
+        writer.key(name)
+        writer.beginArray()
+        for id in table.keys.sorted() {
+            writer.beginObject()
+            writer.field("node", id)
+            members(table[id]!, &writer)
+            writer.endObject()
+        }
+        writer.endArray()
     }
 
     private func writeSnapshot(of node: Node, into writer: inout JSONWriter) {

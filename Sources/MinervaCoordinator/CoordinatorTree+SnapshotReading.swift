@@ -12,7 +12,7 @@ extension CoordinatorTree {
     static let nodeKeys: JSONKeys = ["id", "screen", "params", "kind", "children", "style", "navigator", "parent"]
     static let navigatorKeys: JSONKeys = ["id", "stack", "embedded", "rootKind", "presentedStyle", "presentedNavigator", "parent"]
 
-    /// One node of a snapshot.
+    /// One node of a snapshot (its title is the app's, set once the app is known).
     static func node(_ node: JSONObjectReader) throws(JSONReadError) -> Node {
         Node(
             id: try node.nodeID("id"), screen: try node.string("screen"), params: try node.optionalObject("params") ?? [:],

@@ -227,7 +227,9 @@ public struct CoordinatorTree: Sendable {
     ) -> NodeID {
         let id = NodeID(nextNodeNumber)
         nextNodeNumber += 1
-        nodes[id] = Node(id: id, screen: screen, params: params, presentation: presentation, navigator: navigator, parent: parent, children: [])
+        nodes[id] = Node(
+            id: id, screen: screen, params: params, presentation: presentation, navigator: navigator, parent: parent, children: [],
+            title: app.screens[screen]?.title)
         nodes[parent]!.children.append(id)
         return id
     }

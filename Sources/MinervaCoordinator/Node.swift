@@ -16,4 +16,22 @@ public struct Node: Hashable, Sendable {
     public let parent: NodeID?
     /// The coordinators it started, oldest first.
     public internal(set) var children: [NodeID]
+    /// Its screen's title in the app the session runs, when the screen declares one (kept on the
+    /// node, so that documents and events write it without looking the screen up).
+    public internal(set) var title: String?
+
+    /// Creates a node.
+    public init(
+        id: NodeID, screen: String, params: [String: JSONValue], presentation: Presentation, navigator: NavigatorID?, parent: NodeID?,
+        children: [NodeID], title: String? = nil
+    ) {
+        self.id = id
+        self.screen = screen
+        self.params = params
+        self.presentation = presentation
+        self.navigator = navigator
+        self.parent = parent
+        self.children = children
+        self.title = title
+    }
 }

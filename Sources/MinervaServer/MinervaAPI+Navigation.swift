@@ -8,10 +8,7 @@ extension MinervaAPI {
         -> HTTPReply
     {
         let command = parse { () throws(APIError) in try SessionCommand(operation, bytes: request.body) }
-        let id = session.id
-        return try mutate(session, request, exchange, command: command) { state in
-            Self.json(200, StateDocument.encode(sessionID: id, state: state), headers: [Self.etag(state.version)])
-        }
+        return try mutateAnsweringState(session, request, exchange, command: command)
     }
 
     /// `PATCH /v1/sessions/{id}/nodes/{node}/params {"set"?, "unset"?}`: changes a node's params
@@ -22,20 +19,14 @@ extension MinervaAPI {
                 SessionCommand.updateParams(node: node, set: try body.optionalObject("set") ?? [:], unset: try body.optionalStrings("unset") ?? [])
             }
         }
-        let id = session.id
-        return try mutate(session, request, exchange, command: command) { state in
-            Self.json(200, StateDocument.encode(sessionID: id, state: state), headers: [Self.etag(state.version)])
-        }
+        return try mutateAnsweringState(session, request, exchange, command: command)
     }
 
     /// `PUT /v1/sessions/{id}/nodes/{node}/ui {…}`: replaces a node's UI state (`uiChanged`) and
     /// answers the new state; the same object again changes nothing.
     func putUI(_ node: String, on session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
         let command = parse { () throws(APIError) in SessionCommand.putUI(node: node, ui: try readObjectBody(request.body, required: true)) }
-        let id = session.id
-        return try mutate(session, request, exchange, command: command) { state in
-            Self.json(200, StateDocument.encode(sessionID: id, state: state), headers: [Self.etag(state.version)])
-        }
+        return try mutateAnsweringState(session, request, exchange, command: command)
     }
 
     /// `POST /v1/sessions/{id}/nodes/{node}/presentation {"selected"}`: the user moved a sheet to
@@ -46,10 +37,7 @@ extension MinervaAPI {
                 SessionCommand.selectDetent(node: node, selected: try body.string("selected"))
             }
         }
-        let id = session.id
-        return try mutate(session, request, exchange, command: command) { state in
-            Self.json(200, StateDocument.encode(sessionID: id, state: state), headers: [Self.etag(state.version)])
-        }
+        return try mutateAnsweringState(session, request, exchange, command: command)
     }
 
     /// The members of a `POST …/presentation` body.
@@ -60,8 +48,15 @@ extension MinervaAPI {
     func consumeResult(
         _ screen: String, of node: String, on session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange
     ) throws(APIError) -> HTTPReply {
+        try mutateAnsweringState(session, request, exchange, command: .success(.consumeResult(node: node, screen: screen)))
+    }
+
+    /// Runs a mutation whose answer is the session's new state document (with its `ETag`).
+    private func mutateAnsweringState(
+        _ session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange, command: Result<SessionCommand, APIError>
+    ) throws(APIError) -> HTTPReply {
         let id = session.id
-        return try mutate(session, request, exchange, command: .success(.consumeResult(node: node, screen: screen))) { state in
+        return try mutate(session, request, exchange, command: command) { state in
             Self.json(200, StateDocument.encode(sessionID: id, state: state), headers: [Self.etag(state.version)])
         }
     }

@@ -106,7 +106,7 @@ enum StateDocument {
         writer.beginObject()
         writer.field("id", id)
         writer.field("screen", node.screen)
-        if id != tree.rootID, let title = tree.app.screens[node.screen]?.title { writer.field("title", title) }
+        if let title = node.title { writer.field("title", title) }
         writer.key("params")
         writer.value(.object(node.params))
         writer.key("presentation")
