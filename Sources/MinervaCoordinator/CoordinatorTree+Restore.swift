@@ -10,8 +10,8 @@ extension CoordinatorTree {
     /// - Parameters:
     ///   - target: the earlier tree (read with this tree's app).
     ///   - replacing: nodes that must leave and come back even when they stand where `target` has them.
-    /// The nodes' UI state is that of `target`; flow results are not restored (those of nodes that
-    /// stay are kept).
+    /// The nodes' UI state is that of `target`; flow results, the size class and a pending deep
+    /// link are not restored (those of now are kept; a guard's target comes back with its flow).
     /// - Returns: the `removed` events, then the `added` ones, then `uiChanged` for each node
     ///   whose UI state differs from what the client holds.
     /// - Throws: `conflict` when `target` shows another root flow (flags are not restored, so the
@@ -52,6 +52,9 @@ extension CoordinatorTree {
         var next = target
         next.results = results.filter { kept.contains($0.key) }
         next.sizeClass = sizeClass
+        // A pending link waits on flags, which are not restored: the one of now stays, one of
+        // then does not come back (a guard's target comes back with its flow).
+        if target.pending?.link != nil || target.pending == nil { next.pending = pending?.link.map(Pending.link) }
         next.run(app)
         next.flags = flags
         next.nextNodeNumber = max(nextNodeNumber, target.nextNodeNumber)

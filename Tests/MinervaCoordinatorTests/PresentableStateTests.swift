@@ -180,3 +180,21 @@ import TestSupport
         #expect(try CoordinatorTree(snapshot: JSONParser.parse(tree.snapshotBytes), app: .tabs) == tree)
     }
 }
+
+/// What a restore brings back: the UI state of then, not results, the size class or a pending link.
+@Suite struct RestoreOfPresentableStateTests {
+    @Test func aPendingLinkOfNowStaysAndOneOfThenDoesNotComeBack() throws {
+        var tree = CoordinatorTree(app: .fit, flags: ["onboarded"])
+        let before = tree
+        try tree.deepLink("/workouts/2")
+        #expect(tree.pending?.link != nil)
+        _ = try tree.restore(before)
+        #expect(tree.pending?.link == PendingLink(url: "/workouts/2", flow: "main"))
+        let withLink = tree
+        try tree.deepLink("/signup")
+        #expect(tree.pending == nil)
+        _ = try tree.restore(withLink)
+        #expect(tree.pending == nil)
+        tree.checkInvariants()
+    }
+}
