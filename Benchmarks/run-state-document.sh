@@ -23,18 +23,7 @@ worktree="$scratch/ref-$ref"
 source "$here/callgrind.sh"
 ensure_valgrind
 
-mkdir -p "$scratch"
-if [[ ! -d "$worktree" ]]; then
-  git -C "$root" worktree add --detach "$worktree" "$ref" >/dev/null 2>&1
-fi
-cleanup() { git -C "$root" worktree remove --force "$worktree" >/dev/null 2>&1 || true; }
-trap cleanup EXIT
-for file in Benchmarks/Sources/model-driver/main.swift Benchmarks/Sources/InProcessAPI/SixStepApp.swift \
-            Benchmarks/Sources/InProcessAPI/AppDescription+Tabs.swift Benchmarks/Sources/InProcessAPI/InProcessAPI.swift \
-            tests/live/apps/tabs.json; do
-  mkdir -p "$worktree/$(dirname "$file")"
-  cp "$root/$file" "$worktree/$file"
-done
+ref_worktree "$root" "$ref" "$worktree"
 
 echo "run-state-document: building model-driver of $ref and of this build (release)" >&2
 build_model_driver "$worktree/Benchmarks" "$scratch/build-ref" "$scratch/ref"
