@@ -50,9 +50,9 @@ extension CoordinatorTree {
         }
         if reason.cancelsFlows {
             var cancelled: [NavigationEvent] = []
-            for case .removed(let gone) in events where targets.contains(gone.node) {
+            for case .removed(let gone) in events {
                 let node = nodes[gone.node]!
-                guard let parent = node.parent, !removed.contains(parent), isFlowRoot(node) else { continue }
+                guard isFlowRoot(node), targets.contains(node.id), let parent = node.parent, !removed.contains(parent) else { continue }
                 var result: [String: JSONValue] = ["status": .string(FlowStatus.cancelled.rawValue), "cause": .string(reason.rawValue)]
                 if interactive { result["interactive"] = true }
                 cancelled.append(.finished(FinishedFlow(node: node.id, screen: node.screen, parent: parent, result: .object(result))))

@@ -19,11 +19,22 @@ extension SessionState {
         var navigation: [NavigationEvent] = []
         var block: [SessionEvent.Change] = []
         var listChanges = 0
+        // Whether the step changed only UI state (what an earlier `If-Match` still matches).
+        var onlyUIState = true
         for change in changes {
             switch change {
-            case .navigation(let event): navigation.append(event)
-            case .appChanged: block.append(change)
-            case .listChanged: listChanges += 1
+            case .navigation(let event):
+                navigation.append(event)
+                switch event {
+                case .uiChanged, .presentationChanged: break
+                default: onlyUIState = false
+                }
+            case .appChanged:
+                block.append(change)
+                onlyUIState = false
+            case .listChanged:
+                listChanges += 1
+                onlyUIState = false
             }
         }
         block.append(contentsOf: tree.changeBlock(since: old.tree, operationEvents: navigation).lazy.map(SessionEvent.Change.navigation))
@@ -33,8 +44,8 @@ extension SessionState {
         guard !block.isEmpty else { return nil }
         assert(zip(block, block.dropFirst()).allSatisfy { $0.kind <= $1.kind }, "a block's events follow SessionEvent.Kind's order")
         version += 1
-        if block.contains(where: { $0.kind != .uiChanged && $0.kind != .presentationChanged }) { structuralVersion = version }
-        for case .navigation(.finished(let finished)) in block { tree.keepResult(of: finished, version: version) }
+        // The block holds more than the step reported (a size class, a tab) only when more changed.
+        if !onlyUIState || block.count != navigation.count { structuralVersion = version }
         cacheFocus()
         var events: [SessionEvent] = []
         events.reserveCapacity(block.count)
@@ -49,7 +60,8 @@ extension SessionState {
         return events
     }
 
-    /// Follows one change in the byte count and drops the list of a removed node.
+    /// Follows one change in the byte count, drops the list of a removed node, and writes a
+    /// finished flow's result on its parent.
     private mutating func track(_ change: SessionEvent.Change, from old: SessionState) {
         switch change {
         case .navigation(.added(let added)):
@@ -57,12 +69,13 @@ extension SessionState {
         case .navigation(.removed(let removed)):
             if let node = old.tree.nodes[removed.node] { byteCount -= Self.byteCount(ofNodeWith: node.params) }
             if let list = lists.removeValue(forKey: removed.node) { byteCount -= list.current.byteCount }
-            byteCount -= Self.byteCount(ofUI: old.tree.ui[removed.node]) + Self.byteCount(ofResults: old.tree.results[removed.node])
+            if !old.tree.ui.isEmpty { byteCount -= Self.byteCount(ofUI: old.tree.ui[removed.node]) }
+            if !old.tree.results.isEmpty { byteCount -= Self.byteCount(ofResults: old.tree.results[removed.node]) }
         case .navigation(.finished(let finished)):
-            // The parent's results as they end up, against what it held before.
-            if let results = tree.results[finished.parent] {
-                byteCount += Self.byteCount(ofResults: results) - Self.byteCount(ofResults: old.tree.results[finished.parent])
-            }
+            // The flow's result is written on its parent (latest wins per screen).
+            let before = Self.byteCount(ofResults: tree.results[finished.parent])
+            tree.keepResult(of: finished, version: version)
+            byteCount += Self.byteCount(ofResults: tree.results[finished.parent]) - before
         case .navigation(.uiChanged(let node, let ui)):
             byteCount += Self.byteCount(ofUI: ui) - Self.byteCount(ofUI: old.tree.ui[node])
         case .navigation(.resultConsumed(let node, _)):
