@@ -37,7 +37,7 @@ extension CoordinatorTree {
         let navigatorID = try requireOnStack(origin, action: "push")
         let navigator = navigators[navigatorID]!
         if let column = columnAfter(navigatorID) {
-            try requireUncovered(toChange: column, from: navigatorID)
+            try requireUncovered(toChange: column)
             let columns = columns
             let emptied = columns[(columns.firstIndex(of: column)! + 1)...].flatMap { navigators[$0]!.stack }
             var events = remove(Set(emptied), reason: .setRoot)

@@ -63,10 +63,10 @@ extension CoordinatorTree {
         }
     }
 
-    /// Refuses a change of split column while a window-level presentation covers the columns.
-    func requireUncovered(toChange column: NavigatorID, from origin: NavigatorID) throws(NavigationError) {
-        let presenters = presenters(of: origin)
-        if let cover = windowCovers.first(where: { $0 != origin && !presenters.contains($0) }) ?? windowCovers.first {
+    /// Refuses a change of split column while a window-level presentation covers the columns
+    /// (also one the origin's column presents: the change happens under it).
+    func requireUncovered(toChange column: NavigatorID) throws(NavigationError) {
+        if let cover = windowCovers.first {
             throw .covered(coverMessage(cover, action: "change column '\(column)'", fix: "or push from the focus"))
         }
     }
