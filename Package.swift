@@ -113,6 +113,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ],
             resources: [.embedInCode("Web")],
             swiftSettings: swiftSettings
@@ -122,6 +123,7 @@ let package = Package(
             dependencies: [
                 "MinervaServer",
                 "MinervaSessions",
+                "MinervaCoordinator",
                 "MinervaSQLite",
                 "MinervaPostgres",
                 "MicroHTTP",
@@ -137,7 +139,7 @@ let package = Package(
         // MARK: - Tests
         .target(
             name: "TestSupport",
-            dependencies: ["MinervaCoordinator"],
+            dependencies: ["MinervaCoordinator", "MinervaSessions"],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),

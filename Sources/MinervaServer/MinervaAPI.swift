@@ -35,17 +35,17 @@ public final class MinervaAPI: HTTPResponder {
     ///   - app: the validated app description.
     ///   - configuration: limits.
     ///   - logger: where request logs go (tokens are never logged).
-    ///   - storage: where sessions are kept durably; `nil` keeps them in memory only.
+    ///   - persistence: where sessions are kept.
     ///   - webRoot: a folder to serve the web client from instead of its embedded copy.
     ///   - metricsText: the Prometheus text format of the metrics, for `GET /metrics`.
     /// - Throws: ``StorageError`` when storage cannot be read.
     public init(
         app: AppDescription, configuration: ServerConfiguration = ServerConfiguration(), logger: Logger,
-        storage: (any SessionStorage)? = nil, webRoot: String? = nil, metricsText: @escaping @Sendable () -> [UInt8] = { [] }
+        persistence: Persistence = .memory, webRoot: String? = nil, metricsText: @escaping @Sendable () -> [UInt8] = { [] }
     ) throws(StorageError) {
         let (document, version) = AppDocument.encode(app)
         appDocument = Locked(document)
-        core = try SessionCore(app: app, appVersion: version, configuration: configuration.sessions, storage: storage, logger: logger)
+        core = try SessionCore(app: app, appVersion: version, configuration: configuration.sessions, persistence: persistence, logger: logger)
         web = WebAssets(root: webRoot)
         storeWorkers = core.storageIsShared ? StoreWorkers(count: configuration.storeThreads) : nil
         self.metricsText = metricsText

@@ -68,13 +68,12 @@ extension SessionCore {
     /// - Throws: `unavailable` when the store cannot be read.
     func app(ofVersion version: String) throws(SessionError) -> AppDescription? {
         if let app = appsByVersion.withLock({ $0[version] }) { return app }
-        guard let storage else { return nil }
         let document: [UInt8]?
         do {
-            document = try storage.appDescription(version: version)
+            document = try store.appDescription(version: version)
         } catch {
             logger.error("could not read app version \(version) from storage: \(error)")
-            throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "storage cannot be read right now; retry later")
+            throw .storeUnreadable
         }
         guard let document else { return nil }
         do throws(AppDescriptionError) {
@@ -91,20 +90,7 @@ extension SessionCore {
     /// (one process alone always runs the newest version: the one it loaded last).
     /// - Throws: `appVersionConflict`, or `unavailable` when the store cannot tell.
     func checkNotAhead(_ recorded: String, of id: String) throws(SessionError) {
-        let version = currentApp.version
-        guard recorded != version, let shared = storage as? any SharedSessionStorage else { return }
-        let generations: [String: Int]
-        do {
-            generations = try shared.appVersionGenerations(recorded, version)
-        } catch {
-            logger.error("could not compare app versions in storage: \(error)")
-            throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "storage cannot be read right now; retry later")
-        }
-        guard generations[recorded, default: 0] > generations[version, default: 0] else { return }
-        throw SessionError(
-            .appVersionConflict,
-            "session \(id) already runs a newer version of the app (\(recorded.prefix(12))) than this server (\(version.prefix(12))); "
-                + "retry: the servers are being updated one by one")
+        try following.checkNotAhead(recorded, current: currentApp.version, of: id, core: self)
     }
 
     /// What the core's own moves answer: nobody reads it.

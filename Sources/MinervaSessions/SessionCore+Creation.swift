@@ -58,13 +58,12 @@ extension SessionCore {
 
     /// A creation answer remembered in storage (by this process before a restart, or by another one).
     private func storedCreation(_ key: IdempotencyKey) throws(SessionError) -> IdempotencyCache.Entry? {
-        guard let storage else { return nil }
         let record: AnswerRecord?
         do {
-            record = try storage.loadCreation(CreationSealing.storedKey(key.key)).map { try CreationSealing.open($0, key: key.key) }
+            record = try store.loadCreation(CreationSealing.storedKey(key.key)).map { try CreationSealing.open($0, key: key.key) }
         } catch {
             logger.error("could not read an idempotency key from storage: \(error)")
-            throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "storage cannot be read right now; retry later")
+            throw .storeUnreadable
         }
         guard let record, record.storedAt >= configuration.now() - configuration.idempotencyLifetime else { return nil }
         let entry: IdempotencyCache.Entry
@@ -111,13 +110,6 @@ extension SessionCore {
             lastUsed: now)
         let response = answer(created)
         let entry = key.map { IdempotencyCache.Entry(key: $0, answer: response, storedAt: now) }
-        guard let committer else {
-            _ = registry.insert(session)
-            liveNodes.add(tree.nodes.count, ordering: .relaxed)
-            analytics.recordCreation(of: tree, version: state.version, session: session.id, at: now)
-            finishCreation(key, entry: entry, now: now, outcome: .success(response))
-            return .success(response)
-        }
         var write = state.creationWrite(id: session.id, tokenHash: session.tokenHash, lastUsed: now)
         if let entry {
             do {
@@ -126,7 +118,7 @@ extension SessionCore {
                 logger.error("could not seal the answer of Idempotency-Key \(key?.key ?? ""): \(error); a retry will make a new session")
             }
         }
-        committer.submit(.session(write)) { outcome in
+        let settle = { @Sendable (outcome: Result<WriteOutcome, StorageError>) -> Result<StoredAnswer, SessionError> in
             let result: Result<StoredAnswer, SessionError>
             var remembered = entry
             switch outcome {
@@ -151,9 +143,12 @@ extension SessionCore {
                 result = .failure(error.outcomeUnknown ? .outcomeUnknown("the new session") : .notStored("the new session"))
             }
             self.finishCreation(key, entry: remembered, now: now, outcome: result)
-            completion(result)
+            return result
         }
-        return nil
+        let inline = writes.commit(.session(write)) {
+            { outcome in completion(settle(outcome)) }
+        }
+        return inline.map(settle)
     }
 
     /// Remembers a key's answer (when the creation succeeded) and answers the retries that waited

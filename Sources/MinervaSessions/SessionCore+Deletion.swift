@@ -29,28 +29,31 @@ extension SessionCore {
         } catch {
             return .failure(error)
         }
-        guard let committer else {
-            analytics.recordEnd(of: session.id, version: slot.state.version, reason: "deleted", at: configuration.now())
-            close(session, in: &slot)
-            return .success(())
-        }
-        slot.busy = true
-        committer.submit(.delete(id: session.id)) { outcome in
-            session.slot.withLock { slot in
-                slot.busy = false
-                switch outcome {
-                case .success:
-                    self.close(session, in: &slot)
-                    self.analytics.recordEnd(of: session.id, version: slot.state.version, reason: "deleted", at: self.configuration.now())
-                    completion(.success(()))
-                case .failure(let error):
-                    self.logger.error("could not delete session \(session.id) from storage: \(error)")
-                    completion(.failure(SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "the session could not be deleted from storage; retry later")))
-                }
-                self.runWaiting(session, in: &slot)
+        let settle = { @Sendable (outcome: Result<WriteOutcome, StorageError>, slot: inout LiveSession.Slot) -> Result<Void, SessionError> in
+            switch outcome {
+            case .success:
+                self.close(session, in: &slot)
+                self.analytics.recordEnd(of: session.id, version: slot.state.version, reason: "deleted", at: self.configuration.now())
+                return .success(())
+            case .failure(let error):
+                self.logger.error("could not delete session \(session.id) from storage: \(error)")
+                return .failure(SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "the session could not be deleted from storage; retry later"))
             }
         }
-        return nil
+        let inline = writes.commit(.delete(id: session.id)) {
+            { outcome in
+                session.slot.withLock { slot in
+                    slot.busy = false
+                    completion(settle(outcome, &slot))
+                    self.runWaiting(session, in: &slot)
+                }
+            }
+        }
+        guard let inline else {
+            slot.busy = true
+            return nil
+        }
+        return settle(inline, &slot)
     }
 
     /// The session is gone: out of memory, its followers told, its waiting work refused.

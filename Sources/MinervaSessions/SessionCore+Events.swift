@@ -31,27 +31,23 @@ extension SessionCore {
 
     /// The page of a session's log after `after`, given its state and in-memory log.
     func page(of session: LiveSession, _ state: SessionState, _ log: SessionLog, after: Int) throws(SessionError) -> EventPage {
-        var oldestKept = state.oldestKeptEvent(history: configuration.eventHistory)
-        if storage == nil {
-            // Without a store, what the in-memory log does not hold is gone.
-            oldestKept = max(oldestKept, log.events.first?.seq ?? state.lastEvent + 1)
-        }
+        let oldestKept = state.oldestKeptEvent(history: configuration.eventHistory)
         var truncated = after < oldestKept - 1 && after < state.lastEvent
         let from = max(after, oldestKept - 1)
         let inMemoryFrom = log.events.first.map { $0.seq - 1 } ?? state.lastEvent
-        guard from < inMemoryFrom, let storage else {
+        guard from < inMemoryFrom else {
             let start = max(0, from - inMemoryFrom)
             let events = start < log.events.count ? Array(log.events.dropFirst(start)) : []
             return EventPage(events: events, last: state.lastEvent, truncated: truncated, version: state.version)
         }
         var events: [SessionEvent] = []
         do {
-            for record in try storage.events(of: session.id, after: from, through: state.lastEvent) {
+            for record in try store.events(of: session.id, after: from, through: state.lastEvent) {
                 events.append(try SessionEvent(record: record))
             }
         } catch {
             logger.error("could not read the events of session \(session.id) from storage: \(error)")
-            throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "storage cannot be read right now; retry later")
+            throw .storeUnreadable
         }
         // A write in flight may have dropped old events from the store since the state was read.
         if let first = events.first?.seq, first > from + 1 { truncated = true }

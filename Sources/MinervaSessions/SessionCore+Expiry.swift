@@ -10,22 +10,10 @@ extension SessionCore {
         let cutoff = now - configuration.sessionTTL
         hub.prune()
         analytics.prunePaths()
-        guard let storage else {
-            var expired = 0
-            for session in registry.all where session.lastUsed < cutoff {
-                session.slot.withLock { slot in
-                    guard !slot.busy, !slot.gone, session.lastUsed < cutoff else { return }
-                    close(session, in: &slot)
-                    analytics.recordEnd(of: session.id, version: slot.state.version, reason: "expired", at: now)
-                    expired += 1
-                }
-            }
-            return expired
-        }
         flushUsage(waiting: true)
         let ids: [String]
         do {
-            ids = try storage.expire(unusedSince: cutoff, answersBefore: now - configuration.idempotencyLifetime)
+            ids = try store.expire(unusedSince: cutoff, answersBefore: now - configuration.idempotencyLifetime)
         } catch {
             logger.error("could not expire sessions in storage: \(error)")
             return 0
@@ -45,18 +33,50 @@ extension SessionCore {
     /// restart and sees every instance's use.
     /// - Parameter waiting: whether to return only once the write has ended.
     public func flushUsage(waiting: Bool = false) {
-        guard let committer else { return }
         let since = configuration.now() - usageFlushWindow
         let usage = registry.all.filter { $0.lastUsed >= since }.map { (id: $0.id, lastUsed: $0.lastUsed) }
         guard !usage.isEmpty else { return }
         let done = DispatchSemaphore(value: 0)
-        committer.submit(.touch(usage)) { outcome in
+        let report = { @Sendable (outcome: Result<WriteOutcome, StorageError>) in
             if case .failure(let error) = outcome { self.logger.error("could not record session usage in storage: \(error)") }
-            done.signal()
         }
-        if waiting { done.wait() }
+        let inline = writes.commit(.touch(usage)) {
+            { outcome in
+                report(outcome)
+                done.signal()
+            }
+        }
+        if let inline { report(inline) } else if waiting { done.wait() }
     }
 
     /// How far back ``flushUsage(waiting:)`` looks for sessions used: longer than the sweeper's interval.
     private var usageFlushWindow: Double { 120 }
+}
+
+extension SessionCore {
+    /// Counts the sessions in a shared store again, with those other processes made or deleted.
+    public func refreshSessionCount() {
+        guard following.isShared else { return }
+        do {
+            liveCount.store(try store.sessionCount(), ordering: .relaxed)
+        } catch {
+            logger.warning("could not count the sessions in storage: \(error)")
+        }
+    }
+
+    /// Whether the store can be used now; `nil` when it can, else why not.
+    public func storageProblem() -> String? {
+        do {
+            try store.checkReachable()
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    /// Whether the store is shared with other processes and called over a network: requests that
+    /// read it are then served off the HTTP threads.
+    public var storageIsShared: Bool {
+        following.isShared
+    }
 }

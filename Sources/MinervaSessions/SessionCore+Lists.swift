@@ -18,14 +18,14 @@ extension SessionCore {
         } catch {
             throw .invalid(error.description)
         }
-        guard case .reload = answer, let storage, since >= max(1, history.version - history.retainedVersions) else { return answer }
+        guard case .reload = answer, since >= max(1, history.version - history.retainedVersions) else { return answer }
         do {
-            guard let record = try storage.listVersion(of: session.id, node: node.description, version: since) else { return .reload }
+            guard let record = try store.listVersion(of: session.id, node: node.description, version: since) else { return .reload }
             let old = try ListContent(record: record.body)
             return .diff(ListDiff(from: old, to: history.current, fromVersion: since, toVersion: history.version))
         } catch {
             logger.error("could not read list version \(since) of \(node) in session \(session.id) from storage: \(error)")
-            throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "storage cannot be read right now; retry later")
+            throw .storeUnreadable
         }
     }
 }

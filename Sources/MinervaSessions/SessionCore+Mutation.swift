@@ -45,7 +45,7 @@ extension SessionCore {
     ///   - completion: called with the outcome when it is not known at once (the write is with
     ///     storage, or the session was busy with another write).
     /// - Returns: the outcome when it is known at once (a refusal, a no-op, a remembered answer,
-    ///   or any mutation without storage); `completion` is then not called.
+    ///   or any mutation of a store that commits inline); `completion` is then not called.
     public func mutate(
         _ session: LiveSession, _ mutation: Mutation, completion: @escaping MutationCompletion
     ) -> Result<MutationResult, SessionError>? {
@@ -84,9 +84,10 @@ extension SessionCore {
     }
 
     /// The step, under the session's lock: a remembered answer, the precondition, the command on
-    /// a copy, the limits; then either the swap (no storage) or the write handed to storage.
+    /// a copy, the limits; then the write: settled at once when the store commits inline, else
+    /// handed to the store's writer.
     /// - Parameter attempt: how many times the mutation's write conflicted with another process's already.
-    /// - Returns: the outcome, or `nil` when the write is with storage (the slot is then busy).
+    /// - Returns: the outcome, or `nil` when the write is with the store's writer (the slot is then busy).
     /// - Parameter completion: makes the completion, once the write is handed to storage.
     func start(
         _ mutation: Mutation, of session: LiveSession, in slot: inout LiveSession.Slot, completion: () -> MutationCompletion,
@@ -119,20 +120,21 @@ extension SessionCore {
             let entry = mutation.idempotencyKey.map { IdempotencyCache.Entry(key: $0, answer: answer, storedAt: now) }
             let result = MutationResult(answer: answer, events: ArraySlice(block ?? []), replayed: false)
             if block == nil, entry == nil { return .success(result) }
-            guard let committer else {
-                swap(in: next, block: block ?? [], answer: entry, of: session, slot: &slot, now: now)
-                return .success(result)
-            }
             let write = next.write(
                 from: slot.state, id: session.id, tokenHash: session.tokenHash, lastUsed: session.lastUsed, block: block ?? [], answer: entry,
                 keptAnswers: configuration.idempotencyCapacity, eventHistory: configuration.eventHistory)
-            slot.busy = true
             let accepted = next
-            let completion = completion()
-            committer.submit(.session(write)) { outcome in
-                self.finish(mutation, of: session, next: accepted, answer: entry, result: result, outcome: outcome, completion: completion, attempt: attempt)
+            let inline = writes.commit(.session(write)) {
+                let completion = completion()
+                return { outcome in
+                    self.finish(mutation, of: session, next: accepted, answer: entry, result: result, outcome: outcome, completion: completion, attempt: attempt)
+                }
             }
-            return nil
+            guard let inline else {
+                slot.busy = true
+                return nil
+            }
+            return settle(mutation, of: session, next: accepted, answer: entry, result: result, outcome: inline, in: &slot, completion: completion, attempt: attempt)
         } catch {
             return .failure(error)
         }
@@ -145,13 +147,12 @@ extension SessionCore {
         for key: IdempotencyKey, of session: LiveSession, in slot: inout LiveSession.Slot, now: Double
     ) throws(SessionError) -> StoredAnswer? {
         if let answer = try slot.answers.answer(for: key, now: now) { return answer }
-        guard let storage else { return nil }
         let record: AnswerRecord?
         do {
-            record = try storage.loadAnswer(of: session.id, key: key.key)
+            record = try store.loadAnswer(of: session.id, key: key.key)
         } catch {
             logger.error("could not read an idempotency key of session \(session.id) from storage: \(error)")
-            throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "storage cannot be read right now; retry later")
+            throw .storeUnreadable
         }
         guard let record else { return nil }
         let entry: IdempotencyCache.Entry
@@ -168,7 +169,7 @@ extension SessionCore {
         return entry.answer
     }
 
-    /// The mutation is durable (or there is no store): its state becomes the session's, its
+    /// The mutation is durable: its state becomes the session's, its
     /// events join the log and go to the followers, its answer is remembered.
     private func swap(
         in next: SessionState, block: [SessionEvent], answer: IdempotencyCache.Entry?, of session: LiveSession,
@@ -180,7 +181,7 @@ extension SessionCore {
         slot.state = next
         if let answer { slot.answers.remember(answer, now: now) }
         guard !block.isEmpty else { return }
-        slot.log.append(block, keep: eventsInMemory, budget: historyBudget.events, retainingCheckpoint: storage == nil)
+        slot.log.append(block, keep: eventsInMemory, budget: historyBudget.events)
         hub.publish(block[...], state: next, session: session.id)
     }
 
@@ -198,50 +199,68 @@ extension SessionCore {
         }
     }
 
-    /// Storage has answered a mutation's write: swap and publish when it is durable, then give
-    /// the outcome and let the next waiting work start. When another process changed the
-    /// session first (the version-checked write conflicted), the session catches up and the
-    /// mutation runs again on what is stored now, ``conflictRetries`` times at most.
+    /// A queued write of a mutation has ended: settles it under the session's lock, gives the
+    /// outcome and lets the next waiting work start.
     private func finish(
         _ mutation: Mutation, of session: LiveSession, next: SessionState, answer: IdempotencyCache.Entry?, result: MutationResult,
         outcome: Result<WriteOutcome, StorageError>, completion: @escaping MutationCompletion, attempt: Int
     ) {
-        session.slot.withLock { slot in
+        let behind = session.slot.withLock { slot -> Bool in
             slot.busy = false
-            switch outcome {
-            case .success(.committed) where slot.gone:
-                completion(.failure(.unauthorized))
-            case .success(.committed):
-                swap(in: next, block: Array(result.events), answer: answer, of: session, slot: &slot, now: configuration.now())
-                completion(.success(result))
-            case .success(.conflict):
-                guard attempt < Self.conflictRetries else {
-                    logger.error("session \(session.id) kept changing in storage under this process; gave up after \(attempt + 1) writes")
-                    completion(.failure(SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "the session is changing too fast; retry")))
-                    break
-                }
-                // Runs again after a random pause that grows with each conflict, so that a
-                // process losing the race to a busy one gets its turn; the session keeps its
-                // place meanwhile (busy), so work that waits for it stays in order.
-                slot.busy = true
-                let pause = Double.random(in: 0...(0.001 * Double(1 << min(attempt, 6))))
-                DispatchQueue.global().asyncAfter(deadline: .now() + pause) {
-                    session.slot.withLock { slot in
-                        slot.busy = false
-                        self.reload(session, in: &slot)
-                        if let outcome = self.start(mutation, of: session, in: &slot, completion: { completion }, attempt: attempt + 1) {
-                            completion(outcome)
-                        }
-                        self.catchUpIfBehind(session, in: &slot)
-                        self.runWaiting(session, in: &slot)
-                    }
-                }
-            case .failure(let error):
-                logger.error("could not store a change of session \(session.id): \(error)")
-                completion(.failure(error.outcomeUnknown ? .outcomeUnknown("the change") : .notStored("the change")))
+            if let outcome = settle(
+                mutation, of: session, next: next, answer: answer, result: result, outcome: outcome, in: &slot, completion: { completion },
+                attempt: attempt)
+            {
+                completion(outcome)
             }
-            catchUpIfBehind(session, in: &slot)
             runWaiting(session, in: &slot)
+            return slot.behind && !slot.busy && !slot.gone
+        }
+        if behind { following.reload(session, core: self, holdingTurn: false) }
+    }
+
+    /// The store has answered a mutation's write: swap and publish when it is durable. When
+    /// another process changed the session first (the version-checked write conflicted), the
+    /// session reads itself again and the mutation runs again on what is stored now,
+    /// ``conflictRetries`` times at most.
+    /// - Returns: the outcome, or `nil` when the mutation runs again (its completion then gets it).
+    private func settle(
+        _ mutation: Mutation, of session: LiveSession, next: SessionState, answer: IdempotencyCache.Entry?, result: MutationResult,
+        outcome: Result<WriteOutcome, StorageError>, in slot: inout LiveSession.Slot, completion: () -> MutationCompletion, attempt: Int
+    ) -> Result<MutationResult, SessionError>? {
+        switch outcome {
+        case .success(.committed) where slot.gone:
+            return .failure(.unauthorized)
+        case .success(.committed):
+            swap(in: next, block: Array(result.events), answer: answer, of: session, slot: &slot, now: configuration.now())
+            return .success(result)
+        case .success(.conflict):
+            guard attempt < Self.conflictRetries else {
+                logger.error("session \(session.id) kept changing in storage under this process; gave up after \(attempt + 1) writes")
+                return .failure(SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "the session is changing too fast; retry"))
+            }
+            // Runs again after a random pause that grows with each conflict, so that a process
+            // losing the race to a busy one gets its turn; the session keeps its place meanwhile
+            // (busy), so work that waits for it stays in order. The store is read before the lock.
+            slot.busy = true
+            let completion = completion()
+            let pause = Double.random(in: 0...(0.001 * Double(1 << min(attempt, 6))))
+            DispatchQueue.global().asyncAfter(deadline: .now() + pause) {
+                self.following.reload(session, core: self, holdingTurn: true)
+                let behind = session.slot.withLock { slot -> Bool in
+                    slot.busy = false
+                    if let outcome = self.start(mutation, of: session, in: &slot, completion: { completion }, attempt: attempt + 1) {
+                        completion(outcome)
+                    }
+                    self.runWaiting(session, in: &slot)
+                    return slot.behind && !slot.busy && !slot.gone
+                }
+                if behind { self.following.reload(session, core: self, holdingTurn: false) }
+            }
+            return nil
+        case .failure(let error):
+            logger.error("could not store a change of session \(session.id): \(error)")
+            return .failure(error.outcomeUnknown ? .outcomeUnknown("the change") : .notStored("the change"))
         }
     }
 

@@ -35,14 +35,14 @@ extension SessionCore {
         if version == state.version { return PastState(state: state, listVersions: state.lists.mapValues(\.version), removedSince: []) }
         var events = Array(log.events)
         if let past = try rebuild(version, of: state, from: events, session: session) { return past }
-        if let storage, (events.first?.seq ?? state.lastEvent + 1) > state.firstEvent {
+        if (events.first?.seq ?? state.lastEvent + 1) > state.firstEvent {
             do {
-                events = try storage.events(of: session.id, after: state.firstEvent - 1, through: state.lastEvent).map { record throws in
+                events = try store.events(of: session.id, after: state.firstEvent - 1, through: state.lastEvent).map { record throws in
                     try SessionEvent(record: record)
                 }
             } catch {
                 logger.error("could not read the events of session \(session.id) from storage: \(error)")
-                throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "storage cannot be read right now; retry later")
+                throw .storeUnreadable
             }
             if let past = try rebuild(version, of: state, from: events, session: session) { return past }
         }
@@ -121,13 +121,13 @@ extension SessionCore {
     private func listContent(_ node: NodeID, version: Int, current: ListHistory?, session: LiveSession) throws(SessionError) -> ListContent? {
         guard let current, version <= current.version else { return nil }
         if let kept = current.keptVersions.first(where: { $0.version == version }) { return kept.content }
-        guard let storage, version >= max(1, current.version - current.retainedVersions) else { return nil }
+        guard version >= max(1, current.version - current.retainedVersions) else { return nil }
         do {
-            guard let record = try storage.listVersion(of: session.id, node: node.description, version: version) else { return nil }
+            guard let record = try store.listVersion(of: session.id, node: node.description, version: version) else { return nil }
             return try ListContent(record: record.body)
         } catch {
             logger.error("could not read list version \(version) of \(node) in session \(session.id) from storage: \(error)")
-            throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "storage cannot be read right now; retry later")
+            throw .storeUnreadable
         }
     }
 }

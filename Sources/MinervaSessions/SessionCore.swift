@@ -18,13 +18,17 @@ public final class SessionCore: Sendable {
     let appsByVersion: Locked<[String: AppDescription]>
     /// Limits and the clock.
     public let configuration: SessionConfiguration
-    let storage: (any SessionStorage)?
-    let committer: GroupCommitter?
+    /// The store: every session, its change log, list versions and remembered answers.
+    let store: any SessionStorage
+    /// How writes reach ``store``.
+    let writes: CommitPath
+    /// How sessions in memory stay in step with ``store``.
+    let following: any SessionFollowing
     let registry = SessionRegistry()
     let hub = EventHub()
     let creations: CreationLedger
     let logger: Logger
-    /// Sessions that exist (in storage, when there is one).
+    /// Sessions that exist (in the store).
     let liveCount: Atomic<Int>
     /// Nodes of the sessions in memory.
     let liveNodes = Atomic<Int>(0)
@@ -36,31 +40,33 @@ public final class SessionCore: Sendable {
     ///   - app: the validated app description.
     ///   - appVersion: its version.
     ///   - configuration: limits and the clock.
-    ///   - storage: where sessions are kept durably; `nil` keeps them in memory only. Sessions are
-    ///     read from it when first used, not at start.
+    ///   - persistence: where sessions are kept. Sessions are read from a store when first used,
+    ///     not at start.
     ///   - logger: where storage faults are reported.
-    /// - Throws: ``StorageError`` when storage cannot be read.
+    /// - Throws: ``StorageError`` when the store cannot be read.
     public init(
-        app: AppDescription, appVersion: String, configuration: SessionConfiguration, storage: (any SessionStorage)?, logger: Logger
+        app: AppDescription, appVersion: String, configuration: SessionConfiguration, persistence: Persistence = .memory, logger: Logger
     ) throws(StorageError) {
         current = Locked((app, appVersion))
         appsByVersion = Locked([appVersion: app])
         self.configuration = configuration
-        self.storage = storage
         self.logger = logger
-        committer = storage.map { GroupCommitter(storage: $0) }
-        analytics = AnalyticsRecorder(
-            storage: storage as? any AnalyticsStorage ?? AnalyticsMemoryStore(), clock: configuration.now, linger: configuration.analyticsLinger,
-            logger: logger)
+        let stores = persistence.stores
+        store = stores.sessions
+        writes = CommitPath(persistence, store: stores.sessions)
+        switch persistence {
+        case .shared(let shared): following = SharedStoreFollower(store: shared)
+        case .memory, .local: following = SoleWriter()
+        }
+        analytics = AnalyticsRecorder(storage: stores.analytics, clock: configuration.now, linger: configuration.analyticsLinger, logger: logger)
         creations = CreationLedger(lifetime: configuration.idempotencyLifetime)
-        liveCount = Atomic(try storage?.sessionCount() ?? 0)
+        liveCount = Atomic(try store.sessionCount())
         ListDiffMetrics.prepare()
-        (storage as? any SharedSessionStorage)?.observeCommits(
-            { [weak self] notice in self?.catchUp(with: notice) }, resync: { [weak self] in self?.resyncFollowed() })
+        following.start(self)
         // Kept before it is announced, so that whoever sees the version can read its app.
-        try storage?.keepAppDescription(app.document(version: nil), version: appVersion)
+        try store.keepAppDescription(app.document(version: nil), version: appVersion)
         // A shared store orders the versions its processes run: this one's is the newest now.
-        try (storage as? any SharedSessionStorage)?.announceAppVersion(appVersion)
+        try following.announce(appVersion)
     }
 
     /// The app every new session runs.
@@ -79,8 +85,8 @@ public final class SessionCore: Sendable {
     /// - Throws: `unavailable` when the store cannot record the version.
     public func replaceApp(_ app: AppDescription, version: String) throws(SessionError) {
         do {
-            try storage?.keepAppDescription(app.document(version: nil), version: version)
-            try (storage as? any SharedSessionStorage)?.announceAppVersion(version)
+            try store.keepAppDescription(app.document(version: nil), version: version)
+            try following.announce(version)
         } catch {
             throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "the store cannot record app version \(version): \(error)")
         }
@@ -111,9 +117,9 @@ public final class SessionCore: Sendable {
     /// How many long polls and streams follow sessions.
     public var subscriberCount: Int { hub.count }
 
-    /// How many events the in-memory log of a session keeps.
+    /// How many events the in-memory log of a session keeps (the store keeps the rest).
     var eventsInMemory: Int {
-        storage == nil ? configuration.eventHistory : min(configuration.eventHistory, configuration.eventsInMemory)
+        min(configuration.eventHistory, configuration.eventsInMemory)
     }
 
     /// The session with this id when `token` is its bearer token, its request counted against
@@ -131,7 +137,7 @@ public final class SessionCore: Sendable {
         return session
     }
 
-    /// Reads the session's current state (what storage has accepted).
+    /// Reads the session's current state (what the store has accepted).
     public func read<T>(_ session: LiveSession, _ body: (SessionState) throws(SessionError) -> T) throws(SessionError) -> T {
         try session.slot.withLock { slot throws(SessionError) in
             guard !slot.gone else { throw .unauthorized }
@@ -165,9 +171,8 @@ public final class SessionCore: Sendable {
 
     /// The bytes a session's in-memory history may take, as much again as its state: half for
     /// the newest events, half for its lists' older versions, and a quarter more for remembered
-    /// answers. A store keeps the rest; without one the whole kept history stays in memory.
+    /// answers. The store keeps the rest.
     var historyBudget: (events: Int, lists: Int, answers: Int) {
-        guard storage != nil else { return (.max, .max, .max) }
         let total = configuration.maxSessionBytes
         return (total / 2, total / 2, total / 4)
     }
@@ -175,17 +180,14 @@ public final class SessionCore: Sendable {
     /// The session in memory, or read from storage (only when `token` is its token: a wrong one
     /// reads no more than the session's row).
     private func find(_ id: String, token: String) throws(SessionError) -> LiveSession? {
-        if let session = registry.session(id) {
-            guard let shared = storage as? any SharedSessionStorage else { return session }
-            return try validate(session, in: shared)
-        }
-        guard let storage, id.utf8.count <= 64 else { return nil }
+        if let session = registry.session(id) { return try following.validate(session, core: self) }
+        guard id.utf8.count <= 64 else { return nil }
         let stored: StoredSession?
         do {
-            stored = try storage.loadSession(id, eventTail: eventsInMemory)
+            stored = try store.loadSession(id, eventTail: eventsInMemory)
         } catch {
             logger.error("could not read session \(id) from storage: \(error)")
-            throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "storage cannot be read right now; retry later")
+            throw .storeUnreadable
         }
         guard let stored, Token.matches(token, hash: stored.record.tokenHash) else { return nil }
         let restored: (state: SessionState, log: SessionLog, answers: IdempotencyCache)

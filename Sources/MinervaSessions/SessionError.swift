@@ -54,6 +54,9 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
             "session \(id) was made with an app description this server no longer serves (it serves '\(app)'); create a new session")
     }
 
+    /// The store cannot be read right now.
+    static let storeUnreadable = SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "storage cannot be read right now; retry later")
+
     /// Storage refused a write: nothing was changed.
     static func notStored(_ what: String) -> SessionError {
         SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "\(what) could not be stored; nothing was changed, retry later")

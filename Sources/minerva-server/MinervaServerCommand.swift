@@ -252,19 +252,19 @@ struct MinervaServerCommand: ParsableCommand {
             logger.warning("the app description's \(problem)")
         }
         let store = try storeOption()
-        let storage: (any SessionStorage)?
+        let persistence: Persistence
         switch store {
         case .memory:
-            storage = nil
+            persistence = .memory
         case .sqlite(let path):
             do {
-                storage = try SQLiteSessionStorage(path: path)
+                persistence = .local(try SQLiteSessionStorage(path: path))
             } catch {
                 throw ValidationError("cannot open the session store '\(path)': \(error)")
             }
         case .postgres(let url):
             do {
-                storage = try PostgresSessionStorage(url: url, connections: storeThreads, logger: logger)
+                persistence = .shared(try PostgresSessionStorage(url: url, connections: storeThreads, logger: logger))
             } catch {
                 throw ValidationError("cannot use the session store \(store): \(error)")
             }
@@ -283,7 +283,7 @@ struct MinervaServerCommand: ParsableCommand {
                 configuration: ServerConfiguration(
                     maxBodySize: maxBody, maxURLBytes: maxURLBytes, maxHeaderBytes: maxHeaderBytes, sessions: sessions,
                     cors: cors, storeThreads: storeThreads, adminToken: adminTokenOption()),
-                logger: logger, storage: storage, webRoot: webRoot,
+                logger: logger, persistence: persistence, webRoot: webRoot,
                 metricsText: {
                     var text: [UInt8] = []
                     registry.emit(into: &text)
@@ -294,7 +294,7 @@ struct MinervaServerCommand: ParsableCommand {
         }
         api.core.analytics.isEnabled = analytics == .on
         api.core.analytics.pathLifetime = Int(max(analyticsPathsFor.seconds, sessionTTL.seconds))
-        if storage != nil {
+        if !store.isMemory {
             logger.notice("\(api.core.sessionCount) sessions in \(store); each is read when first used")
         }
         let server = HTTPServer(

@@ -29,6 +29,11 @@ enum StoreOption: ExpressibleByArgument, CustomStringConvertible {
 
     var defaultValueDescription: String { description }
 
+    /// Whether sessions live in this process's memory only.
+    var isMemory: Bool {
+        if case .memory = self { true } else { false }
+    }
+
     /// A URL as it may be logged: its password replaced by `***`.
     static func withoutPassword(_ url: String) -> String {
         guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].lastIndex(of: "@"),

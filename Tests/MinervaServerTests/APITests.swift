@@ -15,9 +15,9 @@ struct InProcessClient {
 
     init(
         configuration: ServerConfiguration = ServerConfiguration(sessions: SessionConfiguration(maxSessions: 3)),
-        storage: (any SessionStorage)? = nil
+        storage: (any SessionStorage & AnalyticsStorage)? = nil
     ) {
-        api = try! MinervaAPI(app: .tabs, configuration: configuration, logger: Logger(label: "test"), storage: storage)
+        api = try! MinervaAPI(app: .tabs, configuration: configuration, logger: Logger(label: "test"), persistence: .of(storage))
     }
 
     init(api: MinervaAPI) {
@@ -168,7 +168,7 @@ func errorCode(_ json: JSONValue?) -> String? {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let configuration = ServerConfiguration(sessions: SessionConfiguration(maxSessions: 3))
         let first = InProcessClient(
-            api: try MinervaAPI(app: .tabs, configuration: configuration, logger: Logger(label: "test"), storage: try SQLiteSessionStorage(path: path)))
+            api: try MinervaAPI(app: .tabs, configuration: configuration, logger: Logger(label: "test"), persistence: .local(try SQLiteSessionStorage(path: path))))
         let (id, auth) = first.createSession()
         let put = first.send(
             "PUT", "/v1/sessions/\(id)/nodes/n1/list",
@@ -184,7 +184,7 @@ func errorCode(_ json: JSONValue?) -> String? {
         #expect(first.body("GET", "/v1/sessions/\(id)/nodes/n1/list", query: [("since", "0")], headers: [auth]) == expected)
 
         let second = InProcessClient(
-            api: try MinervaAPI(app: .tabs, configuration: configuration, logger: Logger(label: "test"), storage: try SQLiteSessionStorage(path: path)))
+            api: try MinervaAPI(app: .tabs, configuration: configuration, logger: Logger(label: "test"), persistence: .local(try SQLiteSessionStorage(path: path))))
         #expect(second.body("GET", "/v1/sessions/\(id)/nodes/n1/list", query: [("since", "0")], headers: [auth]) == expected)
     }
 }

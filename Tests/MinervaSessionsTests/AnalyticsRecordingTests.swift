@@ -16,7 +16,7 @@ import Testing
         func advance(_ by: Double) { seconds.withLock { $0 += by } }
     }
 
-    func harness(_ clock: TestClock, storage: (any SessionStorage)? = nil) throws -> CoreHarness {
+    func harness(_ clock: TestClock, storage: (any SessionStorage & AnalyticsStorage)? = nil) throws -> CoreHarness {
         try CoreHarness(storage: storage, configuration: SessionConfiguration(sessionTTL: 3600, rateLimit: 0, now: clock.now))
     }
 

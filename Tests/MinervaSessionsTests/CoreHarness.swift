@@ -9,10 +9,10 @@ import TestSupport
 struct CoreHarness {
     let core: SessionCore
 
-    init(app: AppDescription = .tabs, storage: (any SessionStorage)? = nil, configuration: SessionConfiguration = SessionConfiguration(rateLimit: 0))
+    init(app: AppDescription = .tabs, storage: (any SessionStorage & AnalyticsStorage)? = nil, configuration: SessionConfiguration = SessionConfiguration(rateLimit: 0))
         throws
     {
-        core = try SessionCore(app: app, appVersion: "test", configuration: configuration, storage: storage, logger: Logger(label: "test"))
+        core = try SessionCore(app: app, appVersion: "test", configuration: configuration, persistence: .of(storage), logger: Logger(label: "test"))
     }
 
     /// Creates a session and returns it with its token.

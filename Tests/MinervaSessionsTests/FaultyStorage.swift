@@ -103,3 +103,22 @@ final class FaultyStorage: SessionStorage {
         try store.appDescription(version: version)
     }
 }
+
+/// Flow analytics go to the SQLite store itself, faults or not.
+extension FaultyStorage: AnalyticsStorage {
+    func recordAnalytics(_ entries: [AnalyticsEntry], updated: Double) throws(StorageError) -> [AnalyticsSample] {
+        try store.recordAnalytics(entries, updated: updated)
+    }
+
+    func analyticsCounts(from: Int?, until: Int?) throws(StorageError) -> [AnalyticsCount] {
+        try store.analyticsCounts(from: from, until: until)
+    }
+
+    func analyticsPaths(updatedSince: Double?) throws(StorageError) -> [AnalyticsPath] {
+        try store.analyticsPaths(updatedSince: updatedSince)
+    }
+
+    func pruneAnalyticsPaths(updatedBefore before: Double) throws(StorageError) -> Int {
+        try store.pruneAnalyticsPaths(updatedBefore: before)
+    }
+}

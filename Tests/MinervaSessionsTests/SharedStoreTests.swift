@@ -28,7 +28,7 @@ import Testing
     }
 
     /// The real SQLite store (with faults on demand), announcing its commits on the bus.
-    final class SharedSQLite: SharedSessionStorage {
+    final class SharedSQLite: SharedSessionStorage, AnalyticsStorage {
         let store: FaultyStorage
         let bus: CommitBus
 
@@ -95,6 +95,12 @@ import Testing
         func expire(unusedSince cutoff: Double, answersBefore: Double) throws(StorageError) -> [String] {
             try store.expire(unusedSince: cutoff, answersBefore: answersBefore)
         }
+        func recordAnalytics(_ entries: [AnalyticsEntry], updated: Double) throws(StorageError) -> [AnalyticsSample] {
+            try store.recordAnalytics(entries, updated: updated)
+        }
+        func analyticsCounts(from: Int?, until: Int?) throws(StorageError) -> [AnalyticsCount] { try store.analyticsCounts(from: from, until: until) }
+        func analyticsPaths(updatedSince: Double?) throws(StorageError) -> [AnalyticsPath] { try store.analyticsPaths(updatedSince: updatedSince) }
+        func pruneAnalyticsPaths(updatedBefore before: Double) throws(StorageError) -> Int { try store.pruneAnalyticsPaths(updatedBefore: before) }
     }
 
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("minerva-shared-\(UUID().uuidString).sqlite").path

@@ -103,3 +103,20 @@ public struct StoredSession: Sendable {
         self.answers = answers
     }
 }
+
+extension SessionRecord {
+    /// This row as a version-checked write leaves the stored one: its head (version, newest
+    /// event, app version, state, last use) over what only a creation sets.
+    func replacingHead(of stored: SessionRecord) -> SessionRecord {
+        SessionRecord(
+            id: id, tokenHash: stored.tokenHash, version: version, lastEvent: lastEvent, firstEvent: stored.firstEvent, appVersion: appVersion,
+            state: state, lastUsed: lastUsed)
+    }
+
+    /// This row, last used at `lastUsed`.
+    func used(at lastUsed: Double) -> SessionRecord {
+        SessionRecord(
+            id: id, tokenHash: tokenHash, version: version, lastEvent: lastEvent, firstEvent: firstEvent, appVersion: appVersion, state: state,
+            lastUsed: lastUsed)
+    }
+}

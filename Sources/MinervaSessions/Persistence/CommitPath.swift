@@ -1,0 +1,38 @@
+/// How the core's writes reach the store: inline, within the call (the memory store), or queued
+/// for a group commit on the store's writer thread.
+enum CommitPath: Sendable {
+    /// The store commits within ``commit(_:later:)``.
+    case inline(any SessionStorage)
+    /// Writes join the next group the committer writes.
+    case grouped(GroupCommitter)
+
+    /// The path for a store of `persistence`.
+    init(_ persistence: Persistence, store: any SessionStorage) {
+        switch persistence {
+        case .memory: self = .inline(store)
+        case .local, .shared: self = .grouped(GroupCommitter(storage: store))
+        }
+    }
+
+    /// Commits a write.
+    /// - Parameter later: makes the completion of a queued write; not called for an inline one.
+    /// - Returns: the outcome when the write was committed inline, else `nil`: the completion
+    ///   `later` made then gets it once the write's group has committed.
+    func commit(
+        _ write: StorageWrite, later: () -> @Sendable (Result<WriteOutcome, StorageError>) -> Void
+    ) -> Result<WriteOutcome, StorageError>? {
+        switch self {
+        case .inline(let store):
+            do throws(StorageError) {
+                let outcomes = try store.commit([write])
+                guard let outcome = outcomes.first else { throw StorageError("the store answered no outcome for a write") }
+                return .success(outcome)
+            } catch {
+                return .failure(error)
+            }
+        case .grouped(let committer):
+            committer.submit(write, completion: later())
+            return nil
+        }
+    }
+}

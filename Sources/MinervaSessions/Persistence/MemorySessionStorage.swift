@@ -1,0 +1,172 @@
+import Locking
+
+/// Sessions kept in this process's memory, gone with it: the store of `--store memory`. It keeps
+/// the same records as the durable stores and answers every call of ``SessionStorage`` as they
+/// do (the store-contract tests run it beside them), committing inline, within the caller's call.
+public final class MemorySessionStorage: SessionStorage {
+    /// What the store holds of one session.
+    private struct Stored {
+        var record: SessionRecord
+        /// Its events, by `seq`, oldest first.
+        var events: [EventRecord] = []
+        /// Its kept list versions: by node, oldest version first.
+        var lists: [String: [ListRecord]] = [:]
+        /// Its remembered answers, by key.
+        var answers: [String: AnswerRecord] = [:]
+    }
+
+    private struct Contents {
+        var sessions: [String: Stored] = [:]
+        var creations: [String: AnswerRecord] = [:]
+        var apps: [String: [UInt8]] = [:]
+    }
+
+    private let contents = Locked(Contents())
+
+    /// An empty store.
+    public init() {}
+
+    public func loadSession(_ id: String, eventTail: Int) throws(StorageError) -> StoredSession? {
+        contents.withLock { contents in
+            guard let stored = contents.sessions[id] else { return nil }
+            return StoredSession(
+                record: stored.record, events: Array(stored.events.suffix(max(0, eventTail))),
+                lists: stored.lists.keys.sorted().flatMap { stored.lists[$0] ?? [] },
+                answers: stored.answers.values.sorted { $0.storedAt < $1.storedAt })
+        }
+    }
+
+    public func events(of id: String, after: Int, through last: Int) throws(StorageError) -> [EventRecord] {
+        contents.withLock { contents in
+            guard let events = contents.sessions[id]?.events, after < last else { return [] }
+            let start = Self.firstIndex(in: events, notBefore: after + 1)
+            return Array(events[start...].prefix { $0.seq <= last })
+        }
+    }
+
+    public func listVersion(of id: String, node: String, version: Int) throws(StorageError) -> ListRecord? {
+        contents.withLock { $0.sessions[id]?.lists[node]?.first { $0.version == version } }
+    }
+
+    public func loadAnswer(of id: String, key: String) throws(StorageError) -> AnswerRecord? {
+        contents.withLock { $0.sessions[id]?.answers[key] }
+    }
+
+    public func loadCreation(_ key: String) throws(StorageError) -> AnswerRecord? {
+        contents.withLock { $0.creations[key] }
+    }
+
+    public func sessionCount() throws(StorageError) -> Int {
+        contents.withLock { $0.sessions.count }
+    }
+
+    public func keepAppDescription(_ document: [UInt8], version: String) throws(StorageError) {
+        contents.withLock { contents in
+            if contents.apps[version] == nil { contents.apps[version] = document }
+        }
+    }
+
+    public func appDescription(version: String) throws(StorageError) -> [UInt8]? {
+        contents.withLock { $0.apps[version] }
+    }
+
+    public func commit(_ writes: [StorageWrite]) throws(StorageError) -> [WriteOutcome] {
+        contents.withLock { contents in
+            writes.map { write in
+                switch write {
+                case .session(let change):
+                    return Self.save(change, in: &contents)
+                case .delete(let id):
+                    contents.sessions[id] = nil
+                    return .committed
+                case .touch(let usage):
+                    for (id, lastUsed) in usage where contents.sessions[id] != nil {
+                        let record = contents.sessions[id]!.record
+                        contents.sessions[id]!.record = record.used(at: max(record.lastUsed, lastUsed))
+                    }
+                    return .committed
+                }
+            }
+        }
+    }
+
+    public func expire(unusedSince cutoff: Double, answersBefore: Double) throws(StorageError) -> [String] {
+        contents.withLock { contents in
+            let ids = contents.sessions.values.filter { $0.record.lastUsed < cutoff }.map(\.record.id)
+            for id in ids { contents.sessions[id] = nil }
+            contents.creations = contents.creations.filter { $0.value.storedAt >= answersBefore }
+            for id in contents.sessions.keys where contents.sessions[id]!.answers.values.contains(where: { $0.storedAt < answersBefore }) {
+                contents.sessions[id]!.answers = contents.sessions[id]!.answers.filter { $0.value.storedAt >= answersBefore }
+            }
+            return ids
+        }
+    }
+
+    /// Writes one session's change, as the durable stores do (see ``SessionStorage/commit(_:)``).
+    private static func save(_ change: SessionWrite, in contents: inout Contents) -> WriteOutcome {
+        let record = change.record
+        if let expected = change.expectedVersion {
+            guard let stored = contents.sessions[record.id], stored.record.version == expected else { return .conflict }
+            contents.sessions[record.id]!.record = record.replacingHead(of: stored.record)
+        } else {
+            guard contents.sessions[record.id] == nil else { return .conflict }
+            if let creation = change.creation {
+                guard contents.creations[creation.key] == nil else { return .conflict }
+                contents.creations[creation.key] = creation
+            }
+            contents.sessions[record.id] = Stored(record: record)
+        }
+        apply(change, to: &contents.sessions[record.id]!)
+        return .committed
+    }
+
+    /// Adds a change's events, list versions and answers, and drops what fell out of the kept histories.
+    private static func apply(_ change: SessionWrite, to stored: inout Stored) {
+        for event in change.newEvents {
+            let index = firstIndex(in: stored.events, notBefore: event.seq)
+            if index < stored.events.endIndex, stored.events[index].seq == event.seq {
+                stored.events[index] = event
+            } else {
+                stored.events.insert(event, at: index)
+            }
+        }
+        if let oldest = change.oldestKeptEvent {
+            // The newest checkpoint before the kept events stays, with those after it.
+            let kept = firstIndex(in: stored.events, notBefore: oldest)
+            let start = stored.events[..<kept].lastIndex(where: \.carriesCheckpoint) ?? kept
+            stored.events.removeFirst(start)
+        }
+        for list in change.newListVersions {
+            var versions = stored.lists[list.node, default: []]
+            versions.removeAll { $0.version == list.version }
+            versions.append(list)
+            versions.sort { $0.version < $1.version }
+            stored.lists[list.node] = versions
+        }
+        for (node, oldest) in change.keptListVersions {
+            if let oldest {
+                stored.lists[node]?.removeAll { $0.version < oldest }
+            } else {
+                stored.lists[node] = nil
+            }
+        }
+        for answer in change.newAnswers { stored.answers[answer.key] = answer }
+        // The oldest go first; a write adds one answer at most, so this drops one at most.
+        while !change.newAnswers.isEmpty, stored.answers.count > max(0, change.keptAnswers),
+            let oldest = stored.answers.min(by: { $0.value.storedAt < $1.value.storedAt })
+        {
+            stored.answers.removeValue(forKey: oldest.key)
+        }
+    }
+
+    /// The index of the first event whose `seq` is `seq` or more.
+    private static func firstIndex(in events: [EventRecord], notBefore seq: Int) -> Int {
+        var low = 0
+        var high = events.count
+        while low < high {
+            let middle = (low + high) / 2
+            if events[middle].seq < seq { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}

@@ -1,0 +1,168 @@
+/// Keeps the sessions this process holds in memory in step with a store other processes write
+/// too: every use checks the session's version in the store first, and commits the others
+/// announce bring the sessions followed here up to date, their followers hearing every block.
+/// The store is always read before a session's lock is taken; the lock is held only to swap.
+struct SharedStoreFollower: SessionFollowing {
+    let store: any SharedSessionStorage
+
+    var isShared: Bool { true }
+
+    func start(_ core: SessionCore) {
+        store.observeCommits(
+            { [weak core] notice in if let core { catchUp(with: notice, core: core) } },
+            resync: { [weak core] in if let core { resyncFollowed(core) } })
+    }
+
+    func validate(_ session: LiveSession, core: SessionCore) throws(SessionError) -> LiveSession? {
+        let known = session.slot.withLock { SessionHead(version: $0.state.version, lastEvent: $0.state.lastEvent) }
+        let reading: SessionReading
+        do {
+            reading = try store.loadSession(session.id, eventTail: core.eventsInMemory, unlessAt: known)
+        } catch {
+            core.logger.error("could not check session \(session.id) in storage: \(error)")
+            throw .storeUnreadable
+        }
+        var older: [EventRecord] = []
+        if case .changed(let stored) = reading { older = olderEvents(of: session, before: stored, after: known.lastEvent, core: core) }
+        return session.slot.withLock { slot -> LiveSession? in
+            switch reading {
+            case .missing:
+                core.close(session, in: &slot)
+            case .unchanged:
+                break
+            case .changed(let stored):
+                // A session busy with its own write catches up when that write ends.
+                if slot.busy { slot.behind = true } else { adopt(stored, older: older, into: session, in: &slot, core: core) }
+            }
+            return slot.gone ? nil : session
+        }
+    }
+
+    func reload(_ session: LiveSession, core: SessionCore, holdingTurn: Bool) {
+        // Another reload may swap in between the read and the lock: then read again.
+        for _ in 0..<3 {
+            let known = session.slot.withLock { $0.state.lastEvent }
+            let stored: StoredSession?
+            do {
+                stored = try store.loadSession(session.id, eventTail: core.eventsInMemory)
+            } catch {
+                core.logger.error("could not read session \(session.id) again from storage: \(error)")
+                return
+            }
+            let older = stored.map { olderEvents(of: session, before: $0, after: known, core: core) } ?? []
+            let done = session.slot.withLock { slot -> Bool in
+                guard !slot.gone else { return true }
+                guard holdingTurn || !slot.busy else {
+                    slot.behind = true
+                    return true
+                }
+                guard slot.state.lastEvent == known else { return false }
+                slot.behind = false
+                if let stored { adopt(stored, older: older, into: session, in: &slot, core: core) } else { core.close(session, in: &slot) }
+                return true
+            }
+            if done { return }
+        }
+    }
+
+    func checkNotAhead(_ recorded: String, current: String, of id: String, core: SessionCore) throws(SessionError) {
+        guard recorded != current else { return }
+        let generations: [String: Int]
+        do {
+            generations = try store.appVersionGenerations(recorded, current)
+        } catch {
+            core.logger.error("could not compare app versions in storage: \(error)")
+            throw .storeUnreadable
+        }
+        guard generations[recorded, default: 0] > generations[current, default: 0] else { return }
+        throw SessionError(
+            .appVersionConflict,
+            "session \(id) already runs a newer version of the app (\(recorded.prefix(12))) than this server (\(current.prefix(12))); "
+                + "retry: the servers are being updated one by one")
+    }
+
+    func announce(_ version: String) throws(StorageError) {
+        try store.announceAppVersion(version)
+    }
+
+    /// Another process committed a change of a session: a session followed here that is behind
+    /// reads its state again and publishes the events it missed. A session busy with its own
+    /// write catches up when that write ends; one nobody follows here, on its next use.
+    private func catchUp(with notice: CommitNotice, core: SessionCore) {
+        guard let session = core.registry.session(notice.session) else { return }
+        let stale = session.slot.withLock { slot -> Bool in
+            guard !slot.gone else { return false }
+            guard !slot.busy else {
+                slot.behind = true
+                return false
+            }
+            if notice.deleted {
+                core.close(session, in: &slot)
+                return false
+            }
+            return slot.state.lastEvent < notice.lastEvent && core.hub.isFollowed(session.id)
+        }
+        if stale { reload(session, core: core, holdingTurn: false) }
+    }
+
+    /// Catches up the sessions someone here follows, for the commits whose notices were missed:
+    /// those of a process that died before sending them, or sent while this one was not listening.
+    private func resyncFollowed(_ core: SessionCore) {
+        let followed = core.hub.followed.filter { core.registry.session($0) != nil }
+        guard !followed.isEmpty else { return }
+        let stored: [String: Int]
+        do {
+            stored = try store.lastEvents(of: followed)
+        } catch {
+            core.logger.warning("could not check followed sessions against storage: \(error)")
+            return
+        }
+        for id in followed {
+            catchUp(with: CommitNotice(session: id, lastEvent: stored[id] ?? 0, deleted: stored[id] == nil), core: core)
+        }
+    }
+
+    /// The events between what this process has (`after`) and the tail read with `stored`, for
+    /// the session's followers here to hear (nobody else needs them: none when nobody follows).
+    private func olderEvents(of session: LiveSession, before stored: StoredSession, after known: Int, core: SessionCore) -> [EventRecord] {
+        guard let first = stored.events.first?.seq, first > known + 1, core.hub.isFollowed(session.id) else { return [] }
+        do {
+            return try store.events(of: session.id, after: known, through: first - 1)
+        } catch {
+            core.logger.error("could not read the events of session \(session.id) from storage: \(error)")
+            return []
+        }
+    }
+
+    /// Swaps in what the store holds of a session now, when it is newer than what this process
+    /// has, and publishes the events this process had not, block by block.
+    private func adopt(_ stored: StoredSession, older: [EventRecord], into session: LiveSession, in slot: inout LiveSession.Slot, core: SessionCore) {
+        guard stored.record.version > slot.state.version || stored.record.lastEvent > slot.state.lastEvent else { return }
+        do {
+            // Another process may have moved it to a version this one has not run yet.
+            let app = try core.app(ofVersion: stored.record.appVersion) ?? slot.state.tree.app
+            let fresh = try core.restore(stored, app: app)
+            let known = slot.state.lastEvent
+            let missed = try older.filter { $0.seq > known }.map { try SessionEvent(record: $0) } + fresh.log.events.filter { $0.seq > known }
+            core.liveNodes.add(fresh.state.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
+            slot.state = fresh.state
+            slot.appGeneration = -1
+            if slot.log.events.last?.seq == known, fresh.log.events.first?.seq == known + 1 {
+                // Only what was missed was read: the log goes on from what it has.
+                slot.log.append(fresh.log.events, keep: core.eventsInMemory, budget: core.historyBudget.events)
+            } else {
+                slot.log = fresh.log
+            }
+            slot.answers = fresh.answers
+            var start = missed.startIndex
+            while start < missed.endIndex {
+                let version = missed[start].version
+                let end = missed[start...].firstIndex { $0.version != version } ?? missed.endIndex
+                core.hub.publish(missed[start..<end], state: fresh.state, session: session.id)
+                start = end
+            }
+        } catch {
+            core.logger.error("could not catch session \(session.id) up with storage: \(error)")
+        }
+    }
+}
