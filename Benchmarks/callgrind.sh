@@ -9,10 +9,13 @@ ensure_valgrind() {
 }
 
 # build_model_driver PACKAGE SCRATCH OUT: builds model-driver (release) of the Benchmarks package
-# at PACKAGE in SCRATCH, and writes to OUT the copy callgrind measures.
+# at PACKAGE in SCRATCH, and writes to OUT the copy callgrind measures. A build from before the
+# persistence seam (no `enum Persistence`) gets STORAGE_PARAMETER: its API takes the store itself.
 build_model_driver() {
+  local flags=()
+  grep -rqs "public enum Persistence" "$1/../Sources/MinervaSessions" || flags=(-Xswiftc -DSTORAGE_PARAMETER)
   mkdir -p "$2" "$(dirname "$3")"
-  swift build -c release --package-path "$1" --scratch-path "$2" --product model-driver >"$2/model-driver-build.log" 2>&1 \
+  swift build -c release --package-path "$1" --scratch-path "$2" --product model-driver "${flags[@]}" >"$2/model-driver-build.log" 2>&1 \
     || { tail -30 "$2/model-driver-build.log" >&2; exit 1; }
   # valgrind 3.19 cannot read the DWARF 5 that swiftc writes: measure a copy without debug info.
   strip --strip-debug -o "$3" "$2/release/model-driver"

@@ -70,9 +70,14 @@ extension PostgresSessionStorage {
             guard updated.affected == 1 else { return .conflict }
         } else {
             if let creation = change.creation {
+                // A key stored already (and not expired) refuses the creation.
                 let claimed = try connection.query(
-                    "INSERT INTO minerva_creation (key, stored_at, body) VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING",
-                    [.text(creation.key), .double(creation.storedAt), .bytes(creation.body)], until: deadline)
+                    """
+                    INSERT INTO minerva_creation (key, stored_at, body) VALUES ($1, $2, $3) ON CONFLICT (key)
+                    DO UPDATE SET stored_at = EXCLUDED.stored_at, body = EXCLUDED.body WHERE minerva_creation.stored_at < $4
+                    """,
+                    [.text(creation.key), .double(creation.storedAt), .bytes(creation.body), .double(change.creationKeysExpireBefore)],
+                    until: deadline)
                 guard claimed.affected == 1 else { return .conflict }
             }
             let inserted = try connection.query(

@@ -154,6 +154,17 @@ public final class SQLiteSessionStorage: SessionStorage {
             ).execute(arguments: [record.version, record.lastEvent, record.appVersion, Data(record.state), record.lastUsed, id, expected])
             guard db.changesCount == 1 else { return .conflict }
         } else {
+            // A creation's Idempotency-Key is claimed first: a key stored already (and not expired)
+            // refuses the creation.
+            if let creation = change.creation {
+                try db.cachedStatement(
+                    sql: """
+                        INSERT INTO creation (key, storedAt, body) VALUES (?, ?, ?)
+                        ON CONFLICT (key) DO UPDATE SET storedAt = excluded.storedAt, body = excluded.body WHERE creation.storedAt < ?
+                        """
+                ).execute(arguments: [creation.key, creation.storedAt, Data(creation.body), change.creationKeysExpireBefore])
+                guard db.changesCount == 1 else { return .conflict }
+            }
             try db.cachedStatement(
                 sql: """
                     INSERT INTO session (id, tokenHash, version, lastEvent, firstEvent, appVersion, state, lastUsed)
@@ -163,7 +174,13 @@ public final class SQLiteSessionStorage: SessionStorage {
                 id, Data(record.tokenHash), record.version, record.lastEvent, record.firstEvent, record.appVersion, Data(record.state),
                 record.lastUsed,
             ])
-            guard db.changesCount == 1 else { return .conflict }
+            // A session id collision is all but impossible (128 random bits): the key is released.
+            guard db.changesCount == 1 else {
+                if let creation = change.creation {
+                    try db.cachedStatement(sql: "DELETE FROM creation WHERE key = ?").execute(arguments: [creation.key])
+                }
+                return .conflict
+            }
         }
         let insertEvent = try db.cachedStatement(sql: "INSERT OR REPLACE INTO event (session, seq, body, checkpoint) VALUES (?, ?, ?, ?)")
         for event in change.newEvents { try insertEvent.execute(arguments: [id, event.seq, Data(event.body), event.carriesCheckpoint]) }
@@ -186,14 +203,10 @@ public final class SQLiteSessionStorage: SessionStorage {
         }
         let insertAnswer = try db.cachedStatement(sql: "INSERT OR REPLACE INTO answer (session, key, storedAt, body) VALUES (?, ?, ?, ?)")
         for answer in change.newAnswers { try insertAnswer.execute(arguments: [id, answer.key, answer.storedAt, Data(answer.body)]) }
-        if change.keptAnswers < Int.max {
+        if change.keptAnswers < Int.max, !change.newAnswers.isEmpty {
             try db.cachedStatement(
                 sql: "DELETE FROM answer WHERE session = ? AND key NOT IN (SELECT key FROM answer WHERE session = ? ORDER BY storedAt DESC LIMIT ?)"
             ).execute(arguments: [id, id, change.keptAnswers])
-        }
-        if let creation = change.creation {
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO creation (key, storedAt, body) VALUES (?, ?, ?)")
-                .execute(arguments: [creation.key, creation.storedAt, Data(creation.body)])
         }
         return .committed
     }

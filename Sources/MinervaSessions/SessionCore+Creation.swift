@@ -111,6 +111,7 @@ extension SessionCore {
         let response = answer(created)
         let entry = key.map { IdempotencyCache.Entry(key: $0, answer: response, storedAt: now) }
         var write = state.creationWrite(id: session.id, tokenHash: session.tokenHash, lastUsed: now)
+        write.creationKeysExpireBefore = now - configuration.idempotencyLifetime
         if let entry {
             do {
                 write.creation = try CreationSealing.seal(entry.record)

@@ -31,15 +31,24 @@ public enum InProcessAPIError: Error, CustomStringConvertible {
 }
 
 /// The API with a logger at `.critical` (request logs cost nothing), the given configuration
-/// and, optionally, storage (the memory store when `nil`).
+/// and, optionally, a store (the memory store when `nil`).
 public func makeAPI(
     app: AppDescription = .tabs, configuration: ServerConfiguration = ServerConfiguration(sessions: SessionConfiguration(rateLimit: 0)),
-    storage: (any SessionStorage)? = nil
+    storage: (any SessionStorage & AnalyticsStorage)? = nil
 ) -> MinervaAPI {
     var logger = Logger(label: "minerva-bench")
     logger.logLevel = .critical
     do {
+        #if STORAGE_PARAMETER
+        // An earlier build, measured beside this one (Benchmarks/callgrind.sh): its API took the store itself.
         return try MinervaAPI(app: app, configuration: configuration, logger: logger, storage: storage)
+        #else
+        let persistence: Persistence =
+            if let shared = storage as? any SharedSessionStorage & AnalyticsStorage { .shared(shared) } else if let storage { .local(storage) } else {
+                .memory
+            }
+        return try MinervaAPI(app: app, configuration: configuration, logger: logger, persistence: persistence)
+        #endif
     } catch {
         preconditionFailure("cannot read the store: \(error)")
     }

@@ -65,7 +65,7 @@ func makeHTTPAPI(store: String?) -> MinervaAPI {
 let analyticsBatch = Int(ProcessInfo.processInfo.environment["ANALYTICS_BATCH"] ?? "") ?? 64
 
 /// The store MODEL_STORE names (`memory` by default), for the http-* scenarios.
-func modelStore(_ name: String?) -> (any SessionStorage)? {
+func modelStore(_ name: String?) -> (any SessionStorage & AnalyticsStorage)? {
     switch name ?? "memory" {
     case "memory":
         return nil

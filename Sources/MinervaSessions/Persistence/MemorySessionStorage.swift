@@ -111,7 +111,7 @@ public final class MemorySessionStorage: SessionStorage {
         } else {
             guard contents.sessions[record.id] == nil else { return .conflict }
             if let creation = change.creation {
-                guard contents.creations[creation.key] == nil else { return .conflict }
+                if let claimed = contents.creations[creation.key], claimed.storedAt >= change.creationKeysExpireBefore { return .conflict }
                 contents.creations[creation.key] = creation
             }
             contents.sessions[record.id] = Stored(record: record)

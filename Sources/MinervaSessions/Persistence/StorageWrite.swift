@@ -30,7 +30,11 @@ public struct SessionWrite: Sendable {
     /// How many of the session's answers are kept at most: the oldest beyond it go.
     public var keptAnswers = Int.max
     /// For a session created with an `Idempotency-Key`: the key and its answer, stored with it.
+    /// A key stored already refuses the creation (`conflict`), unless it was stored before
+    /// ``creationKeysExpireBefore``: an expired key is taken over.
     public var creation: AnswerRecord?
+    /// When creation keys stored earlier have expired (seconds since 1970).
+    public var creationKeysExpireBefore = -Double.infinity
 
     /// A write of `record`, checked against `expectedVersion`.
     public init(record: SessionRecord, expectedVersion: Int?) {
