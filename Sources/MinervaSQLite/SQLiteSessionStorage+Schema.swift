@@ -61,6 +61,12 @@ extension SQLiteSessionStorage {
                 table.column("document", .blob).notNull()
             }
         }
+        migrator.registerMigration("v7: a row the health check rewrites to find out whether writes are taken") { db in
+            try db.create(table: "healthProbe") { table in
+                table.primaryKey("id", .integer)
+                table.column("at", .double).notNull()
+            }
+        }
         return migrator
     }
 

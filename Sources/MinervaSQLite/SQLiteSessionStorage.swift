@@ -131,6 +131,12 @@ public final class SQLiteSessionStorage: SessionStorage {
         }
     }
 
+    public func checkWritable() throws(StorageError) {
+        try storage {
+            try pool.write { db in try db.execute(sql: "INSERT OR REPLACE INTO healthProbe (id, at) VALUES (1, ?)", arguments: [Date().timeIntervalSince1970]) }
+        }
+    }
+
     public func expire(unusedSince cutoff: Double, answersBefore: Double) throws(StorageError) -> [String] {
         try storage {
             try pool.write { db in

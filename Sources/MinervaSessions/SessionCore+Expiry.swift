@@ -64,13 +64,19 @@ extension SessionCore {
         }
     }
 
-    /// Whether the store can be used now; `nil` when it can, else why not.
+    /// Whether the store can be used now; `nil` when it can, else why not. After a write was
+    /// refused, it can once a probe write is taken again.
     public func storageProblem() -> String? {
-        do {
-            try store.checkReachable()
+        do throws(StorageError) {
+            guard writeHealth.lastRefusal != nil else {
+                try store.checkReachable()
+                return nil
+            }
+            try store.checkWritable()
+            writeHealth.note(Result<Void, StorageError>.success(()))
             return nil
         } catch {
-            return error.description
+            return writeHealth.lastRefusal == nil ? error.description : "it refuses writes (\(error))"
         }
     }
 

@@ -22,6 +22,8 @@ public final class SessionCore: Sendable {
     let store: any SessionStorage
     /// How writes reach ``store``.
     let writes: CommitPath
+    /// Whether ``store`` takes writes, as the last one found.
+    let writeHealth = WriteHealth()
     /// How sessions in memory stay in step with ``store``.
     let following: any SessionFollowing
     let registry = SessionRegistry()
@@ -53,7 +55,7 @@ public final class SessionCore: Sendable {
         self.logger = logger
         let stores = persistence.stores
         store = stores.sessions
-        writes = CommitPath(persistence, store: stores.sessions)
+        writes = CommitPath(persistence, store: stores.sessions, health: writeHealth)
         switch persistence {
         case .shared(let shared): following = SharedStoreFollower(store: shared)
         case .memory, .local: following = SoleWriter()

@@ -292,9 +292,16 @@ def test_a_full_disk_refuses_changes_with_503_publishes_nothing_and_recovers(sma
             assert session.events() == log
             assert not stream.wait(lambda frames: any("id" in frame or "event" in frame for frame in frames), timeout=1), stream.frames
             assert not poll.done() and not wait.done(), "a refused change woke a follower"
+            # the health check tells while the store refuses writes...
+            status, headers, health = server.request("GET", "/healthz")
+            assert status == 503 and int(headers["Retry-After"]) >= 1, health
+            assert health["status"] == "unavailable" and "refuses writes" in health["reason"], health
 
             for filler in fillers:
                 filler.unlink()
+            # ... and says so again once it takes them, before any change was stored
+            status, _, health = server.request("GET", "/healthz")
+            assert status == 200 and health == {"status": "ok"}, health
             # the store writes again: the next change takes the next version and seq, no restart
             state = session.op("push", {"screen": "followers", "params": {"userId": "1"}}, headers={"Idempotency-Key": "retry-me"})
             assert state["version"] == before["version"] + 1 and state["lastEvent"] == before["lastEvent"] + 1

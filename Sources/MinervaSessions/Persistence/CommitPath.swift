@@ -2,15 +2,15 @@
 /// for a group commit on the store's writer thread.
 enum CommitPath: Sendable {
     /// The store commits within ``commit(_:later:)``.
-    case inline(any SessionStorage)
+    case inline(any SessionStorage, WriteHealth)
     /// Writes join the next group the committer writes.
     case grouped(GroupCommitter)
 
-    /// The path for a store of `persistence`.
-    init(_ persistence: Persistence, store: any SessionStorage) {
+    /// The path for a store of `persistence`, noting in `health` whether its writes are taken.
+    init(_ persistence: Persistence, store: any SessionStorage, health: WriteHealth) {
         switch persistence {
-        case .memory: self = .inline(store)
-        case .local, .shared: self = .grouped(GroupCommitter(storage: store))
+        case .memory: self = .inline(store, health)
+        case .local, .shared: self = .grouped(GroupCommitter(storage: store, health: health))
         }
     }
 
@@ -22,14 +22,13 @@ enum CommitPath: Sendable {
         _ write: StorageWrite, later: () -> @Sendable (Result<WriteOutcome, StorageError>) -> Void
     ) -> Result<WriteOutcome, StorageError>? {
         switch self {
-        case .inline(let store):
-            do throws(StorageError) {
-                let outcomes = try store.commit([write])
-                guard let outcome = outcomes.first else { throw StorageError("the store answered no outcome for a write") }
-                return .success(outcome)
-            } catch {
-                return .failure(error)
+        case .inline(let store, let health):
+            let outcome = Result { () throws(StorageError) -> WriteOutcome in
+                guard let outcome = try store.commit([write]).first else { throw StorageError("the store answered no outcome for a write") }
+                return outcome
             }
+            health.note(outcome)
+            return outcome
         case .grouped(let committer):
             committer.submit(write, completion: later())
             return nil

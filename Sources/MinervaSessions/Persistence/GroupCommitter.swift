@@ -17,13 +17,15 @@ final class GroupCommitter: Sendable {
     }
 
     private let storage: any SessionStorage
+    private let health: WriteHealth
     private let queue = Locked(Queue())
     private let writer = DispatchQueue(label: "minerva.storage-writer")
     /// The most writes one transaction takes.
     private let maximumBatch: Int
 
-    init(storage: any SessionStorage, maximumBatch: Int = 1024) {
+    init(storage: any SessionStorage, health: WriteHealth, maximumBatch: Int = 1024) {
         self.storage = storage
+        self.health = health
         self.maximumBatch = maximumBatch
     }
 
@@ -57,8 +59,10 @@ final class GroupCommitter: Sendable {
                 guard outcomes.count == batch.count else {
                     throw StorageError("the store answered \(outcomes.count) outcomes for \(batch.count) writes")
                 }
+                health.note(Result<Void, StorageError>.success(()))
                 for (item, outcome) in zip(batch, outcomes) { item.completion(.success(outcome)) }
             } catch {
+                health.note(Result<Void, StorageError>.failure(error))
                 for item in batch { item.completion(.failure(error)) }
             }
         }

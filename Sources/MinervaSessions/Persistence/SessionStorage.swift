@@ -45,11 +45,21 @@ public protocol SessionStorage: Sendable {
     /// Checks that the store can be used now (for a health check).
     /// - Throws: why it cannot.
     func checkReachable() throws(StorageError)
+
+    /// Checks that the store takes a write now, by making one that no session shows (the health
+    /// check, once a write was refused, finds out whether the store took writes again).
+    /// - Throws: why it does not.
+    func checkWritable() throws(StorageError)
 }
 
 extension SessionStorage {
     /// A store in this process's own files is reachable while the process runs.
     public func checkReachable() throws(StorageError) {}
+
+    /// A store that takes every write it can reach: as ``checkReachable()``.
+    public func checkWritable() throws(StorageError) {
+        try checkReachable()
+    }
 }
 
 /// Why storage could not do what was asked: a full disk, a read-only file, an unreachable database.

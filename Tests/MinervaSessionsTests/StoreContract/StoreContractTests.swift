@@ -186,6 +186,8 @@ import Testing
         #expect(try store.appDescription(version: "v1") == Array("first".utf8))
         #expect(try store.appDescription(version: "v2") == Array("other".utf8))
         try store.checkReachable()
+        try store.checkWritable()
+        #expect(try store.sessionCount() == 0)
     }
 
     @Test(arguments: StoreKind.available)
