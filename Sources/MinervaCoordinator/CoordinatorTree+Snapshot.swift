@@ -58,14 +58,6 @@ extension CoordinatorTree {
         writer.endObject()
     }
 
-    /// Whether the snapshot holds what presentable state added: UI state, flow results.
-    public var snapshotUsesPresentableState: Bool {
-        !ui.isEmpty || !results.isEmpty || !presentationSettings.isEmpty || sizeClass != .regular || navigators[.supplementary] != nil
-    }
-
-    /// Whether the snapshot holds what root flows added: a flow's name, a pending deep link.
-    public var snapshotUsesFlows: Bool { app.declaresFlows || pending?.link != nil }
-
     /// The snapshot's bytes (``writeSnapshot(into:)``).
     public var snapshotBytes: [UInt8] {
         var writer = JSONWriter(capacity: 256 + nodes.count * 128)

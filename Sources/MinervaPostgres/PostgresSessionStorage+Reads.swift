@@ -9,17 +9,18 @@ extension PostgresSessionStorage {
     }
 
     /// The session's row and what hangs off it in one statement — one round trip, one snapshot —
-    /// each part only when the row is not at `known` (the row's head always); of the events, only
-    /// those after `known`'s newest (the caller has the others).
+    /// each part only when its newest event is not `known`'s (the row's head always); of the
+    /// events, every one after the head and at least the newest `$2`.
     static let loadStatement = """
-        WITH head AS (SELECT version <> $3 OR last_event <> $4 AS changed FROM minerva_session WHERE id = $1)
+        WITH newest AS (SELECT COALESCE(max(seq), 0) AS seq FROM minerva_event WHERE session = $1),
+             head AS (SELECT last_event, GREATEST(last_event, (SELECT seq FROM newest)) <> $4 AS changed FROM minerva_session WHERE id = $1)
         SELECT 0 AS kind, version AS number, last_event AS second, first_event AS third, app_version AS text, last_used AS time,
                token_hash AS bytes, CASE WHEN (SELECT changed FROM head) THEN state END AS state
             FROM minerva_session WHERE id = $1
         UNION ALL
-        SELECT 1, seq, NULL, NULL, NULL, NULL, body, NULL FROM (
-            SELECT seq, body FROM minerva_event WHERE session = $1 AND seq > $4 AND (SELECT changed FROM head)
-            ORDER BY seq DESC LIMIT $2) AS tail
+        SELECT 1, seq, NULL, NULL, NULL, NULL, body, NULL FROM minerva_event
+            WHERE session = $1 AND (SELECT changed FROM head)
+              AND seq > LEAST((SELECT last_event FROM head), (SELECT seq FROM newest) - $2)
         UNION ALL
         SELECT 2, version, NULL, NULL, node, NULL, body, NULL FROM minerva_list WHERE session = $1 AND (SELECT changed FROM head)
         UNION ALL
@@ -96,7 +97,10 @@ extension PostgresSessionStorage {
         guard !ids.isEmpty else { return [:] }
         return try call { connection, deadline throws(PostgresError) in
             let rows = try connection.query(
-                "SELECT id, last_event FROM minerva_session WHERE id = ANY($1::text[])", [.textArray(ids)], until: deadline)
+                """
+                SELECT id, GREATEST(last_event, COALESCE((SELECT max(seq) FROM minerva_event WHERE session = id), 0))
+                    FROM minerva_session WHERE id = ANY($1::text[])
+                """, [.textArray(ids)], until: deadline)
             var found: [String: Int] = [:]
             for row in 0..<rows.count { found[rows.text(row, 0)] = rows.int(row, 1) }
             return found

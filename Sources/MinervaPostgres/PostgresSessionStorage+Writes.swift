@@ -54,20 +54,24 @@ extension PostgresSessionStorage {
         }
     }
 
-    /// Writes one session's change; `conflict` (and nothing written) when the stored version is
-    /// not the expected one, a session to create exists already, or another instance stored a
+    /// Writes one session's change; `conflict` (and nothing written) when the stored session's
+    /// newest event is not the expected one (another instance's write of the same events
+    /// committed first), a session to create exists already, or another instance stored a
     /// creation with the same `Idempotency-Key` first.
     private func save(_ change: SessionWrite, on connection: PostgresConnection, until deadline: ContinuousClock.Instant) throws(PostgresError)
         -> WriteOutcome
     {
         let record = change.record
         let id = PostgresValue.text(record.id)
-        if let expected = change.expectedVersion {
-            let updated = try connection.query(
-                "UPDATE minerva_session SET version = $2, last_event = $3, app_version = $4, state = $5, last_used = $6 WHERE id = $1 AND version = $7",
-                [id, .int(record.version), .int(record.lastEvent), .text(record.appVersion), .bytes(record.state), .double(record.lastUsed),
-                 .int(expected)], until: deadline)
-            guard updated.affected == 1 else { return .conflict }
+        var claimsFirstEvent = false
+        if let expected = change.expectedLastEvent {
+            let newest = try connection.query(
+                "SELECT GREATEST(last_event, COALESCE((SELECT max(seq) FROM minerva_event WHERE session = $1), 0)) FROM minerva_session WHERE id = $1",
+                [id], until: deadline)
+            guard newest.count == 1, newest.int(0, 0) == expected else { return .conflict }
+            // Another instance's write from the same newest event claims the same first `seq`: the
+            // one that commits first keeps it, the other finds it taken (below) and conflicts.
+            claimsFirstEvent = true
         } else {
             if let creation = change.creation {
                 // A key stored already (and not expired) refuses the creation.
@@ -97,12 +101,19 @@ extension PostgresSessionStorage {
             }
         }
         for event in change.newEvents {
-            try connection.query(
-                """
-                INSERT INTO minerva_event (session, seq, body, checkpoint) VALUES ($1, $2, $3, $4)
-                    ON CONFLICT (session, seq) DO UPDATE SET body = EXCLUDED.body, checkpoint = EXCLUDED.checkpoint
-                """,
+            let inserted = try connection.query(
+                "INSERT INTO minerva_event (session, seq, body, checkpoint) VALUES ($1, $2, $3, $4) ON CONFLICT (session, seq) DO NOTHING",
                 [id, .int(event.seq), .bytes(event.body), .bool(event.carriesCheckpoint)], until: deadline)
+            if claimsFirstEvent {
+                guard inserted.affected == 1 else { return .conflict }
+                claimsFirstEvent = false
+            }
+        }
+        if change.expectedLastEvent != nil, change.writesHead {
+            try connection.query(
+                "UPDATE minerva_session SET version = $2, last_event = $3, app_version = $4, state = $5, last_used = $6 WHERE id = $1",
+                [id, .int(record.version), .int(record.lastEvent), .text(record.appVersion), .bytes(record.state), .double(record.lastUsed)],
+                until: deadline)
         }
         if let oldest = change.oldestKeptEvent {
             try connection.query(

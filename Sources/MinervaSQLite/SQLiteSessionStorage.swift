@@ -32,9 +32,15 @@ public final class SQLiteSessionStorage: SessionStorage {
                 let record = SessionRecord(
                     id: row["id"], tokenHash: [UInt8](row["tokenHash"] as Data), version: row["version"], lastEvent: row["lastEvent"],
                     firstEvent: row["firstEvent"], appVersion: row["appVersion"], state: [UInt8](row["state"] as Data), lastUsed: row["lastUsed"])
+                // Every event after the head, and at least the newest `eventTail`.
                 let events = try Row.fetchAll(
-                    db, sql: "SELECT seq, body FROM event WHERE session = ? ORDER BY seq DESC LIMIT ?", arguments: [id, eventTail]
-                ).reversed().map { EventRecord(seq: $0["seq"], body: [UInt8]($0["body"] as Data)) }
+                    db,
+                    sql: """
+                        SELECT seq, body FROM event WHERE session = ?1
+                            AND seq > MIN(?2, COALESCE((SELECT MAX(seq) FROM event WHERE session = ?1), 0) - ?3) ORDER BY seq
+                        """,
+                    arguments: [id, record.lastEvent, max(0, eventTail)]
+                ).map { EventRecord(seq: $0["seq"], body: [UInt8]($0["body"] as Data)) }
                 let lists = try Row.fetchAll(
                     db, sql: "SELECT node, version, body FROM list WHERE session = ? ORDER BY node, version", arguments: [id]
                 ).map { ListRecord(node: $0["node"], version: $0["version"], body: [UInt8]($0["body"] as Data)) }
@@ -149,16 +155,20 @@ public final class SQLiteSessionStorage: SessionStorage {
         }
     }
 
-    /// Writes one session's change; `conflict` (and nothing written) when the stored version is
-    /// not the expected one, or a session to create exists already.
+    /// Writes one session's change; `conflict` (and nothing written) when the stored session's
+    /// newest event is not the expected one, or a session to create exists already.
     private static func save(_ change: SessionWrite, in db: Database) throws -> WriteOutcome {
         let record = change.record
         let id = record.id
-        if let expected = change.expectedVersion {
-            try db.cachedStatement(
-                sql: "UPDATE session SET version = ?, lastEvent = ?, appVersion = ?, state = ?, lastUsed = ? WHERE id = ? AND version = ?"
-            ).execute(arguments: [record.version, record.lastEvent, record.appVersion, Data(record.state), record.lastUsed, id, expected])
-            guard db.changesCount == 1 else { return .conflict }
+        if let expected = change.expectedLastEvent {
+            let newest = try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT MAX(lastEvent, COALESCE((SELECT MAX(seq) FROM event WHERE session = ?1), 0)) FROM session WHERE id = ?1"),
+                arguments: [id])
+            guard newest == expected else { return .conflict }
+            if change.writesHead {
+                try db.cachedStatement(sql: "UPDATE session SET version = ?, lastEvent = ?, appVersion = ?, state = ?, lastUsed = ? WHERE id = ?")
+                    .execute(arguments: [record.version, record.lastEvent, record.appVersion, Data(record.state), record.lastUsed, id])
+            }
         } else {
             // A creation's Idempotency-Key is claimed first: a key stored already (and not expired)
             // refuses the creation.

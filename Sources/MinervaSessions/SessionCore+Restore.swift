@@ -14,9 +14,9 @@ extension SessionCore {
     func restore(
         _ stored: StoredSession, app: AppDescription
     ) throws(SnapshotError) -> (state: SessionState, log: SessionLog, answers: IdempotencyCache) {
-        let state = try SessionState(stored: stored, app: app, configuration: configuration, listHistoryBudget: historyBudget.lists)
         var events: [SessionEvent] = []
         for record in stored.events { events.append(try SessionEvent(record: record)) }
+        let state = try SessionState(stored: stored, events: events, app: app, configuration: configuration, listHistoryBudget: historyBudget.lists)
         var log = SessionLog(events)
         log.trim(keep: eventsInMemory, atLeast: 0, budget: historyBudget.events)
         var answers = newAnswers()

@@ -4,16 +4,23 @@ import MinervaJSON
 import MinervaList
 
 extension SessionState {
-    /// The session's own row as it is now.
-    func record(id: String, tokenHash: [UInt8], lastUsed: Double) -> SessionRecord {
+    /// The session's own row as it is now, its head's state encoded only when `withState`.
+    func record(id: String, tokenHash: [UInt8], lastUsed: Double, withState: Bool = true) -> SessionRecord {
         SessionRecord(
             id: id, tokenHash: tokenHash, version: version, lastEvent: lastEvent, firstEvent: firstEvent, appVersion: appVersion,
-            state: tree.headRecordBytes, lastUsed: lastUsed)
+            state: withState ? tree.headRecordBytes : [], lastUsed: lastUsed)
     }
+
+    /// A head is written again at least every this many versions, so that a reader replays few
+    /// blocks, and at least every ``headEventInterval`` events, so that the events after it stay
+    /// well within the kept log (at least 1,000 events).
+    static let headInterval = 32
+    /// See ``headInterval``.
+    static let headEventInterval = 256
 
     /// Everything a new session writes.
     func creationWrite(id: String, tokenHash: [UInt8], lastUsed: Double) -> SessionWrite {
-        var write = SessionWrite(record: record(id: id, tokenHash: tokenHash, lastUsed: lastUsed), expectedVersion: nil)
+        var write = SessionWrite(record: record(id: id, tokenHash: tokenHash, lastUsed: lastUsed), expectedLastEvent: nil)
         for (node, history) in lists {
             for (version, content) in history.keptVersions {
                 write.newListVersions.append(ListRecord(node: node.description, version: version, body: content.recordBytes))
@@ -22,18 +29,27 @@ extension SessionState {
         return write
     }
 
-    /// What a mutation from `old` to this state writes: the row, its block of events, new list
-    /// versions and what fell out of the kept histories, and a remembered answer.
+    /// What a mutation from `old` to this state writes, as a delta: its block of events, new list
+    /// versions and what fell out of the kept histories, and a remembered answer; and the head,
+    /// when a snapshot is due (see ``headInterval``; always with a checkpoint or an app move, whose
+    /// blocks a reader does not replay). Records in this state whether it wrote the head.
     /// - Parameters:
     ///   - block: the mutation's events.
     ///   - answer: the answer remembered for the mutation's `Idempotency-Key`, if any.
     ///   - keptAnswers: how many answers the store keeps for the session.
     ///   - eventHistory: how many events the log keeps.
-    func write(
+    mutating func write(
         from old: SessionState, id: String, tokenHash: [UInt8], lastUsed: Double, block: [SessionEvent], answer: IdempotencyCache.Entry?,
         keptAnswers: Int, eventHistory: Int
     ) -> SessionWrite {
-        var write = SessionWrite(record: record(id: id, tokenHash: tokenHash, lastUsed: lastUsed), expectedVersion: old.version)
+        let writesHead =
+            !block.isEmpty
+            && (block.last?.checkpoint != nil || version - storedHead.version >= Self.headInterval
+                || lastEvent - storedHead.lastEvent >= Self.headEventInterval || block.contains { $0.kind == .appChanged })
+        if writesHead { storedHead = SessionHead(version: version, lastEvent: lastEvent) }
+        var write = SessionWrite(
+            record: record(id: id, tokenHash: tokenHash, lastUsed: lastUsed, withState: writesHead), expectedLastEvent: old.lastEvent,
+            writesHead: writesHead)
         write.newEvents = block.map(\.record)
         // Events that fell out of the kept log go 64 at a time: a delete touches pages that
         // the mutation's own writes do not, so deleting one at every mutation would double them.
@@ -54,15 +70,38 @@ extension SessionState {
         return write
     }
 
-    /// Reads a stored session's state back, its tree served with `app`.
+    /// Reads a stored session's state back, its tree served with `app`: the head's state, and the
+    /// events after it replayed block by block.
+    /// - Parameter events: the stored session's events, read.
     /// - Throws: ``SnapshotError`` when what is stored is not a session of this app.
-    init(stored: StoredSession, app: AppDescription, configuration: SessionConfiguration, listHistoryBudget: Int) throws(SnapshotError) {
+    init(stored: StoredSession, events: [SessionEvent], app: AppDescription, configuration: SessionConfiguration, listHistoryBudget: Int)
+        throws(SnapshotError)
+    {
         let record = stored.record
-        let tree = try CoordinatorTree(headRecord: record.state, app: app)
+        var tree = try CoordinatorTree(headRecord: record.state, app: app)
+        var head = SessionHead(version: record.version, lastEvent: record.lastEvent)
+        var block: [NavigationEvent] = []
+        for event in events where event.seq > record.lastEvent {
+            guard event.seq == head.lastEvent + 1 else {
+                throw SnapshotError("the events after the session's head skip from \(head.lastEvent) to \(event.seq)")
+            }
+            switch event.change {
+            case .navigation(let change): block.append(change)
+            case .listChanged: break
+            case .appChanged: throw SnapshotError("event \(event.seq) moves the session to another app version after its head")
+            }
+            head = SessionHead(version: event.isFinal ? event.version : head.version, lastEvent: event.seq)
+            if event.isFinal {
+                tree.replay(block, version: event.version)
+                block = []
+            }
+        }
+        guard block.isEmpty else { throw SnapshotError("the session's last block of events has no final event") }
         self.init(tree: tree, appVersion: record.appVersion, firstEvent: record.firstEvent)
-        version = record.version
-        structuralVersion = try Self.structuralVersion(of: stored.events, version: record.version)
-        lastEvent = record.lastEvent
+        version = head.version
+        lastEvent = head.lastEvent
+        storedHead = SessionHead(version: record.version, lastEvent: record.lastEvent)
+        structuralVersion = Self.structuralVersion(of: events, version: version)
         var versions: [(version: Int, content: ListContent)] = []
         for (index, list) in stored.lists.enumerated() {
             versions.append((list.version, try ListContent(record: list.body)))
@@ -81,10 +120,9 @@ extension SessionState {
 
     /// The newest version whose block changed more than UI state, read from the kept tail of the
     /// log (the oldest version it holds when every block there changed only UI state).
-    private static func structuralVersion(of events: [EventRecord], version: Int) throws(SnapshotError) -> Int {
+    private static func structuralVersion(of events: [SessionEvent], version: Int) -> Int {
         var oldest = version
-        for record in events.reversed() {
-            let event = try SessionEvent(record: record)
+        for event in events.reversed() {
             if event.kind != .uiChanged && event.kind != .presentationChanged { return event.version }
             oldest = event.version
         }

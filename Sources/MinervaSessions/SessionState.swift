@@ -19,6 +19,9 @@ public struct SessionState: Sendable {
     var structuralVersion: Int
     /// The `seq` of the newest event (0 when none).
     public internal(set) var lastEvent: Int
+    /// The version and newest event of the session's head in the store (the state a reader
+    /// starts from, replaying the events after it).
+    var storedHead = SessionHead(version: 1, lastEvent: 0)
     /// The `seq` the log starts from: 1, or later for a session migrated from a store that did
     /// not keep its events.
     let firstEvent: Int

@@ -46,7 +46,16 @@ import TestSupport
         /// The live nodes after each version, to replay from.
         var liveAt: [Int: Set<NodeID>] = [1: Set(try harness.state(of: session).tree.nodes.keys)]
         var applied = 0
-        for _ in 0..<300 {
+        for round in 0..<300 {
+            if let storage, round % 37 == 36 {
+                // A new process rebuilds the session from its head and the events after it, however
+                // far the head lags.
+                let restarted = try CoreHarness(app: app, storage: storage)
+                let reread = try restarted.state(of: try restarted.core.session(session.id, token: token))
+                let live = try harness.state(of: session)
+                #expect(reread.tree == live.tree && reread.version == live.version && reread.lastEvent == live.lastEvent)
+                #expect(reread.storedHead == live.storedHead && reread.structuralVersion == live.structuralVersion)
+            }
             let before = try harness.state(of: session)
             let blocksBefore = recorder.received.count
             let command = Self.command(for: before, screens: screens, &random)

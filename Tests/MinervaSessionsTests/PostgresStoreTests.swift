@@ -149,7 +149,7 @@ struct PostgresStoreTests {
         let a = try CoreHarness(storage: store)
         let (session, _) = try a.create()
         let stored = try #require(try store.loadSession(session.id, eventTail: 10))
-        var stale = SessionWrite(record: stored.record, expectedVersion: stored.record.version + 1)
+        var stale = SessionWrite(record: stored.record, expectedLastEvent: stored.record.lastEvent + 1)
         stale.newEvents = [EventRecord(seq: 1, body: Array("{}".utf8))]
         #expect(try store.commit([.session(stale)]) == [.conflict])
         #expect(try store.events(of: session.id, after: 0, through: 10).isEmpty)
@@ -157,7 +157,7 @@ struct PostgresStoreTests {
             Issue.record("the session changed")
             return
         }
-        guard case .changed(let read) = try store.loadSession(session.id, eventTail: 10, unlessAt: SessionHead(version: 0, lastEvent: 0)),
+        guard case .changed(let read) = try store.loadSession(session.id, eventTail: 10, unlessAt: SessionHead(version: 1, lastEvent: -1)),
             read.record.version == 1, read.record.state == stored.record.state
         else {
             Issue.record("a stale head did not read the session")

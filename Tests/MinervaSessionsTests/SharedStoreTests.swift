@@ -43,7 +43,7 @@ import Testing
 
         func loadSession(_ id: String, eventTail: Int, unlessAt known: SessionHead) throws(StorageError) -> SessionReading {
             guard let stored = try store.loadSession(id, eventTail: eventTail) else { return .missing }
-            return SessionHead(version: stored.record.version, lastEvent: stored.record.lastEvent) == known ? .unchanged : .changed(stored)
+            return max(stored.record.lastEvent, stored.events.last?.seq ?? 0) == known.lastEvent ? .unchanged : .changed(stored)
         }
 
         func announceAppVersion(_ version: String) throws(StorageError) {
@@ -60,7 +60,9 @@ import Testing
 
         func lastEvents(of ids: [String]) throws(StorageError) -> [String: Int] {
             var found: [String: Int] = [:]
-            for id in ids { if let stored = try store.loadSession(id, eventTail: 0) { found[id] = stored.record.lastEvent } }
+            for id in ids {
+                if let stored = try store.loadSession(id, eventTail: 0) { found[id] = max(stored.record.lastEvent, stored.events.last?.seq ?? 0) }
+            }
             return found
         }
 

@@ -29,8 +29,11 @@ public final class MemorySessionStorage: SessionStorage {
     public func loadSession(_ id: String, eventTail: Int) throws(StorageError) -> StoredSession? {
         contents.withLock { contents in
             guard let stored = contents.sessions[id] else { return nil }
+            // Every event after the head, and at least the newest `eventTail`.
+            let afterHead = Self.firstIndex(in: stored.events, notBefore: stored.record.lastEvent + 1)
+            let start = min(afterHead, max(0, stored.events.count - max(0, eventTail)))
             return StoredSession(
-                record: stored.record, events: Array(stored.events.suffix(max(0, eventTail))),
+                record: stored.record, events: Array(stored.events[start...]),
                 lists: stored.lists.keys.sorted().flatMap { stored.lists[$0] ?? [] },
                 answers: stored.answers.values.sorted { $0.storedAt < $1.storedAt })
         }
@@ -105,9 +108,11 @@ public final class MemorySessionStorage: SessionStorage {
     /// Writes one session's change, as the durable stores do (see ``SessionStorage/commit(_:)``).
     private static func save(_ change: SessionWrite, in contents: inout Contents) -> WriteOutcome {
         let record = change.record
-        if let expected = change.expectedVersion {
-            guard let stored = contents.sessions[record.id], stored.record.version == expected else { return .conflict }
-            contents.sessions[record.id]!.record = record.replacingHead(of: stored.record)
+        if let expected = change.expectedLastEvent {
+            guard let stored = contents.sessions[record.id], max(stored.record.lastEvent, stored.events.last?.seq ?? 0) == expected else {
+                return .conflict
+            }
+            if change.writesHead { contents.sessions[record.id]!.record = record.replacingHead(of: stored.record) }
         } else {
             guard contents.sessions[record.id] == nil else { return .conflict }
             if let creation = change.creation {

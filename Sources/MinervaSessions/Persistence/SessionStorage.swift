@@ -2,10 +2,11 @@
 /// commits from its writer thread; it reads (a session on first use, events and list versions
 /// memory no longer holds, remembered answers) from the threads that serve requests.
 public protocol SessionStorage: Sendable {
-    /// Reads one session, or `nil` when there is none with that id.
+    /// Reads one session, or `nil` when there is none with that id: its head, and the events after
+    /// the head (the core rebuilds its state from both).
     /// - Parameters:
     ///   - id: the session id.
-    ///   - eventTail: how many of its newest events to read with it.
+    ///   - eventTail: how many of its newest events to read with it at least.
     func loadSession(_ id: String, eventTail: Int) throws(StorageError) -> StoredSession?
 
     /// The events of a session with `seq` greater than `after` and at most `last`, oldest first
@@ -128,15 +129,16 @@ public protocol SharedSessionStorage: SessionStorage {
     /// every second (a process may die between its commit and its notice).
     func observeCommits(_ handler: @escaping @Sendable (CommitNotice) -> Void, resync: @escaping @Sendable () -> Void)
 
-    /// Reads a session unless it is stored as `known` says (the check every use makes).
+    /// Reads a session, as ``SessionStorage/loadSession(_:eventTail:)`` does, unless its newest
+    /// event is the one `known` names (the check every use makes).
     /// - Parameters:
     ///   - id: the session id.
-    ///   - eventTail: how many of its newest events to read with it at most; a store may leave
-    ///     out those up to `known.lastEvent`, which the caller has.
+    ///   - eventTail: how many of its newest events to read with it at least.
     ///   - known: the version and newest event the caller holds.
     func loadSession(_ id: String, eventTail: Int, unlessAt known: SessionHead) throws(StorageError) -> SessionReading
 
-    /// The newest event of each of these sessions that is stored (those not stored are left out).
+    /// The `seq` of the newest event of each of these sessions (the greater of its head's
+    /// `lastEvent` and its newest event's; those not stored are left out).
     func lastEvents(of ids: [String]) throws(StorageError) -> [String: Int]
 
     /// Records that a process now runs this app version: it becomes the newest, unless it is

@@ -137,11 +137,11 @@ struct SharedStoreFollower: SessionFollowing {
     /// Swaps in what the store holds of a session now, when it is newer than what this process
     /// has, and publishes the events this process had not, block by block.
     private func adopt(_ stored: StoredSession, older: [EventRecord], into session: LiveSession, in slot: inout LiveSession.Slot, core: SessionCore) {
-        guard stored.record.version > slot.state.version || stored.record.lastEvent > slot.state.lastEvent else { return }
         do {
             // Another process may have moved it to a version this one has not run yet.
             let app = try core.app(ofVersion: stored.record.appVersion) ?? slot.state.tree.app
             let fresh = try core.restore(stored, app: app)
+            guard fresh.state.lastEvent > slot.state.lastEvent else { return }
             let known = slot.state.lastEvent
             let missed = try older.filter { $0.seq > known }.map { try SessionEvent(record: $0) } + fresh.log.events.filter { $0.seq > known }
             core.liveNodes.add(fresh.state.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)

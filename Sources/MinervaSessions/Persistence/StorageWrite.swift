@@ -9,13 +9,19 @@ public enum StorageWrite: Sendable {
     case touch([(id: String, lastUsed: Double)])
 }
 
-/// A new session or what one mutation changed in it.
+/// A new session or what one mutation changed in it: a delta — its events, list versions and
+/// answers — and now and then the session's head (a snapshot of its state), from which a reader
+/// rebuilds the state by replaying the events after it.
 public struct SessionWrite: Sendable {
-    /// The session's row as it is now.
+    /// The session's head as it is now: written when ``writesHead`` says so (always by a creation).
     public var record: SessionRecord
-    /// The version the stored row must have for the write to apply (a version-checked write);
-    /// `nil` creates the session, which must not exist yet.
-    public var expectedVersion: Int?
+    /// Whether ``record`` replaces the stored head; otherwise the head stays as it is (its state
+    /// older than the events after it).
+    public var writesHead: Bool
+    /// The newest event the stored session must have for the write to apply (a checked write:
+    /// the greater of its head's `lastEvent` and its newest event's `seq`); `nil` creates the
+    /// session, which must not exist yet.
+    public var expectedLastEvent: Int?
     /// Events to add.
     public var newEvents: [EventRecord] = []
     /// Stored events with a lower `seq` go (the log keeps the newest only), except the newest
@@ -36,10 +42,11 @@ public struct SessionWrite: Sendable {
     /// When creation keys stored earlier have expired (seconds since 1970).
     public var creationKeysExpireBefore = -Double.infinity
 
-    /// A write of `record`, checked against `expectedVersion`.
-    public init(record: SessionRecord, expectedVersion: Int?) {
+    /// A write checked against `expectedLastEvent` (a creation when `nil`, which always writes its head).
+    public init(record: SessionRecord, expectedLastEvent: Int?, writesHead: Bool = true) {
         self.record = record
-        self.expectedVersion = expectedVersion
+        self.expectedLastEvent = expectedLastEvent
+        self.writesHead = writesHead || expectedLastEvent == nil
     }
 }
 
@@ -47,7 +54,7 @@ public struct SessionWrite: Sendable {
 public enum WriteOutcome: Sendable, Equatable {
     /// It is durable.
     case committed
-    /// The stored session was not at the expected version (another writer got there first),
-    /// or a session to create already existed; nothing of this write was applied.
+    /// The stored session did not have the expected newest event (another writer got there
+    /// first, or it is gone), or a session to create already existed; nothing of this write was applied.
     case conflict
 }

@@ -3,11 +3,11 @@ import MinervaJSON
 
 extension CoordinatorTree {
     /// The tree as a session's head record keeps it: `{"format", "tree": <the tree's snapshot>}`,
-    /// in the oldest format that holds the snapshot (``RecordFormat/oldest(usesFlows:usesPresentableState:)``).
+    /// in format ``RecordFormat/deltaHead`` (the events after it bring it up to date).
     var headRecordBytes: [UInt8] {
         var writer = JSONWriter(capacity: 256 + nodes.count * 96)
         writer.beginObject()
-        writer.field("format", RecordFormat.oldest(usesFlows: snapshotUsesFlows, usesPresentableState: snapshotUsesPresentableState))
+        writer.field("format", RecordFormat.deltaHead)
         writer.key("tree")
         writeSnapshot(into: &writer)
         writer.endObject()

@@ -18,9 +18,17 @@ import MinervaJSON
 /// `resultConsumed`, an `added` event's `title`. A record is written in the oldest format that
 /// holds it, so that the release before still reads every record that uses nothing it lacks
 /// (a rolling upgrade), and refuses the others as a later format's.
+///
+/// Format 5 is a head written as a delta store writes it: a snapshot that the events after it
+/// bring up to date. Every head this build writes is format 5, so that a release that takes the
+/// head for the whole state refuses it instead of serving (and writing from) an older state.
 enum RecordFormat {
     /// The newest format this build reads and writes.
-    static let current = 4
+    static let current = 5
+    /// The format of every head this build writes.
+    static let deltaHead = 5
+    /// The format of records that hold something presentable state added.
+    static let presentable = 4
     /// The format of records that hold something root flows added and nothing after.
     static let flows = 3
     /// The format of records that hold nothing root flows or presentable state added.
@@ -31,7 +39,7 @@ enum RecordFormat {
     ///   - usesFlows: whether it holds something root flows added.
     ///   - usesPresentableState: whether it holds something presentable state added.
     static func oldest(usesFlows: Bool, usesPresentableState: Bool) -> Int {
-        usesPresentableState ? current : usesFlows ? flows : plain
+        usesPresentableState ? presentable : usesFlows ? flows : plain
     }
 
     /// The format a record is in (1 without a `format` member), read before anything else of the

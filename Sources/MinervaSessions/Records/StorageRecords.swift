@@ -1,16 +1,17 @@
-/// A session's own row: who may use it, how far it has got, and its tree.
+/// A session's own row, its head: who may use it, and its state at some version — the newest
+/// when a creation or a snapshot wrote it, else older, with the events after it in the log.
 public struct SessionRecord: Sendable {
     /// The session id (`s_…`).
     public let id: String
     /// The SHA-256 of its bearer token.
     public let tokenHash: [UInt8]
-    /// Its version.
+    /// The version its ``state`` shows.
     public let version: Int
-    /// The `seq` of its newest event (0 when none).
+    /// The `seq` of the newest event of that version (0 when none).
     public let lastEvent: Int
     /// The `seq` its log starts from: 1, or after the events of an older store that were not kept.
     public let firstEvent: Int
-    /// The version of the app description it runs.
+    /// The version of the app description it runs (at ``version``).
     public let appVersion: String
     /// Its state without history (the tree, flags, pending target), in the core's own format.
     public let state: [UInt8]
@@ -88,7 +89,8 @@ public struct AnswerRecord: Sendable {
 public struct StoredSession: Sendable {
     /// Its own row.
     public var record: SessionRecord
-    /// Its newest events, oldest first (as many as asked for).
+    /// Its events after the head's `lastEvent` (from which its current state is rebuilt), and
+    /// at least the newest as many as asked for, oldest first.
     public var events: [EventRecord]
     /// Every kept list version, by node and then version, oldest first.
     public var lists: [ListRecord]

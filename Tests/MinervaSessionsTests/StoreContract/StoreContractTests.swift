@@ -8,7 +8,7 @@ import Testing
     typealias Records = StoreRecords
 
     @Test(arguments: StoreKind.available)
-    func aSessionIsCreatedOnceAndChangedOnlyFromTheVersionStored(kind: StoreKind) throws {
+    func aSessionIsCreatedOnceAndChangedOnlyFromItsNewestEvent(kind: StoreKind) throws {
         let contract = try ContractStore(kind)
         let store = contract.store
         #expect(try store.loadSession("s_none", eventTail: 10) == nil)
@@ -18,17 +18,44 @@ import Testing
         var stored = try #require(try store.loadSession("s_a", eventTail: 10))
         #expect(stored.record.tokenHash == [1, 2, 3] && stored.record.lastUsed == 1000 && stored.record.version == 1)
 
-        #expect(try store.commit([Records.change("s_a", from: 1, events: 1...2)]) == [.committed])
-        // A write from a version no longer stored changes nothing.
-        #expect(try store.commit([Records.change("s_a", from: 1, events: 3...3)]) == [.conflict])
-        #expect(try store.commit([Records.change("s_missing", from: 1, events: 1...1)]) == [.conflict])
+        #expect(try store.commit([Records.change("s_a", after: 0, events: 1...2)]) == [.committed])
+        // A write from a newest event no longer the newest changes nothing.
+        #expect(try store.commit([Records.change("s_a", after: 0, events: 1...3)]) == [.conflict])
+        #expect(try store.commit([Records.change("s_a", after: 1, events: 2...3)]) == [.conflict])
+        #expect(try store.commit([Records.change("s_a", after: 3, events: 4...4)]) == [.conflict])
+        #expect(try store.commit([Records.change("s_missing", after: 0, events: 1...1)]) == [.conflict])
         stored = try #require(try store.loadSession("s_a", eventTail: 10))
-        #expect(stored.record.version == 2 && stored.record.lastEvent == 2 && stored.record.state == Array("v2".utf8))
-        #expect(stored.events.map(\.seq) == [1, 2])
+        #expect(stored.record.version == 3 && stored.record.lastEvent == 2 && stored.record.state == Array("v3".utf8))
+        #expect(stored.events.map(\.seq) == [1, 2] && stored.events.map(\.body) == [[1], [2]])
         // What only a creation sets stays as it was created.
         #expect(stored.record.tokenHash == [1, 2, 3] && stored.record.firstEvent == 1)
         #expect(try store.loadSession("s_missing", eventTail: 10) == nil)
         #expect(try store.sessionCount() == 1)
+    }
+
+    @Test(arguments: StoreKind.available)
+    func aDeltaLeavesTheHeadAndItsEventsAreReadWithIt(kind: StoreKind) throws {
+        let contract = try ContractStore(kind)
+        let store = contract.store
+        _ = try store.commit([Records.creation("s_a")])
+        _ = try store.commit([Records.change("s_a", after: 0, events: 1...2)])
+        for first in stride(from: 3, through: 11, by: 2) {
+            #expect(try store.commit([Records.change("s_a", after: first - 1, events: first...(first + 1), writesHead: false)]) == [.committed])
+        }
+        // The head stays at the last write that wrote it; the checks go by the newest event.
+        var stored = try #require(try store.loadSession("s_a", eventTail: 2))
+        #expect(stored.record.version == 3 && stored.record.lastEvent == 2 && stored.record.state == Array("v3".utf8))
+        // Every event after the head comes with it, however few were asked for.
+        #expect(stored.events.map(\.seq) == Array(3...12))
+        #expect(try store.loadSession("s_a", eventTail: 11)?.events.map(\.seq) == Array(2...12))
+        #expect(try store.commit([Records.change("s_a", after: 10, events: 11...11, writesHead: false)]) == [.conflict])
+        // A write with no event (a remembered answer) is checked all the same, and moves nothing.
+        #expect(try store.commit([Records.change("s_a", after: 11, events: nil, answers: [Records.answer("k", at: 5)])]) == [.conflict])
+        #expect(try store.commit([Records.change("s_a", after: 12, events: nil, writesHead: false, answers: [Records.answer("k", at: 5)])]) == [.committed])
+        #expect(try store.loadAnswer(of: "s_a", key: "k") != nil)
+        #expect(try store.commit([Records.change("s_a", after: 12, events: 13...13)]) == [.committed])
+        stored = try #require(try store.loadSession("s_a", eventTail: 1))
+        #expect(stored.record.version == 14 && stored.record.lastEvent == 13 && stored.events.map(\.seq) == [13])
     }
 
     @Test(arguments: StoreKind.available)
@@ -37,7 +64,7 @@ import Testing
         let store = contract.store
         #expect(try store.commit([Records.creation("s_a"), Records.creation("s_b"), Records.creation("s_c")]) == [.committed, .committed, .committed])
         let outcomes = try store.commit([
-            Records.change("s_a", from: 1, events: 1...1), Records.change("s_b", from: 7, events: 1...1), Records.change("s_c", from: 1, events: 1...1),
+            Records.change("s_a", after: 0, events: 1...1), Records.change("s_b", after: 7, events: 8...8), Records.change("s_c", after: 0, events: 1...1),
         ])
         #expect(outcomes == [.committed, .conflict, .committed])
         #expect(try store.loadSession("s_a", eventTail: 5)?.record.version == 2)
@@ -50,7 +77,7 @@ import Testing
         let contract = try ContractStore(kind)
         let store = contract.store
         _ = try store.commit([Records.creation("s_a")])
-        for version in 1...4 { _ = try store.commit([Records.change("s_a", from: version, events: (version * 2 - 1)...(version * 2))]) }
+        for round in 0..<4 { _ = try store.commit([Records.change("s_a", after: round * 2, events: (round * 2 + 1)...(round * 2 + 2))]) }
         #expect(try store.events(of: "s_a", after: 2, through: 5).map(\.seq) == [3, 4, 5])
         #expect(try store.events(of: "s_a", after: 8, through: 8).isEmpty)
         #expect(try store.events(of: "s_none", after: 0, through: 8).isEmpty)
@@ -64,15 +91,15 @@ import Testing
         let contract = try ContractStore(kind)
         let store = contract.store
         _ = try store.commit([Records.creation("s_a")])
-        _ = try store.commit([Records.change("s_a", from: 1, events: 1...10, checkpoints: [3, 6])])
-        _ = try store.commit([Records.change("s_a", from: 2, events: 11...11, oldestKept: 8)])
+        _ = try store.commit([Records.change("s_a", after: 0, events: 1...10, checkpoints: [3, 6])])
+        _ = try store.commit([Records.change("s_a", after: 10, events: 11...11, oldestKept: 8)])
         #expect(try store.events(of: "s_a", after: 0, through: 11).map(\.seq) == Array(6...11))
-        _ = try store.commit([Records.change("s_a", from: 3, events: 12...12, oldestKept: 12)])
+        _ = try store.commit([Records.change("s_a", after: 11, events: 12...12, oldestKept: 12)])
         // No checkpoint before 12 but the one at 6: it stays, with every event after it.
         #expect(try store.events(of: "s_a", after: 0, through: 12).map(\.seq) == Array(6...12))
-        _ = try store.commit([Records.change("s_a", from: 4, events: 13...13, checkpoints: [13], oldestKept: 13)])
+        _ = try store.commit([Records.change("s_a", after: 12, events: 13...13, checkpoints: [13], oldestKept: 13)])
         #expect(try store.events(of: "s_a", after: 0, through: 13).map(\.seq) == Array(6...13))
-        _ = try store.commit([Records.change("s_a", from: 5, events: 14...14, oldestKept: 14)])
+        _ = try store.commit([Records.change("s_a", after: 13, events: 14...14, oldestKept: 14)])
         #expect(try store.events(of: "s_a", after: 0, through: 14).map(\.seq) == [13, 14])
     }
 
@@ -104,16 +131,18 @@ import Testing
         let store = contract.store
         _ = try store.commit([Records.creation("s_a")])
         for (index, key) in ["k1", "k2", "k3"].enumerated() {
-            _ = try store.commit([Records.change("s_a", from: index + 1, events: (index + 1)...(index + 1), answers: [Records.answer(key, at: Double(10 + index))], keptAnswers: 2)])
+            _ = try store.commit([
+                Records.change("s_a", after: index, events: (index + 1)...(index + 1), answers: [Records.answer(key, at: Double(10 + index))], keptAnswers: 2)
+            ])
         }
         #expect(try store.loadAnswer(of: "s_a", key: "k1") == nil)
         #expect(try store.loadAnswer(of: "s_a", key: "k3")?.body == Array("answer k3".utf8))
         #expect(try store.loadSession("s_a", eventTail: 0)?.answers.map(\.key) == ["k2", "k3"])
         // A write without an answer trims nothing, whatever limit it names.
-        _ = try store.commit([Records.change("s_a", from: 4, events: 4...4, keptAnswers: 1)])
+        _ = try store.commit([Records.change("s_a", after: 3, events: 4...4, keptAnswers: 1)])
         #expect(try store.loadSession("s_a", eventTail: 0)?.answers.map(\.key) == ["k2", "k3"])
         // An answer under a key stored already replaces it.
-        _ = try store.commit([Records.change("s_a", from: 5, events: 5...5, answers: [Records.answer("k2", at: 20)], keptAnswers: 2)])
+        _ = try store.commit([Records.change("s_a", after: 4, events: 5...5, answers: [Records.answer("k2", at: 20)], keptAnswers: 2)])
         #expect(try store.loadSession("s_a", eventTail: 0)?.answers.map(\.key) == ["k3", "k2"])
         #expect(try store.loadAnswer(of: "s_a", key: "k2")?.storedAt == 20)
         #expect(try store.expire(unusedSince: 0, answersBefore: 15).isEmpty)
@@ -131,13 +160,13 @@ import Testing
             create = .session(write)
         }
         _ = try store.commit([create])
-        _ = try store.commit([Records.change("s_a", from: 1, events: 1...1, lists: [ListRecord(node: "n1", version: 2, body: [12])], keptLists: [("n1", 1)])])
-        _ = try store.commit([Records.change("s_a", from: 2, events: 2...2, lists: [ListRecord(node: "n1", version: 3, body: [13])], keptLists: [("n1", 2)])])
+        _ = try store.commit([Records.change("s_a", after: 0, events: 1...1, lists: [ListRecord(node: "n1", version: 2, body: [12])], keptLists: [("n1", 1)])])
+        _ = try store.commit([Records.change("s_a", after: 1, events: 2...2, lists: [ListRecord(node: "n1", version: 3, body: [13])], keptLists: [("n1", 2)])])
         #expect(try store.listVersion(of: "s_a", node: "n1", version: 1) == nil)
         #expect(try store.listVersion(of: "s_a", node: "n1", version: 2)?.body == [12])
         let lists = try #require(try store.loadSession("s_a", eventTail: 0)).lists
         #expect(lists.map { "\($0.node)@\($0.version)" } == ["n1@2", "n1@3", "n2@1"])
-        _ = try store.commit([Records.change("s_a", from: 3, events: 3...3, keptLists: [("n2", nil)])])
+        _ = try store.commit([Records.change("s_a", after: 2, events: 3...3, keptLists: [("n2", nil)])])
         #expect(try store.listVersion(of: "s_a", node: "n2", version: 1) == nil)
         #expect(try store.loadSession("s_a", eventTail: 0)?.lists.map(\.node) == ["n1", "n1"])
     }
@@ -148,7 +177,7 @@ import Testing
         let store = contract.store
         _ = try store.commit([Records.creation("s_a"), Records.creation("s_b")])
         _ = try store.commit([
-            Records.change("s_a", from: 1, events: 1...2, answers: [Records.answer("k", at: 10)], lists: [ListRecord(node: "n1", version: 1, body: [1])])
+            Records.change("s_a", after: 0, events: 1...2, answers: [Records.answer("k", at: 10)], lists: [ListRecord(node: "n1", version: 1, body: [1])])
         ])
         #expect(try store.commit([.delete(id: "s_a"), .delete(id: "s_none")]) == [.committed, .committed])
         #expect(try store.loadSession("s_a", eventTail: 5) == nil)

@@ -13,24 +13,28 @@ enum StoreRecords {
     static func creation(
         _ id: String, tokenHash: [UInt8] = [1, 2, 3], lastUsed: Double = 1000, key: AnswerRecord? = nil, keysExpireBefore: Double = -.infinity
     ) -> StorageWrite {
-        var write = SessionWrite(record: record(id, version: 1, lastEvent: 0, tokenHash: tokenHash, lastUsed: lastUsed), expectedVersion: nil)
+        var write = SessionWrite(record: record(id, version: 1, lastEvent: 0, tokenHash: tokenHash, lastUsed: lastUsed), expectedLastEvent: nil)
         write.creation = key
         write.creationKeysExpireBefore = keysExpireBefore
         return .session(write)
     }
 
-    /// A change from `version` to the next, adding `events` (each event's body its `seq`).
+    /// A change after the session's newest event `after`, adding `events` (each event's body its
+    /// `seq`); the head it writes, when it does, shows version `events.upperBound + 1`.
     static func change(
-        _ id: String, from version: Int, events: ClosedRange<Int>, checkpoints: Set<Int> = [], oldestKept: Int? = nil, answers: [AnswerRecord] = [],
-        keptAnswers: Int = .max, lists: [ListRecord] = [], keptLists: [(node: String, oldest: Int?)] = []
+        _ id: String, after newest: Int, events: ClosedRange<Int>?, writesHead: Bool = true, checkpoints: Set<Int> = [], oldestKept: Int? = nil,
+        answers: [AnswerRecord] = [], keptAnswers: Int = .max, lists: [ListRecord] = [], keptLists: [(node: String, oldest: Int?)] = []
     ) -> StorageWrite {
+        let last = events?.upperBound ?? newest
         // Another token and first event than the creation's: a change never sets them.
         var write = SessionWrite(
             record: SessionRecord(
-                id: id, tokenHash: [7], version: version + 1, lastEvent: events.upperBound, firstEvent: 99, appVersion: "app",
-                state: Array("v\(version + 1)".utf8), lastUsed: 1000),
-            expectedVersion: version)
-        write.newEvents = events.map { EventRecord(seq: $0, body: [UInt8(truncatingIfNeeded: $0)], carriesCheckpoint: checkpoints.contains($0)) }
+                id: id, tokenHash: [7], version: last + 1, lastEvent: last, firstEvent: 99, appVersion: "app", state: Array("v\(last + 1)".utf8),
+                lastUsed: 1000),
+            expectedLastEvent: newest, writesHead: writesHead)
+        write.newEvents = (events.map(Array.init) ?? []).map {
+            EventRecord(seq: $0, body: [UInt8(truncatingIfNeeded: $0)], carriesCheckpoint: checkpoints.contains($0))
+        }
         write.oldestKeptEvent = oldestKept
         write.newAnswers = answers
         write.keptAnswers = keptAnswers
