@@ -62,30 +62,6 @@ extension SessionCore {
     /// holds the thread that serves the request.
     static let moveDeadline = DispatchTimeInterval.milliseconds(500)
 
-    /// The app description a session that records `version` runs: the current one, one this
-    /// process ran, or one the store keeps. `nil` for a version no store kept (a session stored
-    /// by a release that kept no descriptions; it is served by the current app until it moves).
-    /// - Throws: `unavailable` when the store cannot be read.
-    func app(ofVersion version: String) throws(SessionError) -> AppDescription? {
-        if let app = appsByVersion.withLock({ $0[version] }) { return app }
-        let document: [UInt8]?
-        do {
-            document = try store.appDescription(version: version)
-        } catch {
-            logger.error("could not read app version \(version) from storage: \(error)")
-            throw .storeUnreadable
-        }
-        guard let document else { return nil }
-        do throws(AppDescriptionError) {
-            let app = try AppDescription.parse(document, source: "app version \(version.prefix(12)) in the store")
-            appsByVersion.withLock { $0[version] = app }
-            return app
-        } catch {
-            logger.error("the store keeps app version \(version) in a form this server cannot read: \(error)")
-            return nil
-        }
-    }
-
     /// Refuses a session that runs a newer app version than this process, in a shared store
     /// (one process alone always runs the newest version: the one it loaded last).
     /// - Throws: `appVersionConflict`, or `unavailable` when the store cannot tell.

@@ -107,7 +107,7 @@ extension SessionCore {
             var next = slot.state
             let changes = try mutation.command.apply(to: &next, configuration: configuration)
             let block = next.recordBlock(changes, from: slot.state, at: Int(now * 1000), listHistoryBudget: historyBudget.lists).map {
-                withCheckpoints($0, from: slot.state, to: next, log: slot.log, isRestore: mutation.command.isRestore)
+                slot.log.withCheckpoints($0, from: slot.state, to: next, isRestore: mutation.command.isRestore)
             }
             if block == nil {
                 // A no-op: no version, no event; its answer is still remembered for its key.

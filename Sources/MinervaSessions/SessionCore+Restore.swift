@@ -9,7 +9,7 @@ extension SessionCore {
     /// What a stored session holds for the core: its state, the newest events of its log and
     /// its remembered answers, each kept within its share of the session's history budget.
     /// - Parameter app: the app to read the tree with: the one of the version the session records
-    ///   (see ``app(ofVersion:)``).
+    ///   (see ``AppCatalog/app(ofVersion:)``).
     /// - Throws: ``SnapshotError`` when what is stored is not a session of this app.
     func restore(
         _ stored: StoredSession, app: AppDescription

@@ -13,9 +13,8 @@ public final class SessionCore: Sendable {
     /// Grows with every ``replaceApp(_:version:)``: a session whose slot recorded the current
     /// generation runs the current app, which the hot path learns without reading ``current``.
     let appGeneration = Atomic<Int>(0)
-    /// Every app description this process ran or read from the store, by version: a session
-    /// runs the app of the version it records until it moves.
-    let appsByVersion: Locked<[String: AppDescription]>
+    /// Every app description this process ran or read from the store, by version.
+    let apps: AppCatalog
     /// Limits and the clock.
     public let configuration: SessionConfiguration
     /// The store: every session, its change log, list versions and remembered answers.
@@ -24,6 +23,8 @@ public final class SessionCore: Sendable {
     let writes: CommitPath
     /// Whether ``store`` takes writes, as the last one found.
     let writeHealth = WriteHealth()
+    /// Reads what a session's in-memory history forgot, and its earlier versions.
+    let history: SessionHistory
     /// How sessions in memory stay in step with ``store``.
     let following: any SessionFollowing
     let registry = SessionRegistry()
@@ -50,12 +51,13 @@ public final class SessionCore: Sendable {
         app: AppDescription, appVersion: String, configuration: SessionConfiguration, persistence: Persistence = .memory, logger: Logger
     ) throws(StorageError) {
         current = Locked((app, appVersion))
-        appsByVersion = Locked([appVersion: app])
         self.configuration = configuration
         self.logger = logger
         let stores = persistence.stores
         store = stores.sessions
+        apps = AppCatalog(app, version: appVersion, store: stores.sessions, logger: logger)
         writes = CommitPath(persistence, store: stores.sessions, health: writeHealth)
+        history = SessionHistory(store: stores.sessions, configuration: configuration, logger: logger)
         switch persistence {
         case .shared(let shared): following = SharedStoreFollower(store: shared)
         case .memory, .local: following = SoleWriter()
@@ -92,7 +94,7 @@ public final class SessionCore: Sendable {
         } catch {
             throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "the store cannot record app version \(version): \(error)")
         }
-        appsByVersion.withLock { $0[version] = app }
+        apps.add(app, version: version)
         current.withLock {
             $0 = (app, version)
             appGeneration.add(1, ordering: .releasing)
@@ -156,7 +158,7 @@ public final class SessionCore: Sendable {
     ) {
         let ended: (any EventSubscriber)? = session.slot.withLock { slot in
             let page = after.map { after in
-                Result<EventPage, SessionError>(catching: { () throws(SessionError) in try self.page(of: session, slot.state, slot.log, after: after) })
+                Result<EventPage, SessionError>(catching: { () throws(SessionError) in try self.history.page(of: session.id, slot.state, slot.log, after: after) })
             }
             guard let subscriber = start(slot.state, page) else { return nil }
             if slot.gone { return subscriber }
@@ -194,7 +196,7 @@ public final class SessionCore: Sendable {
         guard let stored, Token.matches(token, hash: stored.record.tokenHash) else { return nil }
         let restored: (state: SessionState, log: SessionLog, answers: IdempotencyCache)
         let app = self.app
-        let own = try self.app(ofVersion: stored.record.appVersion)
+        let own = try apps.app(ofVersion: stored.record.appVersion)
         do throws(SnapshotError) {
             restored = try restore(stored, app: own ?? app)
         } catch {

@@ -1,10 +1,14 @@
-"""Stores written by `395c355`'s binary (tests/migration, made by make_fixtures.py) are read by
-this build: every session answers what the old binary answered — state, events of every type,
-every version, lists, link — on SQLite and on PostgreSQL, and goes on (new records beside the old
-ones, read back after a restart)."""
+"""Stores written by older releases' binaries (tests/migration, one fixture set per release, made
+by make_fixtures.py) are read by this build: every session answers what the old binary answered —
+state, events of every type, every version, lists, link — on SQLite and on PostgreSQL, and goes
+on (new records beside the old ones, read back after a restart). The sets: `395c355` (records
+before formats were named, a single-root app) and `646b730` (records of formats 2 to 4 — root
+flows, presentable state, split views — the last release before heads were written as snapshots
+plus deltas)."""
 import json
 import shutil
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -13,12 +17,9 @@ from conftest import RunningServer
 from postgres import PostgresCluster
 
 FIXTURES = Path(__file__).resolve().parents[1] / "migration"
-RECORDED = json.loads((FIXTURES / "395c355-answers.json").read_text())
-# The fixtures' sessions were last used when they were made: a long time-to-live keeps them.
-OPTIONS = ("--app", str(FIXTURES / "app-reloaded.json"), "--session-ttl", "36500d", "--rate-limit", "0")
 
 
-# Members later releases added to the answers (documents are open to additions): the state
+# Members releases after 395c355 added to the answers (documents are open to additions): the state
 # document's `flow` (root flows); a presented node's `level`, a node's `title` and the `results`
 # flows left on it (presentable state: a version rebuilt from the log holds them).
 ADDED = {"flow": "main"}
@@ -46,7 +47,7 @@ def without_levels_and_titles(value):
     return value
 
 
-def without_additions(body):
+def without_additions_since_395c355(body):
     """A state document (or any other answer) without the members added since 395c355, each
     checked to hold what a session of a single-root app has."""
     body = without_levels_and_titles(body)
@@ -57,7 +58,34 @@ def without_additions(body):
     return body
 
 
-def answered(server, session):
+@dataclass(frozen=True)
+class FixtureSet:
+    """The stores an old release wrote, what it answered, and how this build's answers differ."""
+    name: str
+    app: str                      # the app description the sessions last ran (the reloaded one)
+    without_additions: callable   # an answer of this build without the members added since
+
+    @property
+    def recorded(self):
+        return json.loads((FIXTURES / f"{self.name}-answers.json").read_text())
+
+    def server(self, store):
+        # The fixtures' sessions were last used when they were made: a long time-to-live keeps them.
+        return RunningServer("--app", str(FIXTURES / self.app), "--session-ttl", "36500d", "--rate-limit", "0", "--store", store)
+
+
+SETS = [
+    FixtureSet("395c355", "app-reloaded.json", without_additions_since_395c355),
+    FixtureSet("646b730", "646b730-app-reloaded.json", lambda body: body),  # it had every member there is
+]
+
+
+@pytest.fixture(params=SETS, ids=lambda fixture: fixture.name)
+def fixtures(request):
+    return request.param
+
+
+def answered(server, session, without_additions):
     """What `server` answers for a recorded session, in the shape make_fixtures.py recorded."""
     def get(path):
         status, _, body = server.request("GET", f"/v1/sessions/{session['id']}{path}", token=session["token"])
@@ -71,37 +99,41 @@ def answered(server, session):
     }
 
 
-def reads_back_and_goes_on(start, recorded):
-    server = start()
+def reads_back_and_goes_on(fixtures, kind, store):
+    """Every recorded session answers as recorded; session `a` takes a push (of the screen the
+    reloaded app added) and a new version of its list, and answers the same after a restart."""
+    recorded = fixtures.recorded[kind]
+    server = fixtures.server(store)
     try:
         for name, session in recorded.items():
-            assert answered(server, session) == session, name
+            assert answered(server, session, fixtures.without_additions) == session, name
         session = recorded["a"]
         status, _, pushed = server.request("POST", f"/v1/sessions/{session['id']}/push", {"screen": "help"},
                                            token=session["token"], headers={"If-Match": f'"{session["state"]["version"]}"'})
         assert status == 200 and pushed["version"] == session["state"]["version"] + 1, pushed
-        status, _, put = server.request("PUT", f"/v1/sessions/{session['id']}/nodes/n4/list", {"sections": []},
+        node, listed = next(iter(session["lists"].items()))
+        status, _, put = server.request("PUT", f"/v1/sessions/{session['id']}/nodes/{node}/list", {"sections": []},
                                         token=session["token"])
-        assert status == 200 and put["version"] == 3, put
-        versions = [*session["versions"], str(pushed["version"]), str(pushed["version"] + 1)]
-        after = answered(server, {**session, "versions": versions})
+        assert status == 200 and put["version"] == listed["version"] + 1, put
+        session = {**session, "versions": [*session["versions"], str(pushed["version"]), str(pushed["version"] + 1)]}
+        after = answered(server, session, fixtures.without_additions)
     finally:
         assert server.stop() == 0, "".join(server.log)
-    again = start()
+    again = fixtures.server(store)
     try:
-        assert answered(again, {**session, "versions": versions}) == after
+        assert answered(again, session, fixtures.without_additions) == after
     finally:
         assert again.stop() == 0, "".join(again.log)
 
 
-def test_a_sqlite_store_of_395c355_reads_back_equal(tmp_path):
+def test_a_sqlite_store_of_an_old_release_reads_back_equal(fixtures, tmp_path):
     store = tmp_path / "store.sqlite"
-    shutil.copy(FIXTURES / "395c355.sqlite", store)
-    reads_back_and_goes_on(lambda: RunningServer(*OPTIONS, "--store", f"sqlite:{store}"), RECORDED["sqlite"])
+    shutil.copy(FIXTURES / f"{fixtures.name}.sqlite", store)
+    reads_back_and_goes_on(fixtures, "sqlite", f"sqlite:{store}")
 
 
-def test_a_postgres_store_of_395c355_reads_back_equal():
+def test_a_postgres_store_of_an_old_release_reads_back_equal(fixtures):
     with PostgresCluster.create() as cluster:
-        restored = subprocess.run([*cluster.psql(), "-f", str(FIXTURES / "395c355-postgres.sql")], capture_output=True, text=True)
+        restored = subprocess.run([*cluster.psql(), "-f", str(FIXTURES / f"{fixtures.name}-postgres.sql")], capture_output=True, text=True)
         assert restored.returncode == 0, restored.stderr
-        reads_back_and_goes_on(lambda: RunningServer(*OPTIONS, "--store", cluster.url()), RECORDED["postgres"])
+        reads_back_and_goes_on(fixtures, "postgres", cluster.url())

@@ -139,7 +139,7 @@ struct SharedStoreFollower: SessionFollowing {
     private func adopt(_ stored: StoredSession, older: [EventRecord], into session: LiveSession, in slot: inout LiveSession.Slot, core: SessionCore) {
         do {
             // Another process may have moved it to a version this one has not run yet.
-            let app = try core.app(ofVersion: stored.record.appVersion) ?? slot.state.tree.app
+            let app = try core.apps.app(ofVersion: stored.record.appVersion) ?? slot.state.tree.app
             let fresh = try core.restore(stored, app: app)
             guard fresh.state.lastEvent > slot.state.lastEvent else { return }
             let known = slot.state.lastEvent

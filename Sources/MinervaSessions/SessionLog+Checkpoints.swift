@@ -1,6 +1,6 @@
 import MinervaCoordinator
 
-extension SessionCore {
+extension SessionLog {
     /// A mutation's block with the checkpoints it carries: version 1 on the first mutation's first
     /// event; the state it made on its final event after a restore (whose block is not replayed),
     /// or once the events since the last checkpoint take as many bytes as the session and at
@@ -10,16 +10,14 @@ extension SessionCore {
     ///   - block: the events ``SessionState/recordBlock(_:from:at:listHistoryBudget:)`` made.
     ///   - old: the state the mutation started from.
     ///   - next: the state it made.
-    ///   - log: the session's in-memory log before the block.
     ///   - isRestore: whether the mutation is a restore.
-    func withCheckpoints(_ block: [SessionEvent], from old: SessionState, to next: SessionState, log: SessionLog, isRestore: Bool)
-        -> [SessionEvent]
-    {
+    /// This log is the session's in-memory log before the block.
+    func withCheckpoints(_ block: [SessionEvent], from old: SessionState, to next: SessionState, isRestore: Bool) -> [SessionEvent] {
         var block = block
         if old.version == 1, !(isRestore && block.count == 1) {
             block[0] = block[0].carrying(Checkpoint.bytes(of: old))
         }
-        let bytes = block.reduce(log.sinceCheckpoint) { $0 + $1.approximateByteCount }
+        let bytes = block.reduce(sinceCheckpoint) { $0 + $1.approximateByteCount }
         if isRestore || (old.version > 1 && bytes >= max(Self.checkpointSpacing, next.byteCount)) {
             block[block.count - 1] = block[block.count - 1].carrying(Checkpoint.bytes(of: next))
         }

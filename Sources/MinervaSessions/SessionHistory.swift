@@ -1,34 +1,70 @@
+import Logging
 import MinervaCoordinator
-import MinervaJSON
 import MinervaList
 
-extension SessionCore {
-    /// The session as it was at `version` (its `lastEvent` the newest event of that version), for
-    /// every version its kept log can rebuild: from the oldest checkpoint the log keeps (version 1
-    /// while no event was dropped; a log that drops events keeps the newest checkpoint before the
-    /// kept ones, so at least from the version before the oldest kept event) to the current one.
-    /// It is rebuilt forward from that checkpoint by replaying the events after it, from memory
-    /// when the in-memory log reaches back far enough, else from the store; the session's lock is
-    /// held only to copy its state and log.
-    /// A list is included when the content it had then is still kept.
-    /// - Throws: `notFound` for a version not kept (naming the versions that are) or ahead of the
-    ///   session, `unauthorized` for a session that is gone, `unavailable` when the store cannot be read.
-    public func pastState(of session: LiveSession, at version: Int) throws(SessionError) -> SessionState {
-        try past(of: session, at: version).state
+/// Reads a session's kept history: pages of its change log, diffs from older list versions, and
+/// earlier versions rebuilt from the log's checkpoints — from memory while it reaches back far
+/// enough, else from the store. It works on a copy of the session's state and in-memory log,
+/// so the session's lock is held only to take the copy.
+struct SessionHistory: Sendable {
+    let store: any SessionStorage
+    let configuration: SessionConfiguration
+    let logger: Logger
+
+    /// The page of a session's log after `after`, given its state and in-memory log.
+    func page(of session: String, _ state: SessionState, _ log: SessionLog, after: Int) throws(SessionError) -> EventPage {
+        let oldestKept = state.oldestKeptEvent(history: configuration.eventHistory)
+        var truncated = after < oldestKept - 1 && after < state.lastEvent
+        let from = max(after, oldestKept - 1)
+        let inMemoryFrom = log.events.first.map { $0.seq - 1 } ?? state.lastEvent
+        guard from < inMemoryFrom else {
+            let start = max(0, from - inMemoryFrom)
+            let events = start < log.events.count ? Array(log.events.dropFirst(start)) : []
+            return EventPage(events: events, last: state.lastEvent, truncated: truncated, version: state.version)
+        }
+        var events: [SessionEvent] = []
+        do {
+            for record in try store.events(of: session, after: from, through: state.lastEvent) {
+                events.append(try SessionEvent(record: record))
+            }
+        } catch {
+            logger.error("could not read the events of session \(session) from storage: \(error)")
+            throw .storeUnreadable
+        }
+        // A write in flight may have dropped old events from the store since the state was read.
+        if let first = events.first?.seq, first > from + 1 { truncated = true }
+        return EventPage(events: events, last: state.lastEvent, truncated: truncated, version: state.version)
     }
 
-    /// The earlier version a restore makes current again, rebuilt now (see ``pastState(of:at:)``);
-    /// its errors are raised by the restore's step, after `Idempotency-Key` and `If-Match`.
-    public func restoreTarget(of session: LiveSession, version: Int) -> RestoreTarget {
-        RestoreTarget(version: version, past: Result { () throws(SessionError) in try past(of: session, at: version) })
+    /// The diff of a node's list from version `since` to its current one. A version that the
+    /// session's in-memory history forgot (to keep within its budget) is read from the store,
+    /// which keeps every version a diff may start from.
+    /// - Returns: the diff, or `reload` when `since` is older than the versions kept.
+    /// - Throws: `notFound` when the node has no list, `invalid` for a `since` ahead of the list,
+    ///   `unavailable` when the store cannot be read.
+    func listAnswer(of session: String, in state: SessionState, node: NodeID, since: Int) throws(SessionError)
+        -> ListHistory.Answer
+    {
+        guard let history = state.lists[node] else { throw .notFound("node '\(node)' has no list yet; PUT one first") }
+        let answer: ListHistory.Answer
+        do throws(ListError) {
+            answer = try history.diff(since: since)
+        } catch {
+            throw .invalid(error.description)
+        }
+        guard case .reload = answer, since >= max(1, history.version - history.retainedVersions) else { return answer }
+        do {
+            guard let record = try store.listVersion(of: session, node: node.description, version: since) else { return .reload }
+            let old = try ListContent(record: record.body)
+            return .diff(ListDiff(from: old, to: history.current, fromVersion: since, toVersion: history.version))
+        } catch {
+            logger.error("could not read list version \(since) of \(node) in session \(session) from storage: \(error)")
+            throw .storeUnreadable
+        }
     }
 
     /// The state at `version` and each list's version then.
-    func past(of session: LiveSession, at version: Int) throws(SessionError) -> PastState {
-        let (state, log) = try session.slot.withLock { slot throws(SessionError) in
-            guard !slot.gone else { throw SessionError.unauthorized }
-            return (slot.state, slot.log)
-        }
+    func past(of session: String, _ state: SessionState, _ log: SessionLog, at version: Int) throws(SessionError) -> PastState {
         guard version <= state.version else {
             throw .notFound("version \(version) is ahead of this session, which is at version \(state.version)")
         }
@@ -37,11 +73,11 @@ extension SessionCore {
         if let past = try rebuild(version, of: state, from: events, session: session) { return past }
         if (events.first?.seq ?? state.lastEvent + 1) > state.firstEvent {
             do {
-                events = try store.events(of: session.id, after: state.firstEvent - 1, through: state.lastEvent).map { record throws in
+                events = try store.events(of: session, after: state.firstEvent - 1, through: state.lastEvent).map { record throws in
                     try SessionEvent(record: record)
                 }
             } catch {
-                logger.error("could not read the events of session \(session.id) from storage: \(error)")
+                logger.error("could not read the events of session \(session) from storage: \(error)")
                 throw .storeUnreadable
             }
             if let past = try rebuild(version, of: state, from: events, session: session) { return past }
@@ -52,7 +88,7 @@ extension SessionCore {
 
     /// The state at `version` rebuilt from `events` (the log from some point to the newest
     /// event, without gaps), or `nil` when they hold no checkpoint at or before it.
-    private func rebuild(_ version: Int, of state: SessionState, from events: [SessionEvent], session: LiveSession) throws(SessionError)
+    private func rebuild(_ version: Int, of state: SessionState, from events: [SessionEvent], session: String) throws(SessionError)
         -> PastState?
     {
         let app = state.tree.app
@@ -118,15 +154,15 @@ extension SessionCore {
     }
 
     /// The content a node's list had at `version`: in memory, or in the store while it keeps it.
-    private func listContent(_ node: NodeID, version: Int, current: ListHistory?, session: LiveSession) throws(SessionError) -> ListContent? {
+    private func listContent(_ node: NodeID, version: Int, current: ListHistory?, session: String) throws(SessionError) -> ListContent? {
         guard let current, version <= current.version else { return nil }
         if let kept = current.keptVersions.first(where: { $0.version == version }) { return kept.content }
         guard version >= max(1, current.version - current.retainedVersions) else { return nil }
         do {
-            guard let record = try store.listVersion(of: session.id, node: node.description, version: version) else { return nil }
+            guard let record = try store.listVersion(of: session, node: node.description, version: version) else { return nil }
             return try ListContent(record: record.body)
         } catch {
-            logger.error("could not read list version \(version) of \(node) in session \(session.id) from storage: \(error)")
+            logger.error("could not read list version \(version) of \(node) in session \(session) from storage: \(error)")
             throw .storeUnreadable
         }
     }
