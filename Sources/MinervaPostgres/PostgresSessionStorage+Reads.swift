@@ -54,6 +54,13 @@ extension PostgresSessionStorage {
         return .changed(StoredSession(record: record, events: events, lists: lists, answers: answers))
     }
 
+    public func tokenHash(of id: String) throws(StorageError) -> [UInt8]? {
+        try call { connection, deadline throws(PostgresError) in
+            let rows = try connection.query("SELECT token_hash FROM minerva_session WHERE id = $1", [.text(id)], until: deadline)
+            return rows.count == 1 ? rows.bytes(0, 0) : nil
+        }
+    }
+
     public func events(of id: String, after: Int, through last: Int) throws(StorageError) -> [EventRecord] {
         try call { connection, deadline throws(PostgresError) in
             let rows = try connection.query(

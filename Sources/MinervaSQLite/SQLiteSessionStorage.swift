@@ -52,6 +52,14 @@ public final class SQLiteSessionStorage: SessionStorage {
         }
     }
 
+    public func tokenHash(of id: String) throws(StorageError) -> [UInt8]? {
+        try storage {
+            try pool.read { db in
+                try Data.fetchOne(db.cachedStatement(sql: "SELECT tokenHash FROM session WHERE id = ?"), arguments: [id]).map { [UInt8]($0) }
+            }
+        }
+    }
+
     public func events(of id: String, after: Int, through last: Int) throws(StorageError) -> [EventRecord] {
         try storage {
             try pool.read { db in

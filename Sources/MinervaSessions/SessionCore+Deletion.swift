@@ -42,11 +42,12 @@ extension SessionCore {
         }
         let inline = writes.commit(.delete(id: session.id)) {
             { outcome in
-                session.slot.withLock { slot in
+                let (result, answers) = session.slot.withLock { slot in
                     slot.busy = false
-                    completion(settle(outcome, &slot))
-                    self.runWaiting(session, in: &slot)
+                    return (settle(outcome, &slot), self.runWaiting(session, in: &slot))
                 }
+                completion(result)
+                for answer in answers { answer() }
             }
         }
         guard let inline else {

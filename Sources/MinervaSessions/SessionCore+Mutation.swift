@@ -26,12 +26,41 @@ public struct Mutation: Sendable {
 
 /// How a mutation ended well.
 public struct MutationResult: Sendable {
-    /// The answer to send.
-    public let answer: StoredAnswer
+    /// The answer, made already (remembered, or stored with the mutation for its key), or made
+    /// from the state the mutation produced when it is read: after the swap, outside the
+    /// session's lock.
+    private enum Answer: Sendable {
+        case made(StoredAnswer)
+        case from(SessionState, @Sendable (SessionState) -> StoredAnswer)
+    }
+
+    private let made: Answer
     /// The block of events it appended (empty for a no-op or a remembered answer).
     public let events: ArraySlice<SessionEvent>
     /// Whether the answer is a remembered one (a retry with the same `Idempotency-Key`).
     public let replayed: Bool
+
+    /// A result with its answer made.
+    init(answer: StoredAnswer, events: ArraySlice<SessionEvent>, replayed: Bool) {
+        made = .made(answer)
+        self.events = events
+        self.replayed = replayed
+    }
+
+    /// A result whose answer `answer` makes from `state` when it is read.
+    init(state: SessionState, answer: @escaping @Sendable (SessionState) -> StoredAnswer, events: ArraySlice<SessionEvent>) {
+        made = .from(state, answer)
+        self.events = events
+        replayed = false
+    }
+
+    /// The answer to send (made now, the first time, when it was not made with the mutation).
+    public var answer: StoredAnswer {
+        switch made {
+        case .made(let answer): answer
+        case .from(let state, let make): make(state)
+        }
+    }
 }
 
 /// Receives a mutation's outcome once it is durable (or refused).
@@ -116,9 +145,11 @@ extension SessionCore {
                 try checkLimits(next, growingFrom: slot.state)
                 next.cacheFocus()
             }
-            let answer = mutation.answer(next)
-            let entry = mutation.idempotencyKey.map { IdempotencyCache.Entry(key: $0, answer: answer, storedAt: now) }
-            let result = MutationResult(answer: answer, events: ArraySlice(block ?? []), replayed: false)
+            // An answer stored for an Idempotency-Key is made now; any other once it is sent.
+            let entry = mutation.idempotencyKey.map { IdempotencyCache.Entry(key: $0, answer: mutation.answer(next), storedAt: now) }
+            let result =
+                entry.map { MutationResult(answer: $0.answer, events: ArraySlice(block ?? []), replayed: false) }
+                ?? MutationResult(state: next, answer: mutation.answer, events: ArraySlice(block ?? []))
             if block == nil, entry == nil { return .success(result) }
             let write = next.write(
                 from: slot.state, id: session.id, tokenHash: session.tokenHash, lastUsed: session.lastUsed, block: block ?? [], answer: entry,
@@ -205,17 +236,19 @@ extension SessionCore {
         _ mutation: Mutation, of session: LiveSession, next: SessionState, answer: IdempotencyCache.Entry?, result: MutationResult,
         outcome: Result<WriteOutcome, StorageError>, completion: @escaping MutationCompletion, attempt: Int
     ) {
-        let behind = session.slot.withLock { slot -> Bool in
+        let (answers, behind) = session.slot.withLock { slot -> (DeferredAnswers, Bool) in
             slot.busy = false
+            var answers: DeferredAnswers = []
             if let outcome = settle(
                 mutation, of: session, next: next, answer: answer, result: result, outcome: outcome, in: &slot, completion: { completion },
                 attempt: attempt)
             {
-                completion(outcome)
+                answers.append { completion(outcome) }
             }
-            runWaiting(session, in: &slot)
-            return slot.behind && !slot.busy && !slot.gone
+            answers += runWaiting(session, in: &slot)
+            return (answers, slot.behind && !slot.busy && !slot.gone)
         }
+        for answer in answers { answer() }
         if behind { following.reload(session, core: self, holdingTurn: false) }
     }
 
@@ -247,14 +280,16 @@ extension SessionCore {
             let pause = Double.random(in: 0...(0.001 * Double(1 << min(attempt, 6))))
             DispatchQueue.global().asyncAfter(deadline: .now() + pause) {
                 self.following.reload(session, core: self, holdingTurn: true)
-                let behind = session.slot.withLock { slot -> Bool in
+                let (answers, behind) = session.slot.withLock { slot -> (DeferredAnswers, Bool) in
                     slot.busy = false
+                    var answers: DeferredAnswers = []
                     if let outcome = self.start(mutation, of: session, in: &slot, completion: { completion }, attempt: attempt + 1) {
-                        completion(outcome)
+                        answers.append { completion(outcome) }
                     }
-                    self.runWaiting(session, in: &slot)
-                    return slot.behind && !slot.busy && !slot.gone
+                    answers += self.runWaiting(session, in: &slot)
+                    return (answers, slot.behind && !slot.busy && !slot.gone)
                 }
+                for answer in answers { answer() }
                 if behind { self.following.reload(session, core: self, holdingTurn: false) }
             }
             return nil
@@ -277,17 +312,24 @@ extension SessionCore {
         }
     }
 
+    /// Answers to give once the session's lock is released, so that making and sending them
+    /// holds no lock.
+    typealias DeferredAnswers = [@Sendable () -> Void]
+
     /// Starts the work that waited for the session's turn, until one of them hands a write to storage.
-    func runWaiting(_ session: LiveSession, in slot: inout LiveSession.Slot) {
+    /// - Returns: the answers of the work that ended at once, to give after the lock.
+    func runWaiting(_ session: LiveSession, in slot: inout LiveSession.Slot) -> DeferredAnswers {
+        var answers: DeferredAnswers = []
         while !slot.busy, let work = slot.waiting.popFirst() {
             switch work {
             case .mutation(let mutation, let completion):
-                if let outcome = start(mutation, of: session, in: &slot, completion: { completion }) { completion(outcome) }
+                if let outcome = start(mutation, of: session, in: &slot, completion: { completion }) { answers.append { completion(outcome) } }
             case .deletion(let precondition, let completion):
                 if let outcome = startDeletion(of: session, precondition: precondition, in: &slot, completion: completion) {
-                    completion(outcome)
+                    answers.append { completion(outcome) }
                 }
             }
         }
+        return answers
     }
 }

@@ -181,19 +181,24 @@ public final class SessionCore: Sendable {
         return (total / 2, total / 2, total / 4)
     }
 
-    /// The session in memory, or read from storage (only when `token` is its token: a wrong one
-    /// reads no more than the session's row).
+    /// The session in memory, or read from storage; `nil` for an unknown id or a wrong token,
+    /// which is checked first, against the token's hash alone (in memory, or one small lookup in
+    /// the store), so that a wrong token costs about the same whether the id exists or not.
     private func find(_ id: String, token: String) throws(SessionError) -> LiveSession? {
-        if let session = registry.session(id) { return try following.validate(session, core: self) }
+        if let session = registry.session(id) {
+            guard session.authorizes(token) else { return nil }
+            return try following.validate(session, core: self)
+        }
         guard id.utf8.count <= 64 else { return nil }
         let stored: StoredSession?
         do {
+            guard let tokenHash = try store.tokenHash(of: id), Token.matches(token, hash: tokenHash) else { return nil }
             stored = try store.loadSession(id, eventTail: eventsInMemory)
         } catch {
             logger.error("could not read session \(id) from storage: \(error)")
             throw .storeUnreadable
         }
-        guard let stored, Token.matches(token, hash: stored.record.tokenHash) else { return nil }
+        guard let stored else { return nil }
         let restored: (state: SessionState, log: SessionLog, answers: IdempotencyCache)
         let app = self.app
         let own = try apps.app(ofVersion: stored.record.appVersion)

@@ -81,6 +81,7 @@ import Testing
         }
 
         func loadSession(_ id: String, eventTail: Int) throws(StorageError) -> StoredSession? { try store.loadSession(id, eventTail: eventTail) }
+        func tokenHash(of id: String) throws(StorageError) -> [UInt8]? { try store.tokenHash(of: id) }
         func events(of id: String, after: Int, through last: Int) throws(StorageError) -> [EventRecord] {
             try store.events(of: id, after: after, through: last)
         }

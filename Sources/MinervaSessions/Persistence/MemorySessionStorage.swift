@@ -39,6 +39,10 @@ public final class MemorySessionStorage: SessionStorage {
         }
     }
 
+    public func tokenHash(of id: String) throws(StorageError) -> [UInt8]? {
+        contents.withLock { $0.sessions[id]?.record.tokenHash }
+    }
+
     public func events(of id: String, after: Int, through last: Int) throws(StorageError) -> [EventRecord] {
         contents.withLock { contents in
             guard let events = contents.sessions[id]?.events, after < last else { return [] }

@@ -9,6 +9,10 @@ public protocol SessionStorage: Sendable {
     ///   - eventTail: how many of its newest events to read with it at least.
     func loadSession(_ id: String, eventTail: Int) throws(StorageError) -> StoredSession?
 
+    /// The SHA-256 of a session's bearer token, or `nil` when there is no session with that id:
+    /// what a request's token is checked against before anything else of the session is read.
+    func tokenHash(of id: String) throws(StorageError) -> [UInt8]?
+
     /// The events of a session with `seq` greater than `after` and at most `last`, oldest first
     /// (a write in flight may already have stored newer ones, which are not published yet).
     func events(of id: String, after: Int, through last: Int) throws(StorageError) -> [EventRecord]

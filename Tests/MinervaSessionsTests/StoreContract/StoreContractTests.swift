@@ -29,6 +29,7 @@ import Testing
         #expect(stored.events.map(\.seq) == [1, 2] && stored.events.map(\.body) == [[1], [2]])
         // What only a creation sets stays as it was created.
         #expect(stored.record.tokenHash == [1, 2, 3] && stored.record.firstEvent == 1)
+        #expect(try store.tokenHash(of: "s_a") == [1, 2, 3] && store.tokenHash(of: "s_missing") == nil)
         #expect(try store.loadSession("s_missing", eventTail: 10) == nil)
         #expect(try store.sessionCount() == 1)
     }
