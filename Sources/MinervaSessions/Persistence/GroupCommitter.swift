@@ -2,8 +2,9 @@ import Dispatch
 import Locking
 
 /// Group commit: one writer takes whatever writes are queued and commits them as one
-/// transaction, then tells each its outcome. Mutations of many sessions share a transaction's
-/// cost, and no worker thread waits for a commit.
+/// transaction, then hands each its outcome to threads of their own (the swap, the publishing to
+/// followers and the answers run there), and goes on to the next group. Mutations of many
+/// sessions share a transaction's cost, and no worker thread waits for a commit.
 final class GroupCommitter: Sendable {
     /// A write and whom to tell how it ended.
     private struct Item: Sendable {
@@ -20,6 +21,8 @@ final class GroupCommitter: Sendable {
     private let health: WriteHealth
     private let queue = Locked(Queue())
     private let writer = DispatchQueue(label: "minerva.storage-writer")
+    /// Where outcomes are delivered, several groups of them at once.
+    private let fanOut = DispatchQueue(label: "minerva.storage-fan-out", attributes: .concurrent)
     /// The most writes one transaction takes.
     private let maximumBatch: Int
 
@@ -38,6 +41,16 @@ final class GroupCommitter: Sendable {
         }
         if startDraining {
             writer.async { self.drain() }
+        }
+    }
+
+    /// Runs a group's completions off the writer, in chunks that threads of the fan-out queue
+    /// take at once. A session has one write in flight at a time, so its completions stay in order.
+    private func deliver(_ completions: [@Sendable () -> Void]) {
+        let chunk = 64
+        for start in stride(from: 0, to: completions.count, by: chunk) {
+            let part = completions[start..<min(start + chunk, completions.count)]
+            fanOut.async { for completion in part { completion() } }
         }
     }
 
@@ -60,10 +73,10 @@ final class GroupCommitter: Sendable {
                     throw StorageError("the store answered \(outcomes.count) outcomes for \(batch.count) writes")
                 }
                 health.note(Result<Void, StorageError>.success(()))
-                for (item, outcome) in zip(batch, outcomes) { item.completion(.success(outcome)) }
+                deliver(zip(batch, outcomes).map { item, outcome in { item.completion(.success(outcome)) } })
             } catch {
                 health.note(Result<Void, StorageError>.failure(error))
-                for item in batch { item.completion(.failure(error)) }
+                deliver(batch.map { item in { item.completion(.failure(error)) } })
             }
         }
     }
