@@ -19,8 +19,9 @@ and the app description, before and after the reload (the second is the one a te
              with a flow of a three-column split view added)
 
 The sets, and how each was made:
-    395c355  `make_fixtures.py 395c355 /tmp/old/.build/release/minerva-server` (records without a
-             format member, format 1)
+    395c355  by this script's first version (its one argument the binary, its history the one
+             here), with the binary of a worktree at 395c355 (records without a format member,
+             format 1); not made again since
     646b730  `make_fixtures.py 646b730 /work/wt-646/.build/release/minerva-server`, the binary of a
              detached worktree at 646b730 built with plain `swift build -c release` (the last
              commit before session heads were written as snapshots plus deltas): besides what
@@ -61,7 +62,7 @@ class FixtureSet:
     reloaded_file: str   # the same with HELP added, which the server reloads
     creations: list      # (session, body, headers) of POST /v1/sessions
     script: list         # (session, method, path, body, headers)
-    more_app: callable = lambda app: app   # what the set adds to the old binary's demo app
+    more_app: callable = None   # what the set adds to the old binary's demo app (None: nothing)
 
 
 def desk_flow(app):
@@ -219,8 +220,12 @@ def main(name, old_binary):
     fixture = SETS[name]
     conftest.BINARY = Path(old_binary)
     demo = subprocess.run([old_binary, "--print-demo-app"], capture_output=True, text=True, check=True).stdout
-    app = fixture.more_app(json.loads(demo))
-    (HERE / fixture.app_file).write_text(demo if app == json.loads(demo) else json.dumps(app, indent=2) + "\n")
+    app = json.loads(demo)
+    if fixture.more_app is None:
+        (HERE / fixture.app_file).write_text(demo)
+    else:
+        app = fixture.more_app(app)
+        (HERE / fixture.app_file).write_text(json.dumps(app, indent=2) + "\n")
     app["screens"]["help"] = HELP
     (HERE / fixture.reloaded_file).write_text(json.dumps(app, indent=2) + "\n")
     recorded = {}
