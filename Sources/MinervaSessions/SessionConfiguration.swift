@@ -26,6 +26,9 @@ public struct SessionConfiguration: Sendable {
     /// current cells. Its in-memory history (the newest events, older list versions) keeps within
     /// as many bytes again, half each.
     public var maxSessionBytes: Int
+    /// With the memory store: the bytes of records (events, older list versions, remembered
+    /// answers) one session's history may keep there, the oldest going first beyond it.
+    public var memoryHistoryBytes: Int
     /// Seconds a session may stay unused before it expires.
     public var sessionTTL: Double
     /// Requests per second per session on average (0: unlimited).
@@ -49,7 +52,7 @@ public struct SessionConfiguration: Sendable {
     public init(
         maxSessions: Int = 100_000, eventHistory: Int = 1000, eventsInMemory: Int = 64, listHistory: Int = 32,
         maxListItems: Int = 10_000, maxListBytes: Int = 12_288, maxNodes: Int = 1000, maxParamBytes: Int = 2048,
-        maxUIBytes: Int = 4096, maxSessionBytes: Int = 16_384, sessionTTL: Double = 86_400, rateLimit: Double = 100, rateBurst: Double = 200,
+        maxUIBytes: Int = 4096, maxSessionBytes: Int = 16_384, memoryHistoryBytes: Int = 1 << 20, sessionTTL: Double = 86_400, rateLimit: Double = 100, rateBurst: Double = 200,
         idempotencyLifetime: Double = 86_400, idempotencyCapacity: Int = 1000,
         now: @escaping @Sendable () -> Double = SessionConfiguration.wallClock
     ) {
@@ -63,6 +66,7 @@ public struct SessionConfiguration: Sendable {
         self.maxParamBytes = maxParamBytes
         self.maxUIBytes = maxUIBytes
         self.maxSessionBytes = maxSessionBytes
+        self.memoryHistoryBytes = memoryHistoryBytes
         self.sessionTTL = sessionTTL
         self.rateLimit = rateLimit
         self.rateBurst = rateBurst

@@ -53,7 +53,7 @@ public final class SessionCore: Sendable {
         current = Locked((app, appVersion))
         self.configuration = configuration
         self.logger = logger
-        let stores = persistence.stores
+        let stores = persistence.stores(configuration)
         store = stores.sessions
         apps = AppCatalog(app, version: appVersion, store: stores.sessions, logger: logger)
         writes = CommitPath(persistence, store: stores.sessions, health: writeHealth)

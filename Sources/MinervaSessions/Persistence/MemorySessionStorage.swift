@@ -3,6 +3,8 @@ import Locking
 /// Sessions kept in this process's memory, gone with it: the store of `--store memory`. It keeps
 /// the same records as the durable stores and answers every call of ``SessionStorage`` as they
 /// do (the store-contract tests run it beside them), committing inline, within the caller's call.
+/// Unlike a disk, memory is not cheap: each session's history (its events, older list versions
+/// and remembered answers) keeps within a byte budget, the oldest going first.
 public final class MemorySessionStorage: SessionStorage {
     /// What the store holds of one session.
     private struct Stored {
@@ -13,6 +15,8 @@ public final class MemorySessionStorage: SessionStorage {
         var lists: [String: [ListRecord]] = [:]
         /// Its remembered answers, by key.
         var answers: [String: AnswerRecord] = [:]
+        /// The bytes of the bodies of its events, list versions and answers.
+        var bytes = 0
     }
 
     private struct Contents {
@@ -22,9 +26,15 @@ public final class MemorySessionStorage: SessionStorage {
     }
 
     private let contents = Locked(Contents())
+    /// The bytes of records one session's history may take; see ``trim(_:budget:)``.
+    private let historyBudget: Int
 
     /// An empty store.
-    public init() {}
+    /// - Parameter historyBudget: the bytes of records (events, list versions, answers) one
+    ///   session may keep; no limit by default.
+    public init(historyBudget: Int = .max) {
+        self.historyBudget = historyBudget
+    }
 
     public func loadSession(_ id: String, eventTail: Int) throws(StorageError) -> StoredSession? {
         contents.withLock { contents in
@@ -82,7 +92,7 @@ public final class MemorySessionStorage: SessionStorage {
             writes.map { write in
                 switch write {
                 case .session(let change):
-                    return Self.save(change, in: &contents)
+                    return save(change, in: &contents)
                 case .delete(let id):
                     contents.sessions[id] = nil
                     return .committed
@@ -103,14 +113,16 @@ public final class MemorySessionStorage: SessionStorage {
             for id in ids { contents.sessions[id] = nil }
             contents.creations = contents.creations.filter { $0.value.storedAt >= answersBefore }
             for id in contents.sessions.keys where contents.sessions[id]!.answers.values.contains(where: { $0.storedAt < answersBefore }) {
-                contents.sessions[id]!.answers = contents.sessions[id]!.answers.filter { $0.value.storedAt >= answersBefore }
+                let expired = contents.sessions[id]!.answers.values.filter { $0.storedAt < answersBefore }
+                for answer in expired { contents.sessions[id]!.answers[answer.key] = nil }
+                contents.sessions[id]!.bytes -= expired.reduce(0) { $0 + $1.body.count }
             }
             return ids
         }
     }
 
     /// Writes one session's change, as the durable stores do (see ``SessionStorage/commit(_:)``).
-    private static func save(_ change: SessionWrite, in contents: inout Contents) -> WriteOutcome {
+    private func save(_ change: SessionWrite, in contents: inout Contents) -> WriteOutcome {
         let record = change.record
         if let expected = change.expectedLastEvent {
             guard let stored = contents.sessions[record.id], max(stored.record.lastEvent, stored.events.last?.seq ?? 0) == expected else {
@@ -125,7 +137,8 @@ public final class MemorySessionStorage: SessionStorage {
             }
             contents.sessions[record.id] = Stored(record: record)
         }
-        apply(change, to: &contents.sessions[record.id]!)
+        Self.apply(change, to: &contents.sessions[record.id]!)
+        if contents.sessions[record.id]!.bytes > historyBudget { Self.trim(&contents.sessions[record.id]!, budget: historyBudget) }
         return .committed
     }
 
@@ -134,38 +147,68 @@ public final class MemorySessionStorage: SessionStorage {
         for event in change.newEvents {
             let index = firstIndex(in: stored.events, notBefore: event.seq)
             if index < stored.events.endIndex, stored.events[index].seq == event.seq {
+                stored.bytes -= stored.events[index].body.count
                 stored.events[index] = event
             } else {
                 stored.events.insert(event, at: index)
             }
+            stored.bytes += event.body.count
         }
         if let oldest = change.oldestKeptEvent {
             // The newest checkpoint before the kept events stays, with those after it.
             let kept = firstIndex(in: stored.events, notBefore: oldest)
-            let start = stored.events[..<kept].lastIndex(where: \.carriesCheckpoint) ?? kept
-            stored.events.removeFirst(start)
+            dropEvents(upTo: stored.events[..<kept].lastIndex(where: \.carriesCheckpoint) ?? kept, of: &stored)
         }
         for list in change.newListVersions {
             var versions = stored.lists[list.node, default: []]
-            versions.removeAll { $0.version == list.version }
+            if let index = versions.firstIndex(where: { $0.version == list.version }) { stored.bytes -= versions.remove(at: index).body.count }
             versions.append(list)
             versions.sort { $0.version < $1.version }
             stored.lists[list.node] = versions
+            stored.bytes += list.body.count
         }
         for (node, oldest) in change.keptListVersions {
-            if let oldest {
-                stored.lists[node]?.removeAll { $0.version < oldest }
-            } else {
-                stored.lists[node] = nil
-            }
+            let versions = stored.lists[node] ?? []
+            let (dropped, kept) = (versions.filter { $0.version < oldest ?? .max }, versions.filter { $0.version >= oldest ?? .max })
+            stored.bytes -= dropped.reduce(0) { $0 + $1.body.count }
+            stored.lists[node] = kept.isEmpty ? nil : kept
         }
-        for answer in change.newAnswers { stored.answers[answer.key] = answer }
+        for answer in change.newAnswers {
+            stored.bytes += answer.body.count - (stored.answers.updateValue(answer, forKey: answer.key)?.body.count ?? 0)
+        }
         // The oldest go first; a write adds one answer at most, so this drops one at most.
-        while !change.newAnswers.isEmpty, stored.answers.count > max(0, change.keptAnswers),
-            let oldest = stored.answers.min(by: { $0.value.storedAt < $1.value.storedAt })
-        {
-            stored.answers.removeValue(forKey: oldest.key)
+        while !change.newAnswers.isEmpty, stored.answers.count > max(0, change.keptAnswers) { dropOldestAnswer(of: &stored) }
+    }
+
+    /// Keeps a session's history within `budget` bytes: older list versions go first (never a
+    /// list's current one), then the oldest answers, then the oldest events (never those after
+    /// the head, which its state is rebuilt from). A client asking for what went is told to reload.
+    private static func trim(_ stored: inout Stored, budget: Int) {
+        while stored.bytes > budget, let node = stored.lists.first(where: { $0.value.count > 1 })?.key {
+            stored.bytes -= stored.lists[node]!.removeFirst().body.count
         }
+        while stored.bytes > budget, !stored.answers.isEmpty { dropOldestAnswer(of: &stored) }
+        let afterHead = firstIndex(in: stored.events, notBefore: stored.record.lastEvent + 1)
+        var dropped = 0
+        var bytes = stored.bytes
+        while bytes > budget, dropped < afterHead {
+            bytes -= stored.events[dropped].body.count
+            dropped += 1
+        }
+        dropEvents(upTo: dropped, of: &stored)
+    }
+
+    /// Drops the events before `index`.
+    private static func dropEvents(upTo index: Int, of stored: inout Stored) {
+        guard index > 0 else { return }
+        stored.bytes -= stored.events[..<index].reduce(0) { $0 + $1.body.count }
+        stored.events.removeFirst(index)
+    }
+
+    /// Drops the oldest remembered answer.
+    private static func dropOldestAnswer(of stored: inout Stored) {
+        guard let oldest = stored.answers.min(by: { $0.value.storedAt < $1.value.storedAt }) else { return }
+        stored.bytes -= stored.answers.removeValue(forKey: oldest.key)!.body.count
     }
 
     /// The index of the first event whose `seq` is `seq` or more.

@@ -13,9 +13,9 @@ public enum Persistence: Sendable {
     case shared(any SharedSessionStorage & AnalyticsStorage)
 
     /// The store and the analytics store of this mode.
-    var stores: (sessions: any SessionStorage, analytics: any AnalyticsStorage) {
+    func stores(_ configuration: SessionConfiguration) -> (sessions: any SessionStorage, analytics: any AnalyticsStorage) {
         switch self {
-        case .memory: (MemorySessionStorage(), AnalyticsMemoryStore())
+        case .memory: (MemorySessionStorage(historyBudget: configuration.memoryHistoryBytes), AnalyticsMemoryStore())
         case .local(let store): (store, store)
         case .shared(let store): (store, store)
         }
