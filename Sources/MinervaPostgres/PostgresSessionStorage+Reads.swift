@@ -117,4 +117,12 @@ extension PostgresSessionStorage {
     public func checkReachable() throws(StorageError) {
         try call { connection, deadline throws(PostgresError) in _ = try connection.query("SELECT 1", until: deadline) }
     }
+
+    public func checkWritable() throws(StorageError) {
+        try call { connection, deadline throws(PostgresError) in
+            _ = try connection.query(
+                "INSERT INTO minerva_health_probe (instance, at) VALUES ($1, now()) ON CONFLICT (instance) DO UPDATE SET at = now()",
+                [.text(instance)], until: deadline)
+        }
+    }
 }

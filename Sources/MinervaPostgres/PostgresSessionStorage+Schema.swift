@@ -63,6 +63,12 @@ extension PostgresSessionStorage {
             document bytea NOT NULL
         );
         """,
+        """
+        CREATE TABLE minerva_health_probe (
+            instance text PRIMARY KEY,
+            at timestamptz NOT NULL
+        );
+        """,
     ]
 
     /// Brings the schema up to date under an advisory lock, so that instances starting together
