@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# What durability costs: push/pop req/s of minerva-server with the SQLite store against the
+# memory store, both of this build, and 395c355's memory store beside them (the release before
+# analytics and the change log), with the bytes the SQLite server writes to disk per mutation
+# (/proc/PID/io: the WAL and its checkpoints into the database).
+#
+#   Benchmarks/run-durability.sh        # 3 alternating rounds of 10 s: about 4 minutes after the builds
+#   ROUNDS=1 DURATION=3s Benchmarks/run-durability.sh
+#
+# Each run: a fresh server (2 threads, --rate-limit 0, the tabs app the benchmarks use), SESSIONS
+# sessions (512) made by make-sessions.py, a warm-up, then wrk -t2 -c64 push_pop.lua for DURATION.
+# Settings: ROUNDS (3), DURATION (10s), WARMUP (3s), SESSIONS (512), CONNECTIONS (64), REF (395c355),
+# MINERVA_BIN (default: this working tree's release build, made by scripts/build.sh).
+# The ref is built once in Benchmarks/.build/ref-REF (a worktree beside it, removed after the build).
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+rounds="${ROUNDS:-3}"
+duration="${DURATION:-10s}"
+warmup="${WARMUP:-3s}"
+sessions="${SESSIONS:-512}"
+connections="${CONNECTIONS:-64}"
+ref="${REF:-395c355}"
+app="$root/tests/live/apps/tabs.json"
+results="$here/.build/durability-results/$(date +%Y%m%d-%H%M%S)"
+mkdir -p "$results"
+log() { printf 'run-durability: %s\n' "$*" >&2; }
+
+command -v wrk >/dev/null 2>&1 || { sudo=""; [[ "$(id -u)" == 0 ]] || sudo=sudo; $sudo apt-get install -y -qq wrk >/dev/null; }
+
+head_bin="${MINERVA_BIN:-$root/.build/release/minerva-server}"
+if [[ -z "${MINERVA_BIN:-}" ]]; then
+  log "building this working tree (scripts/build.sh)"
+  "$root/scripts/build.sh" >/dev/null
+fi
+ref_bin="$here/.build/ref-$ref/release/minerva-server"
+if [[ ! -x "$ref_bin" ]]; then
+  log "building $ref (once)"
+  worktree="$here/.build/ref-$ref-src"
+  git -C "$root" worktree add --detach "$worktree" "$ref" >/dev/null 2>&1 || true
+  swift build -c release --package-path "$worktree" --scratch-path "$here/.build/ref-$ref" --product minerva-server >"$results/ref-build.log" 2>&1 \
+    || { tail -20 "$results/ref-build.log" >&2; exit 1; }
+  git -C "$root" worktree remove --force "$worktree" >/dev/null 2>&1 || true
+fi
+
+pid=""
+cleanup() { [[ -z "$pid" ]] || kill "$pid" 2>/dev/null || true; }
+trap cleanup EXIT
+
+# run NAME BINARY STORE: one measured run; prints "req/s bytes-written-per-request".
+run() {
+  local name="$1" binary="$2" store="$3" port="" started
+  rm -f "$results/$name.sqlite"*
+  "$binary" --host 127.0.0.1 --port 0 --threads 2 --rate-limit 0 --app "$app" --store "$store" >"$results/$name.log" 2>&1 &
+  pid=$!
+  started=$(date +%s)
+  until [[ -n "$port" ]]; do
+    port="$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9][0-9]*\).*|\1|p' "$results/$name.log" | head -n 1)"
+    (( $(date +%s) - started < 30 )) || { log "$name did not start"; cat "$results/$name.log" >&2; exit 1; }
+    sleep 0.1
+  done
+  python3 "$here/make-sessions.py" "http://127.0.0.1:$port" "$sessions" "$results/$name.sessions"
+  SESSIONS_FILE="$results/$name.sessions" WRK_THREADS=2 wrk -t2 -c"$connections" -d"$warmup" -s "$here/wrk/push_pop.lua" "http://127.0.0.1:$port" >/dev/null
+  local before after
+  before=$(awk '/^write_bytes/ {print $2}' "/proc/$pid/io")
+  SESSIONS_FILE="$results/$name.sessions" WRK_THREADS=2 wrk -t2 -c"$connections" -d"$duration" -s "$here/wrk/push_pop.lua" \
+    "http://127.0.0.1:$port" >"$results/$name.wrk"
+  after=$(awk '/^write_bytes/ {print $2}' "/proc/$pid/io")
+  kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
+  rm -f "$results/$name.sqlite"*
+  local rate requests
+  rate=$(awk '/^Requests\/sec/ {print $2}' "$results/$name.wrk")
+  requests=$(awk '/requests in/ {print $1}' "$results/$name.wrk")
+  grep -q "starved=0 unmatched=0" "$results/$name.wrk" || { log "$name: wrk's sessions went wrong"; cat "$results/$name.wrk" >&2; exit 1; }
+  grep -q "Non-2xx" "$results/$name.wrk" && { log "$name: answers other than 2xx"; cat "$results/$name.wrk" >&2; exit 1; }
+  echo "$rate $(( (after - before) / requests ))"
+}
+
+for round in $(seq 1 "$rounds"); do
+  for server in memory sqlite ref-memory; do
+    case "$server" in
+      memory) line=$(run "memory-$round" "$head_bin" memory) ;;
+      sqlite) line=$(run "sqlite-$round" "$head_bin" "sqlite:$results/sqlite-$round.sqlite") ;;
+      ref-memory) line=$(run "ref-memory-$round" "$ref_bin" memory) ;;
+    esac
+    log "round $round $server: $line"
+    echo "$server $line" >>"$results/table"
+  done
+done
+
+python3 - "$results/table" "$ref" <<'EOF'
+import statistics, sys
+rows = [line.split() for line in open(sys.argv[1])]
+median = lambda server, column: statistics.median(float(row[column]) for row in rows if row[0] == server)
+memory, sqlite, ref = median("memory", 1), median("sqlite", 1), median("ref-memory", 1)
+print(f"push/pop req/s (median of {sum(1 for row in rows if row[0] == 'memory')}): memory {memory:.0f}, SQLite {sqlite:.0f}, {sys.argv[2]} memory {ref:.0f}")
+print(f"SQLite/memory {sqlite / memory:.2f}x, SQLite/{sys.argv[2]} memory {sqlite / ref:.2f}x, memory/{sys.argv[2]} memory {memory / ref:.2f}x")
+print(f"bytes written to disk per mutation with SQLite: {median('sqlite', 2):.0f}")
+EOF
+log "raw output in $results"

@@ -1,0 +1,65 @@
+/// A mutation as the API hands it to the core.
+public struct Mutation: Sendable {
+    /// What to do.
+    public var command: SessionCommand
+    /// The versions the client accepts (`If-Match`); `nil` accepts any.
+    public var precondition: (@Sendable (Int) -> Bool)?
+    /// The request's `Idempotency-Key`, if any.
+    public var idempotencyKey: IdempotencyKey?
+    /// Builds the answer from the state the mutation produced (or, for a no-op, the unchanged
+    /// one); it is remembered for the `Idempotency-Key` and stored with the mutation.
+    public var answer: @Sendable (SessionState) -> StoredAnswer
+
+    /// Creates a mutation.
+    public init(
+        command: SessionCommand, precondition: (@Sendable (Int) -> Bool)?, idempotencyKey: IdempotencyKey?,
+        answer: @escaping @Sendable (SessionState) -> StoredAnswer
+    ) {
+        self.command = command
+        self.precondition = precondition
+        self.idempotencyKey = idempotencyKey
+        self.answer = answer
+    }
+}
+
+/// How a mutation ended well.
+public struct MutationResult: Sendable {
+    /// The answer, made already (remembered, or stored with the mutation for its key), or made
+    /// from the state the mutation produced when it is read: after the swap, outside the
+    /// session's lock.
+    private enum Answer: Sendable {
+        case made(StoredAnswer)
+        case from(SessionState, @Sendable (SessionState) -> StoredAnswer)
+    }
+
+    private let made: Answer
+    /// The block of events it appended (empty for a no-op or a remembered answer).
+    public let events: ArraySlice<SessionEvent>
+    /// Whether the answer is a remembered one (a retry with the same `Idempotency-Key`).
+    public let replayed: Bool
+
+    /// A result with its answer made.
+    init(answer: StoredAnswer, events: ArraySlice<SessionEvent>, replayed: Bool) {
+        made = .made(answer)
+        self.events = events
+        self.replayed = replayed
+    }
+
+    /// A result whose answer `answer` makes from `state` when it is read.
+    init(state: SessionState, answer: @escaping @Sendable (SessionState) -> StoredAnswer, events: ArraySlice<SessionEvent>) {
+        made = .from(state, answer)
+        self.events = events
+        replayed = false
+    }
+
+    /// The answer to send (made now, the first time, when it was not made with the mutation).
+    public var answer: StoredAnswer {
+        switch made {
+        case .made(let answer): answer
+        case .from(let state, let make): make(state)
+        }
+    }
+}
+
+/// Receives a mutation's outcome once it is durable (or refused).
+public typealias MutationCompletion = @Sendable (Result<MutationResult, SessionError>) -> Void
