@@ -20,6 +20,19 @@ public struct ServerConfiguration: Sendable {
     /// The bearer token of `/v1/admin/…`; `nil` turns those paths off (`404`).
     public var adminToken: String?
 
+    /// The configuration every limit's default comes from (the command line's defaults too).
+    public static let standard = ServerConfiguration()
+
+    /// Why the configuration cannot serve, each reason naming the command-line flag, or none
+    /// (the session core's limits included).
+    public var problems: [String] {
+        var problems = sessions.problems
+        if maxBodySize < 1 { problems.append("--max-body must be at least 1") }
+        if maxURLBytes < 64 || maxHeaderBytes < 256 { problems.append("--max-url-bytes must be at least 64 and --max-header-bytes at least 256") }
+        if !(1...256).contains(storeThreads) { problems.append("--store-threads must be between 1 and 256") }
+        return problems
+    }
+
     /// Creates a configuration; every limit has a default suited to a public server.
     public init(
         maxBodySize: Int = 1 << 20, maxURLBytes: Int = 8192, maxHeaderBytes: Int = 16_384,

@@ -52,7 +52,7 @@ public struct SessionConfiguration: Sendable {
     public init(
         maxSessions: Int = 100_000, eventHistory: Int = 1000, eventsInMemory: Int = 64, listHistory: Int = 32,
         maxListItems: Int = 10_000, maxListBytes: Int = 12_288, maxNodes: Int = 1000, maxParamBytes: Int = 2048,
-        maxUIBytes: Int = 4096, maxSessionBytes: Int = 16_384, memoryHistoryBytes: Int = 1 << 20, sessionTTL: Double = 86_400, rateLimit: Double = 100, rateBurst: Double = 200,
+        maxUIBytes: Int = 4096, maxSessionBytes: Int = 16_384, memoryHistoryBytes: Int = 256 << 10, sessionTTL: Double = 86_400, rateLimit: Double = 100, rateBurst: Double = 200,
         idempotencyLifetime: Double = 86_400, idempotencyCapacity: Int = 1000,
         now: @escaping @Sendable () -> Double = SessionConfiguration.wallClock
     ) {

@@ -37,13 +37,13 @@ struct MinervaServerCommand: ParsableCommand {
         help: ArgumentHelp(
             "With a PostgreSQL store: threads (and database connections) for requests, writes and expiry; each instance opens one more to listen.",
             valueName: "count"))
-    var storeThreads = 4
+    var storeThreads = ServerConfiguration.standard.storeThreads
 
     @Option(help: "Worker threads, each polling its own connections with epoll.")
     var threads = HTTPServerConfiguration.processorCount
 
     @Option(help: ArgumentHelp("Largest request body in bytes; larger ones answer 413.", valueName: "bytes"))
-    var maxBody = 1 << 20
+    var maxBody = ServerConfiguration.standard.maxBodySize
 
     @Option(help: "Open connections at most.")
     var maxConnections = 4096
@@ -63,51 +63,57 @@ struct MinervaServerCommand: ParsableCommand {
     var requestTimeout = 30
 
     @Option(help: "Sessions at most (in the store, when there is one); more answer 503.")
-    var maxSessions = 100_000
+    var maxSessions = SessionConfiguration.standard.maxSessions
 
     @Option(help: "Events kept per session for GET …/events (at least 1000).")
-    var eventHistory = 1000
+    var eventHistory = SessionConfiguration.standard.eventHistory
 
     @Option(help: "List versions kept per node for GET …/list?since= (at least 32).")
-    var listHistory = 32
+    var listHistory = SessionConfiguration.standard.listHistory
 
     @Option(help: "Cells per list at most; more answer 422.")
-    var maxListItems = 10_000
+    var maxListItems = SessionConfiguration.standard.maxListItems
 
     @Option(help: ArgumentHelp("Time a session may stay unused before it expires: seconds, or with s, m, h or d.", valueName: "duration"))
-    var sessionTTL: Duration = .init(seconds: 86_400)
+    var sessionTTL = Duration(seconds: SessionConfiguration.standard.sessionTTL)
 
     @Option(help: "Nodes per session at most; operations that would pass it answer 409.")
-    var maxNodes = 1000
+    var maxNodes = SessionConfiguration.standard.maxNodes
 
     @Option(help: ArgumentHelp("Bytes of one node's params (as JSON) at most; more answer 422.", valueName: "bytes"))
-    var maxParamBytes = 2048
+    var maxParamBytes = SessionConfiguration.standard.maxParamBytes
 
     @Option(
         name: .customLong("max-ui-bytes"),
         help: ArgumentHelp("Bytes of one node's UI state (PUT …/ui, as JSON) at most; more answer 422.", valueName: "bytes"))
-    var maxUIBytes = 4096
+    var maxUIBytes = SessionConfiguration.standard.maxUIBytes
 
     @Option(help: ArgumentHelp("Bytes of one list at most (ids, kinds, contents, 64 per cell); more answer 422.", valueName: "bytes"))
-    var maxListBytes = 12_288
+    var maxListBytes = SessionConfiguration.standard.maxListBytes
 
     @Option(
         help: ArgumentHelp(
             "Bytes of a session at most (512 per node and its params, its lists); growing past it answers 409. Its in-memory history keeps within as much again.",
             valueName: "bytes"))
-    var maxSessionBytes = 16_384
+    var maxSessionBytes = SessionConfiguration.standard.maxSessionBytes
+
+    @Option(
+        help: ArgumentHelp(
+            "With --store memory: bytes of records (events, older list versions, answers) one session's history keeps in the store; the oldest go first beyond it.",
+            valueName: "bytes"))
+    var memoryHistoryBytes = SessionConfiguration.standard.memoryHistoryBytes
 
     @Option(help: "Requests per second per session on average; 0 turns the limit off. More answer 429.")
-    var rateLimit: Double = 100
+    var rateLimit = SessionConfiguration.standard.rateLimit
 
     @Option(help: "Requests a session may make in a burst above the average.")
-    var rateBurst: Double = 200
+    var rateBurst = SessionConfiguration.standard.rateBurst
 
     @Option(help: ArgumentHelp("Bytes of path and query at most; longer answer 414.", valueName: "bytes"))
-    var maxURLBytes = 8192
+    var maxURLBytes = ServerConfiguration.standard.maxURLBytes
 
     @Option(help: ArgumentHelp("Bytes of header fields at most; more answer 431.", valueName: "bytes"))
-    var maxHeaderBytes = 16_384
+    var maxHeaderBytes = ServerConfiguration.standard.maxHeaderBytes
 
     @Option(help: "Log level: trace, debug, info (adds a line per request), notice, warning, error or critical.")
     var logLevel: Logger.Level = .notice
@@ -163,26 +169,34 @@ struct MinervaServerCommand: ParsableCommand {
         guard maxConnectionsPerIP >= 0 else { throw ValidationError("--max-connections-per-ip must be 0 or more") }
         guard connectionTimeout >= 0 else { throw ValidationError("--connection-timeout must be 0 or more") }
         guard requestTimeout >= 0 else { throw ValidationError("--request-timeout must be 0 or more") }
-        guard maxSessions >= 1 else { throw ValidationError("--max-sessions must be at least 1") }
-        guard listHistory >= 32 else { throw ValidationError("--list-history must be at least 32") }
-        guard eventHistory >= 1000 else { throw ValidationError("--event-history must be at least 1000") }
-        guard maxParamBytes >= 2, maxListBytes >= 1, maxSessionBytes >= maxListBytes + 4096, maxSessionBytes >= maxParamBytes + 4096 else {
-            throw ValidationError(
-                "--max-param-bytes must be at least 2 and --max-list-bytes at least 1; --max-session-bytes must leave 4096 bytes beside the largest list and the largest params"
-            )
+        if let problem = serverConfiguration(sessions: sessionConfiguration(now: SessionConfiguration.wallClock), cors: .off).problems.first {
+            throw ValidationError(problem)
         }
-        guard maxUIBytes >= 2, maxSessionBytes >= maxUIBytes + 4096 else {
-            throw ValidationError("--max-ui-bytes must be at least 2, and --max-session-bytes must leave 4096 bytes beside it")
-        }
-        guard maxListItems >= 1 else { throw ValidationError("--max-list-items must be at least 1") }
-        guard maxNodes >= 2 else { throw ValidationError("--max-nodes must be at least 2") }
-        guard rateLimit >= 0, rateBurst >= 1 else { throw ValidationError("--rate-limit must be 0 or more and --rate-burst at least 1") }
-        guard (1...256).contains(storeThreads) else { throw ValidationError("--store-threads must be between 1 and 256") }
         _ = try storeOption()
-        guard maxURLBytes >= 64, maxHeaderBytes >= 256 else {
-            throw ValidationError("--max-url-bytes must be at least 64 and --max-header-bytes at least 256")
-        }
         _ = try corsPolicy()
+    }
+
+    /// The session core's limits the flags set, with `now` as its clock.
+    private func sessionConfiguration(now: @escaping @Sendable () -> Double) -> SessionConfiguration {
+        SessionConfiguration(
+            maxSessions: maxSessions, eventHistory: eventHistory, listHistory: listHistory, maxListItems: maxListItems,
+            maxListBytes: maxListBytes, maxNodes: maxNodes, maxParamBytes: maxParamBytes, maxUIBytes: maxUIBytes,
+            maxSessionBytes: maxSessionBytes, memoryHistoryBytes: memoryHistoryBytes, sessionTTL: sessionTTL.seconds, rateLimit: rateLimit,
+            rateBurst: rateBurst, now: now)
+    }
+
+    /// The API's limits the flags set.
+    private func serverConfiguration(sessions: SessionConfiguration, cors: CORSPolicy) -> ServerConfiguration {
+        ServerConfiguration(
+            maxBodySize: maxBody, maxURLBytes: maxURLBytes, maxHeaderBytes: maxHeaderBytes, sessions: sessions, cors: cors,
+            storeThreads: storeThreads, adminToken: adminTokenOption())
+    }
+
+    /// This machine's memory in bytes, if the system tells.
+    private static var physicalMemory: Int? {
+        let pages = sysconf(Int32(_SC_PHYS_PAGES))
+        let size = sysconf(Int32(_SC_PAGESIZE))
+        return pages > 0 && size > 0 ? pages * size : nil
     }
 
     /// `--store`, else `MINERVA_STORE`, else the SQLite file in the working folder.
@@ -271,19 +285,17 @@ struct MinervaServerCommand: ParsableCommand {
         }
         let clockOffset = clockOffsetFile.map(ClockOffset.init)
         let clock = clockOffset?.now ?? SessionConfiguration.wallClock
-        let sessions = SessionConfiguration(
-            maxSessions: maxSessions, eventHistory: eventHistory, listHistory: listHistory, maxListItems: maxListItems,
-            maxListBytes: maxListBytes, maxNodes: maxNodes, maxParamBytes: maxParamBytes, maxUIBytes: maxUIBytes,
-            maxSessionBytes: maxSessionBytes, sessionTTL: sessionTTL.seconds, rateLimit: rateLimit, rateBurst: rateBurst, now: clock)
-        let cors = try corsPolicy()
+        let sessions = sessionConfiguration(now: clock)
+        if store.isMemory, let physical = Self.physicalMemory, sessions.worstMemoryStoreBytes > physical {
+            logger.warning(
+                "with --store memory, \(sessions.maxSessions) sessions may take up to \(sessions.worstMemoryStoreBytes >> 30) GiB, more than this machine's \(physical >> 30) GiB: lower --max-sessions, --max-session-bytes or --memory-history-bytes, or use a durable store"
+            )
+        }
+        let configuration = serverConfiguration(sessions: sessions, cors: try corsPolicy())
         let api: MinervaAPI
         do {
             api = try MinervaAPI(
-                app: appDescription,
-                configuration: ServerConfiguration(
-                    maxBodySize: maxBody, maxURLBytes: maxURLBytes, maxHeaderBytes: maxHeaderBytes, sessions: sessions,
-                    cors: cors, storeThreads: storeThreads, adminToken: adminTokenOption()),
-                logger: logger, persistence: persistence, webRoot: webRoot,
+                app: appDescription, configuration: configuration, logger: logger, persistence: persistence, webRoot: webRoot,
                 metricsText: {
                     var text: [UInt8] = []
                     registry.emit(into: &text)
