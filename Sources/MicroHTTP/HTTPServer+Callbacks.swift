@@ -64,7 +64,7 @@ func requestCompleted(
     let state = Unmanaged<RequestState>.fromOpaque(stored).takeRetainedValue()
     conCls.pointee = nil
     let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
-    if let connection, context.receiveDeadline != nil {
+    if let connection {
         clock(of: connection)?.requestCompleted()
     }
     if let key = state.waitingKey {
@@ -75,9 +75,7 @@ func requestCompleted(
 
 /// Builds the request, asks the responder, and queues its answer.
 private func answer(_ connection: OpaquePointer, _ state: RequestState, _ context: ServerContext) -> MHD_Result {
-    if context.receiveDeadline != nil {
-        clock(of: connection)?.requestArrived()
-    }
+    clock(of: connection)?.requestArrived()
     let request = HTTPRequest(head: state.head, body: state.body, bodyExceedsLimit: state.bodyExceedsLimit)
     state.body = []
     switch context.responder.reply(to: request) {
@@ -160,21 +158,29 @@ private func addHeaders(_ headers: [(name: String, value: String)], to response:
     }
 }
 
+/// `MHD_AcceptPolicyCallback`: whether a new connection may stay, by the server's own limits
+/// (libmicrohttpd's, split between its workers, are set above them).
+func acceptPolicy(_ cls: UnsafeMutableRawPointer?, _ address: UnsafePointer<sockaddr>?, _ length: socklen_t) -> MHD_Result {
+    guard let cls, let address else { return .NO }
+    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+    return context.connections.admits(ClientAddressGroup(address)) ? .YES : .NO
+}
+
 /// `MHD_NotifyConnectionCallback`: starts and ends a connection's ``ConnectionClock``,
 /// kept behind its socket context.
 func connectionNotified(
     _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
     _ code: MHD_ConnectionNotificationCode
 ) {
-    guard let cls, let connection, let socketContext,
-        let deadline = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().receiveDeadline
-    else { return }
+    guard let cls, let connection, let socketContext else { return }
+    let connections = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().connections
     if code == .CONNECTION_NOTIFY_STARTED {
-        let clock = deadline.opened(fd: minerva_mhd_connection_fd(connection))
+        let group = minerva_mhd_client_address(connection).map(ClientAddressGroup.init) ?? ClientAddressGroup(ipv4: 0)
+        let clock = connections.opened(fd: minerva_mhd_connection_fd(connection), group: group)
         socketContext.pointee = Unmanaged.passRetained(clock).toOpaque()
     } else if code == .CONNECTION_NOTIFY_CLOSED, let stored = socketContext.pointee {
         socketContext.pointee = nil
-        deadline.closed(Unmanaged<ConnectionClock>.fromOpaque(stored).takeRetainedValue())
+        connections.closed(Unmanaged<ConnectionClock>.fromOpaque(stored).takeRetainedValue())
     }
 }
 

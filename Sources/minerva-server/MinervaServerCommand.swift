@@ -53,6 +53,12 @@ struct MinervaServerCommand: ParsableCommand {
         help: "Open connections from one client address at most (0: no limit); behind a proxy, raise it to --max-connections.")
     var maxConnectionsPerIP = 1024
 
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a connection must have been idle, or sending its request, before it may be shed while the server is full, to let in a client whose address (IPv6: /64) holds fewer connections.",
+            valueName: "seconds"))
+    var shedAfter: Double = 1
+
     @Option(help: ArgumentHelp("Seconds before an idle connection is closed.", valueName: "seconds"))
     var connectionTimeout = 60
 
@@ -161,6 +167,7 @@ struct MinervaServerCommand: ParsableCommand {
         guard maxBody >= 1 else { throw ValidationError("--max-body must be at least 1") }
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
         guard maxConnectionsPerIP >= 0 else { throw ValidationError("--max-connections-per-ip must be 0 or more") }
+        guard shedAfter >= 0 else { throw ValidationError("--shed-after must be 0 or more") }
         guard connectionTimeout >= 0 else { throw ValidationError("--connection-timeout must be 0 or more") }
         guard requestTimeout >= 0 else { throw ValidationError("--request-timeout must be 0 or more") }
         guard maxSessions >= 1 else { throw ValidationError("--max-sessions must be at least 1") }
@@ -300,12 +307,13 @@ struct MinervaServerCommand: ParsableCommand {
         let server = HTTPServer(
             configuration: HTTPServerConfiguration(
                 host: host, port: port, threads: threads, maxBodySize: maxBody, connectionLimit: maxConnections,
-                connectionsPerAddress: maxConnectionsPerIP, connectionTimeout: connectionTimeout, requestTimeout: requestTimeout,
+                connectionsPerAddress: maxConnectionsPerIP, shedAfter: shedAfter, connectionTimeout: connectionTimeout,
+                requestTimeout: requestTimeout,
                 // The server's own limits plus room for libmicrohttpd's records, so that those limits
                 // answer in JSON rather than libmicrohttpd's HTML; no more, because libmicrohttpd
                 // zeroes the whole pool between the requests of a connection.
                 connectionMemoryLimit: maxURLBytes + maxHeaderBytes + (16 << 10)),
-            responder: api)
+            responder: api, observer: ConnectionReport(logger: logger))
         do {
             try server.start()
         } catch {

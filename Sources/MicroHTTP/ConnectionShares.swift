@@ -1,0 +1,118 @@
+/// The server's open connections by client address group, and the decision at each new
+/// connection: admit it, shed another one to make room for it, or refuse it.
+///
+/// Fair shares: while the server is full, a newcomer is let in by shedding a connection of the
+/// group holding the most — only of a group holding at least two more than the newcomer's, so
+/// that groups with equal shares never shed each other's connections back and forth. Of that
+/// group's connections, an idle keep-alive goes first, then one still sending its request, the
+/// oldest first, and only one idle or sending for at least `shedAfter` seconds (a client that has
+/// just connected has its chance to send). A request that has arrived whole is never shed; a long
+/// poll or stream it waits on is, at most, answered early, so that its connection is idle next
+/// time.
+///
+/// A value with no clock and no sockets: the caller says what each connection is doing.
+struct ConnectionShares<Connection: Hashable> {
+    /// How many connections, and when one may be shed.
+    struct Limits: Equatable {
+        /// Open connections at most.
+        var total: Int
+        /// Open connections of one address group at most (0: no limit).
+        var perGroup: Int
+        /// Seconds a connection must have been idle, or sending its request, before it may be shed.
+        var shedAfter: Double
+    }
+
+    /// What a connection is doing.
+    enum Activity: Equatable {
+        /// Waiting between requests since this time.
+        case idle(since: Double)
+        /// Receiving a request since this time (a new connection: since it opened).
+        case receiving(since: Double)
+        /// Its request arrived whole and is being answered.
+        case answering
+        /// Its request arrived whole and waits for an answer that comes later (a long poll) or
+        /// for the next chunk of a stream, since this time.
+        case waiting(since: Double)
+    }
+
+    /// What to do with a new connection.
+    enum Decision: Equatable {
+        /// Let it in.
+        case admit
+        /// Shed this connection, then let the new one in.
+        case shed(Connection, HTTPShedReason)
+        /// Refuse it; if a wait is named, answer it early, so that its connection can be shed later.
+        case refuse(HTTPRefusalReason, endingEarly: Connection?)
+    }
+
+    /// The limits it decides by.
+    let limits: Limits
+    private var groupOf: [Connection: ClientAddressGroup] = [:]
+    private var members: [ClientAddressGroup: Set<Connection>] = [:]
+
+    /// Creates an empty ledger.
+    init(limits: Limits) {
+        self.limits = limits
+    }
+
+    /// The connections open.
+    var count: Int { groupOf.count }
+
+    /// The connections open from one group.
+    func count(of group: ClientAddressGroup) -> Int {
+        members[group]?.count ?? 0
+    }
+
+    /// Every connection open.
+    var connections: Dictionary<Connection, ClientAddressGroup>.Keys { groupOf.keys }
+
+    /// Records a connection that opened.
+    mutating func insert(_ connection: Connection, from group: ClientAddressGroup) {
+        guard groupOf.updateValue(group, forKey: connection) == nil else { return }
+        members[group, default: []].insert(connection)
+    }
+
+    /// Forgets a connection (it closed, or it is being shed); one already forgotten is ignored.
+    mutating func remove(_ connection: Connection) {
+        guard let group = groupOf.removeValue(forKey: connection) else { return }
+        members[group]?.remove(connection)
+        if members[group]?.isEmpty == true { members[group] = nil }
+    }
+
+    /// Decides about a new connection from `group`.
+    /// - Parameters:
+    ///   - group: the newcomer's address group.
+    ///   - now: the time, in the seconds `activity` speaks in.
+    ///   - activity: what an open connection is doing.
+    /// - Complexity: O(1) while the server has room; when it is full, O(*g* log *g* + *n*) for
+    ///   *g* groups holding more than the newcomer's and the *n* connections of those looked at.
+    func admission(of group: ClientAddressGroup, now: Double, activity: (Connection) -> Activity) -> Decision {
+        let held = count(of: group)
+        if limits.perGroup > 0, held >= limits.perGroup { return .refuse(.perAddress, endingEarly: nil) }
+        guard count >= limits.total else { return .admit }
+        let larger = members.filter { $0.value.count > held + 1 }.sorted { $0.value.count > $1.value.count }
+        // The oldest wait of the largest group that has one, answered early if no one can be shed.
+        var wait: Connection?
+        for (_, connections) in larger {
+            var idle: (connection: Connection, since: Double)?
+            var receiving: (connection: Connection, since: Double)?
+            var oldestWait: (connection: Connection, since: Double)?
+            for connection in connections {
+                switch activity(connection) {
+                case .idle(let since) where now - since >= limits.shedAfter:
+                    if idle.map({ since < $0.since }) ?? true { idle = (connection, since) }
+                case .receiving(let since) where now - since >= limits.shedAfter:
+                    if receiving.map({ since < $0.since }) ?? true { receiving = (connection, since) }
+                case .waiting(let since):
+                    if oldestWait.map({ since < $0.since }) ?? true { oldestWait = (connection, since) }
+                case .idle, .receiving, .answering:
+                    break
+                }
+            }
+            if let idle { return .shed(idle.connection, .idle) }
+            if let receiving { return .shed(receiving.connection, .slowRequest) }
+            wait = wait ?? oldestWait?.connection
+        }
+        return .refuse(.full, endingEarly: wait)
+    }
+}

@@ -1,0 +1,148 @@
+import Testing
+
+@testable import MicroHTTP
+
+/// The shedding policy as a value: connections are numbers, their activities a dictionary.
+@Suite struct ConnectionSharesTests {
+    typealias Shares = ConnectionShares<Int>
+
+    let limits = Shares.Limits(total: 10, perGroup: 6, shedAfter: 1)
+
+    /// A ledger holding `held[i]` connections from 10.0.0.(i+1), numbered from 0 in that order,
+    /// each with the activity `activity(number)`.
+    func ledger(_ held: [Int], limits: Shares.Limits? = nil) -> Shares {
+        var shares = Shares(limits: limits ?? self.limits)
+        var number = 0
+        for (index, count) in held.enumerated() {
+            for _ in 0..<count {
+                shares.insert(number, from: group(index + 1))
+                number += 1
+            }
+        }
+        return shares
+    }
+
+    func group(_ last: UInt32) -> ClientAddressGroup {
+        ClientAddressGroup(ipv4: 0x0A00_0000 | last)
+    }
+
+    @Test func admitsWhileThereIsRoom() {
+        let shares = ledger([5, 4])
+        #expect(shares.admission(of: group(9), now: 100) { _ in .answering } == .admit)
+    }
+
+    @Test func refusesAGroupAtItsOwnLimitEvenWithRoom() {
+        let shares = ledger([6])
+        #expect(shares.admission(of: group(1), now: 100) { _ in .idle(since: 0) } == .refuse(.perAddress, endingEarly: nil))
+    }
+
+    @Test func whenFullShedsTheOldestSlowRequestOfTheLargestGroup() {
+        // 10.0.0.1 holds 0…5, 10.0.0.2 holds 6…9; all sending slowly, 3 the oldest of the largest
+        let shares = ledger([6, 4])
+        let started = [0: 50.0, 1: 40, 2: 60, 3: 10, 4: 70, 5: 80, 6: 1, 7: 2, 8: 3, 9: 4]
+        let decision = shares.admission(of: group(9), now: 100) { .receiving(since: started[$0]!) }
+        #expect(decision == .shed(3, .slowRequest))
+    }
+
+    @Test func idleKeepAlivesGoBeforeSlowRequests() {
+        let shares = ledger([6, 4])
+        let decision = shares.admission(of: group(9), now: 100) { $0 == 4 ? .idle(since: 90) : .receiving(since: 1) }
+        #expect(decision == .shed(4, .idle))
+    }
+
+    @Test func neverShedsACompletedRequestNorAConnectionYoungerThanTheDeadline() {
+        let shares = ledger([6, 4])
+        // 10.0.0.1's connections are all answering or just opened; 10.0.0.2's one old slow request goes
+        let decision = shares.admission(of: group(9), now: 100) { connection in
+            switch connection {
+            case 0...2: .answering
+            case 3...5: .receiving(since: 99.5)
+            case 8: .receiving(since: 20)
+            default: .idle(since: 99.9)
+            }
+        }
+        #expect(decision == .shed(8, .slowRequest))
+    }
+
+    @Test func groupsWithEqualSharesDoNotShedEachOther() {
+        let shares = ledger([5, 5])
+        #expect(shares.admission(of: group(1), now: 100) { _ in .receiving(since: 0) } == .refuse(.full, endingEarly: nil))
+        // one less than the largest is not enough either: the swap would only move the imbalance
+        let uneven = ledger([6, 4])
+        #expect(uneven.admission(of: group(2), now: 100) { .receiving(since: Double($0)) } == .shed(0, .slowRequest))
+        let close = ledger([5, 4, 1])
+        #expect(close.admission(of: group(2), now: 100) { _ in .receiving(since: 0) } == .refuse(.full, endingEarly: nil))
+    }
+
+    @Test func aWaitIsAnsweredEarlyWhenNoOneCanBeShed() {
+        let shares = ledger([6, 4])
+        let decision = shares.admission(of: group(9), now: 100) { connection in
+            switch connection {
+            case 2: .waiting(since: 30)
+            case 5: .waiting(since: 10)
+            case 7: .waiting(since: 5)
+            default: .answering
+            }
+        }
+        // the largest group's oldest wait; 10.0.0.2's older one is left alone
+        #expect(decision == .refuse(.full, endingEarly: 5))
+    }
+
+    @Test func aSmallerGroupsIdleConnectionGoesBeforeALargerGroupsWait() {
+        let shares = ledger([6, 4])
+        let decision = shares.admission(of: group(9), now: 100) { $0 < 6 ? .waiting(since: 1) : .idle(since: Double($0)) }
+        #expect(decision == .shed(6, .idle))
+    }
+
+    @Test func removalFreesRoomAndForgetsTheConnection() {
+        var shares = ledger([6, 4])
+        #expect(shares.count == 10)
+        shares.remove(0)
+        shares.remove(0)
+        #expect(shares.count == 9)
+        #expect(shares.count(of: group(1)) == 5)
+        #expect(shares.admission(of: group(9), now: 100) { _ in .answering } == .admit)
+        for connection in 6...9 { shares.remove(connection) }
+        #expect(shares.count(of: group(2)) == 0)
+        #expect(Set(shares.connections) == [1, 2, 3, 4, 5])
+    }
+
+    /// Five groups trying to hold more than the server has, a sixth asking now and then: every
+    /// group ends within one connection of the others, and the sixth always gets in.
+    @Test func attackersEndWithEqualSharesAndANewcomerAlwaysGetsIn() {
+        var shares = Shares(limits: Shares.Limits(total: 100, perGroup: 30, shedAfter: 1))
+        var next = 0
+        var refusedNewcomers = 0
+        for round in 0..<400 {
+            let asking = round % 20 == 19 ? group(9) : group(UInt32(round % 5 + 1))
+            switch shares.admission(of: asking, now: Double(round), activity: { _ in .receiving(since: 0) }) {
+            case .admit:
+                shares.insert(next, from: asking)
+            case .shed(let victim, _):
+                shares.remove(victim)
+                shares.insert(next, from: asking)
+            case .refuse:
+                if asking == group(9) { refusedNewcomers += 1 }
+            }
+            next += 1
+            // the newcomer's connection is answered and closed before it asks again
+            if asking == group(9) { shares.remove(next - 1) }
+        }
+        #expect(refusedNewcomers == 0)
+        let counts = (1...5).map { shares.count(of: group(UInt32($0))) }
+        #expect(counts.max()! - counts.min()! <= 1)
+        #expect(shares.count <= 100)
+    }
+
+    @Test func addressGroups() {
+        #expect(ClientAddressGroup(ipv4: 0x7F00_0002).description == "127.0.0.2")
+        let a: [UInt8] = [0x20, 0x01, 0x0d, 0xb8, 0, 1, 0, 2] + [0, 0, 0, 0, 0, 0, 0, 1]
+        let b: [UInt8] = [0x20, 0x01, 0x0d, 0xb8, 0, 1, 0, 2] + [0xff, 0, 0, 0, 0, 0, 0, 9]
+        let c: [UInt8] = [0x20, 0x01, 0x0d, 0xb8, 0, 1, 0, 3] + [0, 0, 0, 0, 0, 0, 0, 1]
+        #expect(ClientAddressGroup(ipv6: a) == ClientAddressGroup(ipv6: b))
+        #expect(ClientAddressGroup(ipv6: a) != ClientAddressGroup(ipv6: c))
+        #expect(ClientAddressGroup(ipv6: a).description == "2001:db8:1:2::/64")
+        let mapped: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 127, 0, 0, 2]
+        #expect(ClientAddressGroup(ipv6: mapped) == ClientAddressGroup(ipv4: 0x7F00_0002))
+    }
+}
