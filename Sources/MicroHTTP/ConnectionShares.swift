@@ -8,7 +8,8 @@
 /// oldest first, and only one idle or sending for at least `shedAfter` seconds (a client that has
 /// just connected has its chance to send). A request that has arrived whole is never shed; a long
 /// poll or stream it waits on is, at most, answered early, so that its connection is idle next
-/// time.
+/// time. When no one can be shed yet, a newcomer that a larger group would make room for is let in
+/// above the limit (by ``overdraft`` at most), and the excess is shed as soon as it can be.
 ///
 /// A value with no clock and no sockets: the caller says what each connection is doing.
 struct ConnectionShares<Connection: Hashable> {
@@ -41,6 +42,9 @@ struct ConnectionShares<Connection: Hashable> {
         case admit
         /// Shed this connection, then let the new one in.
         case shed(Connection, HTTPShedReason)
+        /// Let it in above the limit: no one can be shed yet, but a group holding more than its
+        /// own will be, once its connections are old enough.
+        case admitAboveLimit
         /// Refuse it; if a wait is named, answer it early, so that its connection can be shed later.
         case refuse(HTTPRefusalReason, endingEarly: Connection?)
     }
@@ -79,6 +83,11 @@ struct ConnectionShares<Connection: Hashable> {
         if members[group]?.isEmpty == true { members[group] = nil }
     }
 
+    /// Connections let in above the limit while no one can be shed yet (every connection of
+    /// the larger groups is younger than `shedAfter`, as in the first second of a burst); the
+    /// excess is shed as soon as it can be (``excess(now:activity:)``).
+    static var overdraft: Int { 64 }
+
     /// Decides about a new connection from `group`.
     /// - Parameters:
     ///   - group: the newcomer's address group.
@@ -90,6 +99,23 @@ struct ConnectionShares<Connection: Hashable> {
         let held = count(of: group)
         if limits.perGroup > 0, held >= limits.perGroup { return .refuse(.perAddress, endingEarly: nil) }
         guard count >= limits.total else { return .admit }
+        let (victim, wait) = candidates(forGroupHolding: held, now: now, activity: activity)
+        if let victim { return .shed(victim.connection, victim.reason) }
+        if count < limits.total + Self.overdraft, members.contains(where: { $0.value.count > held + 1 }) { return .admitAboveLimit }
+        return .refuse(.full, endingEarly: wait)
+    }
+
+    /// The connection to shed now while more are open than the limit allows, if one can be.
+    func excess(now: Double, activity: (Connection) -> Activity) -> (connection: Connection, reason: HTTPShedReason)? {
+        guard count > limits.total else { return nil }
+        return candidates(forGroupHolding: 0, now: now, activity: activity).victim
+    }
+
+    /// The connection to shed for a newcomer whose group holds `held`, and else the wait to
+    /// answer early: of the groups holding at least two more, the largest first.
+    private func candidates(forGroupHolding held: Int, now: Double, activity: (Connection) -> Activity) -> (
+        victim: (connection: Connection, reason: HTTPShedReason)?, wait: Connection?
+    ) {
         let larger = members.filter { $0.value.count > held + 1 }.sorted { $0.value.count > $1.value.count }
         // The oldest wait of the largest group that has one, answered early if no one can be shed.
         var wait: Connection?
@@ -109,10 +135,10 @@ struct ConnectionShares<Connection: Hashable> {
                     break
                 }
             }
-            if let idle { return .shed(idle.connection, .idle) }
-            if let receiving { return .shed(receiving.connection, .slowRequest) }
+            if let idle { return ((idle.connection, .idle), nil) }
+            if let receiving { return ((receiving.connection, .slowRequest), nil) }
             wait = wait ?? oldestWait?.connection
         }
-        return .refuse(.full, endingEarly: wait)
+        return (nil, wait)
     }
 }

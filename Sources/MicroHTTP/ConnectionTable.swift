@@ -41,8 +41,7 @@ final class ConnectionTable: Sendable {
 
     /// Starts looking at the connections, a few times per deadline and at least once a second.
     func start() {
-        guard let receiveDeadline else { return }
-        let interval = min(1, max(0.05, receiveDeadline / 4))
+        let interval = min(1, max(0.05, (receiveDeadline ?? 4) / 4))
         let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "microhttp.receive-deadline"))
         source.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
         source.setEventHandler { [weak self] in self?.sweep() }
@@ -76,7 +75,7 @@ final class ConnectionTable: Sendable {
             return .refuse(.full, endingEarly: nil)
         }
         switch decision {
-        case .admit:
+        case .admit, .admitAboveLimit:
             return true
         case .shed(let victim, let reason):
             observer?.shed(reason, from: victim.group)
@@ -102,11 +101,26 @@ final class ConnectionTable: Sendable {
     }
 
     private func sweep() {
-        guard let receiveDeadline else { return }
         let now = Self.now()
-        for clock in shares.withLock({ Array($0.connections) }) where clock.check(now: now, deadline: receiveDeadline) {
-            observer?.shed(.requestTimeout, from: clock.group)
+        if let receiveDeadline {
+            for clock in shares.withLock({ Array($0.connections) }) where clock.check(now: now, deadline: receiveDeadline) {
+                observer?.shed(.requestTimeout, from: clock.group)
+            }
         }
+        // Connections let in above the limit: shed as many as can be now.
+        let shed = shares.withLock { shares in
+            var shed: [(ConnectionClock, HTTPShedReason)] = []
+            // one that has moved on since it was looked at is not shed, and not chosen again
+            for _ in 0..<ConnectionShares<ConnectionClock>.overdraft {
+                guard let (victim, reason) = shares.excess(now: now, activity: { $0.activity }) else { break }
+                if victim.shed() {
+                    shares.remove(victim)
+                    shed.append((victim, reason))
+                }
+            }
+            return shed
+        }
+        for (victim, reason) in shed { observer?.shed(reason, from: victim.group) }
     }
 
     /// Seconds on the monotonic clock.

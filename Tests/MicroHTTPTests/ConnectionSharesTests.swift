@@ -50,6 +50,23 @@ import Testing
         #expect(decision == .shed(4, .idle))
     }
 
+    @Test func letsANewcomerInAboveTheLimitWhileNoOneCanBeShedYetThenShedsTheExcess() {
+        var shares = ledger([6, 4])
+        // everyone opened a moment ago: the newcomer gets in all the same, up to the overdraft
+        #expect(shares.admission(of: group(9), now: 100) { _ in .receiving(since: 99.9) } == .admitAboveLimit)
+        shares.insert(10, from: group(9))
+        #expect(shares.excess(now: 100) { _ in .receiving(since: 99.9) } == nil)
+        // a second later the largest group's oldest goes
+        let excess = shares.excess(now: 101) { .receiving(since: 99.9 + Double($0) / 100) }
+        #expect(excess?.connection == 0)
+        #expect(excess?.reason == .slowRequest)
+        // groups with equal shares are not let in above the limit
+        #expect(ledger([5, 5]).admission(of: group(1), now: 100) { _ in .receiving(since: 99.9) } == .refuse(.full, endingEarly: nil))
+        // nor anyone past the overdraft
+        let crowded = ledger([5 + Shares.overdraft, 5], limits: Shares.Limits(total: 10, perGroup: 0, shedAfter: 1))
+        #expect(crowded.admission(of: group(9), now: 100) { _ in .answering } == .refuse(.full, endingEarly: nil))
+    }
+
     @Test func neverShedsACompletedRequestNorAConnectionYoungerThanTheDeadline() {
         let shares = ledger([6, 4])
         // 10.0.0.1's connections are all answering or just opened; 10.0.0.2's one old slow request goes
@@ -84,8 +101,20 @@ import Testing
             default: .answering
             }
         }
-        // the largest group's oldest wait; 10.0.0.2's older one is left alone
-        #expect(decision == .refuse(.full, endingEarly: 5))
+        // let in above the limit, as no one can be shed
+        #expect(decision == .admitAboveLimit)
+        // past the overdraft: refused, and the largest group's oldest wait (10.0.0.2's older one
+        // is left alone) is answered early
+        let full = ledger([6 + Shares.overdraft, 4], limits: Shares.Limits(total: 10, perGroup: 0, shedAfter: 1))
+        let ending = full.admission(of: group(9), now: 100) { connection in
+            switch connection {
+            case 2: .waiting(since: 30)
+            case 5: .waiting(since: 10)
+            case 6 + Shares.overdraft + 1: .waiting(since: 5)
+            default: .answering
+            }
+        }
+        #expect(ending == .refuse(.full, endingEarly: 5))
     }
 
     @Test func aSmallerGroupsIdleConnectionGoesBeforeALargerGroupsWait() {
