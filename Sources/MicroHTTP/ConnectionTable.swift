@@ -72,7 +72,7 @@ final class ConnectionTable: Sendable {
                     return decision
                 }
             }
-            return .refuse(.full, endingEarly: nil)
+            return .refuse(.full)
         }
         switch decision {
         case .admit, .admitAboveLimit:
@@ -80,7 +80,7 @@ final class ConnectionTable: Sendable {
         case .shed(let victim, let reason):
             observer?.shed(reason, from: victim.group)
             return true
-        case .refuse(let reason, _):
+        case .refuse(let reason):
             observer?.refused(reason, from: group)
             return false
         }

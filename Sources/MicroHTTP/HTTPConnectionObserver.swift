@@ -34,9 +34,4 @@ public protocol HTTPConnectionObserver: Sendable {
     ///   - reason: why.
     ///   - group: the client address group it came from.
     func refused(_ reason: HTTPRefusalReason, from group: ClientAddressGroup)
-
-    /// A long poll was answered early, or an event stream ended, to free its connection while
-    /// the server was full.
-    /// - Parameter group: the client address group it came from.
-    func endedEarly(stream: Bool, from group: ClientAddressGroup)
 }

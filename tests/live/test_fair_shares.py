@@ -36,7 +36,7 @@ resource.setrlimit(resource.RLIMIT_NOFILE, (max(_soft, min(_hard, 16384)), _hard
 def default_server(request):
     """The server with its default connection limits (4,096 in all, 1,024 per address)."""
     if resource.getrlimit(resource.RLIMIT_NOFILE)[0] < 12000:
-        pytest.skip("needs about 10,000 open files (ulimit -n); the hard limit is lower")
+        pytest.fail("needs about 10,000 open files: raise the hard limit (ulimit -Hn) to 12,000 or more")
     running = RunningServer(*os.environ.get("MINERVA_EDGE_ARGS", "").split())
     yield running
     assert running.stop() == 0, "".join(running.log)
@@ -172,4 +172,8 @@ def test_spread_attack_leaves_a_newcomer_answered(default_server, addresses, per
     assert max(held) <= 4096
     assert all(count <= 1024 for counts in rounds for count in counts.values())
     assert shed.get("slow_request", 0) >= 1
+    # each attacking address was logged once in the minute, the client never
+    for source in sources:
+        assert sum(f"connections from {source}:" in line for line in default_server.log) <= 1, source
+    assert not any(f"connections from {CLIENT}:" in line for line in default_server.log)
     assert default_server.request("GET", "/healthz")[0] == 200
