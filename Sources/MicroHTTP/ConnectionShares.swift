@@ -84,6 +84,10 @@ struct ConnectionShares<Connection: Hashable> {
     /// excess is shed as soon as it can be (``excess(now:activity:)``).
     static var overdraft: Int { 64 }
 
+    /// Connections a group may hold and still be let in above the limit: enough for a client
+    /// (a browser opens up to 6), too few for a burst from a few addresses to use up the overdraft.
+    static var overdraftPerGroup: Int { 4 }
+
     /// Decides about a new connection from `group`.
     /// - Parameters:
     ///   - group: the newcomer's address group.
@@ -96,7 +100,9 @@ struct ConnectionShares<Connection: Hashable> {
         if limits.perGroup > 0, held >= limits.perGroup { return .refuse(.perAddress, ) }
         guard count >= limits.total else { return .admit }
         if let victim = victim(forGroupHolding: held, now: now, activity: activity) { return .shed(victim.connection, victim.reason) }
-        if count < limits.total + Self.overdraft, members.contains(where: { $0.value.count > held + 1 }) { return .admitAboveLimit }
+        if held < Self.overdraftPerGroup, count < limits.total + Self.overdraft, members.contains(where: { $0.value.count > held + 1 }) {
+            return .admitAboveLimit
+        }
         return .refuse(.full)
     }
 

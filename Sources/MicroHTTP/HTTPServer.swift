@@ -99,11 +99,11 @@ public final class HTTPServer: Sendable {
 
     /// libmicrohttpd's own limit, which it splits between its workers and checks before it asks
     /// the accept policy: set so that each worker could hold every connection the server allows,
-    /// and a few more for connections being shed (closed, not yet reported closed), so that it
-    /// never refuses what the server's own limits (checked in the accept policy, across workers
-    /// and per address group) would let in.
+    /// those let in above it, and as many again being shed (closed, not yet reported closed), so
+    /// that it never refuses what the server's own limits (checked in the accept policy, across
+    /// workers and per address group) would let in.
     private var libmicrohttpdConnectionLimit: Int {
-        max(1, configuration.threads) * (configuration.connectionLimit + 64)
+        max(1, configuration.threads) * (configuration.connectionLimit + 2 * ConnectionShares<ConnectionClock>.overdraft)
     }
 
     deinit {

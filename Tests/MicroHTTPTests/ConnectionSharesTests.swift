@@ -33,7 +33,7 @@ import Testing
 
     @Test func refusesAGroupAtItsOwnLimitEvenWithRoom() {
         let shares = ledger([6])
-        #expect(shares.admission(of: group(1), now: 100) { _ in .idle(since: 0) } == .refuse(.perAddress, ))
+        #expect(shares.admission(of: group(1), now: 100) { _ in .idle(since: 0) } == .refuse(.perAddress))
     }
 
     @Test func whenFullShedsTheOldestSlowRequestOfTheLargestGroup() {
@@ -60,11 +60,13 @@ import Testing
         let excess = shares.excess(now: 101) { .receiving(since: 99.9 + Double($0) / 100) }
         #expect(excess?.connection == 0)
         #expect(excess?.reason == .slowRequest)
+        // nor a group that already holds a client's worth
+        #expect(ledger([6, 4]).admission(of: group(2), now: 100) { _ in .receiving(since: 99.9) } == .refuse(.full))
         // groups with equal shares are not let in above the limit
-        #expect(ledger([5, 5]).admission(of: group(1), now: 100) { _ in .receiving(since: 99.9) } == .refuse(.full, ))
+        #expect(ledger([5, 5]).admission(of: group(1), now: 100) { _ in .receiving(since: 99.9) } == .refuse(.full))
         // nor anyone past the overdraft
         let crowded = ledger([5 + Shares.overdraft, 5], limits: Shares.Limits(total: 10, perGroup: 0, shedAfter: 1))
-        #expect(crowded.admission(of: group(9), now: 100) { _ in .answering } == .refuse(.full, ))
+        #expect(crowded.admission(of: group(9), now: 100) { _ in .answering } == .refuse(.full))
     }
 
     @Test func neverShedsACompletedRequestNorAConnectionYoungerThanTheDeadline() {
@@ -83,12 +85,12 @@ import Testing
 
     @Test func groupsWithEqualSharesDoNotShedEachOther() {
         let shares = ledger([5, 5])
-        #expect(shares.admission(of: group(1), now: 100) { _ in .receiving(since: 0) } == .refuse(.full, ))
+        #expect(shares.admission(of: group(1), now: 100) { _ in .receiving(since: 0) } == .refuse(.full))
         // one less than the largest is not enough either: the swap would only move the imbalance
         let uneven = ledger([6, 4])
         #expect(uneven.admission(of: group(2), now: 100) { .receiving(since: Double($0)) } == .shed(0, .slowRequest))
         let close = ledger([5, 4, 1])
-        #expect(close.admission(of: group(2), now: 100) { _ in .receiving(since: 0) } == .refuse(.full, ))
+        #expect(close.admission(of: group(2), now: 100) { _ in .receiving(since: 0) } == .refuse(.full))
     }
 
     @Test func aSmallerGroupsIdleConnectionGoesWhenTheLargestGroupIsBusyAnswering() {
