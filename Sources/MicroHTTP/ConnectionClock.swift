@@ -22,6 +22,10 @@ final class ConnectionClock: Hashable, Sendable {
         case receiving(since: Double)
         /// The whole request has arrived; it is being answered.
         case answering
+        /// The whole request has arrived; its answer waits (a long poll) or streams, since this time.
+        case waiting(since: Double, ServerContext.Waiting)
+        /// A wait answered early: the connection is shut down once the answer is sent.
+        case endingEarly
         /// The socket is closed or being closed: never touch it again.
         case closed
     }
@@ -50,11 +54,47 @@ final class ConnectionClock: Hashable, Sendable {
         }
     }
 
-    /// The answer is sent; the connection waits for its next request.
+    /// The request's answer waits (a long poll) or streams.
+    func waits(on waiting: ServerContext.Waiting) {
+        phase.withLock { phase in
+            switch phase {
+            case .answering, .waiting: phase = .waiting(since: ConnectionTable.now(), waiting)
+            case .opened, .idle, .receiving, .endingEarly, .closed: return
+            }
+        }
+    }
+
+    /// The answer is sent; the connection waits for its next request, or is shut down when
+    /// its wait was answered early.
     func requestCompleted() {
         phase.withLock { phase in
-            if case .closed = phase { return }
-            phase = .idle(since: ConnectionTable.now())
+            switch phase {
+            case .closed:
+                return
+            case .endingEarly:
+                shutdown(fd, Int32(SHUT_RDWR))
+                phase = .closed
+            case .opened, .idle, .receiving, .answering, .waiting:
+                phase = .idle(since: ConnectionTable.now())
+            }
+        }
+    }
+
+    /// Answers the connection's wait early (a long poll's fallback, the end of a stream), so that
+    /// the connection closes once the answer is sent.
+    /// - Returns: whether a wait was ended, and whether it was a stream.
+    func endWaitEarly() -> (ended: Bool, stream: Bool) {
+        let waiting = phase.withLock { phase -> ServerContext.Waiting? in
+            guard case .waiting(_, let waiting) = phase else { return nil }
+            phase = .endingEarly
+            return waiting
+        }
+        // Outside the clock's lock: answering resumes the connection, whose thread may then
+        // report the request completed.
+        switch waiting {
+        case .deferred(let deferred): return (deferred.answerEarly(), false)
+        case .stream(let stream): return (stream.endEarly(), true)
+        case nil: return (false, false)
         }
     }
 
@@ -69,7 +109,9 @@ final class ConnectionClock: Hashable, Sendable {
             switch phase {
             case .opened(let since), .receiving(let since): .receiving(since: since)
             case .idle(let since): .idle(since: since)
-            case .answering, .closed: .answering
+            case .waiting(let since, .stream): .waiting(since: since)
+            case .waiting(let since, .deferred(let deferred)): deferred.endsEarly ? .waiting(since: since) : .answering
+            case .answering, .endingEarly, .closed: .answering
             }
         }
     }
@@ -84,7 +126,7 @@ final class ConnectionClock: Hashable, Sendable {
                 shutdown(fd, Int32(SHUT_RDWR))
                 phase = .closed
                 return true
-            case .answering, .closed:
+            case .answering, .waiting, .endingEarly, .closed:
                 return false
             }
         }
@@ -106,7 +148,7 @@ final class ConnectionClock: Hashable, Sendable {
                 shutdown(fd, Int32(SHUT_RDWR))
                 phase = .closed
                 return true
-            case .answering, .closed:
+            case .answering, .waiting, .endingEarly, .closed:
                 return false
             }
         }

@@ -6,8 +6,9 @@
 /// that groups with equal shares never shed each other's connections back and forth. Of that
 /// group's connections, an idle keep-alive goes first, then one still sending its request, the
 /// oldest first, and only one idle or sending for at least `shedAfter` seconds (a client that has
-/// just connected has its chance to send). A request that has arrived whole (a long poll, a
-/// stream) is never shed. When no one can be shed yet, a newcomer that a larger group would make room for is let in
+/// just connected has its chance to send). A request that has arrived whole is never shed; when
+/// no one else can make room, the oldest long poll or stream of the largest group is answered
+/// early instead, and its connection closes once the answer is sent. When no one can be shed yet, a newcomer that a larger group would make room for is let in
 /// above the limit (by ``overdraft`` at most), and the excess is shed as soon as it can be.
 ///
 /// A value with no clock and no sockets: the caller says what each connection is doing.
@@ -28,8 +29,11 @@ struct ConnectionShares<Connection: Hashable> {
         case idle(since: Double)
         /// Receiving a request since this time (a new connection: since it opened).
         case receiving(since: Double)
-        /// Its request arrived whole and is being answered (a long poll, a stream: until it ends).
+        /// Its request arrived whole and is being answered.
         case answering
+        /// Its request arrived whole and its answer waits (a long poll that may be answered
+        /// early) or streams, since this time.
+        case waiting(since: Double)
     }
 
     /// What to do with a new connection.
@@ -41,8 +45,8 @@ struct ConnectionShares<Connection: Hashable> {
         /// Let it in above the limit: no one can be shed yet, but a group holding more than its
         /// own will be, once its connections are old enough.
         case admitAboveLimit
-        /// Refuse it.
-        case refuse(HTTPRefusalReason)
+        /// Refuse it; if a wait is named, answer it early, so that its connection closes.
+        case refuse(HTTPRefusalReason, endingEarly: Connection?)
     }
 
     /// The limits it decides by.
@@ -97,43 +101,51 @@ struct ConnectionShares<Connection: Hashable> {
     ///   *g* groups holding more than the newcomer's and the *n* connections of those looked at.
     func admission(of group: ClientAddressGroup, now: Double, activity: (Connection) -> Activity) -> Decision {
         let held = count(of: group)
-        if limits.perGroup > 0, held >= limits.perGroup { return .refuse(.perAddress, ) }
+        if limits.perGroup > 0, held >= limits.perGroup { return .refuse(.perAddress, endingEarly: nil) }
         guard count >= limits.total else { return .admit }
-        if let victim = victim(forGroupHolding: held, now: now, activity: activity) { return .shed(victim.connection, victim.reason) }
+        let (victim, wait) = candidates(forGroupHolding: held, now: now, activity: activity)
+        if let victim { return .shed(victim.connection, victim.reason) }
         if held < Self.overdraftPerGroup, count < limits.total + Self.overdraft, members.contains(where: { $0.value.count > held + 1 }) {
             return .admitAboveLimit
         }
-        return .refuse(.full)
+        return .refuse(.full, endingEarly: wait)
     }
 
-    /// The connection to shed now while more are open than the limit allows, if one can be.
-    func excess(now: Double, activity: (Connection) -> Activity) -> (connection: Connection, reason: HTTPShedReason)? {
-        guard count > limits.total else { return nil }
-        return victim(forGroupHolding: 0, now: now, activity: activity)
+    /// While more connections are open than the limit allows (newcomers let in above it): the
+    /// connection to shed now, if one can be, else the wait to answer early.
+    func excess(now: Double, activity: (Connection) -> Activity) -> (victim: (connection: Connection, reason: HTTPShedReason)?, wait: Connection?) {
+        guard count > limits.total else { return (nil, nil) }
+        return candidates(forGroupHolding: 0, now: now, activity: activity)
     }
 
-    /// The connection to shed for a newcomer whose group holds `held`: of the groups holding at
-    /// least two more, the largest first.
-    private func victim(forGroupHolding held: Int, now: Double, activity: (Connection) -> Activity) -> (
-        connection: Connection, reason: HTTPShedReason
-    )? {
+    /// The connection to shed for a newcomer whose group holds `held`, and else the wait to
+    /// answer early: of the groups holding at least two more, the largest first.
+    private func candidates(forGroupHolding held: Int, now: Double, activity: (Connection) -> Activity) -> (
+        victim: (connection: Connection, reason: HTTPShedReason)?, wait: Connection?
+    ) {
         let larger = members.filter { $0.value.count > held + 1 }.sorted { $0.value.count > $1.value.count }
+        // The oldest wait of the largest group that has one.
+        var wait: Connection?
         for (_, connections) in larger {
             var idle: (connection: Connection, since: Double)?
             var receiving: (connection: Connection, since: Double)?
+            var oldestWait: (connection: Connection, since: Double)?
             for connection in connections {
                 switch activity(connection) {
                 case .idle(let since) where now - since >= limits.shedAfter:
                     if idle.map({ since < $0.since }) ?? true { idle = (connection, since) }
                 case .receiving(let since) where now - since >= limits.shedAfter:
                     if receiving.map({ since < $0.since }) ?? true { receiving = (connection, since) }
+                case .waiting(let since):
+                    if oldestWait.map({ since < $0.since }) ?? true { oldestWait = (connection, since) }
                 case .idle, .receiving, .answering:
                     break
                 }
             }
-            if let idle { return (idle.connection, .idle) }
-            if let receiving { return (receiving.connection, .slowRequest) }
+            if let idle { return ((idle.connection, .idle), nil) }
+            if let receiving { return ((receiving.connection, .slowRequest), nil) }
+            wait = wait ?? oldestWait?.connection
         }
-        return nil
+        return (nil, wait)
     }
 }

@@ -16,7 +16,8 @@ import Glibc
 /// connection that is between requests, sees from the kernel's TCP statistics when a new
 /// request's bytes began to arrive, and cuts off one that has taken longer than the deadline. An
 /// idle keep-alive connection is left to the idle timeout (unless it is shed); a request that
-/// has arrived whole (a long poll, a stream) is never cut off nor shed.
+/// has arrived whole is never cut off nor shed, though its long poll or stream may be answered
+/// early when the server is full.
 final class ConnectionTable: Sendable {
     /// Seconds a request may take to arrive (nil: no limit).
     let receiveDeadline: Double?
@@ -72,7 +73,7 @@ final class ConnectionTable: Sendable {
                     return decision
                 }
             }
-            return .refuse(.full)
+            return .refuse(.full, endingEarly: nil)
         }
         switch decision {
         case .admit, .admitAboveLimit:
@@ -80,8 +81,9 @@ final class ConnectionTable: Sendable {
         case .shed(let victim, let reason):
             observer?.shed(reason, from: victim.group)
             return true
-        case .refuse(let reason):
+        case .refuse(let reason, let wait):
             observer?.refused(reason, from: group)
+            if let wait { endEarly(wait) }
             return false
         }
     }
@@ -107,20 +109,28 @@ final class ConnectionTable: Sendable {
                 observer?.shed(.requestTimeout, from: clock.group)
             }
         }
-        // Connections let in above the limit: shed as many as can be now.
-        let shed = shares.withLock { shares in
+        // Connections let in above the limit: shed as many as can be now, else end a wait early.
+        let (shed, wait) = shares.withLock { shares in
             var shed: [(ConnectionClock, HTTPShedReason)] = []
             // one that has moved on since it was looked at is not shed, and not chosen again
             for _ in 0..<ConnectionShares<ConnectionClock>.overdraft {
-                guard let (victim, reason) = shares.excess(now: now, activity: { $0.activity }) else { break }
-                if victim.shed() {
-                    shares.remove(victim)
-                    shed.append((victim, reason))
+                let (victim, wait) = shares.excess(now: now, activity: { $0.activity })
+                guard let (connection, reason) = victim else { return (shed, shed.isEmpty ? wait : nil) }
+                if connection.shed() {
+                    shares.remove(connection)
+                    shed.append((connection, reason))
                 }
             }
-            return shed
+            return (shed, nil)
         }
         for (victim, reason) in shed { observer?.shed(reason, from: victim.group) }
+        if let wait { endEarly(wait) }
+    }
+
+    /// Answers a connection's long poll early, or ends its stream, so that it closes.
+    private func endEarly(_ connection: ConnectionClock) {
+        let (ended, stream) = connection.endWaitEarly()
+        if ended { observer?.endedEarly(stream: stream, from: connection.group) }
     }
 
     /// Seconds on the monotonic clock.

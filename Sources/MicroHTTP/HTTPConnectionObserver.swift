@@ -34,4 +34,11 @@ public protocol HTTPConnectionObserver: Sendable {
     ///   - reason: why.
     ///   - group: the client address group it came from.
     func refused(_ reason: HTTPRefusalReason, from group: ClientAddressGroup)
+
+    /// A long poll was answered early, or an event stream ended, to free its connection while
+    /// the server was full and no other connection could be shed.
+    /// - Parameters:
+    ///   - stream: whether it was a stream.
+    ///   - group: the client address group it came from.
+    func endedEarly(stream: Bool, from group: ClientAddressGroup)
 }

@@ -86,7 +86,10 @@ private func answer(_ connection: OpaquePointer, _ state: RequestState, _ contex
         let key = ObjectIdentifier(deferred)
         state.waitingKey = key
         context.waiting.withLock { $0[key] = .deferred(deferred) }
-        guard let answer = deferred.suspendUnlessCompleted(connection) else { return .YES }
+        guard let answer = deferred.suspendUnlessCompleted(connection) else {
+            clock(of: connection)?.waits(on: .deferred(deferred))
+            return .YES
+        }
         return queue(answer, on: connection, state, context)
     case .stream(let status, let headers, let stream):
         return queue(.stream(status: status, headers: headers, stream), on: connection, state, context)
@@ -106,6 +109,7 @@ private func queue(_ answer: HTTPDeferred.Answer, on connection: OpaquePointer, 
             waiting[key] = .stream(stream)
         }
         state.waitingKey = key
+        clock(of: connection)?.waits(on: .stream(stream))
         return queue(stream, status: status, headers: headers, on: connection)
     }
 }

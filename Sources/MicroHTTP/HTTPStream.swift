@@ -38,6 +38,19 @@ public final class HTTPStream: Sendable {
         }
     }
 
+    /// Ends the body early, telling the client to reconnect in 5 s (`retry:`), when the server is
+    /// full and no other connection can make room.
+    /// - Returns: whether the stream was still open.
+    func endEarly() -> Bool {
+        state.withLock { state in
+            guard !state.cancelled, !state.finished else { return false }
+            state.chunks.append(Array("retry: 5000\n\n".utf8))
+            state.finished = true
+            Self.wake(&state)
+            return true
+        }
+    }
+
     /// Whether the client has gone or the stream was finished.
     public var isClosed: Bool {
         state.withLock { $0.cancelled || $0.finished }

@@ -33,7 +33,7 @@ import Testing
 
     @Test func refusesAGroupAtItsOwnLimitEvenWithRoom() {
         let shares = ledger([6])
-        #expect(shares.admission(of: group(1), now: 100) { _ in .idle(since: 0) } == .refuse(.perAddress))
+        #expect(shares.admission(of: group(1), now: 100) { _ in .idle(since: 0) } == .refuse(.perAddress, endingEarly: nil))
     }
 
     @Test func whenFullShedsTheOldestSlowRequestOfTheLargestGroup() {
@@ -55,18 +55,20 @@ import Testing
         // everyone opened a moment ago: the newcomer gets in all the same, up to the overdraft
         #expect(shares.admission(of: group(9), now: 100) { _ in .receiving(since: 99.9) } == .admitAboveLimit)
         shares.insert(10, from: group(9))
-        #expect(shares.excess(now: 100) { _ in .receiving(since: 99.9) } == nil)
+        #expect(shares.excess(now: 100) { _ in .receiving(since: 99.9) }.victim == nil)
         // a second later the largest group's oldest goes
         let excess = shares.excess(now: 101) { .receiving(since: 99.9 + Double($0) / 100) }
-        #expect(excess?.connection == 0)
-        #expect(excess?.reason == .slowRequest)
+        #expect(excess.victim?.connection == 0)
+        #expect(excess.victim?.reason == .slowRequest)
+        // or, when every one of them waits, the oldest wait ends early
+        #expect(shares.excess(now: 101) { .waiting(since: 200 - Double($0)) }.wait == 5)
         // nor a group that already holds a client's worth
-        #expect(ledger([6, 4]).admission(of: group(2), now: 100) { _ in .receiving(since: 99.9) } == .refuse(.full))
+        #expect(ledger([6, 4]).admission(of: group(2), now: 100) { _ in .receiving(since: 99.9) } == .refuse(.full, endingEarly: nil))
         // groups with equal shares are not let in above the limit
-        #expect(ledger([5, 5]).admission(of: group(1), now: 100) { _ in .receiving(since: 99.9) } == .refuse(.full))
+        #expect(ledger([5, 5]).admission(of: group(1), now: 100) { _ in .receiving(since: 99.9) } == .refuse(.full, endingEarly: nil))
         // nor anyone past the overdraft
         let crowded = ledger([5 + Shares.overdraft, 5], limits: Shares.Limits(total: 10, perGroup: 0, shedAfter: 1))
-        #expect(crowded.admission(of: group(9), now: 100) { _ in .answering } == .refuse(.full))
+        #expect(crowded.admission(of: group(9), now: 100) { _ in .answering } == .refuse(.full, endingEarly: nil))
     }
 
     @Test func neverShedsACompletedRequestNorAConnectionYoungerThanTheDeadline() {
@@ -85,18 +87,32 @@ import Testing
 
     @Test func groupsWithEqualSharesDoNotShedEachOther() {
         let shares = ledger([5, 5])
-        #expect(shares.admission(of: group(1), now: 100) { _ in .receiving(since: 0) } == .refuse(.full))
+        #expect(shares.admission(of: group(1), now: 100) { _ in .receiving(since: 0) } == .refuse(.full, endingEarly: nil))
         // one less than the largest is not enough either: the swap would only move the imbalance
         let uneven = ledger([6, 4])
         #expect(uneven.admission(of: group(2), now: 100) { .receiving(since: Double($0)) } == .shed(0, .slowRequest))
         let close = ledger([5, 4, 1])
-        #expect(close.admission(of: group(2), now: 100) { _ in .receiving(since: 0) } == .refuse(.full))
+        #expect(close.admission(of: group(2), now: 100) { _ in .receiving(since: 0) } == .refuse(.full, endingEarly: nil))
     }
 
     @Test func aSmallerGroupsIdleConnectionGoesWhenTheLargestGroupIsBusyAnswering() {
         let shares = ledger([6, 4])
         let decision = shares.admission(of: group(9), now: 100) { $0 < 6 ? .answering : .idle(since: Double($0)) }
         #expect(decision == .shed(6, .idle))
+    }
+
+    @Test func aWaitIsAnsweredEarlyWhenNoOneCanBeShedNorLetInAboveTheLimit() {
+        let full = ledger([6 + Shares.overdraft, 4], limits: Shares.Limits(total: 10, perGroup: 0, shedAfter: 1))
+        let decision = full.admission(of: group(9), now: 100) { connection in
+            switch connection {
+            case 2: .waiting(since: 30)
+            case 5: .waiting(since: 10)
+            case 6 + Shares.overdraft + 1: .waiting(since: 5)
+            default: .answering
+            }
+        }
+        // the largest group's oldest wait; 10.0.0.2's older one is left alone
+        #expect(decision == .refuse(.full, endingEarly: 5))
     }
 
     @Test func removalFreesRoomAndForgetsTheConnection() {
