@@ -76,7 +76,8 @@ func requestCompleted(
 /// Builds the request, asks the responder, and queues its answer.
 private func answer(_ connection: OpaquePointer, _ state: RequestState, _ context: ServerContext) -> MHD_Result {
     clock(of: connection)?.requestArrived()
-    let request = HTTPRequest(head: state.head, body: state.body, bodyExceedsLimit: state.bodyExceedsLimit)
+    let request = HTTPRequest(
+        head: state.head, body: state.body, bodyExceedsLimit: state.bodyExceedsLimit, clientAddress: clock(of: connection)?.group)
     state.body = []
     switch context.responder.reply(to: request) {
     case .response(let response):
@@ -122,7 +123,7 @@ private func queue(
     stream.attach(connection)
     let context = Unmanaged.passRetained(stream).toOpaque()
     guard let created = MHD_create_response_from_callback(UInt64.max, 4096, readStream, context, releaseStream) else {
-        Unmanaged<HTTPStream>.fromOpaque(context).release()
+        Unmanaged<HTTPStream>.fromOpaque(context).takeRetainedValue().cancel()
         return .NO
     }
     defer { MHD_destroy_response(created) }

@@ -19,14 +19,22 @@ public struct ServerConfiguration: Sendable {
     public var storeDeadline: DispatchTimeInterval
     /// The bearer token of `/v1/admin/…`; `nil` turns those paths off (`404`).
     public var adminToken: String?
+    /// Event streams one session may have open at once (0: no cap); more answer `429`.
+    public var maxStreamsPerSession: Int
+    /// Event streams one client address (an IPv6 /64) may have open at once (0: no cap); more
+    /// answer `429`.
+    public var maxStreamsPerAddress: Int
 
     /// Creates a configuration; every limit has a default suited to a public server.
     public init(
         maxBodySize: Int = 1 << 20, maxURLBytes: Int = 8192, maxHeaderBytes: Int = 16_384,
         sessions: SessionConfiguration = SessionConfiguration(), cors: CORSPolicy = .off, storeThreads: Int = 4,
-        storeDeadline: DispatchTimeInterval = .milliseconds(2200), adminToken: String? = nil
+        storeDeadline: DispatchTimeInterval = .milliseconds(2200), adminToken: String? = nil, maxStreamsPerSession: Int = 4,
+        maxStreamsPerAddress: Int = 128
     ) {
         self.adminToken = adminToken
+        self.maxStreamsPerSession = maxStreamsPerSession
+        self.maxStreamsPerAddress = maxStreamsPerAddress
         self.storeThreads = storeThreads
         self.storeDeadline = storeDeadline
         self.maxBodySize = maxBodySize

@@ -59,6 +59,14 @@ struct MinervaServerCommand: ParsableCommand {
             valueName: "seconds"))
     var shedAfter: Double = 1
 
+    @Option(help: "Event streams one session may have open at once (0: no cap); more answer 429.")
+    var maxStreamsPerSession = 4
+
+    @Option(
+        name: .customLong("max-streams-per-ip"),
+        help: "Event streams one client address (IPv6: /64) may have open at once (0: no cap); more answer 429. Behind a proxy, raise it.")
+    var maxStreamsPerIP = 128
+
     @Option(help: ArgumentHelp("Seconds before an idle connection is closed.", valueName: "seconds"))
     var connectionTimeout = 60
 
@@ -168,6 +176,9 @@ struct MinervaServerCommand: ParsableCommand {
         guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
         guard maxConnectionsPerIP >= 0 else { throw ValidationError("--max-connections-per-ip must be 0 or more") }
         guard shedAfter >= 0 else { throw ValidationError("--shed-after must be 0 or more") }
+        guard maxStreamsPerSession >= 0, maxStreamsPerIP >= 0 else {
+            throw ValidationError("--max-streams-per-session and --max-streams-per-ip must be 0 or more")
+        }
         guard connectionTimeout >= 0 else { throw ValidationError("--connection-timeout must be 0 or more") }
         guard requestTimeout >= 0 else { throw ValidationError("--request-timeout must be 0 or more") }
         guard maxSessions >= 1 else { throw ValidationError("--max-sessions must be at least 1") }
@@ -289,7 +300,8 @@ struct MinervaServerCommand: ParsableCommand {
                 app: appDescription,
                 configuration: ServerConfiguration(
                     maxBodySize: maxBody, maxURLBytes: maxURLBytes, maxHeaderBytes: maxHeaderBytes, sessions: sessions,
-                    cors: cors, storeThreads: storeThreads, adminToken: adminTokenOption()),
+                    cors: cors, storeThreads: storeThreads, adminToken: adminTokenOption(), maxStreamsPerSession: maxStreamsPerSession,
+                    maxStreamsPerAddress: maxStreamsPerIP),
                 logger: logger, storage: storage, webRoot: webRoot,
                 metricsText: {
                     var text: [UInt8] = []
