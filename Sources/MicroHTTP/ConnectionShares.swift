@@ -53,6 +53,11 @@ struct ConnectionShares<Connection: Hashable> {
     let limits: Limits
     private var groupOf: [Connection: ClientAddressGroup] = [:]
     private var members: [ClientAddressGroup: Set<Connection>] = [:]
+    /// After a look that found no one to shed and no wait: until `until` (when the first of those
+    /// connections becomes old enough), a newcomer whose group holds at least `held` finds no one
+    /// either, so the look is skipped (a burst of refused connections would otherwise look at
+    /// every connection each). Forgotten when a connection opens, which can make a group larger.
+    private var quiet: (until: Double, held: Int)?
 
     /// Creates an empty ledger.
     init(limits: Limits) {
@@ -73,6 +78,7 @@ struct ConnectionShares<Connection: Hashable> {
     /// Records a connection that opened.
     mutating func insert(_ connection: Connection, from group: ClientAddressGroup) {
         guard groupOf.updateValue(group, forKey: connection) == nil else { return }
+        quiet = nil
         members[group, default: []].insert(connection)
     }
 
@@ -99,7 +105,7 @@ struct ConnectionShares<Connection: Hashable> {
     ///   - activity: what an open connection is doing.
     /// - Complexity: O(1) while the server has room; when it is full, O(*g* log *g* + *n*) for
     ///   *g* groups holding more than the newcomer's and the *n* connections of those looked at.
-    func admission(of group: ClientAddressGroup, now: Double, activity: (Connection) -> Activity) -> Decision {
+    mutating func admission(of group: ClientAddressGroup, now: Double, activity: (Connection) -> Activity) -> Decision {
         let held = count(of: group)
         if limits.perGroup > 0, held >= limits.perGroup { return .refuse(.perAddress, endingEarly: nil) }
         guard count >= limits.total else { return .admit }
@@ -113,17 +119,20 @@ struct ConnectionShares<Connection: Hashable> {
 
     /// While more connections are open than the limit allows (newcomers let in above it): the
     /// connection to shed now, if one can be, else the wait to answer early.
-    func excess(now: Double, activity: (Connection) -> Activity) -> (victim: (connection: Connection, reason: HTTPShedReason)?, wait: Connection?) {
+    mutating func excess(now: Double, activity: (Connection) -> Activity) -> (victim: (connection: Connection, reason: HTTPShedReason)?, wait: Connection?) {
         guard count > limits.total else { return (nil, nil) }
         return candidates(forGroupHolding: 0, now: now, activity: activity)
     }
 
     /// The connection to shed for a newcomer whose group holds `held`, and else the wait to
     /// answer early: of the groups holding at least two more, the largest first.
-    private func candidates(forGroupHolding held: Int, now: Double, activity: (Connection) -> Activity) -> (
+    private mutating func candidates(forGroupHolding held: Int, now: Double, activity: (Connection) -> Activity) -> (
         victim: (connection: Connection, reason: HTTPShedReason)?, wait: Connection?
     ) {
+        if let quiet, now < quiet.until, held >= quiet.held { return (nil, nil) }
         let larger = members.filter { $0.value.count > held + 1 }.sorted { $0.value.count > $1.value.count }
+        // when the first of the connections looked at becomes old enough to be shed
+        var firstEligible = now + limits.shedAfter
         // The oldest wait of the largest group that has one.
         var wait: Connection?
         for (_, connections) in larger {
@@ -138,7 +147,9 @@ struct ConnectionShares<Connection: Hashable> {
                     if receiving.map({ since < $0.since }) ?? true { receiving = (connection, since) }
                 case .waiting(let since):
                     if oldestWait.map({ since < $0.since }) ?? true { oldestWait = (connection, since) }
-                case .idle, .receiving, .answering:
+                case .idle(let since), .receiving(let since):
+                    firstEligible = min(firstEligible, since + limits.shedAfter)
+                case .answering:
                     break
                 }
             }
@@ -146,6 +157,7 @@ struct ConnectionShares<Connection: Hashable> {
             if let receiving { return ((receiving.connection, .slowRequest), nil) }
             wait = wait ?? oldestWait?.connection
         }
+        if wait == nil { quiet = (firstEligible, held) }
         return (nil, wait)
     }
 }

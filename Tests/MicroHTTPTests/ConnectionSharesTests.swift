@@ -22,30 +22,36 @@ import Testing
         return shares
     }
 
+    /// The decision of a ledger the test does not keep.
+    func decision(_ held: [Int], of newcomer: ClientAddressGroup, now: Double, activity: (Int) -> Shares.Activity) -> Shares.Decision {
+        var shares = ledger(held)
+        return shares.admission(of: newcomer, now: now, activity: activity)
+    }
+
     func group(_ last: UInt32) -> ClientAddressGroup {
         ClientAddressGroup(ipv4: 0x0A00_0000 | last)
     }
 
     @Test func admitsWhileThereIsRoom() {
-        let shares = ledger([5, 4])
+        var shares = ledger([5, 4])
         #expect(shares.admission(of: group(9), now: 100) { _ in .answering } == .admit)
     }
 
     @Test func refusesAGroupAtItsOwnLimitEvenWithRoom() {
-        let shares = ledger([6])
+        var shares = ledger([6])
         #expect(shares.admission(of: group(1), now: 100) { _ in .idle(since: 0) } == .refuse(.perAddress, endingEarly: nil))
     }
 
     @Test func whenFullShedsTheOldestSlowRequestOfTheLargestGroup() {
         // 10.0.0.1 holds 0…5, 10.0.0.2 holds 6…9; all sending slowly, 3 the oldest of the largest
-        let shares = ledger([6, 4])
+        var shares = ledger([6, 4])
         let started = [0: 50.0, 1: 40, 2: 60, 3: 10, 4: 70, 5: 80, 6: 1, 7: 2, 8: 3, 9: 4]
         let decision = shares.admission(of: group(9), now: 100) { .receiving(since: started[$0]!) }
         #expect(decision == .shed(3, .slowRequest))
     }
 
     @Test func idleKeepAlivesGoBeforeSlowRequests() {
-        let shares = ledger([6, 4])
+        var shares = ledger([6, 4])
         let decision = shares.admission(of: group(9), now: 100) { $0 == 4 ? .idle(since: 90) : .receiving(since: 1) }
         #expect(decision == .shed(4, .idle))
     }
@@ -63,16 +69,16 @@ import Testing
         // or, when every one of them waits, the oldest wait ends early
         #expect(shares.excess(now: 101) { .waiting(since: 200 - Double($0)) }.wait == 5)
         // nor a group that already holds a client's worth
-        #expect(ledger([6, 4]).admission(of: group(2), now: 100) { _ in .receiving(since: 99.9) } == .refuse(.full, endingEarly: nil))
+        #expect(decision([6, 4], of: group(2), now: 100) { _ in .receiving(since: 99.9) } == .refuse(.full, endingEarly: nil))
         // groups with equal shares are not let in above the limit
-        #expect(ledger([5, 5]).admission(of: group(1), now: 100) { _ in .receiving(since: 99.9) } == .refuse(.full, endingEarly: nil))
+        #expect(decision([5, 5], of: group(1), now: 100) { _ in .receiving(since: 99.9) } == .refuse(.full, endingEarly: nil))
         // nor anyone past the overdraft
-        let crowded = ledger([5 + Shares.overdraft, 5], limits: Shares.Limits(total: 10, perGroup: 0, shedAfter: 1))
+        var crowded = ledger([5 + Shares.overdraft, 5], limits: Shares.Limits(total: 10, perGroup: 0, shedAfter: 1))
         #expect(crowded.admission(of: group(9), now: 100) { _ in .answering } == .refuse(.full, endingEarly: nil))
     }
 
     @Test func neverShedsACompletedRequestNorAConnectionYoungerThanTheDeadline() {
-        let shares = ledger([6, 4])
+        var shares = ledger([6, 4])
         // 10.0.0.1's connections are all answering or just opened; 10.0.0.2's one old slow request goes
         let decision = shares.admission(of: group(9), now: 100) { connection in
             switch connection {
@@ -86,23 +92,23 @@ import Testing
     }
 
     @Test func groupsWithEqualSharesDoNotShedEachOther() {
-        let shares = ledger([5, 5])
+        var shares = ledger([5, 5])
         #expect(shares.admission(of: group(1), now: 100) { _ in .receiving(since: 0) } == .refuse(.full, endingEarly: nil))
         // one less than the largest is not enough either: the swap would only move the imbalance
-        let uneven = ledger([6, 4])
+        var uneven = ledger([6, 4])
         #expect(uneven.admission(of: group(2), now: 100) { .receiving(since: Double($0)) } == .shed(0, .slowRequest))
-        let close = ledger([5, 4, 1])
+        var close = ledger([5, 4, 1])
         #expect(close.admission(of: group(2), now: 100) { _ in .receiving(since: 0) } == .refuse(.full, endingEarly: nil))
     }
 
     @Test func aSmallerGroupsIdleConnectionGoesWhenTheLargestGroupIsBusyAnswering() {
-        let shares = ledger([6, 4])
+        var shares = ledger([6, 4])
         let decision = shares.admission(of: group(9), now: 100) { $0 < 6 ? .answering : .idle(since: Double($0)) }
         #expect(decision == .shed(6, .idle))
     }
 
     @Test func aWaitIsAnsweredEarlyWhenNoOneCanBeShedNorLetInAboveTheLimit() {
-        let full = ledger([6 + Shares.overdraft, 4], limits: Shares.Limits(total: 10, perGroup: 0, shedAfter: 1))
+        var full = ledger([6 + Shares.overdraft, 4], limits: Shares.Limits(total: 10, perGroup: 0, shedAfter: 1))
         let decision = full.admission(of: group(9), now: 100) { connection in
             switch connection {
             case 2: .waiting(since: 30)
@@ -113,6 +119,30 @@ import Testing
         }
         // the largest group's oldest wait; 10.0.0.2's older one is left alone
         #expect(decision == .refuse(.full, endingEarly: 5))
+    }
+
+    @Test func aFruitlessLookIsNotRepeatedUntilSomeoneCanBeShed() {
+        var shares = ledger([6, 4])
+        var looks = 0
+        let young: (Int) -> Shares.Activity = { connection in
+            looks += 1
+            return .receiving(since: 99.5 + Double(connection) / 1000)
+        }
+        #expect(shares.admission(of: group(9), now: 100, activity: young) == .admitAboveLimit)
+        let first = looks
+        #expect(first == shares.count)
+        // the same or a larger newcomer before the first connection is a second old: no look
+        #expect(shares.admission(of: group(9), now: 100.2, activity: young) == .admitAboveLimit)
+        #expect(shares.admission(of: group(2), now: 100.2, activity: young) == .refuse(.full, endingEarly: nil))
+        #expect(looks == first)
+        // once the oldest (connection 0, since 99.5) is old enough, it is shed
+        #expect(shares.admission(of: group(9), now: 100.5, activity: young) == .shed(0, .slowRequest))
+        // a connection that opens (a group may have grown) makes the next newcomer look again
+        _ = shares.admission(of: group(9), now: 100.2, activity: young)
+        let before = looks
+        shares.insert(1000, from: group(7))
+        _ = shares.admission(of: group(9), now: 100.2, activity: young)
+        #expect(looks > before)
     }
 
     @Test func removalFreesRoomAndForgetsTheConnection() {
