@@ -37,13 +37,11 @@ final class ConnectionTable: Sendable {
         self.observer = observer
     }
 
-    /// The connections open.
-    var count: Int { shares.withLock { $0.count } }
-
-    /// Starts looking at the connections, a few times per deadline and at least once a second.
+    /// Starts looking at the connections, a few times per deadline and at least once a second
+    /// (once a second without a deadline: for connections let in above the limit).
     func start() {
         let interval = min(1, max(0.05, (receiveDeadline ?? 4) / 4))
-        let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "microhttp.receive-deadline"))
+        let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "microhttp.connections"))
         source.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
         source.setEventHandler { [weak self] in self?.sweep() }
         source.resume()

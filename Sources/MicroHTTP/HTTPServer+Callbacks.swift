@@ -75,9 +75,9 @@ func requestCompleted(
 
 /// Builds the request, asks the responder, and queues its answer.
 private func answer(_ connection: OpaquePointer, _ state: RequestState, _ context: ServerContext) -> MHD_Result {
-    clock(of: connection)?.requestArrived()
-    let request = HTTPRequest(
-        head: state.head, body: state.body, bodyExceedsLimit: state.bodyExceedsLimit, clientAddress: clock(of: connection)?.group)
+    let clock = clock(of: connection)
+    clock?.requestArrived()
+    let request = HTTPRequest(head: state.head, body: state.body, bodyExceedsLimit: state.bodyExceedsLimit, clientAddress: clock?.group)
     state.body = []
     switch context.responder.reply(to: request) {
     case .response(let response):
@@ -88,7 +88,7 @@ private func answer(_ connection: OpaquePointer, _ state: RequestState, _ contex
         state.waitingKey = key
         context.waiting.withLock { $0[key] = .deferred(deferred) }
         guard let answer = deferred.suspendUnlessCompleted(connection) else {
-            clock(of: connection)?.waits(on: .deferred(deferred))
+            clock?.waits(on: .deferred(deferred))
             return .YES
         }
         return queue(answer, on: connection, state, context)
@@ -180,6 +180,7 @@ func connectionNotified(
     guard let cls, let connection, let socketContext else { return }
     let connections = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().connections
     if code == .CONNECTION_NOTIFY_STARTED {
+        // libmicrohttpd always knows the address of a connection it accepted; 0.0.0.0 otherwise
         let group = minerva_mhd_client_address(connection).map(ClientAddressGroup.init) ?? ClientAddressGroup(ipv4: 0)
         let clock = connections.opened(fd: minerva_mhd_connection_fd(connection), group: group)
         socketContext.pointee = Unmanaged.passRetained(clock).toOpaque()

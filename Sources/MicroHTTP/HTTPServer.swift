@@ -34,9 +34,6 @@ public final class HTTPServer: Sendable {
     /// The port it listens on once started (useful with port 0).
     public var port: Int { boundPort.load(ordering: .acquiring) }
 
-    /// The number of connections open right now.
-    public var connectionCount: Int { context.connections.count }
-
     /// The number of requests being answered right now.
     public var requestsInFlight: Int { context.inFlight.load(ordering: .acquiring) }
 
