@@ -160,7 +160,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MicroHTTPTests",
-            dependencies: ["MicroHTTP"],
+            dependencies: ["MicroHTTP", "Locking"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

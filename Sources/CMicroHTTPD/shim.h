@@ -14,13 +14,13 @@ struct minerva_mhd_settings {
     uint16_t port;
     const struct sockaddr *address;   /* NULL: listen on all addresses */
     unsigned int thread_pool_size;    /* 0 or 1: the polling thread answers alone */
-    unsigned int connection_limit;
+    unsigned int connection_limit;    /* split between the pool's workers */
     unsigned int connection_timeout;  /* seconds; 0: never */
     size_t connection_memory_limit;   /* bytes for headers and URL of one connection */
     unsigned int listen_backlog;
-    unsigned int per_ip_connection_limit; /* 0: no limit per client address */
+    MHD_AcceptPolicyCallback accept_policy; /* asked about each new connection */
     MHD_NotifyConnectionCallback notify_connection; /* connection opened and closed */
-    void *notify_connection_context;
+    void *callback_context;           /* of both callbacks above */
 };
 
 /// `MHD_OPTION_UNESCAPE_CALLBACK`: leaves the path and query arguments as sent, so that
@@ -51,19 +51,16 @@ minerva_mhd_start(const struct minerva_mhd_settings *settings,
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, settings->connection_timeout, NULL };
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)settings->connection_memory_limit, NULL };
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_BACKLOG_SIZE, settings->listen_backlog, NULL };
-    options[count++] = (struct MHD_OptionItem){ MHD_OPTION_PER_IP_CONNECTION_LIMIT, settings->per_ip_connection_limit, NULL };
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)minerva_mhd_keep_percent_escapes, NULL };
     /* No MHD_OPTION_STRICT_FOR_CLIENT: at 1, 0.9.75 answers a missing Host with its status line
        twice and closes on a space in the URL without an answer; MicroHTTP checks both itself. */
-    if (settings->notify_connection != NULL) {
-        options[count++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)settings->notify_connection,
-                                                    settings->notify_connection_context };
-    }
+    options[count++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)settings->notify_connection,
+                                                settings->callback_context };
     if (settings->address != NULL) {
         options[count++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *)settings->address };
     }
     options[count++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
-    return MHD_start_daemon(settings->flags, settings->port, NULL, NULL,
+    return MHD_start_daemon(settings->flags, settings->port, settings->accept_policy, settings->callback_context,
                             handler, handler_context,
                             MHD_OPTION_ARRAY, options,
                             MHD_OPTION_END);
@@ -92,6 +89,15 @@ minerva_mhd_connection_fd(struct MHD_Connection *connection)
 {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     return info == NULL ? -1 : info->connect_fd;
+}
+
+/// `MHD_get_connection_info` is variadic: this reads a connection's client address, so that its
+/// connections are counted against its address group.
+static inline const struct sockaddr *
+minerva_mhd_client_address(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
 }
 
 /// `MHD_get_connection_info` is variadic: this reads the pointer kept for the connection's

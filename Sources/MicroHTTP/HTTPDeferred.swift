@@ -25,6 +25,8 @@ public final class HTTPDeferred: Sendable {
         var phase = Phase.waiting
         /// What is sent if the server stops before the answer comes.
         var fallback: HTTPResponse
+        /// Whether the fallback may also be sent early, to free the connection while the server is full.
+        var endsEarly: Bool
     }
 
     private let state: Locked<State>
@@ -35,8 +37,11 @@ public final class HTTPDeferred: Sendable {
     /// - Parameters:
     ///   - fallback: the answer sent if the server shuts down first.
     ///   - headers: header fields added to the answer, whichever it is (a request id, say).
-    public init(fallback: HTTPResponse, headers: [(name: String, value: String)] = []) {
-        state = Locked(State(fallback: fallback))
+    ///   - endsEarly: whether the fallback is also a right answer before the wait is over (a
+    ///     long poll's "nothing new yet"): the server then sends it early, and closes the
+    ///     connection after it, when it is full and no other connection can make room.
+    public init(fallback: HTTPResponse, headers: [(name: String, value: String)] = [], endsEarly: Bool = false) {
+        state = Locked(State(fallback: fallback, endsEarly: endsEarly))
         self.headers = headers
     }
 
@@ -48,7 +53,8 @@ public final class HTTPDeferred: Sendable {
     }
 
     /// Answers with `reply`: a response or a stream at once, or another deferred's answer
-    /// when that one comes (its fallback becomes this one's). The first answer wins.
+    /// when that one comes (its fallback, and whether it ends early, become this one's). The
+    /// first answer wins.
     /// - Returns: whether this call gave the answer (for a deferred: whether it will).
     @discardableResult
     public func complete(with reply: HTTPReply) -> Bool {
@@ -62,11 +68,12 @@ public final class HTTPDeferred: Sendable {
             }
             return true
         case .deferred(let inner):
-            let fallback = inner.state.withLock { $0.fallback }
+            let (fallback, endsEarly) = inner.state.withLock { ($0.fallback, $0.endsEarly) }
             let open = state.withLock { state -> Bool in
                 switch state.phase {
                 case .waiting, .suspended:
                     state.fallback = fallback
+                    state.endsEarly = endsEarly
                     return true
                 case .completed, .forwarding, .sent:
                     return false
@@ -79,6 +86,19 @@ public final class HTTPDeferred: Sendable {
     /// Answers with the fallback (the server is stopping).
     func completeWithFallback() {
         give(.response(state.withLock { $0.fallback }))
+    }
+
+    /// Whether its fallback may be sent early (see ``init(fallback:headers:endsEarly:)``).
+    var endsEarly: Bool {
+        state.withLock { $0.endsEarly }
+    }
+
+    /// Answers with the fallback and `Connection: close` if it may end early.
+    /// - Returns: whether this call gave the answer.
+    func answerEarly() -> Bool {
+        guard var fallback = state.withLock({ $0.endsEarly ? $0.fallback : nil }) else { return false }
+        fallback.headers.append(("Connection", "close"))
+        return give(.response(fallback))
     }
 
     /// Whether the answer has been given.

@@ -16,11 +16,13 @@ public struct HTTPRequest: Sendable {
     /// ambiguous framing), if it is. Such a request must be answered `400` before anything
     /// else is looked at; the server closes its connection after the answer.
     public let malformation: String?
+    /// The client's address group (its IPv4 address, or its IPv6 /64), when it came over a connection.
+    public let clientAddress: ClientAddressGroup?
 
     /// Creates a request; the server does this for each one it receives.
     public init(
         method: String, path: String, query: [(name: String, value: String)] = [], headers: [(name: String, value: String)] = [],
-        body: [UInt8] = [], bodyExceedsLimit: Bool = false, malformation: String? = nil
+        body: [UInt8] = [], bodyExceedsLimit: Bool = false, malformation: String? = nil, clientAddress: ClientAddressGroup? = nil
     ) {
         self.method = method
         self.path = path
@@ -29,10 +31,11 @@ public struct HTTPRequest: Sendable {
         self.body = body
         self.bodyExceedsLimit = bodyExceedsLimit
         self.malformation = malformation
+        self.clientAddress = clientAddress
     }
 
     /// The request whose line and header block libmicrohttpd delivered (names already lower-cased).
-    init(head: RequestHead, body: [UInt8], bodyExceedsLimit: Bool) {
+    init(head: RequestHead, body: [UInt8], bodyExceedsLimit: Bool, clientAddress: ClientAddressGroup?) {
         method = head.method
         path = head.path
         query = head.query
@@ -40,6 +43,7 @@ public struct HTTPRequest: Sendable {
         self.body = body
         self.bodyExceedsLimit = bodyExceedsLimit
         malformation = head.malformation
+        self.clientAddress = clientAddress
     }
 
     /// The first value of a header field.

@@ -64,7 +64,7 @@ func requestCompleted(
     let state = Unmanaged<RequestState>.fromOpaque(stored).takeRetainedValue()
     conCls.pointee = nil
     let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
-    if let connection, context.receiveDeadline != nil {
+    if let connection {
         clock(of: connection)?.requestCompleted()
     }
     if let key = state.waitingKey {
@@ -75,10 +75,9 @@ func requestCompleted(
 
 /// Builds the request, asks the responder, and queues its answer.
 private func answer(_ connection: OpaquePointer, _ state: RequestState, _ context: ServerContext) -> MHD_Result {
-    if context.receiveDeadline != nil {
-        clock(of: connection)?.requestArrived()
-    }
-    let request = HTTPRequest(head: state.head, body: state.body, bodyExceedsLimit: state.bodyExceedsLimit)
+    let clock = clock(of: connection)
+    clock?.requestArrived()
+    let request = HTTPRequest(head: state.head, body: state.body, bodyExceedsLimit: state.bodyExceedsLimit, clientAddress: clock?.group)
     state.body = []
     switch context.responder.reply(to: request) {
     case .response(let response):
@@ -88,7 +87,10 @@ private func answer(_ connection: OpaquePointer, _ state: RequestState, _ contex
         let key = ObjectIdentifier(deferred)
         state.waitingKey = key
         context.waiting.withLock { $0[key] = .deferred(deferred) }
-        guard let answer = deferred.suspendUnlessCompleted(connection) else { return .YES }
+        guard let answer = deferred.suspendUnlessCompleted(connection) else {
+            clock?.waits(on: .deferred(deferred))
+            return .YES
+        }
         return queue(answer, on: connection, state, context)
     case .stream(let status, let headers, let stream):
         return queue(.stream(status: status, headers: headers, stream), on: connection, state, context)
@@ -108,6 +110,7 @@ private func queue(_ answer: HTTPDeferred.Answer, on connection: OpaquePointer, 
             waiting[key] = .stream(stream)
         }
         state.waitingKey = key
+        clock(of: connection)?.waits(on: .stream(stream))
         return queue(stream, status: status, headers: headers, on: connection)
     }
 }
@@ -120,7 +123,7 @@ private func queue(
     stream.attach(connection)
     let context = Unmanaged.passRetained(stream).toOpaque()
     guard let created = MHD_create_response_from_callback(UInt64.max, 4096, readStream, context, releaseStream) else {
-        Unmanaged<HTTPStream>.fromOpaque(context).release()
+        Unmanaged<HTTPStream>.fromOpaque(context).takeRetainedValue().cancel()
         return .NO
     }
     defer { MHD_destroy_response(created) }
@@ -160,21 +163,30 @@ private func addHeaders(_ headers: [(name: String, value: String)], to response:
     }
 }
 
+/// `MHD_AcceptPolicyCallback`: whether a new connection may stay, by the server's own limits
+/// (libmicrohttpd's, split between its workers, are set above them).
+func acceptPolicy(_ cls: UnsafeMutableRawPointer?, _ address: UnsafePointer<sockaddr>?, _ length: socklen_t) -> MHD_Result {
+    guard let cls, let address else { return .NO }
+    let context = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue()
+    return context.connections.admits(ClientAddressGroup(address)) ? .YES : .NO
+}
+
 /// `MHD_NotifyConnectionCallback`: starts and ends a connection's ``ConnectionClock``,
 /// kept behind its socket context.
 func connectionNotified(
     _ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?, _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
     _ code: MHD_ConnectionNotificationCode
 ) {
-    guard let cls, let connection, let socketContext,
-        let deadline = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().receiveDeadline
-    else { return }
+    guard let cls, let connection, let socketContext else { return }
+    let connections = Unmanaged<ServerContext>.fromOpaque(cls).takeUnretainedValue().connections
     if code == .CONNECTION_NOTIFY_STARTED {
-        let clock = deadline.opened(fd: minerva_mhd_connection_fd(connection))
+        // libmicrohttpd always knows the address of a connection it accepted; 0.0.0.0 otherwise
+        let group = minerva_mhd_client_address(connection).map(ClientAddressGroup.init) ?? ClientAddressGroup(ipv4: 0)
+        let clock = connections.opened(fd: minerva_mhd_connection_fd(connection), group: group)
         socketContext.pointee = Unmanaged.passRetained(clock).toOpaque()
     } else if code == .CONNECTION_NOTIFY_CLOSED, let stored = socketContext.pointee {
         socketContext.pointee = nil
-        deadline.closed(Unmanaged<ConnectionClock>.fromOpaque(stored).takeRetainedValue())
+        connections.closed(Unmanaged<ConnectionClock>.fromOpaque(stored).takeRetainedValue())
     }
 }
 

@@ -21,11 +21,14 @@ public final class HTTPServer: Sendable {
     /// - Parameters:
     ///   - configuration: where to listen and what to accept.
     ///   - responder: what answers each request.
-    public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
+    ///   - observer: hears which connections were shed or refused, and why.
+    public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder, observer: (any HTTPConnectionObserver)? = nil) {
         self.configuration = configuration
-        context = ServerContext(
-            responder: responder, maxBodySize: configuration.maxBodySize,
-            receiveDeadline: configuration.requestTimeout > 0 ? ReceiveDeadline(seconds: Double(configuration.requestTimeout)) : nil)
+        let connections = ConnectionTable(
+            limits: .init(
+                total: configuration.connectionLimit, perGroup: configuration.connectionsPerAddress, shedAfter: configuration.shedAfter),
+            receiveDeadline: configuration.requestTimeout > 0 ? Double(configuration.requestTimeout) : nil, observer: observer)
+        context = ServerContext(responder: responder, maxBodySize: configuration.maxBodySize, connections: connections)
     }
 
     /// The port it listens on once started (useful with port 0).
@@ -48,11 +51,10 @@ public final class HTTPServer: Sendable {
                 var settings = minerva_mhd_settings(
                     flags: flags, port: UInt16(configuration.port), address: sockaddr,
                     thread_pool_size: UInt32(max(1, configuration.threads)),
-                    connection_limit: UInt32(configuration.connectionLimit),
+                    connection_limit: UInt32(clamping: libmicrohttpdConnectionLimit),
                     connection_timeout: UInt32(configuration.connectionTimeout),
                     connection_memory_limit: configuration.connectionMemoryLimit,
-                    listen_backlog: 1024, per_ip_connection_limit: UInt32(configuration.connectionsPerAddress),
-                    notify_connection: context.receiveDeadline == nil ? nil : connectionNotified, notify_connection_context: unmanaged)
+                    listen_backlog: 1024, accept_policy: acceptPolicy, notify_connection: connectionNotified, callback_context: unmanaged)
                 return minerva_mhd_start(&settings, accessHandler, unmanaged, requestCompleted, unmanaged)
             }
             guard let started else {
@@ -60,7 +62,7 @@ public final class HTTPServer: Sendable {
                     description: "could not listen on \(configuration.host):\(configuration.port) (address in use or not available)")
             }
             handle = DaemonHandle(pointer: started)
-            context.receiveDeadline?.start()
+            context.connections.start()
             boundPort.store(Int(minerva_mhd_bound_port(started)), ordering: .releasing)
         }
     }
@@ -86,10 +88,19 @@ public final class HTTPServer: Sendable {
                 usleep(10_000)
                 waited += 0.01
             }
-            context.receiveDeadline?.stop()
+            context.connections.stop()
             MHD_stop_daemon(current.pointer)
             handle = nil
         }
+    }
+
+    /// libmicrohttpd's own limit, which it splits between its workers and checks before it asks
+    /// the accept policy: set so that each worker could hold every connection the server allows,
+    /// those let in above it, and as many again being shed (closed, not yet reported closed), so
+    /// that it never refuses what the server's own limits (checked in the accept policy, across
+    /// workers and per address group) would let in.
+    private var libmicrohttpdConnectionLimit: Int {
+        max(1, configuration.threads) * (configuration.connectionLimit + 2 * ConnectionShares<ConnectionClock>.overdraft)
     }
 
     deinit {

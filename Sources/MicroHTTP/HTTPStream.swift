@@ -14,9 +14,14 @@ public final class HTTPStream: Sendable {
     }
 
     private let state = Locked(State())
+    private let onClose: (@Sendable () -> Void)?
 
     /// Creates an open stream.
-    public init() {}
+    /// - Parameter onClose: called once, when the response is gone (the body ended and was sent,
+    ///   or the client went away) or the stream was cancelled before it was sent.
+    public init(onClose: (@Sendable () -> Void)? = nil) {
+        self.onClose = onClose
+    }
 
     /// Queues a chunk for the client.
     /// - Returns: `false` when the client has gone (the stream is cancelled); drop the stream then.
@@ -35,6 +40,19 @@ public final class HTTPStream: Sendable {
         state.withLock { state in
             state.finished = true
             Self.wake(&state)
+        }
+    }
+
+    /// Ends the body early, telling the client to reconnect in 5 s (`retry:`), when the server is
+    /// full and no other connection can make room.
+    /// - Returns: whether the stream was still open.
+    func endEarly() -> Bool {
+        state.withLock { state in
+            guard !state.cancelled, !state.finished else { return false }
+            state.chunks.append(Array("retry: 5000\n\n".utf8))
+            state.finished = true
+            Self.wake(&state)
+            return true
         }
     }
 
@@ -80,11 +98,15 @@ public final class HTTPStream: Sendable {
         }
     }
 
-    /// The response is gone (sent, or the client went away).
-    func cancel() {
-        state.withLock { state in
-            state.cancelled = true
-            state.chunks = []
+    /// The response is gone (sent, or the client went away), or will never be sent.
+    public func cancel() {
+        let first = state.withLock { state in
+            defer {
+                state.cancelled = true
+                state.chunks = []
+            }
+            return !state.cancelled
         }
+        if first { onClose?() }
     }
 }

@@ -5,8 +5,8 @@ import Synchronization
 final class ServerContext: Sendable {
     let responder: any HTTPResponder
     let maxBodySize: Int
-    /// The deadline for receiving each request, if there is one.
-    let receiveDeadline: ReceiveDeadline?
+    /// The open connections: admission, shedding and the receive deadline.
+    let connections: ConnectionTable
     /// Requests begun and not yet completed.
     let inFlight = Atomic<Int>(0)
     /// Answers still to come (long polls, streams), so that shutdown can end them first.
@@ -18,10 +18,10 @@ final class ServerContext: Sendable {
         case stream(HTTPStream)
     }
 
-    init(responder: any HTTPResponder, maxBodySize: Int, receiveDeadline: ReceiveDeadline?) {
+    init(responder: any HTTPResponder, maxBodySize: Int, connections: ConnectionTable) {
         self.responder = responder
         self.maxBodySize = maxBodySize
-        self.receiveDeadline = receiveDeadline
+        self.connections = connections
     }
 }
 

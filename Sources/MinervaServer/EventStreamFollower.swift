@@ -4,12 +4,14 @@ import MinervaSessions
 /// A server-sent event stream following a session: each published block of events as frames,
 /// and an `ended` frame when the session is deleted or expires.
 final class EventStreamFollower: EventSubscriber {
-    let stream = HTTPStream()
+    let stream: HTTPStream
     /// The `seq` the client has seen: a stream resumed beyond the newest event sends only newer ones.
     private let after: Int
 
-    init(after: Int) {
+    /// - Parameter closed: called once when the stream has ended or its client has gone.
+    init(after: Int, closed: @escaping @Sendable () -> Void) {
         self.after = after
+        stream = HTTPStream(onClose: closed)
     }
 
     func receive(_ events: ArraySlice<SessionEvent>, state: SessionState) -> Bool {

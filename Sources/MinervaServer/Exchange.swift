@@ -38,9 +38,12 @@ struct Exchange: Sendable {
     }
 
     /// An answer that comes later (see ``complete(_:with:)``).
-    /// - Parameter fallback: what is sent if the server stops first; by default `503`.
-    func deferred(fallback: HTTPResponse? = nil) -> HTTPDeferred {
-        HTTPDeferred(fallback: fallback ?? Self.shuttingDown, headers: headers)
+    /// - Parameters:
+    ///   - fallback: what is sent if the server stops first; by default `503`.
+    ///   - endsEarly: whether the fallback is also a right answer before the wait is over (a long
+    ///     poll), sent early when the server is full.
+    func deferred(fallback: HTTPResponse? = nil, endsEarly: Bool = false) -> HTTPDeferred {
+        HTTPDeferred(fallback: fallback ?? Self.shuttingDown, headers: headers, endsEarly: endsEarly)
     }
 
     /// Sends a later answer, counted and logged (the deferred adds the exchange's headers); the first

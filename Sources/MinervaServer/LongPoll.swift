@@ -9,13 +9,14 @@ final class LongPoll: EventSubscriber {
     private let exchange: Exchange
     private let session: LiveSession
 
-    /// - Parameter waiting: the answer now, sent if the server stops before the wait ends.
+    /// - Parameter waiting: the answer now, sent if the server stops before the wait ends, or early
+    ///   to free the connection when the server is full.
     init(after: Int, session: LiveSession, exchange: Exchange, waiting: HTTPResponse) {
         self.after = after
         self.session = session
         self.exchange = exchange
         exchange.waitsForEvents()
-        deferred = exchange.deferred(fallback: waiting)
+        deferred = exchange.deferred(fallback: waiting, endsEarly: true)
     }
 
     /// The reply to return for the request.

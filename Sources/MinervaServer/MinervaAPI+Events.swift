@@ -15,7 +15,7 @@ extension MinervaAPI {
         let afterQuery = try Self.wholeNumber(request.queryValue("after"), "query parameter 'after'")
         if AcceptHeader.prefersEventStream(request.header("accept")) {
             // A reconnecting stream resumes after what it saw, whatever its URL says.
-            return try stream(session, after: lastEventID ?? afterQuery ?? 0, exchange)
+            return try stream(session, after: lastEventID ?? afterQuery ?? 0, from: request.clientAddress, exchange)
         }
         let after = afterQuery ?? lastEventID ?? 0
         var reply: Result<HTTPReply, SessionError> = .failure(.unauthorized)
@@ -38,9 +38,15 @@ extension MinervaAPI {
     }
 
     /// A server-sent event stream: the backlog after `after` (a `truncated` frame first when
-    /// part of it was dropped), then every new block.
-    private func stream(_ session: LiveSession, after: Int, _ exchange: Exchange) throws(APIError) -> HTTPReply {
-        let follower = EventStreamFollower(after: after)
+    /// part of it was dropped), then every new block; `429` past the streams a session or a
+    /// client address may have open.
+    private func stream(
+        _ session: LiveSession, after: Int, from address: ClientAddressGroup?, _ exchange: Exchange
+    ) throws(APIError) -> HTTPReply {
+        if let refusal = streamQuota.withLock({ $0.take(session: session.id, address: address) }) { throw refusal }
+        let follower = EventStreamFollower(after: after) { [streamQuota, id = session.id] in
+            streamQuota.withLock { $0.release(session: id, address: address) }
+        }
         var failure: SessionError?
         core.observe(session, after: after) { _, result in
             let page: EventPage
@@ -58,7 +64,10 @@ extension MinervaAPI {
             if !page.events.isEmpty { follower.stream.send(EventsDocument.serverSentEvents(page.events)) }
             return follower
         }
-        if let failure { throw APIError(failure) }
+        if let failure {
+            follower.stream.cancel()  // gives its place back
+            throw APIError(failure)
+        }
         exchange.waitsForEvents()
         return .stream(
             status: 200,

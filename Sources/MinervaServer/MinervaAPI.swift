@@ -25,6 +25,8 @@ public final class MinervaAPI: HTTPResponder {
     private let requestSequence = Atomic<Int>(0)
     /// The threads that serve requests reading a shared store; `nil` for a store in this process.
     private let storeWorkers: StoreWorkers?
+    /// Event streams open per session and per client address.
+    let streamQuota: Locked<StreamQuota>
     /// The text of `GET /metrics`, from whatever metrics backend the executable bootstrapped.
     let metricsText: @Sendable () -> [UInt8]
     /// `GET /v1/app`'s answer, written once per app description.
@@ -49,6 +51,7 @@ public final class MinervaAPI: HTTPResponder {
         web = WebAssets(root: webRoot)
         storeWorkers = core.storageIsShared ? StoreWorkers(count: configuration.storeThreads) : nil
         self.metricsText = metricsText
+        streamQuota = Locked(StreamQuota(perSession: configuration.maxStreamsPerSession, perAddress: configuration.maxStreamsPerAddress))
         self.configuration = configuration
         self.logger = logger
         refreshGauges()

@@ -18,7 +18,7 @@ final class StateWait: EventSubscriber {
         self.exchange = exchange
         exchange.waitsForEvents()
         self.encode = encode
-        deferred = exchange.deferred(fallback: MinervaAPI.notModified(version: version))
+        deferred = exchange.deferred(fallback: MinervaAPI.notModified(version: version), endsEarly: true)
     }
 
     /// The reply to return for the request.

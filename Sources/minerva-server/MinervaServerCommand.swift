@@ -43,24 +43,38 @@ struct MinervaServerCommand: ParsableCommand {
     var threads = HTTPServerConfiguration.processorCount
 
     @Option(help: ArgumentHelp("Largest request body in bytes; larger ones answer 413.", valueName: "bytes"))
-    var maxBody = ServerConfiguration.standard.maxBodySize
+    var maxBody = HTTPServerConfiguration.standard.maxBodySize
 
     @Option(help: "Open connections at most.")
-    var maxConnections = 4096
+    var maxConnections = HTTPServerConfiguration.standard.connectionLimit
 
     @Option(
         name: .customLong("max-connections-per-ip"),
         help: "Open connections from one client address at most (0: no limit); behind a proxy, raise it to --max-connections.")
-    var maxConnectionsPerIP = 1024
+    var maxConnectionsPerIP = HTTPServerConfiguration.standard.connectionsPerAddress
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a connection must have been idle, or sending its request, before it may be shed while the server is full, to let in a client whose address (IPv6: /64) holds fewer connections.",
+            valueName: "seconds"))
+    var shedAfter = HTTPServerConfiguration.standard.shedAfter
+
+    @Option(help: "Event streams one session may have open at once (0: no cap); more answer 429.")
+    var maxStreamsPerSession = ServerConfiguration.standard.maxStreamsPerSession
+
+    @Option(
+        name: .customLong("max-streams-per-ip"),
+        help: "Event streams one client address (IPv6: /64) may have open at once (0: no cap); more answer 429. Behind a proxy, raise it.")
+    var maxStreamsPerIP = ServerConfiguration.standard.maxStreamsPerAddress
 
     @Option(help: ArgumentHelp("Seconds before an idle connection is closed.", valueName: "seconds"))
-    var connectionTimeout = 60
+    var connectionTimeout = HTTPServerConfiguration.standard.connectionTimeout
 
     @Option(
         help: ArgumentHelp(
             "Seconds a request may take to arrive whole (line, headers and body) from its first byte; slower ones are cut off (0: no limit).",
             valueName: "seconds"))
-    var requestTimeout = 30
+    var requestTimeout = HTTPServerConfiguration.standard.requestTimeout
 
     @Option(help: "Sessions at most (in the store, when there is one); more answer 503.")
     var maxSessions = SessionConfiguration.standard.maxSessions
@@ -162,16 +176,8 @@ struct MinervaServerCommand: ParsableCommand {
     var checkApp: String?
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
-        guard threads >= 1 else { throw ValidationError("--threads must be at least 1") }
-        guard maxBody >= 1 else { throw ValidationError("--max-body must be at least 1") }
-        guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1") }
-        guard maxConnectionsPerIP >= 0 else { throw ValidationError("--max-connections-per-ip must be 0 or more") }
-        guard connectionTimeout >= 0 else { throw ValidationError("--connection-timeout must be 0 or more") }
-        guard requestTimeout >= 0 else { throw ValidationError("--request-timeout must be 0 or more") }
-        if let problem = serverConfiguration(sessions: sessionConfiguration(now: SessionConfiguration.wallClock), cors: .off).problems.first {
-            throw ValidationError(problem)
-        }
+        let api = serverConfiguration(sessions: sessionConfiguration(now: SessionConfiguration.wallClock), cors: .off)
+        if let problem = (httpConfiguration.problems + api.problems).first { throw ValidationError(problem) }
         _ = try storeOption()
         _ = try corsPolicy()
     }
@@ -189,7 +195,20 @@ struct MinervaServerCommand: ParsableCommand {
     private func serverConfiguration(sessions: SessionConfiguration, cors: CORSPolicy) -> ServerConfiguration {
         ServerConfiguration(
             maxBodySize: maxBody, maxURLBytes: maxURLBytes, maxHeaderBytes: maxHeaderBytes, sessions: sessions, cors: cors,
-            storeThreads: storeThreads, adminToken: adminTokenOption())
+            storeThreads: storeThreads, adminToken: adminTokenOption(), maxStreamsPerSession: maxStreamsPerSession,
+            maxStreamsPerAddress: maxStreamsPerIP)
+    }
+
+    /// The HTTP edge's limits the flags set.
+    private var httpConfiguration: HTTPServerConfiguration {
+        HTTPServerConfiguration(
+            host: host, port: port, threads: threads, maxBodySize: maxBody, connectionLimit: maxConnections,
+            connectionsPerAddress: maxConnectionsPerIP, shedAfter: shedAfter, connectionTimeout: connectionTimeout,
+            requestTimeout: requestTimeout,
+            // The server's own limits plus room for libmicrohttpd's records, so that those limits
+            // answer in JSON rather than libmicrohttpd's HTML; no more, because libmicrohttpd
+            // zeroes the whole pool between the requests of a connection.
+            connectionMemoryLimit: maxURLBytes + maxHeaderBytes + (16 << 10))
     }
 
     /// This machine's memory in bytes, if the system tells.
@@ -310,14 +329,7 @@ struct MinervaServerCommand: ParsableCommand {
             logger.notice("\(api.core.sessionCount) sessions in \(store); each is read when first used")
         }
         let server = HTTPServer(
-            configuration: HTTPServerConfiguration(
-                host: host, port: port, threads: threads, maxBodySize: maxBody, connectionLimit: maxConnections,
-                connectionsPerAddress: maxConnectionsPerIP, connectionTimeout: connectionTimeout, requestTimeout: requestTimeout,
-                // The server's own limits plus room for libmicrohttpd's records, so that those limits
-                // answer in JSON rather than libmicrohttpd's HTML; no more, because libmicrohttpd
-                // zeroes the whole pool between the requests of a connection.
-                connectionMemoryLimit: maxURLBytes + maxHeaderBytes + (16 << 10)),
-            responder: api)
+            configuration: httpConfiguration, responder: api, observer: ConnectionReport(logger: logger))
         do {
             try server.start()
         } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import MicroHTTP
 import Synchronization
 import Testing
@@ -71,6 +72,37 @@ func startServer(_ responder: any HTTPResponder = EchoResponder(), maxBody: Int 
             ticks += 1
         }
         #expect(ticks < 100)
+    }
+
+    /// The server's own limits, in libmicrohttpd's accept policy across its two workers: a full
+    /// server sheds the oldest slow request of the address holding the most for a newcomer, and
+    /// refuses that address's own newcomers.
+    @Test func aFullServerShedsTheLargestAddresssSlowRequestForANewcomer() throws {
+        let observer = RecordingObserver()
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, threads: 2, connectionLimit: 4, shedAfter: 0.2),
+            responder: EchoResponder(), observer: observer)
+        try server.start()
+        defer { server.shutdown() }
+        var slow: [RawClient] = []
+        for _ in 0..<4 {
+            let client = try RawClient(port: server.port, from: "127.0.0.2")
+            client.send("GET /slow HTTP/1.1\r\nHost: t\r\nX-Slow: ")
+            slow.append(client)
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Thread.sleep(forTimeInterval: 0.4)
+        // the attacker's own fifth connection is refused: the server is full, and it holds the most
+        let fifth = try RawClient(port: server.port, from: "127.0.0.2")
+        #expect(fifth.isClosedByPeer())
+        // a newcomer from another address is answered; the oldest slow request made room for it
+        let newcomer = try RawClient(port: server.port, from: "127.0.0.3")
+        newcomer.send("GET /fast HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try newcomer.readResponse().status == 200)
+        #expect(slow[0].isClosedByPeer())
+        #expect(slow[1...].allSatisfy { $0.isOpen() })
+        #expect(observer.events.contains("shed slow_request from 127.0.0.2"))
+        #expect(observer.events.contains("refused full from 127.0.0.2"))
     }
 
     @Test func keepsConnectionsAliveAcrossRequests() throws {
@@ -148,5 +180,24 @@ func startServer(_ responder: any HTTPResponder = EchoResponder(), maxBody: Int 
         }
         defer { server.shutdown() }
         #expect(server.port > 0)
+    }
+}
+
+/// Records what the server reports about its connections.
+final class RecordingObserver: HTTPConnectionObserver {
+    private let recorded = Locked<[String]>([])
+
+    var events: [String] { recorded.withLock { $0 } }
+
+    func shed(_ reason: HTTPShedReason, from group: ClientAddressGroup) {
+        recorded.withLock { $0.append("shed \(reason.rawValue) from \(group)") }
+    }
+
+    func refused(_ reason: HTTPRefusalReason, from group: ClientAddressGroup) {
+        recorded.withLock { $0.append("refused \(reason.rawValue) from \(group)") }
+    }
+
+    func endedEarly(stream: Bool, from group: ClientAddressGroup) {
+        recorded.withLock { $0.append("ended \(stream ? "stream" : "long poll") from \(group)") }
     }
 }

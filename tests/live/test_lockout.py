@@ -2,11 +2,13 @@
 client out, and a request that trickles is cut off at the receive deadline however steadily
 its bytes come. Loopback only (127.0.0.1 attacks, 127.0.0.2 behaves), bounded in count and time.
 """
+import re
 import resource
 import socket
 import statistics
 import time
 import urllib.parse
+import urllib.request
 
 import pytest
 
@@ -115,6 +117,10 @@ def test_one_address_cannot_lock_out_another(default_server):
           f"{len(latencies)} requests, p50 {statistics.median(latencies) * 1000:.1f} ms, "
           f"p99 {latencies[int(len(latencies) * 0.99)] * 1000:.1f} ms, max {latencies[-1] * 1000:.1f} ms")
     assert default_server.request("GET", "/healthz")[0] == 200
+    # refused at its limit per address, counted, and logged once in the minute
+    text = urllib.request.urlopen(default_server.url + "/metrics", timeout=10).read().decode()
+    assert re.search(r'minerva_http_connections_refused_total\{reason="per_address"\} [1-9]', text), text
+    assert sum("connections from 127.0.0.1:" in line for line in default_server.log) == 1, default_server.log[-5:]
 
 
 @pytest.fixture(scope="module")
