@@ -131,11 +131,8 @@ public final class SessionCore: Sendable {
     /// - Throws: `unauthorized` for an unknown session or a wrong token (never told apart),
     ///   `rateLimited` when its budget is spent, `unavailable` when storage cannot be read.
     public func session(_ id: String, token: String) throws(SessionError) -> LiveSession {
-        guard let session = try find(id, token: token) else {
-            _ = Token.matches(token, hash: Token.hash(id))
-            throw .unauthorized
-        }
-        guard session.authorizes(token) else { throw .unauthorized }
+        // `find` checked the token: against the session's hash in memory, or the store's.
+        guard let session = try find(id, token: token) else { throw .unauthorized }
         try moveToCurrentApp(session)
         try session.admit(now: configuration.now())
         return session
@@ -181,6 +178,9 @@ public final class SessionCore: Sendable {
         return (total / 2, total / 2, total / 4)
     }
 
+    /// A token hash no token matches (SHA-256 has no known preimage of all zeros).
+    private static let matchesNoToken = [UInt8](repeating: 0, count: 32)
+
     /// The session in memory, or read from storage; `nil` for an unknown id or a wrong token,
     /// which is checked first, against the token's hash alone (in memory, or one small lookup in
     /// the store), so that a wrong token costs about the same whether the id exists or not.
@@ -196,7 +196,9 @@ public final class SessionCore: Sendable {
         guard id.utf8.count <= 64 else { return nil }
         let stored: StoredSession?
         do {
-            guard let tokenHash = try store.tokenHash(of: id), Token.matches(token, hash: tokenHash) else { return nil }
+            // An unknown id's token is compared too (with a hash nothing matches): the same work.
+            let tokenHash = try store.tokenHash(of: id)
+            guard Token.matches(token, hash: tokenHash ?? Self.matchesNoToken), tokenHash != nil else { return nil }
             stored = try store.loadSession(id, eventTail: eventsInMemory)
         } catch {
             logger.error("could not read session \(id) from storage: \(error)")
