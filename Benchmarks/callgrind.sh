@@ -15,6 +15,9 @@ build_model_driver() {
   local flags=()
   grep -rqs "public enum Persistence" "$1/../Sources/MinervaSessions" || flags=(-Xswiftc -DSTORAGE_PARAMETER)
   mkdir -p "$2" "$(dirname "$3")"
+  # The root package is a path dependency: SwiftPM keeps its build plan while the manifests stay
+  # the same, and then misses a source file added or removed since; planning again is cheap.
+  rm -f "$2/release.yaml"
   swift build -c release --package-path "$1" --scratch-path "$2" --product model-driver "${flags[@]}" >"$2/model-driver-build.log" 2>&1 \
     || { tail -30 "$2/model-driver-build.log" >&2; exit 1; }
   # valgrind 3.19 cannot read the DWARF 5 that swiftc writes: measure a copy without debug info.

@@ -46,7 +46,13 @@ final class GroupCommitter: Sendable {
 
     /// Runs a group's completions off the writer, in chunks that threads of the fan-out queue
     /// take at once. A session has one write in flight at a time, so its completions stay in order.
+    /// A group of one write while nothing else waits is completed on the writer itself: there is
+    /// nothing to spread, and a hop to another thread would only add to its wait.
     private func deliver(_ completions: [@Sendable () -> Void]) {
+        if completions.count == 1, queue.withLock({ $0.items.isEmpty }) {
+            completions[0]()
+            return
+        }
         let chunk = 64
         for start in stride(from: 0, to: completions.count, by: chunk) {
             let part = completions[start..<min(start + chunk, completions.count)]
