@@ -135,6 +135,10 @@ public final class HTTPStream: Sendable {
                     UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + state.offset, byteCount: count)
                 }
                 state.offset += count
+                if state.offset == first.count {
+                    state.chunks.removeFirst()
+                    state.offset = 0
+                }
                 return count
             }
             if state.finished || state.cancelled { return -1 }  // MHD_CONTENT_READER_END_OF_STREAM
