@@ -7,13 +7,14 @@ import os
 import re
 import socket
 import struct
+import subprocess
 import time
 import urllib.parse
 import urllib.request
 
 import pytest
 
-from conftest import APPS, EventStream, RunningServer
+from conftest import APPS, BINARY, EventStream, RunningServer
 
 HEARTBEAT = 0.5   # seconds: small, so that the bound below is a few intervals
 BOUND = 5         # seconds for a dropped stream to be released (10 heartbeat intervals)
@@ -157,3 +158,10 @@ def test_a_closed_stream_is_released_long_before_its_heartbeat():
         assert not refused(session)
     finally:
         assert server.stop() == 0, "".join(server.log)
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "3601"])
+def test_a_heartbeat_out_of_range_is_refused_at_start(value):
+    ran = subprocess.run([str(BINARY), "--port", "0", "--store", "memory", f"--stream-heartbeat={value}"],
+                         capture_output=True, text=True, timeout=20)
+    assert ran.returncode != 0 and "--stream-heartbeat must be between 0.1 and 3600 seconds" in ran.stderr + ran.stdout
