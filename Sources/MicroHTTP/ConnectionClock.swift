@@ -33,6 +33,10 @@ final class ConnectionClock: Hashable, Sendable {
     /// The client address group it came from.
     let group: ClientAddressGroup
     private let fd: Int32
+    /// Milliseconds that data sent on a stream may stay unacknowledged before the kernel gives the
+    /// connection up (`TCP_USER_TIMEOUT`): a client that vanished without a word (a phone that
+    /// changed networks) is found after this, not after minutes of retransmissions.
+    private let streamAcknowledgementTimeout: UInt32
     private let phase: Locked<Phase>
 
     /// Starts a clock for a connection that has just opened.
@@ -40,9 +44,11 @@ final class ConnectionClock: Hashable, Sendable {
     ///   - fd: the connection's socket.
     ///   - group: the client's address group.
     ///   - now: the monotonic time, in seconds.
-    init(fd: Int32, group: ClientAddressGroup, now: Double) {
+    ///   - streamAcknowledgementTimeout: milliseconds data sent on a stream may stay unacknowledged.
+    init(fd: Int32, group: ClientAddressGroup, now: Double, streamAcknowledgementTimeout: UInt32) {
         self.fd = fd
         self.group = group
+        self.streamAcknowledgementTimeout = streamAcknowledgementTimeout
         phase = Locked(.opened(since: now))
     }
 
@@ -54,11 +60,17 @@ final class ConnectionClock: Hashable, Sendable {
         }
     }
 
-    /// The request's answer waits (a long poll) or streams.
+    /// The request's answer waits (a long poll) or streams; a stream's socket gives up data left
+    /// unacknowledged for ``streamAcknowledgementTimeout``.
     func waits(on waiting: ServerContext.Waiting) {
         phase.withLock { phase in
             switch phase {
-            case .answering, .waiting: phase = .waiting(since: ConnectionTable.now(), waiting)
+            case .answering, .waiting:
+                if case .stream = waiting {
+                    var timeout = streamAcknowledgementTimeout
+                    setsockopt(fd, Int32(IPPROTO_TCP), TCP_USER_TIMEOUT, &timeout, socklen_t(MemoryLayout<UInt32>.size))
+                }
+                phase = .waiting(since: ConnectionTable.now(), waiting)
             case .opened, .idle, .receiving, .endingEarly, .closed: return
             }
         }
@@ -152,6 +164,27 @@ final class ConnectionClock: Hashable, Sendable {
                 return false
             }
         }
+    }
+
+    /// The stream the connection answers with, and whether its client has gone (closed or reset
+    /// the connection, or stopped acknowledging what was sent): libmicrohttpd does not watch a
+    /// suspended connection, so only its socket tells. Looked at under the clock's lock, so the
+    /// socket cannot be closed meanwhile.
+    /// - Returns: `nil` unless the connection's answer streams.
+    func stream() -> (stream: HTTPStream, clientGone: Bool)? {
+        phase.withLock { phase in
+            guard case .waiting(_, .stream(let stream)) = phase else { return nil }
+            return (stream, clientHasGone())
+        }
+    }
+
+    /// Whether the socket has reached its end (the client closed it: a client of a stream sends
+    /// nothing more, so it closes only to leave) or an error (reset, or timed out), without
+    /// waiting. Data waiting to be read (a pipelined request) is not an end.
+    private func clientHasGone() -> Bool {
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
     }
 
     private func secondsSinceDataReceived() -> Double? {

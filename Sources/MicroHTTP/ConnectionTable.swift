@@ -18,9 +18,14 @@ import Glibc
 /// idle keep-alive connection is left to the idle timeout (unless it is shed); a request that
 /// has arrived whole is never cut off nor shed, though its long poll or stream may be answered
 /// early when the server is full.
+///
+/// The same timer keeps streams alive: it ends a stream whose client has gone, and sends a
+/// stream's heartbeat when nothing was sent on it for the heartbeat interval.
 final class ConnectionTable: Sendable {
     /// Seconds a request may take to arrive (nil: no limit).
     let receiveDeadline: Double?
+    /// Seconds a stream may send nothing before its heartbeat is sent.
+    let heartbeat: Double
     private let shares: Locked<ConnectionShares<ConnectionClock>>
     private let observer: (any HTTPConnectionObserver)?
     /// The sweeping timer while the server runs (a dispatch source must not be released unresumed).
@@ -30,17 +35,22 @@ final class ConnectionTable: Sendable {
     /// - Parameters:
     ///   - limits: the connection limits and the shedding deadline.
     ///   - receiveDeadline: the longest time a request may take to arrive, from its first byte.
+    ///   - heartbeat: the longest time a stream may send nothing.
     ///   - observer: hears what was shed or refused.
-    init(limits: ConnectionShares<ConnectionClock>.Limits, receiveDeadline: Double?, observer: (any HTTPConnectionObserver)?) {
+    init(
+        limits: ConnectionShares<ConnectionClock>.Limits, receiveDeadline: Double?, heartbeat: Double,
+        observer: (any HTTPConnectionObserver)?
+    ) {
         shares = Locked(ConnectionShares(limits: limits))
         self.receiveDeadline = receiveDeadline
+        self.heartbeat = heartbeat
         self.observer = observer
     }
 
-    /// Starts looking at the connections, a few times per deadline and at least once a second
-    /// (once a second without a deadline: for connections let in above the limit).
+    /// Starts looking at the connections, a few times per deadline and per heartbeat interval, and
+    /// at least once a second.
     func start() {
-        let interval = min(1, max(0.05, (receiveDeadline ?? 4) / 4))
+        let interval = min(1, max(0.05, min(receiveDeadline ?? 4, heartbeat) / 4))
         let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "microhttp.connections"))
         source.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
         source.setEventHandler { [weak self] in self?.sweep() }
@@ -89,7 +99,7 @@ final class ConnectionTable: Sendable {
     /// A connection opened: its clock starts.
     /// - Returns: the clock, to keep behind the connection's socket context.
     func opened(fd: Int32, group: ClientAddressGroup) -> ConnectionClock {
-        let clock = ConnectionClock(fd: fd, group: group, now: Self.now())
+        let clock = ConnectionClock(fd: fd, group: group, now: Self.now(), streamAcknowledgementTimeout: streamAcknowledgementTimeout)
         shares.withLock { $0.insert(clock, from: group) }
         return clock
     }
@@ -102,9 +112,19 @@ final class ConnectionTable: Sendable {
 
     private func sweep() {
         let now = Self.now()
+        let connections = shares.withLock { Array($0.connections) }
         if let receiveDeadline {
-            for clock in shares.withLock({ Array($0.connections) }) where clock.check(now: now, deadline: receiveDeadline) {
+            for clock in connections where clock.check(now: now, deadline: receiveDeadline) {
                 observer?.shed(.requestTimeout, from: clock.group)
+            }
+        }
+        // Outside the clock's lock: ending or feeding a stream resumes its connection.
+        for clock in connections {
+            guard let (stream, clientGone) = clock.stream() else { continue }
+            if clientGone {
+                stream.abandon()
+            } else {
+                stream.keepAlive(now: now, interval: heartbeat)
             }
         }
         // Connections let in above the limit: shed as many as can be now, else end a wait early.
@@ -129,6 +149,12 @@ final class ConnectionTable: Sendable {
     private func endEarly(_ connection: ConnectionClock) {
         let (ended, stream) = connection.endWaitEarly()
         if ended { observer?.endedEarly(stream: stream, from: connection.group) }
+    }
+
+    /// Milliseconds data sent on a stream may stay unacknowledged: two heartbeat intervals, and at
+    /// least 10 s (a mobile network may stall that long and recover).
+    private var streamAcknowledgementTimeout: UInt32 {
+        UInt32(clamping: Int(max(10, 2 * heartbeat) * 1000))
     }
 
     /// Seconds on the monotonic clock.

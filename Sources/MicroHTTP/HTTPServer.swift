@@ -27,7 +27,8 @@ public final class HTTPServer: Sendable {
         let connections = ConnectionTable(
             limits: .init(
                 total: configuration.connectionLimit, perGroup: configuration.connectionsPerAddress, shedAfter: configuration.shedAfter),
-            receiveDeadline: configuration.requestTimeout > 0 ? Double(configuration.requestTimeout) : nil, observer: observer)
+            receiveDeadline: configuration.requestTimeout > 0 ? Double(configuration.requestTimeout) : nil,
+            heartbeat: configuration.streamHeartbeat, observer: observer)
         context = ServerContext(responder: responder, maxBodySize: configuration.maxBodySize, connections: connections)
     }
 

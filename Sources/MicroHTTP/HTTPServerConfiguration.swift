@@ -30,12 +30,15 @@ public struct HTTPServerConfiguration: Sendable {
     public var requestTimeout: Int
     /// Bytes each connection has for its request line and headers; more answers `431`.
     public var connectionMemoryLimit: Int
+    /// Seconds a stream may send nothing before its heartbeat is sent (see ``HTTPStream``): each
+    /// heartbeat finds a client that has gone, and keeps a proxy from closing an idle stream.
+    public var streamHeartbeat: Double
 
     /// Creates a configuration with defaults suited to a small server.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, threads: Int = HTTPServerConfiguration.processorCount,
         maxBodySize: Int = 1 << 20, connectionLimit: Int = 4096, connectionsPerAddress: Int = 1024, shedAfter: Double = 1,
-        connectionTimeout: Int = 60, requestTimeout: Int = 30, connectionMemoryLimit: Int = 64 << 10
+        connectionTimeout: Int = 60, requestTimeout: Int = 30, connectionMemoryLimit: Int = 64 << 10, streamHeartbeat: Double = 15
     ) {
         self.host = host
         self.port = port
@@ -47,6 +50,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.connectionTimeout = connectionTimeout
         self.requestTimeout = requestTimeout
         self.connectionMemoryLimit = connectionMemoryLimit
+        self.streamHeartbeat = streamHeartbeat
     }
 
     /// The configuration every limit's default comes from (the command line's defaults too).
@@ -63,6 +67,7 @@ public struct HTTPServerConfiguration: Sendable {
         if shedAfter < 0 { problems.append("--shed-after must be 0 or more") }
         if connectionTimeout < 0 { problems.append("--connection-timeout must be 0 or more") }
         if requestTimeout < 0 { problems.append("--request-timeout must be 0 or more") }
+        if !(0.1...3600).contains(streamHeartbeat) { problems.append("--stream-heartbeat must be between 0.1 and 3600 seconds") }
         return problems
     }
 

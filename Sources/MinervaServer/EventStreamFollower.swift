@@ -8,10 +8,14 @@ final class EventStreamFollower: EventSubscriber {
     /// The `seq` the client has seen: a stream resumed beyond the newest event sends only newer ones.
     private let after: Int
 
+    /// A server-sent events comment, which clients ignore: sent while the stream is idle, it finds
+    /// a client that has gone and keeps proxies from closing the stream.
+    static let heartbeat = Array(": keep-alive\n\n".utf8)
+
     /// - Parameter closed: called once when the stream has ended or its client has gone.
     init(after: Int, closed: @escaping @Sendable () -> Void) {
         self.after = after
-        stream = HTTPStream(onClose: closed)
+        stream = HTTPStream(heartbeat: Self.heartbeat, onClose: closed)
     }
 
     func receive(_ events: ArraySlice<SessionEvent>, state: SessionState) -> Bool {

@@ -44,8 +44,9 @@ extension MinervaAPI {
         _ session: LiveSession, after: Int, from address: ClientAddressGroup?, _ exchange: Exchange
     ) throws(APIError) -> HTTPReply {
         if let refusal = streamQuota.withLock({ $0.take(session: session.id, address: address) }) { throw refusal }
-        let follower = EventStreamFollower(after: after) { [streamQuota, id = session.id] in
+        let follower = EventStreamFollower(after: after) { [streamQuota, core, id = session.id] in
             streamQuota.withLock { $0.release(session: id, address: address) }
+            core.forgetInactiveObservers(of: id)
         }
         var failure: SessionError?
         core.observe(session, after: after) { _, result in

@@ -242,6 +242,7 @@ public final class MinervaAPI: HTTPResponder {
     func refreshGauges() {
         metrics.sessions(core.sessionCount, nodes: core.nodeCount)
         metrics.sessionsByAppVersion(core.sessionsByAppVersion)
+        metrics.followers(streams: streamQuota.withLock { $0.open }, subscribers: core.subscriberCount)
     }
 
     // MARK: - Answers

@@ -4,7 +4,8 @@ import MinervaSessions
 
 /// The figures operators expect, through swift-metrics (the executable exports them in the
 /// Prometheus text format at `/metrics`): requests by route and status with their latency,
-/// live sessions and nodes, events by type (the session core counts list diffs itself).
+/// live sessions and nodes, open event streams and followers, events by type (the session core
+/// counts list diffs itself).
 final class ServerMetrics: Sendable {
     private struct RequestKey: Hashable {
         let route: String
@@ -16,6 +17,8 @@ final class ServerMetrics: Sendable {
     private let requestFigures = Locked<[RequestKey: (counter: Counter, timer: Metrics.Timer)]>([:])
     private let sessionGauge = Gauge(label: "minerva_sessions")
     private let nodeGauge = Gauge(label: "minerva_nodes")
+    private let streamGauge = Gauge(label: "minerva_event_streams")
+    private let subscriberGauge = Gauge(label: "minerva_event_subscribers")
     private let appVersionGauges = Locked<[String: Gauge]>([:])
     /// One counter per event kind, made up front so that every kind is exported from the start.
     private let eventCounters = Dictionary(
@@ -41,6 +44,13 @@ final class ServerMetrics: Sendable {
     func sessions(_ count: Int, nodes: Int) {
         sessionGauge.record(count)
         nodeGauge.record(nodes)
+    }
+
+    /// Records how many event streams are open (each holds its connection), and how many long
+    /// polls and streams follow sessions: both fall back when clients go away.
+    func followers(streams: Int, subscribers: Int) {
+        streamGauge.record(streams)
+        subscriberGauge.record(subscribers)
     }
 
     /// Records how many sessions in memory run each app version (versions no session runs any

@@ -43,6 +43,10 @@ struct StreamQuota {
     /// The streams open of one session.
     func count(session: String) -> Int { sessions[session, default: 0] }
 
+    /// The streams open in all.
+    /// - Complexity: O(sessions with a stream open).
+    var open: Int { sessions.values.reduce(0, +) }
+
     private static func decrement<Key: Hashable>(_ counts: inout [Key: Int], _ key: Key) {
         guard let count = counts[key] else { return }
         counts[key] = count > 1 ? count - 1 : nil

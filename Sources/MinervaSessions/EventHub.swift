@@ -43,11 +43,18 @@ final class EventHub: Sendable {
     /// Forgets subscribers that no longer listen.
     func prune() {
         subscribers.withLock { table in
-            for key in Array(table.keys) {
-                table[key]!.removeAll { !$0.isActive }
-                if table[key]!.isEmpty { table[key] = nil }
-            }
+            for key in Array(table.keys) { Self.prune(key, in: &table) }
         }
+    }
+
+    /// Forgets the session's subscribers that no longer listen (a stream whose client left).
+    func prune(_ session: String) {
+        subscribers.withLock { Self.prune(session, in: &$0) }
+    }
+
+    private static func prune(_ session: String, in table: inout [String: [any EventSubscriber]]) {
+        table[session]?.removeAll { !$0.isActive }
+        if table[session]?.isEmpty == true { table[session] = nil }
     }
 
     /// Whether someone follows the session.

@@ -170,6 +170,13 @@ public final class SessionCore: Sendable {
         hub.unsubscribe(subscriber, from: session.id)
     }
 
+    /// Forgets the session's subscribers that no longer listen (``EventSubscriber/isActive``), at
+    /// once rather than at its next event or the next expiry sweep: a stream whose client left.
+    /// - Parameter session: the session's id.
+    public func forgetInactiveObservers(of session: String) {
+        hub.prune(session)
+    }
+
     /// The bytes a session's in-memory history may take, as much again as its state: half for
     /// the newest events, half for its lists' older versions, and a quarter more for remembered
     /// answers. The store keeps the rest.

@@ -129,6 +129,12 @@ struct MinervaServerCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Bytes of header fields at most; more answer 431.", valueName: "bytes"))
     var maxHeaderBytes = ServerConfiguration.standard.maxHeaderBytes
 
+    @Option(
+        help: ArgumentHelp(
+            "Seconds an event stream may stay idle before a comment line (': keep-alive') is sent on it, which finds clients that have gone and keeps proxies from closing the stream; keep it below the proxy's read timeout.",
+            valueName: "seconds"))
+    var streamHeartbeat = HTTPServerConfiguration.standard.streamHeartbeat
+
     @Option(help: "Log level: trace, debug, info (adds a line per request), notice, warning, error or critical.")
     var logLevel: Logger.Level = .notice
 
@@ -208,7 +214,7 @@ struct MinervaServerCommand: ParsableCommand {
             // The server's own limits plus room for libmicrohttpd's records, so that those limits
             // answer in JSON rather than libmicrohttpd's HTML; no more, because libmicrohttpd
             // zeroes the whole pool between the requests of a connection.
-            connectionMemoryLimit: maxURLBytes + maxHeaderBytes + (16 << 10))
+            connectionMemoryLimit: maxURLBytes + maxHeaderBytes + (16 << 10), streamHeartbeat: streamHeartbeat)
     }
 
     /// This machine's memory in bytes, if the system tells.

@@ -69,6 +69,12 @@ final class RawClient {
         return String(decoding: buffer, as: UTF8.self)
     }
 
+    /// Makes the close (when the client is released) a reset: RST instead of FIN.
+    func resetOnClose() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+    }
+
     /// Whether the server closed the connection (reads until end of stream).
     func isClosedByPeer() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 4096)

@@ -21,7 +21,9 @@ import Testing
         #expect(perAddress?.headers.contains(APIError.Header(name: "Retry-After", value: "5")) == true)
         // a refused stream took no place
         #expect(quota.count(session: "c") == 0)
+        #expect(quota.open == 3)
         quota.release(session: "a", address: home)
+        #expect(quota.open == 2)
         #expect(quota.take(session: "c", address: home) == nil)
         #expect(quota.take(session: "a", address: away) == nil)
     }
