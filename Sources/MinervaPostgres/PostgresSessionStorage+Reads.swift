@@ -13,7 +13,7 @@ extension PostgresSessionStorage {
     /// events, every one after the head and at least the newest `$2`.
     static let loadStatement = """
         WITH newest AS (SELECT COALESCE(max(seq), 0) AS seq FROM minerva_event WHERE session = $1),
-             head AS (SELECT last_event, GREATEST(last_event, (SELECT seq FROM newest)) <> $4 AS changed FROM minerva_session WHERE id = $1)
+             head AS (SELECT last_event, GREATEST(last_event, (SELECT seq FROM newest)) <> $3 AS changed FROM minerva_session WHERE id = $1)
         SELECT 0 AS kind, version AS number, last_event AS second, first_event AS third, app_version AS text, last_used AS time,
                token_hash AS bytes, CASE WHEN (SELECT changed FROM head) THEN state END AS state
             FROM minerva_session WHERE id = $1
@@ -30,7 +30,7 @@ extension PostgresSessionStorage {
     public func loadSession(_ id: String, eventTail: Int, unlessAt known: SessionHead) throws(StorageError) -> SessionReading {
         let rows = try call { connection, deadline throws(PostgresError) in
             try connection.query(
-                Self.loadStatement, [.text(id), .int(eventTail), .int(known.version), .int(known.lastEvent)], until: deadline)
+                Self.loadStatement, [.text(id), .int(eventTail), .int(known.lastEvent)], until: deadline)
         }
         guard let row = (0..<rows.count).first(where: { rows.int($0, 0) == 0 }) else { return .missing }
         guard rows.rows[row][7] != nil else { return .unchanged }

@@ -65,9 +65,14 @@ extension PostgresSessionStorage {
         let id = PostgresValue.text(record.id)
         var claimsFirstEvent = false
         if let expected = change.expectedLastEvent {
+            // The row is locked (KEY SHARE: other writers of the session still pass) so that a
+            // deletion committed meanwhile reads as a missing session, a conflict, rather than
+            // failing the group's events on their foreign key.
             let newest = try connection.query(
-                "SELECT GREATEST(last_event, COALESCE((SELECT max(seq) FROM minerva_event WHERE session = $1), 0)) FROM minerva_session WHERE id = $1",
-                [id], until: deadline)
+                """
+                WITH head AS (SELECT last_event FROM minerva_session WHERE id = $1 FOR KEY SHARE)
+                SELECT GREATEST(last_event, COALESCE((SELECT max(seq) FROM minerva_event WHERE session = $1), 0)) FROM head
+                """, [id], until: deadline)
             guard newest.count == 1, newest.int(0, 0) == expected else { return .conflict }
             // Another instance's write from the same newest event claims the same first `seq`: the
             // one that commits first keeps it, the other finds it taken (below) and conflicts.

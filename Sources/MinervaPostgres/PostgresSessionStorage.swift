@@ -5,8 +5,8 @@ public import MinervaSessions
 import Synchronization
 
 /// Sessions in PostgreSQL, shared by every instance that names the same database. Writes are
-/// version-checked (`UPDATE … WHERE id = $1 AND version = $2`), so an instance's cache never
-/// decides what is stored; after each commit the instance announces what it changed with
+/// checked against the session's newest stored event, and claim the first event's `seq`, so an
+/// instance's cache never decides what is stored; after each commit the instance announces what it changed with
 /// `NOTIFY`, and every instance `LISTEN`s on a connection of its own (``PostgresListener``).
 /// Every call is bounded by ``callTimeout``: a database that is down or frozen makes calls
 /// fail fast, and the pool opens new connections once it is back.

@@ -132,7 +132,7 @@ public final class SQLiteSessionStorage: SessionStorage {
                 for write in writes {
                     switch write {
                     case .session(let change):
-                        // The version-checked statement comes first: a conflicting write changes
+                        // The check of the newest event comes first: a conflicting write changes
                         // nothing and leaves the others of the group.
                         outcomes.append(try Self.save(change, in: db))
                     case .delete(let id):

@@ -184,7 +184,7 @@ extension SessionCore {
             return (answers, slot.behind && !slot.busy && !slot.gone)
         }
         for answer in answers { answer() }
-        if behind { following.reload(session, core: self, holdingTurn: false) }
+        if behind { following.reloadLater(session, core: self) }
     }
 
     /// The store has answered a mutation's write: swap and publish when it is durable. When
@@ -225,7 +225,7 @@ extension SessionCore {
                     return (answers, slot.behind && !slot.busy && !slot.gone)
                 }
                 for answer in answers { answer() }
-                if behind { self.following.reload(session, core: self, holdingTurn: false) }
+                if behind { self.following.reloadLater(session, core: self) }
             }
             return nil
         case .failure(let error):

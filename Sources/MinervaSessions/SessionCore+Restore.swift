@@ -7,13 +7,14 @@ extension SessionCore {
     }
 
     /// What a stored session holds for the core: its state, the newest events of its log and
-    /// its remembered answers, each kept within its share of the session's history budget.
+    /// its remembered answers, each kept within its share of the session's history budget; and
+    /// every event read (the log keeps only its newest).
     /// - Parameter app: the app to read the tree with: the one of the version the session records
     ///   (see ``AppCatalog/app(ofVersion:)``).
     /// - Throws: ``SnapshotError`` when what is stored is not a session of this app.
     func restore(
         _ stored: StoredSession, app: AppDescription
-    ) throws(SnapshotError) -> (state: SessionState, log: SessionLog, answers: IdempotencyCache) {
+    ) throws(SnapshotError) -> (state: SessionState, log: SessionLog, answers: IdempotencyCache, events: [SessionEvent]) {
         var events: [SessionEvent] = []
         for record in stored.events { events.append(try SessionEvent(record: record)) }
         let state = try SessionState(stored: stored, events: events, app: app, configuration: configuration, listHistoryBudget: historyBudget.lists)
@@ -22,6 +23,6 @@ extension SessionCore {
         var answers = newAnswers()
         let now = configuration.now()
         for record in stored.answers { answers.remember(try IdempotencyCache.Entry(record: record), now: now) }
-        return (state, log, answers)
+        return (state, log, answers, events)
     }
 }

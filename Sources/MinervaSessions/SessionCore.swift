@@ -212,7 +212,7 @@ public final class SessionCore: Sendable {
             throw .storeUnreadable
         }
         guard let stored else { return nil }
-        let restored: (state: SessionState, log: SessionLog, answers: IdempotencyCache)
+        let restored: (state: SessionState, log: SessionLog, answers: IdempotencyCache, events: [SessionEvent])
         let app = self.app
         let own = try apps.app(ofVersion: stored.record.appVersion)
         do throws(SnapshotError) {

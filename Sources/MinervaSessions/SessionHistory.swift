@@ -32,7 +32,7 @@ struct SessionHistory: Sendable {
             throw .storeUnreadable
         }
         // A write in flight may have dropped old events from the store since the state was read.
-        if let first = events.first?.seq, first > from + 1 { truncated = true }
+        if (events.first?.seq ?? state.lastEvent + 1) > from + 1 { truncated = true }
         return EventPage(events: events, last: state.lastEvent, truncated: truncated, version: state.version)
     }
 

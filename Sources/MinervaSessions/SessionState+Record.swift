@@ -17,6 +17,8 @@ extension SessionState {
     static let headInterval = 32
     /// See ``headInterval``.
     static let headEventInterval = 256
+    /// A stored head that the next change writes again, whatever it changes.
+    static let headDue = SessionHead(version: .min / 2, lastEvent: .min / 2)
 
     /// Everything a new session writes.
     func creationWrite(id: String, tokenHash: [UInt8], lastUsed: Double) -> SessionWrite {
@@ -78,7 +80,7 @@ extension SessionState {
         throws(SnapshotError)
     {
         let record = stored.record
-        var tree = try CoordinatorTree(headRecord: record.state, app: app)
+        var (tree, headFormat) = try CoordinatorTree.head(record.state, app: app)
         var head = SessionHead(version: record.version, lastEvent: record.lastEvent)
         var block: [NavigationEvent] = []
         for event in events where event.seq > record.lastEvent {
@@ -100,7 +102,9 @@ extension SessionState {
         self.init(tree: tree, appVersion: record.appVersion, firstEvent: record.firstEvent)
         version = head.version
         lastEvent = head.lastEvent
-        storedHead = SessionHead(version: record.version, lastEvent: record.lastEvent)
+        // A head of a release before deltas is written again by the first change, so that no
+        // such head ever lags its events (that release would take it for the whole state).
+        storedHead = headFormat < RecordFormat.deltaHead ? Self.headDue : SessionHead(version: record.version, lastEvent: record.lastEvent)
         structuralVersion = Self.structuralVersion(of: events, version: version)
         var versions: [(version: Int, content: ListContent)] = []
         for (index, list) in stored.lists.enumerated() {

@@ -152,6 +152,28 @@ import Testing
         #expect(throws: SessionError.self) { try a.core.session(onA.id, token: token) }
     }
 
+    @Test func aFollowerHearsEveryEventOfACatchUpLongerThanTheLogKeeps() throws {
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let a = try core()
+        let b = try core()
+        let (onA, token) = try a.create()
+        let onB = try b.core.session(onA.id, token: token)
+        let heardOnB = Recorder()
+        b.core.observe(onB) { _, _ in heardOnB }
+        // B hears none of A's commits: more events than a session's in-memory log keeps (64).
+        bus.muted.withLock { $0 = true }
+        for round in 0..<50 {
+            _ = try a.run(.push(from: nil, screen: "profile", params: ["userId": .string(String(round))]), on: onA).get()
+            _ = try a.run(.pop(navigator: nil, to: nil, toRoot: false), on: onA).get()
+        }
+        bus.muted.withLock { $0 = false }
+        let last = try a.state(of: onA).lastEvent
+        #expect(last > 64)
+        // B's next use reads the session again and publishes every block it missed, in order.
+        _ = try b.core.session(onA.id, token: token)
+        #expect(heardOnB.received.flatMap { $0.map(\.seq) } == Array(1...last))
+    }
+
     @Test func aCoreWhoseOwnWriteFailedStillHearsWhatAnotherCommittedMeanwhile() throws {
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let storageA = try SharedSQLite(path: path, bus: bus)

@@ -32,7 +32,7 @@ final class GroupCommitter: Sendable {
         self.maximumBatch = maximumBatch
     }
 
-    /// Queues a write; `completion` runs on the writer once its transaction has ended.
+    /// Queues a write; `completion` runs once its transaction has ended (see ``deliver(_:)``).
     func submit(_ write: StorageWrite, completion: @escaping @Sendable (Result<WriteOutcome, StorageError>) -> Void) {
         let startDraining = queue.withLock { queue in
             queue.items.append(Item(write: write, completion: completion))

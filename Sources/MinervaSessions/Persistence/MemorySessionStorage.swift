@@ -181,13 +181,13 @@ public final class MemorySessionStorage: SessionStorage {
     }
 
     /// Keeps a session's history within `budget` bytes: older list versions go first (never a
-    /// list's current one), then the oldest answers, then the oldest events (never those after
-    /// the head, which its state is rebuilt from). A client asking for what went is told to reload.
+    /// list's current one), then the oldest events (never those after the head, which its state
+    /// is rebuilt from), and remembered answers last (a retry after a lost answer must find its
+    /// answer rather than apply its request again). A client asking for what went is told to reload.
     private static func trim(_ stored: inout Stored, budget: Int) {
         while stored.bytes > budget, let node = stored.lists.first(where: { $0.value.count > 1 })?.key {
             stored.bytes -= stored.lists[node]!.removeFirst().body.count
         }
-        while stored.bytes > budget, !stored.answers.isEmpty { dropOldestAnswer(of: &stored) }
         let afterHead = firstIndex(in: stored.events, notBefore: stored.record.lastEvent + 1)
         var dropped = 0
         var bytes = stored.bytes
@@ -196,6 +196,7 @@ public final class MemorySessionStorage: SessionStorage {
             dropped += 1
         }
         dropEvents(upTo: dropped, of: &stored)
+        while stored.bytes > budget, !stored.answers.isEmpty { dropOldestAnswer(of: &stored) }
     }
 
     /// Drops the events before `index`.

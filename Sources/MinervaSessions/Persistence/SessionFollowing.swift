@@ -1,3 +1,5 @@
+import Dispatch
+
 /// How the core keeps the sessions it holds in memory in step with its store: nothing to do when
 /// this process is the store's only writer (``SoleWriter``), checks and catch-up when others
 /// write it too (``SharedStoreFollower``).
@@ -26,6 +28,14 @@ protocol SessionFollowing: Sendable {
 
     /// Records that this process now runs `version`, the newest.
     func announce(_ version: String) throws(StorageError)
+}
+
+extension SessionFollowing {
+    /// ``reload(_:core:holdingTurn:)`` on a thread of its own: the caller may be the store's
+    /// writer, which must not wait for a read.
+    func reloadLater(_ session: LiveSession, core: SessionCore) {
+        DispatchQueue.global().async { reload(session, core: core, holdingTurn: false) }
+    }
 }
 
 /// The store's only writer is this process: what it holds in memory is what is stored.

@@ -1,6 +1,7 @@
-/// Where sessions are kept durably. Every method completes durably before it returns. The core
-/// commits from its writer thread; it reads (a session on first use, events and list versions
-/// memory no longer holds, remembered answers) from the threads that serve requests.
+/// Where sessions are kept: every method is done before it returns (durably, for a durable
+/// store). The core commits a durable store's writes from its writer thread and the memory
+/// store's inline; it reads (a session on first use, events and list versions memory no longer
+/// holds, remembered answers) from the threads that serve requests.
 public protocol SessionStorage: Sendable {
     /// Reads one session, or `nil` when there is none with that id: its head, and the events after
     /// the head (the core rebuilds its state from both).

@@ -23,7 +23,10 @@ struct SharedStoreFollower: SessionFollowing {
             throw .storeUnreadable
         }
         var older: [EventRecord] = []
-        if case .changed(let stored) = reading { older = olderEvents(of: session, before: stored, after: known.lastEvent, core: core) }
+        if case .changed(let stored) = reading {
+            older = olderEvents(of: session, before: stored, after: known.lastEvent, core: core)
+            prepareApp(of: stored, core: core)
+        }
         return session.slot.withLock { slot -> LiveSession? in
             switch reading {
             case .missing:
@@ -50,6 +53,7 @@ struct SharedStoreFollower: SessionFollowing {
                 return
             }
             let older = stored.map { olderEvents(of: session, before: $0, after: known, core: core) } ?? []
+            if let stored { prepareApp(of: stored, core: core) }
             let done = session.slot.withLock { slot -> Bool in
                 guard !slot.gone else { return true }
                 guard holdingTurn || !slot.busy else {
@@ -134,6 +138,12 @@ struct SharedStoreFollower: SessionFollowing {
         }
     }
 
+    /// Reads the app description of the version a stored session runs now, before the session's
+    /// lock is taken, so that ``adopt(_:older:into:in:core:)`` finds it read (an error is met again there).
+    private func prepareApp(of stored: StoredSession, core: SessionCore) {
+        _ = try? core.apps.app(ofVersion: stored.record.appVersion)
+    }
+
     /// Swaps in what the store holds of a session now, when it is newer than what this process
     /// has, and publishes the events this process had not, block by block.
     private func adopt(_ stored: StoredSession, older: [EventRecord], into session: LiveSession, in slot: inout LiveSession.Slot, core: SessionCore) {
@@ -143,7 +153,8 @@ struct SharedStoreFollower: SessionFollowing {
             let fresh = try core.restore(stored, app: app)
             guard fresh.state.lastEvent > slot.state.lastEvent else { return }
             let known = slot.state.lastEvent
-            let missed = try older.filter { $0.seq > known }.map { try SessionEvent(record: $0) } + fresh.log.events.filter { $0.seq > known }
+            // Every event read, not the log's newest only: a catch-up may cover more than the log keeps.
+            let missed = try older.filter { $0.seq > known }.map { try SessionEvent(record: $0) } + fresh.events.filter { $0.seq > known }
             core.liveNodes.add(fresh.state.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
             slot.state = fresh.state
             slot.appGeneration = -1

@@ -21,17 +21,20 @@ extension CoordinatorTree {
     /// (format 1 is the tree's snapshot itself), served with `app`.
     /// - Throws: ``SnapshotError`` when the record is not a head of a session of this app.
     init(headRecord bytes: [UInt8], app: AppDescription) throws(SnapshotError) {
+        self = try Self.head(bytes, app: app).tree
+    }
+
+    /// Reads a session's head record (see ``init(headRecord:app:)``) and tells its format.
+    static func head(_ bytes: [UInt8], app: AppDescription) throws(SnapshotError) -> (tree: CoordinatorTree, format: Int) {
         let value = try StoredJSON.parse(bytes)
-        guard try RecordFormat.of(value, kind: "session head") > 1 else {
-            try self.init(snapshot: value, app: app)
-            return
-        }
+        let format = try RecordFormat.of(value, kind: "session head")
+        guard format > 1 else { return (try CoordinatorTree(snapshot: value, app: app), format) }
         let tree: JSONValue
         do throws(JSONReadError) {
             tree = .object(try JSONObjectReader(value, keys: Self.headRecordKeys).object("tree"))
         } catch {
             throw SnapshotError("session head: \(error)")
         }
-        try self.init(snapshot: tree, app: app)
+        return (try CoordinatorTree(snapshot: tree, app: app), format)
     }
 }

@@ -2,7 +2,7 @@ import MinervaSessions
 import Testing
 
 /// The memory store keeps each session's history within its byte budget: older list versions go
-/// first, then the oldest answers, then the oldest events — never a list's current version, nor
+/// first, then the oldest events, then the oldest answers — never a list's current version, nor
 /// the events after the head that the state is rebuilt from.
 @Suite struct MemoryStoreBudgetTests {
     typealias Records = StoreRecords
@@ -30,14 +30,14 @@ import Testing
         #expect(stored.lists.map(\.version) == [2] && stored.answers.count == 2 && stored.events.count == 12)
 
         _ = try store.commit([Records.change("s_a", after: 12, events: 13...14, answers: [Records.answer("k3", at: 3)])])
-        // 51 bytes: the two oldest answers go (33), no event needs to.
+        // 51 bytes: the 11 oldest events go (40); the answers stay.
         stored = try #require(try store.loadSession("s_a", eventTail: 100))
-        #expect(stored.answers.map(\.key) == ["k3"] && stored.events.count == 14)
+        #expect(stored.answers.map(\.key) == ["k1", "k2", "k3"] && stored.events.map(\.seq) == Array(12...14))
 
-        // 59 bytes: the last answer goes, then the oldest events (40).
+        // 66 bytes: the events before the head go (63), then the answers, oldest first (36).
         _ = try store.commit([Records.change("s_a", after: 14, events: 15...40, writesHead: false)])
         stored = try #require(try store.loadSession("s_a", eventTail: 100))
-        #expect(stored.record.lastEvent == 14 && stored.events.map(\.seq) == Array(11...40) && stored.answers.isEmpty)
+        #expect(stored.record.lastEvent == 14 && stored.events.map(\.seq) == Array(15...40) && stored.answers.isEmpty)
         // Events after the head stay, whatever they take; the current list version too.
         _ = try store.commit([Records.change("s_a", after: 40, events: 41...60, writesHead: false)])
         stored = try #require(try store.loadSession("s_a", eventTail: 100))
