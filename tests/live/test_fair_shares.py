@@ -18,8 +18,8 @@ import urllib.request
 import pytest
 
 from conftest import RunningServer
+from trickle import open_trickler, still_open
 
-HEAD = b"GET /healthz HTTP/1.1\r\nHost: t\r\nX-Slow: "
 TRICKLE_EVERY = 2.0
 CLIENT = "127.0.0.9"
 REQUESTS = 40
@@ -42,44 +42,12 @@ def default_server(request):
     assert running.stop() == 0, "".join(running.log)
 
 
-def open_trickler(source, address):
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    try:
-        sock.bind((source, 0))
-        sock.settimeout(2)
-        sock.connect(address)
-        sock.sendall(HEAD)
-        sock.setblocking(False)
-        return sock
-    except OSError:
-        sock.close()
-        return None
-
-
-def still_open(sock):
-    """Sends one more byte of the never-ending header; False once the server has closed."""
-    try:
-        if sock.recv(1) == b"":
-            return False
-    except BlockingIOError:
-        pass
-    except OSError:
-        return False
-    try:
-        sock.send(b"a")
-        return True
-    except BlockingIOError:
-        return True
-    except OSError:
-        return False
-
-
 def attack(address, sources, per_source, stop, report):
     """Each source keeps `per_source` connections trickling, reopening what the server closes
     every round; after each round it reports how many each source held open before reopening."""
     held = {source: [] for source in sources}
     for source in sources:
-        held[source] = [s for s in (open_trickler(source, address) for _ in range(per_source)) if s]
+        held[source] = [s for s in (open_trickler(address, source) for _ in range(per_source)) if s]
     report.put(("ready", {source: len(socks) for source, socks in held.items()}))
     while not stop.is_set():
         time.sleep(TRICKLE_EVERY)
@@ -93,7 +61,7 @@ def attack(address, sources, per_source, stop, report):
                     sock.close()
             counts[source] = len(alive)
             missing = per_source - len(alive)
-            held[source] = alive + [s for s in (open_trickler(source, address) for _ in range(missing)) if s]
+            held[source] = alive + [s for s in (open_trickler(address, source) for _ in range(missing)) if s]
         report.put(("round", counts))
     for socks in held.values():
         for sock in socks:

@@ -13,11 +13,11 @@ import urllib.request
 import pytest
 
 from conftest import RunningServer
+from trickle import HEAD, open_trickler, still_open
 
 ATTACKERS = 4200
 ATTACK_SECONDS = 20
 TRICKLE_EVERY = 2.0
-HEAD = b"GET /healthz HTTP/1.1\r\nHost: t\r\nX-Slow: "
 
 # 4,200 sockets here and as many in the server (which inherits the limit): raise the soft limit
 # on open files as far as the hard one allows.
@@ -36,38 +36,6 @@ def default_server():
 def address_of(server):
     parts = urllib.parse.urlsplit(server.url)
     return parts.hostname, parts.port
-
-
-def open_trickler(address):
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    try:
-        sock.bind(("127.0.0.1", 0))
-        sock.settimeout(2)
-        sock.connect(address)
-        sock.sendall(HEAD)
-        sock.setblocking(False)
-        return sock
-    except OSError:
-        sock.close()
-        return None
-
-
-def still_open(sock):
-    """Sends one more byte of the never-ending header; False once the server has closed."""
-    try:
-        if sock.recv(1) == b"":
-            return False
-    except BlockingIOError:
-        pass
-    except OSError:
-        return False
-    try:
-        sock.send(b"a")
-        return True
-    except BlockingIOError:
-        return True
-    except OSError:
-        return False
 
 
 def timed_request(address):
