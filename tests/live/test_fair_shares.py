@@ -9,7 +9,6 @@ import multiprocessing
 import os
 import re
 import resource
-import socket
 import statistics
 import time
 import urllib.parse
@@ -18,7 +17,7 @@ import urllib.request
 import pytest
 
 from conftest import RunningServer
-from trickle import open_trickler, still_open
+from trickle import open_trickler, still_open, timed_request
 
 TRICKLE_EVERY = 2.0
 CLIENT = "127.0.0.9"
@@ -68,21 +67,6 @@ def attack(address, sources, per_source, stop, report):
             sock.close()
 
 
-def timed_request(address):
-    """One request on a new connection from the client's address; its latency in seconds."""
-    started = time.monotonic()
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((CLIENT, 0))
-        sock.settimeout(5)
-        sock.connect(address)
-        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
-        answer = b""
-        while data := sock.recv(4096):
-            answer += data
-    assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
-    return time.monotonic() - started
-
-
 def cpu_seconds(pid):
     """The process's user and system CPU time so far."""
     with open(f"/proc/{pid}/stat") as stat:
@@ -112,7 +96,7 @@ def test_spread_attack_leaves_a_newcomer_answered(default_server, addresses, per
         latencies = []
         for index in range(REQUESTS):
             time.sleep(max(0, started + index * CLIENT_SECONDS / REQUESTS - time.monotonic()))
-            latencies.append(timed_request(address))
+            latencies.append(timed_request(address, CLIENT))
         elapsed = time.monotonic() - started
         cpu = cpu_seconds(default_server.process.pid) - cpu_before
     finally:

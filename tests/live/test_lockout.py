@@ -13,7 +13,7 @@ import urllib.request
 import pytest
 
 from conftest import RunningServer
-from trickle import HEAD, open_trickler, still_open
+from trickle import HEAD, open_trickler, still_open, timed_request
 
 ATTACKERS = 4200
 ATTACK_SECONDS = 20
@@ -38,21 +38,6 @@ def address_of(server):
     return parts.hostname, parts.port
 
 
-def timed_request(address):
-    """One request on a new connection from 127.0.0.2; its latency in seconds."""
-    started = time.monotonic()
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.2", 0))
-        sock.settimeout(5)
-        sock.connect(address)
-        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
-        answer = b""
-        while data := sock.recv(4096):
-            answer += data
-    assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
-    return time.monotonic() - started
-
-
 def test_one_address_cannot_lock_out_another(default_server):
     address = address_of(default_server)
     trickling = [sock for sock in (open_trickler(address) for _ in range(ATTACKERS)) if sock]
@@ -72,7 +57,7 @@ def test_one_address_cannot_lock_out_another(default_server):
                 # the attacker reopens what the server refused, up to its 4,200
                 trickling = alive + [sock for sock in (open_trickler(address) for _ in range(ATTACKERS - len(alive))) if sock]
                 next_trickle = time.monotonic() + TRICKLE_EVERY
-            latencies.append(timed_request(address))
+            latencies.append(timed_request(address, "127.0.0.2"))
             time.sleep(0.05)
     finally:
         for sock in trickling:

@@ -1,5 +1,7 @@
-"""Connections that trickle a request head that never ends: what the slow-client tests attack with."""
+"""Connections that trickle a request head that never ends, what the slow-client tests attack with,
+and the timed request of the client they must not lock out."""
 import socket
+import time
 
 HEAD = b"GET /healthz HTTP/1.1\r\nHost: t\r\nX-Slow: "
 
@@ -35,3 +37,18 @@ def still_open(sock):
         return True
     except OSError:
         return False
+
+
+def timed_request(address, source):
+    """One request on a new connection from `source`; its latency in seconds."""
+    started = time.monotonic()
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((source, 0))
+        sock.settimeout(5)
+        sock.connect(address)
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        answer = b""
+        while data := sock.recv(4096):
+            answer += data
+    assert answer.startswith(b"HTTP/1.1 200 "), answer[:200]
+    return time.monotonic() - started
