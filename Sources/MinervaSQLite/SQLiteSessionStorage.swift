@@ -12,14 +12,12 @@ public final class SQLiteSessionStorage: SessionStorage {
     /// - Throws: GRDB's error when the file cannot be opened or migrated.
     public init(path: String) throws {
         var configuration = Configuration()
+        let checkpointPages = Self.checkpointPages(freeBytes: Self.freeBytes(besides: path))
         configuration.prepareDatabase { db in
             // WAL survives a crash of the process with every committed transaction; NORMAL skips
             // only the fsync that protects against power loss.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            // The WAL is copied into the database once it holds this many pages (40 MiB), not the
-            // default 1,000: the hot pages (a session's newest events) are copied once per
-            // checkpoint however often they changed, so rarer checkpoints copy fewer pages per change.
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = 10000")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(checkpointPages)")
         }
         // Another connection to the file (a second server on it, a backup, the sqlite3 shell)
         // may hold the write lock for a moment: wait for it briefly instead of failing the write,

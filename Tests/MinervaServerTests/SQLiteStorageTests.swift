@@ -3,7 +3,7 @@ import GRDB
 import MinervaJSON
 @testable import MinervaServer
 import MinervaSessions
-import MinervaSQLite
+@testable import MinervaSQLite
 import Testing
 
 /// The SQLite store read back by a second API over the same file, as after a restart.
@@ -100,5 +100,18 @@ import Testing
         let second = try server(file, listHistory: 2)
         #expect(second.body("GET", path, query: [("since", "3")], headers: [auth]) == kept)
         #expect(second.body("GET", path, query: [("since", "2")], headers: [auth]) == forgotten)
+    }
+
+    /// The write-ahead log is copied into the database every 10,000 pages, but within a quarter
+    /// of the space free when the store opens: the log alone never fills a small disk.
+    @Test func theLogIsCheckpointedWithinAQuarterOfTheFreeSpace() throws {
+        #expect(SQLiteSessionStorage.checkpointPages(freeBytes: nil) == 10_000)
+        #expect(SQLiteSessionStorage.checkpointPages(freeBytes: 100 << 30) == 10_000)
+        #expect(SQLiteSessionStorage.checkpointPages(freeBytes: 8 << 20) == 512)
+        #expect(SQLiteSessionStorage.checkpointPages(freeBytes: 0) == 100)
+        let file = DatabaseFile()
+        let store = try SQLiteSessionStorage(path: file.path)
+        let expected = SQLiteSessionStorage.checkpointPages(freeBytes: SQLiteSessionStorage.freeBytes(besides: file.path))
+        #expect(try store.pool.read { try Int.fetchOne($0, sql: "PRAGMA wal_autocheckpoint") } == expected)
     }
 }

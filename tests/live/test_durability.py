@@ -395,6 +395,32 @@ def test_a_disk_that_fills_while_clients_write_loses_nothing_and_leaks_nothing(s
         server.stop()
 
 
+def test_the_write_ahead_log_never_fills_a_small_disk_by_itself(small_disk):
+    """SQLite's log is copied into the database every 10,000 pages (40 MiB), more than this disk
+    holds: then the log alone would fill it and could not be copied back (that needs room in the
+    database file), and every write would be refused from then on. On a small disk the store
+    checkpoints within a quarter of the space free when it opened, and every write is taken."""
+    server = start(small_disk / "minerva.sqlite")
+    try:
+        session = server.create_session()
+        wal = small_disk / "minerva.sqlite-wal"
+        largest = 0
+        for index in range(3000):                      # about 12 KiB of log each: 35 MiB in all
+            pushing = index % 2 == 0
+            session.op("push" if pushing else "pop", {"screen": "followers", "params": {"userId": "y" * 500}} if pushing else {})
+            largest = max(largest, wal.stat().st_size)
+        assert largest < 3 * 1024 * 1024, largest
+        state = session.get()
+        assert state["version"] == 3001
+        assert server.request("GET", "/healthz")[0] == 200
+        assert server.stop() == 0, "".join(server.log)
+        server = start(small_disk / "minerva.sqlite")
+        session.server = server
+        assert session.get() == state
+    finally:
+        server.stop()
+
+
 def test_kill_9_during_creations_leaves_no_session_without_its_key(tmp_path):
     """Session creation and its Idempotency-Key are one transaction: after kill -9 at a random
     moment, a retry of every key answers one session, and no stored session is left that no key
