@@ -34,6 +34,12 @@ public struct ListHistory: Sendable {
         self.retainedVersions = max(1, retainedVersions)
     }
 
+    /// A node's first list numbered `version` rather than 1 (a node that came back by a restore
+    /// numbers its list after every version its earlier list had): its diffs start from 0 only.
+    public init(firstVersion version: Int, content: ListContent, retainedVersions: Int) {
+        self.init(version: version, current: content, older: [], retainedVersions: retainedVersions)
+    }
+
     /// Restores a stored history; the latest diff is computed from the newest older version.
     init(version: Int, current: ListContent, older: [(version: Int, content: ListContent)], retainedVersions: Int) {
         self.version = version
@@ -65,7 +71,7 @@ public struct ListHistory: Sendable {
             throw ListError(description: "since=\(since) is not between 0 and the current list version \(version)")
         }
         if since == version { return .diff(ListDiff(from: version, to: version)) }
-        if since == version - 1 { return .diff(latestDiff) }
+        if since == latestDiff.from { return .diff(latestDiff) }
         if since == 0 { return .diff(ListDiff(from: .empty, to: current, fromVersion: 0, toVersion: version)) }
         guard let base = older.first(where: { $0.version == since }) else { return .reload }
         return .diff(ListDiff(from: base.content, to: current, fromVersion: since, toVersion: version))

@@ -22,7 +22,8 @@ extension PostgresSessionStorage {
             WHERE session = $1 AND (SELECT changed FROM head)
               AND seq > LEAST((SELECT last_event FROM head), (SELECT seq FROM newest) - $2)
         UNION ALL
-        SELECT 2, version, NULL, NULL, node, NULL, body, NULL FROM minerva_list WHERE session = $1 AND (SELECT changed FROM head)
+        SELECT 2, version, NULL, NULL, node, NULL, body, NULL FROM minerva_list list WHERE session = $1 AND (SELECT changed FROM head)
+            AND EXISTS (SELECT 1 FROM minerva_list current WHERE current.session = $1 AND current.node = list.node AND current.shown_until IS NULL)
         UNION ALL
         SELECT 3, NULL, NULL, NULL, key, stored_at, body, NULL FROM minerva_answer WHERE session = $1 AND (SELECT changed FROM head)
         """
@@ -66,6 +67,18 @@ extension PostgresSessionStorage {
             let rows = try connection.query(
                 "SELECT seq, body FROM minerva_event WHERE session = $1 AND seq > $2 AND seq <= $3 ORDER BY seq",
                 [.text(id), .int(after), .int(last)], until: deadline)
+            return (0..<rows.count).map { EventRecord(seq: rows.int($0, 0), body: rows.bytes($0, 1)) }
+        }
+    }
+
+    public func events(of id: String, rebuilding version: Int, through last: Int) throws(StorageError) -> [EventRecord] {
+        try call { connection, deadline throws(PostgresError) in
+            let rows = try connection.query(
+                """
+                SELECT seq, body FROM minerva_event WHERE session = $1 AND seq <= $3
+                    AND seq >= (SELECT max(seq) FROM minerva_event WHERE session = $1 AND checkpoint AND version <= GREATEST($2, 2)) ORDER BY seq
+                """,
+                [.text(id), .int(version), .int(last)], until: deadline)
             return (0..<rows.count).map { EventRecord(seq: rows.int($0, 0), body: rows.bytes($0, 1)) }
         }
     }

@@ -69,6 +69,16 @@ extension PostgresSessionStorage {
             at timestamptz NOT NULL
         );
         """,
+        // A list version no longer current was shown until the event that replaced it; those kept
+        // before are taken as shown by no kept event, as the store then kept them only for diffs.
+        // Events stored before have no version: reading an earlier version then reads the whole log.
+        """
+        ALTER TABLE minerva_list ADD COLUMN shown_until bigint;
+        UPDATE minerva_list list SET shown_until = 0
+            WHERE version < (SELECT max(version) FROM minerva_list newest WHERE newest.session = list.session AND newest.node = list.node);
+        ALTER TABLE minerva_event ADD COLUMN version bigint;
+        CREATE INDEX minerva_event_checkpoint ON minerva_event (session, version) WHERE checkpoint;
+        """,
     ]
 
     /// Brings the schema up to date under an advisory lock, so that instances starting together

@@ -107,8 +107,12 @@ extension PostgresSessionStorage {
         }
         for event in change.newEvents {
             let inserted = try connection.query(
-                "INSERT INTO minerva_event (session, seq, body, checkpoint) VALUES ($1, $2, $3, $4) ON CONFLICT (session, seq) DO NOTHING",
-                [id, .int(event.seq), .bytes(event.body), .bool(event.carriesCheckpoint)], until: deadline)
+                """
+                INSERT INTO minerva_event (session, seq, body, checkpoint, version) VALUES ($1, $2, $3, $4, NULLIF($5, -1))
+                ON CONFLICT (session, seq) DO NOTHING
+                """,
+                [id, .int(event.seq), .bytes(event.body), .bool(event.carriesCheckpoint), .int(event.version ?? -1)],
+                until: deadline)
             if claimsFirstEvent {
                 guard inserted.affected == 1 else { return .conflict }
                 claimsFirstEvent = false
@@ -127,21 +131,31 @@ extension PostgresSessionStorage {
                     AND seq < COALESCE((SELECT max(seq) FROM minerva_event WHERE session = $1 AND checkpoint AND seq < $2), $2)
                 """, [id, .int(oldest)], until: deadline)
         }
+        for (node, at) in change.supersededLists {
+            try connection.query(
+                "UPDATE minerva_list SET shown_until = $3 WHERE session = $1 AND node = $2 AND shown_until IS NULL", [id, .text(node), .int(at)],
+                until: deadline)
+        }
+        for node in change.restartedLists {
+            try connection.query("DELETE FROM minerva_list WHERE session = $1 AND node = $2", [id, .text(node)], until: deadline)
+        }
         for list in change.newListVersions {
             try connection.query(
                 """
-                INSERT INTO minerva_list (session, node, version, body) VALUES ($1, $2, $3, $4)
-                ON CONFLICT (session, node, version) DO UPDATE SET body = EXCLUDED.body
+                INSERT INTO minerva_list (session, node, version, body, shown_until) VALUES ($1, $2, $3, $4, NULL)
+                ON CONFLICT (session, node, version) DO UPDATE SET body = EXCLUDED.body, shown_until = NULL
                 """,
                 [id, .text(list.node), .int(list.version), .bytes(list.body)], until: deadline)
         }
-        for (node, oldest) in change.keptListVersions {
-            if let oldest {
-                try connection.query(
-                    "DELETE FROM minerva_list WHERE session = $1 AND node = $2 AND version < $3", [id, .text(node), .int(oldest)], until: deadline)
-            } else {
-                try connection.query("DELETE FROM minerva_list WHERE session = $1 AND node = $2", [id, .text(node)], until: deadline)
-            }
+        if change.oldestKeptEvent != nil {
+            // The versions no kept event shows go, except a living node's newest retained ones.
+            try connection.query(
+                """
+                DELETE FROM minerva_list list WHERE session = $1
+                    AND shown_until < COALESCE((SELECT min(seq) FROM minerva_event WHERE session = $1), $2)
+                    AND version < COALESCE((SELECT current.version FROM minerva_list current
+                        WHERE current.session = $1 AND current.node = list.node AND current.shown_until IS NULL) - $3, $2)
+                """, [id, .int(Int.max), .int(min(change.retainedListVersions, Int(Int32.max)))], until: deadline)
         }
         for answer in change.newAnswers {
             try connection.query(

@@ -67,6 +67,16 @@ extension SQLiteSessionStorage {
                 table.column("at", .double).notNull()
             }
         }
+        migrator.registerMigration("v8: list versions kept while an event shows them; the version of each event") { db in
+            // A version no longer current was shown until the event that replaced it; those kept
+            // before are taken as shown by no kept event, as the store then kept them only for diffs.
+            try db.alter(table: "list") { table in table.add(column: "shownUntil", .integer) }
+            try db.execute(
+                sql: "UPDATE list SET shownUntil = 0 WHERE version < (SELECT MAX(version) FROM list newest WHERE newest.session = list.session AND newest.node = list.node)")
+            // Events stored before have none: reading an earlier version then reads the whole log.
+            try db.alter(table: "event") { table in table.add(column: "version", .integer) }
+            try db.execute(sql: "CREATE INDEX eventCheckpoint ON event (session, version) WHERE checkpoint")
+        }
         return migrator
     }
 

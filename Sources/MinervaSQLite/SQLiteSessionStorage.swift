@@ -44,7 +44,12 @@ public final class SQLiteSessionStorage: SessionStorage {
                     arguments: [id, record.lastEvent, max(0, eventTail)]
                 ).map { EventRecord(seq: $0["seq"], body: [UInt8]($0["body"] as Data)) }
                 let lists = try Row.fetchAll(
-                    db, sql: "SELECT node, version, body FROM list WHERE session = ? ORDER BY node, version", arguments: [id]
+                    db,
+                    sql: """
+                        SELECT node, version, body FROM list WHERE session = ?1
+                            AND node IN (SELECT node FROM list WHERE session = ?1 AND shownUntil IS NULL) ORDER BY node, version
+                        """,
+                    arguments: [id]
                 ).map { ListRecord(node: $0["node"], version: $0["version"], body: [UInt8]($0["body"] as Data)) }
                 let answers = try Row.fetchAll(
                     db, sql: "SELECT key, storedAt, body FROM answer WHERE session = ? ORDER BY storedAt", arguments: [id]
@@ -67,6 +72,21 @@ public final class SQLiteSessionStorage: SessionStorage {
             try pool.read { db in
                 try Row.fetchAll(
                     db, sql: "SELECT seq, body FROM event WHERE session = ? AND seq > ? AND seq <= ? ORDER BY seq", arguments: [id, after, last]
+                ).map { EventRecord(seq: $0["seq"], body: [UInt8]($0["body"] as Data)) }
+            }
+        }
+    }
+
+    public func events(of id: String, rebuilding version: Int, through last: Int) throws(StorageError) -> [EventRecord] {
+        try storage {
+            try pool.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT seq, body FROM event WHERE session = ?1 AND seq <= ?3
+                            AND seq >= (SELECT MAX(seq) FROM event WHERE session = ?1 AND checkpoint AND version <= MAX(?2, 2)) ORDER BY seq
+                        """,
+                    arguments: [id, version, last]
                 ).map { EventRecord(seq: $0["seq"], body: [UInt8]($0["body"] as Data)) }
             }
         }
@@ -208,8 +228,11 @@ public final class SQLiteSessionStorage: SessionStorage {
                 return .conflict
             }
         }
-        let insertEvent = try db.cachedStatement(sql: "INSERT OR REPLACE INTO event (session, seq, body, checkpoint) VALUES (?, ?, ?, ?)")
-        for event in change.newEvents { try insertEvent.execute(arguments: [id, event.seq, Data(event.body), event.carriesCheckpoint]) }
+        let insertEvent = try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO event (session, seq, body, checkpoint, version) VALUES (?, ?, ?, ?, ?)")
+        for event in change.newEvents {
+            try insertEvent.execute(arguments: [id, event.seq, Data(event.body), event.carriesCheckpoint, event.version])
+        }
         if let oldest = change.oldestKeptEvent {
             try db.cachedStatement(
                 sql: """
@@ -218,14 +241,24 @@ public final class SQLiteSessionStorage: SessionStorage {
                     """
             ).execute(arguments: [id, oldest])
         }
-        let insertList = try db.cachedStatement(sql: "INSERT OR REPLACE INTO list (session, node, version, body) VALUES (?, ?, ?, ?)")
+        for (node, at) in change.supersededLists {
+            try db.cachedStatement(sql: "UPDATE list SET shownUntil = ? WHERE session = ? AND node = ? AND shownUntil IS NULL")
+                .execute(arguments: [at, id, node])
+        }
+        for node in change.restartedLists {
+            try db.cachedStatement(sql: "DELETE FROM list WHERE session = ? AND node = ?").execute(arguments: [id, node])
+        }
+        let insertList = try db.cachedStatement(sql: "INSERT OR REPLACE INTO list (session, node, version, body, shownUntil) VALUES (?, ?, ?, ?, NULL)")
         for list in change.newListVersions { try insertList.execute(arguments: [id, list.node, list.version, Data(list.body)]) }
-        for (node, oldest) in change.keptListVersions {
-            if let oldest {
-                try db.cachedStatement(sql: "DELETE FROM list WHERE session = ? AND node = ? AND version < ?").execute(arguments: [id, node, oldest])
-            } else {
-                try db.cachedStatement(sql: "DELETE FROM list WHERE session = ? AND node = ?").execute(arguments: [id, node])
-            }
+        if change.oldestKeptEvent != nil {
+            // The versions no kept event shows go, except a living node's newest retained ones.
+            try db.cachedStatement(
+                sql: """
+                    DELETE FROM list WHERE session = ?1 AND shownUntil < COALESCE((SELECT MIN(seq) FROM event WHERE session = ?1), ?2)
+                        AND version < COALESCE((SELECT current.version FROM list current
+                            WHERE current.session = ?1 AND current.node = list.node AND current.shownUntil IS NULL) - ?3, ?2)
+                    """
+            ).execute(arguments: [id, Int64.max, Int64(clamping: change.retainedListVersions)])
         }
         let insertAnswer = try db.cachedStatement(sql: "INSERT OR REPLACE INTO answer (session, key, storedAt, body) VALUES (?, ?, ?, ?)")
         for answer in change.newAnswers { try insertAnswer.execute(arguments: [id, answer.key, answer.storedAt, Data(answer.body)]) }

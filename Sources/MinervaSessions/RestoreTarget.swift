@@ -17,7 +17,9 @@ public struct RestoreTarget: Sendable {
 
     /// The restore's step: the tree of the earlier version with today's flags; each list of a node
     /// that stays comes back as a new list version when its content is kept, and a node whose list
-    /// cannot come back (or that had none then but has one now) leaves and comes back without it.
+    /// cannot come back (or that had none then but has one now) leaves and comes back without it;
+    /// a node that comes back (gone now) brings its list of then as its first list, numbered after
+    /// every version the node's list had.
     /// - Returns: the removals and additions, then the list changes.
     /// - Throws: `notFound` for a version not kept, `appVersionConflict` when a node that comes
     ///   back shows a screen the app no longer declares, `conflict` when one shows a guarded screen
@@ -45,6 +47,7 @@ public struct RestoreTarget: Sendable {
             if version == list.version { continue }
             if let content = past.state.lists[node]?.current { contents.append((node, content)) } else { replacing.insert(node) }
         }
+        let shown = Set(state.tree.nodes.keys)
         let events = try model { () throws(NavigationError) in try state.tree.restore(past.state.tree, replacing: replacing) }
         var removed: Set<NodeID> = []
         for case .removed(let node) in events { removed.insert(node.node) }
@@ -53,6 +56,13 @@ public struct RestoreTarget: Sendable {
             let previous = state.lists[node]!.version
             _ = state.lists[node]!.replace(with: content)
             changes.append(.listChanged(node: node, list: previous + 1, from: previous))
+        }
+        // A node that comes back brings its list of then, as a first list numbered after every
+        // version its list had, so that the versions kept of those stay apart from the new ones.
+        for (node, list) in past.state.lists.sorted(by: { $0.key < $1.key }) where !shown.contains(node) && state.tree.nodes[node] != nil {
+            let number = max(past.newestListVersions[node] ?? 0, list.version) + 1
+            state.lists[node] = ListHistory(firstVersion: number, content: list.current, retainedVersions: list.retainedVersions)
+            changes.append(.listChanged(node: node, list: number, from: 0))
         }
         return changes
     }
@@ -65,6 +75,8 @@ struct PastState: Sendable {
     var state: SessionState
     /// Each node's list version then, content kept or not.
     var listVersions: [NodeID: Int]
-    /// Nodes of then that were removed later (their lists of then are not kept).
+    /// Nodes of then that were removed later.
     var removedSince: Set<NodeID>
+    /// Each node's newest list version in the kept log, then or since.
+    var newestListVersions: [NodeID: Int]
 }

@@ -88,7 +88,8 @@ extension SessionCore {
             if block == nil, entry == nil { return .success(result) }
             let write = next.write(
                 from: slot.state, id: session.id, tokenHash: session.tokenHash, lastUsed: session.lastUsed, block: block ?? [], answer: entry,
-                keptAnswers: configuration.idempotencyCapacity, eventHistory: configuration.eventHistory)
+                keptAnswers: configuration.idempotencyCapacity, eventHistory: configuration.eventHistory,
+                listHistory: configuration.listHistory)
             let accepted = next
             let inline = writes.commit(.session(write)) {
                 let completion = completion()

@@ -68,10 +68,24 @@ struct SessionHistory: Sendable {
         guard version <= state.version else {
             throw .notFound("version \(version) is ahead of this session, which is at version \(state.version)")
         }
-        if version == state.version { return PastState(state: state, listVersions: state.lists.mapValues(\.version), removedSince: []) }
+        if version == state.version {
+            let lists = state.lists.mapValues(\.version)
+            return PastState(state: state, listVersions: lists, removedSince: [], newestListVersions: lists)
+        }
         var events = Array(log.events)
         if let past = try rebuild(version, of: state, from: events, session: session) { return past }
         if (events.first?.seq ?? state.lastEvent + 1) > state.firstEvent {
+            // One range from the newest checkpoint early enough; the whole kept log when the
+            // store cannot tell which that is (events stored before their version was).
+            do {
+                events = try store.events(of: session, rebuilding: version, through: state.lastEvent).map { record throws in
+                    try SessionEvent(record: record)
+                }
+            } catch {
+                logger.error("could not read the events of session \(session) from storage: \(error)")
+                throw .storeUnreadable
+            }
+            if let past = try rebuild(version, of: state, from: events, session: session) { return past }
             do {
                 events = try store.events(of: session, after: state.firstEvent - 1, through: state.lastEvent).map { record throws in
                     try SessionEvent(record: record)
@@ -105,6 +119,14 @@ struct SessionHistory: Sendable {
         var block: [NavigationEvent] = []
         var lastEvent = state.lastEvent
         var removedSince: Set<NodeID> = []
+        // Nodes whose list was numbered from 1 again since (a first list after the node came
+        // back): the store no longer keeps what their list was then.
+        var restartedSince: Set<NodeID> = []
+        // Each node's newest list version in the log, then or since: a node that comes back
+        // numbers its list after it.
+        var newestLists = checkpoint.lists
+        // The version each list's diff then started from (a checkpoint's lists: the one before).
+        var listsFrom = checkpoint.lists.mapValues { $0 - 1 }
         // The app version then: what the first move to another version after it moved from.
         var appVersion: String?
         for event in events[first...] where event.version > checkpoint.version {
@@ -112,6 +134,9 @@ struct SessionHistory: Sendable {
                 lastEvent = min(lastEvent, event.seq - 1)
                 switch event.change {
                 case .navigation(.removed(let removed)): removedSince.insert(removed.node)
+                case .listChanged(let node, let list, _):
+                    if list == 1 { restartedSince.insert(node) }
+                    newestLists[node] = max(newestLists[node] ?? 0, list)
                 case .appChanged(let from, _) where appVersion == nil: appVersion = from
                 default: break
                 }
@@ -121,8 +146,10 @@ struct SessionHistory: Sendable {
             case .navigation(let change):
                 block.append(change)
                 if case .removed(let removed) = change { lists[removed.node] = nil }
-            case .listChanged(let node, let list, _):
+            case .listChanged(let node, let list, let from):
                 lists[node] = list
+                listsFrom[node] = from
+                newestLists[node] = max(newestLists[node] ?? 0, list)
             case .appChanged:
                 break
             }
@@ -134,12 +161,18 @@ struct SessionHistory: Sendable {
         var past = SessionState(tree: tree, appVersion: appVersion ?? state.appVersion)
         past.version = version
         past.lastEvent = lastEvent
-        for (node, list) in lists where !removedSince.contains(node) {
-            if let content = try listContent(node, version: list, current: state.lists[node], session: session) {
-                past.lists[node] = try? ListHistory(keptVersions: [(list, content)], retainedVersions: configuration.listHistory)
+        for (node, list) in lists where !restartedSince.contains(node) {
+            let current = removedSince.contains(node) ? nil : state.lists[node]
+            guard let content = try listContent(node, version: list, current: current, session: session) else { continue }
+            // With the version its diff then started from, so that the list reads back with that diff too.
+            let from = listsFrom[node] ?? list - 1
+            if from > 0, let previous = try listContent(node, version: from, current: current, session: session) {
+                past.lists[node] = try? ListHistory(keptVersions: [(from, previous), (list, content)], retainedVersions: configuration.listHistory)
+            } else {
+                past.lists[node] = ListHistory(firstVersion: list, content: content, retainedVersions: configuration.listHistory)
             }
         }
-        return PastState(state: past, listVersions: lists, removedSince: removedSince)
+        return PastState(state: past, listVersions: lists, removedSince: removedSince, newestListVersions: newestLists)
     }
 
     /// The checkpoint an event carries, read with `app`.
@@ -153,11 +186,10 @@ struct SessionHistory: Sendable {
         }
     }
 
-    /// The content a node's list had at `version`: in memory, or in the store while it keeps it.
+    /// The content a node's list had at `version`: in memory, or in the store, which keeps every
+    /// version a kept event shows (also those of nodes removed since).
     private func listContent(_ node: NodeID, version: Int, current: ListHistory?, session: String) throws(SessionError) -> ListContent? {
-        guard let current, version <= current.version else { return nil }
-        if let kept = current.keptVersions.first(where: { $0.version == version }) { return kept.content }
-        guard version >= max(1, current.version - current.retainedVersions) else { return nil }
+        if let kept = current?.keptVersions.first(where: { $0.version == version }) { return kept.content }
         do {
             guard let record = try store.listVersion(of: session, node: node.description, version: version) else { return nil }
             return try ListContent(record: record.body)

@@ -40,9 +40,10 @@ extension SessionState {
     ///   - answer: the answer remembered for the mutation's `Idempotency-Key`, if any.
     ///   - keptAnswers: how many answers the store keeps for the session.
     ///   - eventHistory: how many events the log keeps.
+    ///   - listHistory: how many versions before its current one a list keeps for diffs.
     mutating func write(
         from old: SessionState, id: String, tokenHash: [UInt8], lastUsed: Double, block: [SessionEvent], answer: IdempotencyCache.Entry?,
-        keptAnswers: Int, eventHistory: Int
+        keptAnswers: Int, eventHistory: Int, listHistory: Int
     ) -> SessionWrite {
         let writesHead =
             !block.isEmpty
@@ -57,13 +58,20 @@ extension SessionState {
         // the mutation's own writes do not, so deleting one at every mutation would double them.
         let oldest = oldestKeptEvent(history: eventHistory)
         if oldest / 64 != old.oldestKeptEvent(history: eventHistory) / 64 { write.oldestKeptEvent = oldest }
-        for (node, history) in lists where old.lists[node]?.version != history.version {
-            write.newListVersions.append(ListRecord(node: node.description, version: history.version, body: history.current.recordBytes))
-            // The store keeps every version a diff may start from, also those memory forgot.
-            write.keptListVersions.append((node.description, max(1, history.version - history.retainedVersions)))
-        }
-        for node in old.lists.keys where lists[node] == nil {
-            write.keptListVersions.append((node.description, nil))
+        if write.oldestKeptEvent != nil { write.retainedListVersions = listHistory }
+        for event in block {
+            switch event.change {
+            case .listChanged(let node, let list, _):
+                if list == 1 { write.restartedLists.append(node.description) }
+                if let history = lists[node] {
+                    write.newListVersions.append(ListRecord(node: node.description, version: history.version, body: history.current.recordBytes))
+                }
+                if old.lists[node] != nil { write.supersededLists.append((node.description, event.seq)) }
+            case .navigation(.removed(let removed)) where old.lists[removed.node] != nil:
+                write.supersededLists.append((removed.node.description, event.seq))
+            default:
+                break
+            }
         }
         if let answer {
             write.newAnswers = [answer.record]

@@ -78,6 +78,10 @@ final class FaultyStorage: SessionStorage {
         try store.events(of: id, after: after, through: last)
     }
 
+    func events(of id: String, rebuilding version: Int, through last: Int) throws(StorageError) -> [EventRecord] {
+        try store.events(of: id, rebuilding: version, through: last)
+    }
+
     func listVersion(of id: String, node: String, version: Int) throws(StorageError) -> ListRecord? {
         try store.listVersion(of: id, node: node, version: version)
     }

@@ -85,6 +85,9 @@ import Testing
         func events(of id: String, after: Int, through last: Int) throws(StorageError) -> [EventRecord] {
             try store.events(of: id, after: after, through: last)
         }
+        func events(of id: String, rebuilding version: Int, through last: Int) throws(StorageError) -> [EventRecord] {
+            try store.events(of: id, rebuilding: version, through: last)
+        }
         func loadCreation(_ key: String) throws(StorageError) -> AnswerRecord? { try store.loadCreation(key) }
         func loadAnswer(of id: String, key: String) throws(StorageError) -> AnswerRecord? { try store.loadAnswer(of: id, key: key) }
         func listVersion(of id: String, node: String, version: Int) throws(StorageError) -> ListRecord? {

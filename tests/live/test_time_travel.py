@@ -170,6 +170,54 @@ def test_a_list_comes_back_as_a_new_list_version(server):
     assert status == 200 and [cell["id"] for cell in list_document["sections"][0]["items"]] == ["a", "b"]
 
 
+def test_every_version_shows_its_lists_as_they_were_also_of_screens_gone_since(server):
+    """Lists of nodes that left stay as long as the log shows them: every version reads back with
+    the lists the client saw then (before, a removed node's lists went with it)."""
+    session = server.create_session()
+    rng = random.Random(11)
+    seen = {1: session.call("GET", "?lists=full")[2]}
+    for index in range(120):
+        if rng.random() < 0.4:
+            nodes = [node["id"] for node in walk(session.state["root"])]
+            items = [{"id": f"i{item}", "kind": "row", "content": {"n": index}} for item in range(rng.randrange(4))]
+            status, _, _ = session.call("PUT", f"/nodes/{rng.choice(nodes)}/list", {"sections": [{"id": "s", "items": items}]})
+            assert status == 200
+        else:
+            name, body = random_operation(session, rng)
+            status, _, answer = session.call("POST", "/" + name, body)
+            if status != 200:
+                continue
+        session.state = session.call("GET", "?lists=full")[2]
+        seen[session.state["version"]] = session.state
+    removed = {node["id"] for document in seen.values() for node in walk(document["root"]) if "list" in node} - \
+        {node["id"] for node in walk(session.state["root"])}
+    assert removed, "the walk removed no node that had a list"
+    for v, document in seen.items():
+        assert without(version(session, v, lists="full"), "lastEvent") == without(document, "lastEvent"), v
+
+
+def test_a_screen_that_comes_back_brings_its_list(server):
+    session = server.create_session()
+    session.op("push", {"screen": "settings"})
+    cells = {"sections": [{"id": "s", "items": [{"id": "a", "kind": "row"}, {"id": "b", "kind": "row"}]}]}
+    assert session.call("PUT", "/nodes/n2/list", cells)[0] == 200
+    assert session.call("PUT", "/nodes/n2/list", cells)[0] == 200
+    shown = session.get()["version"]
+    session.op("pop")
+    node = lambda document: next(node for node in walk(document["root"]) if node["id"] == "n2")
+    assert "list" not in node(version(session, shown - 2, lists="full"))
+    assert node(version(session, shown, lists="full"))["list"]["version"] == 2
+    answer, events = restore(session, shown)
+    assert answer["restored"] == {"version": shown, "lists": ["n2"], "listsDropped": []}
+    # a first list of the node that came back, numbered after every version its list had
+    changed = [event for event in events if event["type"] == "listChanged"]
+    assert [(event["node"], event["list"], event["from"]) for event in changed] == [("n2", 3, 0)] and changed[0] == events[-1]
+    status, _, document = session.call("GET", "/nodes/n2/list")
+    assert status == 200 and document["version"] == 3 and [cell["id"] for cell in document["sections"][0]["items"]] == ["a", "b"]
+    # and every version still reads back as it was, the one before the pop too
+    assert node(version(session, shown, lists="full"))["list"]["version"] == 2
+
+
 def test_a_guarded_screen_does_not_come_back_without_its_flag(server):
     session = server.create_session()
     session.op("flags", {"set": ["signedIn"]})

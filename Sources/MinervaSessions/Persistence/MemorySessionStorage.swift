@@ -3,16 +3,17 @@ import Locking
 /// Sessions kept in this process's memory, gone with it: the store of `--store memory`. It keeps
 /// the same records as the durable stores and answers every call of ``SessionStorage`` as they
 /// do (the store-contract tests run it beside them), committing inline, within the caller's call.
-/// Unlike a disk, memory is not cheap: each session's history (its events, older list versions
-/// and remembered answers) keeps within a byte budget, the oldest going first.
+/// Unlike a disk, memory is not cheap: each session's history (its events, list versions no
+/// longer current and remembered answers) keeps within a byte budget, the oldest going first.
 public final class MemorySessionStorage: SessionStorage {
     /// What the store holds of one session.
     private struct Stored {
         var record: SessionRecord
         /// Its events, by `seq`, oldest first.
         var events: [EventRecord] = []
-        /// Its kept list versions: by node, oldest version first.
-        var lists: [String: [ListRecord]] = [:]
+        /// Its kept list versions: by node, oldest version first, each with the event from which
+        /// it is no longer shown (`nil` for a node's current one).
+        var lists: [String: [(record: ListRecord, shownUntil: Int?)]] = [:]
         /// Its remembered answers, by key.
         var answers: [String: AnswerRecord] = [:]
         /// The bytes of the bodies of its events, list versions and answers.
@@ -44,7 +45,11 @@ public final class MemorySessionStorage: SessionStorage {
             let start = min(afterHead, max(0, stored.events.count - max(0, eventTail)))
             return StoredSession(
                 record: stored.record, events: Array(stored.events[start...]),
-                lists: stored.lists.keys.sorted().flatMap { stored.lists[$0] ?? [] },
+                // The lists of the nodes there are now; those of removed nodes stay for time travel.
+                lists: stored.lists.keys.sorted().flatMap { node in
+                    let versions = stored.lists[node] ?? []
+                    return versions.last?.shownUntil == nil ? versions.map(\.record) : []
+                },
                 answers: stored.answers.values.sorted { $0.storedAt < $1.storedAt })
         }
     }
@@ -61,8 +66,17 @@ public final class MemorySessionStorage: SessionStorage {
         }
     }
 
+    public func events(of id: String, rebuilding version: Int, through last: Int) throws(StorageError) -> [EventRecord] {
+        contents.withLock { contents in
+            guard let events = contents.sessions[id]?.events,
+                let start = events.lastIndex(where: { $0.carriesCheckpoint && ($0.version ?? .max) <= max(version, 2) })
+            else { return [] }
+            return Array(events[start...].prefix { $0.seq <= last })
+        }
+    }
+
     public func listVersion(of id: String, node: String, version: Int) throws(StorageError) -> ListRecord? {
-        contents.withLock { $0.sessions[id]?.lists[node]?.first { $0.version == version } }
+        contents.withLock { $0.sessions[id]?.lists[node]?.first { $0.record.version == version }?.record }
     }
 
     public func loadAnswer(of id: String, key: String) throws(StorageError) -> AnswerRecord? {
@@ -159,20 +173,23 @@ public final class MemorySessionStorage: SessionStorage {
             let kept = firstIndex(in: stored.events, notBefore: oldest)
             dropEvents(upTo: stored.events[..<kept].lastIndex(where: \.carriesCheckpoint) ?? kept, of: &stored)
         }
+        for (node, at) in change.supersededLists {
+            if let index = stored.lists[node]?.firstIndex(where: { $0.shownUntil == nil }) { stored.lists[node]![index].shownUntil = at }
+        }
+        for node in change.restartedLists {
+            stored.bytes -= stored.lists.removeValue(forKey: node)?.reduce(0) { $0 + $1.record.body.count } ?? 0
+        }
         for list in change.newListVersions {
             var versions = stored.lists[list.node, default: []]
-            if let index = versions.firstIndex(where: { $0.version == list.version }) { stored.bytes -= versions.remove(at: index).body.count }
-            versions.append(list)
-            versions.sort { $0.version < $1.version }
+            if let index = versions.firstIndex(where: { $0.record.version == list.version }) {
+                stored.bytes -= versions.remove(at: index).record.body.count
+            }
+            versions.append((list, nil))
+            versions.sort { $0.record.version < $1.record.version }
             stored.lists[list.node] = versions
             stored.bytes += list.body.count
         }
-        for (node, oldest) in change.keptListVersions {
-            let versions = stored.lists[node] ?? []
-            let (dropped, kept) = (versions.filter { $0.version < oldest ?? .max }, versions.filter { $0.version >= oldest ?? .max })
-            stored.bytes -= dropped.reduce(0) { $0 + $1.body.count }
-            stored.lists[node] = kept.isEmpty ? nil : kept
-        }
+        if change.oldestKeptEvent != nil { dropUnshownLists(of: &stored, retained: change.retainedListVersions) }
         for answer in change.newAnswers {
             stored.bytes += answer.body.count - (stored.answers.updateValue(answer, forKey: answer.key)?.body.count ?? 0)
         }
@@ -180,13 +197,13 @@ public final class MemorySessionStorage: SessionStorage {
         while !change.newAnswers.isEmpty, stored.answers.count > max(0, change.keptAnswers) { dropOldestAnswer(of: &stored) }
     }
 
-    /// Keeps a session's history within `budget` bytes: older list versions go first (never a
-    /// list's current one), then the oldest events (never those after the head, which its state
+    /// Keeps a session's history within `budget` bytes: list versions no longer current go first, then the oldest events (never those after the head, which its state
     /// is rebuilt from), and remembered answers last (a retry after a lost answer must find its
     /// answer rather than apply its request again). A client asking for what went is told to reload.
     private static func trim(_ stored: inout Stored, budget: Int) {
-        while stored.bytes > budget, let node = stored.lists.first(where: { $0.value.count > 1 })?.key {
-            stored.bytes -= stored.lists[node]!.removeFirst().body.count
+        while stored.bytes > budget, let node = stored.lists.first(where: { $0.value.first?.shownUntil != nil })?.key {
+            stored.bytes -= stored.lists[node]!.removeFirst().record.body.count
+            if stored.lists[node]!.isEmpty { stored.lists[node] = nil }
         }
         let afterHead = firstIndex(in: stored.events, notBefore: stored.record.lastEvent + 1)
         var dropped = 0
@@ -197,6 +214,22 @@ public final class MemorySessionStorage: SessionStorage {
         }
         dropEvents(upTo: dropped, of: &stored)
         while stored.bytes > budget, !stored.answers.isEmpty { dropOldestAnswer(of: &stored) }
+    }
+
+    /// Drops the list versions that no kept event shows, except a living node's newest `retained`
+    /// before its current one.
+    private static func dropUnshownLists(of stored: inout Stored, retained: Int) {
+        let oldestEvent = stored.events.first?.seq ?? .max
+        for (node, versions) in stored.lists {
+            let floor = versions.last?.shownUntil == nil ? versions.last!.record.version - retained : .max
+            let kept = versions.filter { version in
+                guard let shownUntil = version.shownUntil, shownUntil < oldestEvent else { return true }
+                return version.record.version >= floor
+            }
+            guard kept.count < versions.count else { continue }
+            stored.bytes -= versions.reduce(0) { $0 + $1.record.body.count } - kept.reduce(0) { $0 + $1.record.body.count }
+            stored.lists[node] = kept.isEmpty ? nil : kept
+        }
     }
 
     /// Drops the events before `index`.

@@ -18,6 +18,12 @@ public protocol SessionStorage: Sendable {
     /// (a write in flight may already have stored newer ones, which are not published yet).
     func events(of id: String, after: Int, through last: Int) throws(StorageError) -> [EventRecord]
 
+    /// One range of a session's events that rebuilds `version`: from the newest kept event that
+    /// carries a checkpoint and made `version` or an earlier one (or version 2, whose first event
+    /// carries version 1), through `last`; empty when no kept checkpoint is known to be early
+    /// enough (events stored before their version was).
+    func events(of id: String, rebuilding version: Int, through last: Int) throws(StorageError) -> [EventRecord]
+
     /// One kept version of a node's list, if the store has it.
     func listVersion(of id: String, node: String, version: Int) throws(StorageError) -> ListRecord?
 

@@ -27,10 +27,20 @@ public struct SessionWrite: Sendable {
     /// Stored events with a lower `seq` go (the log keeps the newest only), except the newest
     /// one that carries a checkpoint and those after it: earlier versions are rebuilt from it.
     public var oldestKeptEvent: Int?
-    /// List versions to add.
+    /// List versions to add, each its node's current one from now.
     public var newListVersions: [ListRecord] = []
-    /// By node id, the oldest list version still kept: older ones go; `nil` drops the node's list.
-    public var keptListVersions: [(node: String, oldest: Int?)] = []
+    /// Nodes whose current list version stops being shown at the event `at` (a new version
+    /// replaces it, or the node was removed): carried out before ``newListVersions`` are added.
+    /// A version stays as long as the log keeps an event that shows it, so that every kept
+    /// version reads back whole; when ``oldestKeptEvent`` drops events, the versions no kept
+    /// event shows go, except a living node's newest ``retainedListVersions`` (diffs start there).
+    public var supersededLists: [(node: String, at: Int)] = []
+    /// Nodes whose list starts at version 1 (a first list; of a node that a restore brought back,
+    /// another list than its earlier one): what the store kept of an earlier list of theirs goes
+    /// before ``newListVersions`` are added.
+    public var restartedLists: [String] = []
+    /// How many versions before its current one a node's list keeps for diffs, shown or not.
+    public var retainedListVersions = Int.max
     /// Answers to remember.
     public var newAnswers: [AnswerRecord] = []
     /// How many of the session's answers are kept at most: the oldest beyond it go.

@@ -21,7 +21,7 @@ extension SessionEvent {
             writer.json(checkpoint)
         }
         writer.endObject()
-        return EventRecord(seq: seq, body: writer.bytes, carriesCheckpoint: checkpoint != nil)
+        return EventRecord(seq: seq, body: writer.bytes, carriesCheckpoint: checkpoint != nil, version: version)
     }
 
     /// The members an event record may carry.

@@ -42,12 +42,16 @@ public struct EventRecord: Sendable {
     /// Whether it carries a checkpoint of the session's state, from which earlier versions are
     /// rebuilt: a store that drops old events keeps the newest such event before the kept ones.
     public let carriesCheckpoint: Bool
+    /// The session version it made, when written (a store need not read it back): a store finds
+    /// the checkpoint to rebuild an earlier version from by it.
+    public let version: Int?
 
     /// Creates a record.
-    public init(seq: Int, body: [UInt8], carriesCheckpoint: Bool = false) {
+    public init(seq: Int, body: [UInt8], carriesCheckpoint: Bool = false, version: Int? = nil) {
         self.seq = seq
         self.body = body
         self.carriesCheckpoint = carriesCheckpoint
+        self.version = version
     }
 }
 

@@ -1,8 +1,8 @@
 import MinervaSessions
 import Testing
 
-/// The memory store keeps each session's history within its byte budget: older list versions go
-/// first, then the oldest events, then the oldest answers — never a list's current version, nor
+/// The memory store keeps each session's history within its byte budget: list versions no longer
+/// current go first, then the oldest events, then the oldest answers — never a list's current version, nor
 /// the events after the head that the state is rebuilt from.
 @Suite struct MemoryStoreBudgetTests {
     typealias Records = StoreRecords
@@ -18,14 +18,14 @@ import Testing
         _ = try store.commit([create])
         _ = try store.commit([
             Records.change("s_a", after: 0, events: 1...10, answers: [Records.answer("k1", at: 1)],
-                lists: [ListRecord(node: "n1", version: 2, body: Array(repeating: 2, count: 10))])
+                lists: [ListRecord(node: "n1", version: 2, body: Array(repeating: 2, count: 10))], superseded: [("n1", 10)])
         ])
         // 10 events + 2 list versions + 1 answer = 39 bytes: all kept.
         var stored = try #require(try store.loadSession("s_a", eventTail: 100))
         #expect(stored.events.count == 10 && stored.lists.count == 2 && stored.answers.count == 1)
 
         _ = try store.commit([Records.change("s_a", after: 10, events: 11...12, answers: [Records.answer("k2", at: 2)])])
-        // 50 bytes: the older list version goes (40), then nothing more.
+        // 50 bytes: the list version no longer current goes (40), then nothing more.
         stored = try #require(try store.loadSession("s_a", eventTail: 100))
         #expect(stored.lists.map(\.version) == [2] && stored.answers.count == 2 && stored.events.count == 12)
 

@@ -152,7 +152,7 @@ import Testing
     }
 
     @Test(arguments: StoreKind.available)
-    func listVersionsAreKeptFromTheOldestNamedAndDroppedWithTheirList(kind: StoreKind) throws {
+    func listVersionsStayWhileAKeptEventShowsThemAndRemovedNodesListsAreNotLoaded(kind: StoreKind) throws {
         let contract = try ContractStore(kind)
         let store = contract.store
         var create = Records.creation("s_a")
@@ -161,15 +161,58 @@ import Testing
             create = .session(write)
         }
         _ = try store.commit([create])
-        _ = try store.commit([Records.change("s_a", after: 0, events: 1...1, lists: [ListRecord(node: "n1", version: 2, body: [12])], keptLists: [("n1", 1)])])
-        _ = try store.commit([Records.change("s_a", after: 1, events: 2...2, lists: [ListRecord(node: "n1", version: 3, body: [13])], keptLists: [("n1", 2)])])
+        for (seq, version) in [(1, 2), (2, 3), (3, 4)] {
+            _ = try store.commit([
+                Records.change("s_a", after: seq - 1, events: seq...seq, lists: [ListRecord(node: "n1", version: version, body: [UInt8(10 + version)])],
+                               superseded: [("n1", seq)])
+            ])
+        }
+        // n2 leaves at event 4: its list stays (time travel shows it) but is no list of the session now.
+        _ = try store.commit([Records.change("s_a", after: 3, events: 4...4, superseded: [("n2", 4)])])
+        #expect(try store.listVersion(of: "s_a", node: "n1", version: 1)?.body == [11])
+        #expect(try store.listVersion(of: "s_a", node: "n2", version: 1)?.body == [21])
+        #expect(try store.loadSession("s_a", eventTail: 0)?.lists.map { "\($0.node)@\($0.version)" } == ["n1@1", "n1@2", "n1@3", "n1@4"])
+        // Dropping events 1-2 drops what only they showed, but a living list keeps its newest retained versions.
+        _ = try store.commit([Records.change("s_a", after: 4, events: 5...5, oldestKept: 3, retainedLists: 1)])
         #expect(try store.listVersion(of: "s_a", node: "n1", version: 1) == nil)
-        #expect(try store.listVersion(of: "s_a", node: "n1", version: 2)?.body == [12])
-        let lists = try #require(try store.loadSession("s_a", eventTail: 0)).lists
-        #expect(lists.map { "\($0.node)@\($0.version)" } == ["n1@2", "n1@3", "n2@1"])
-        _ = try store.commit([Records.change("s_a", after: 2, events: 3...3, keptLists: [("n2", nil)])])
+        #expect(try store.listVersion(of: "s_a", node: "n1", version: 2) == nil)
+        #expect(try store.listVersion(of: "s_a", node: "n1", version: 3)?.body == [13])
+        #expect(try store.listVersion(of: "s_a", node: "n2", version: 1)?.body == [21])
+        // Once no kept event shows it, a removed node's list goes whole.
+        _ = try store.commit([Records.change("s_a", after: 5, events: 6...6, oldestKept: 5, retainedLists: 1)])
         #expect(try store.listVersion(of: "s_a", node: "n2", version: 1) == nil)
-        #expect(try store.loadSession("s_a", eventTail: 0)?.lists.map(\.node) == ["n1", "n1"])
+        #expect(try store.listVersion(of: "s_a", node: "n1", version: 3)?.body == [13])
+        #expect(try store.loadSession("s_a", eventTail: 0)?.lists.map { "\($0.node)@\($0.version)" } == ["n1@3", "n1@4"])
+    }
+
+    @Test(arguments: StoreKind.available)
+    func aListStartedAgainReplacesWhatWasKeptOfTheNodesEarlierList(kind: StoreKind) throws {
+        let contract = try ContractStore(kind)
+        let store = contract.store
+        _ = try store.commit([Records.creation("s_a")])
+        _ = try store.commit([Records.change("s_a", after: 0, events: 1...1, lists: [ListRecord(node: "n1", version: 1, body: [1])], restarted: ["n1"])])
+        _ = try store.commit([Records.change("s_a", after: 1, events: 2...2, lists: [ListRecord(node: "n1", version: 2, body: [2])], superseded: [("n1", 2)])])
+        _ = try store.commit([Records.change("s_a", after: 2, events: 3...3, superseded: [("n1", 3)])])
+        #expect(try store.loadSession("s_a", eventTail: 0)?.lists.isEmpty == true)
+        // The node comes back (a restore) with a list of its own, numbered anew.
+        _ = try store.commit([Records.change("s_a", after: 3, events: 4...4, lists: [ListRecord(node: "n1", version: 1, body: [9])], restarted: ["n1"])])
+        #expect(try store.loadSession("s_a", eventTail: 0)?.lists.map { "\($0.node)@\($0.version):\($0.body)" } == ["n1@1:[9]"])
+        #expect(try store.listVersion(of: "s_a", node: "n1", version: 2) == nil)
+    }
+
+    @Test(arguments: StoreKind.available)
+    func anEarlierVersionIsReadFromTheNewestCheckpointEarlyEnough(kind: StoreKind) throws {
+        let contract = try ContractStore(kind)
+        let store = contract.store
+        _ = try store.commit([Records.creation("s_a")])
+        // Event n makes version n + 1; events 1 (version 1's checkpoint), 4 and 8 carry checkpoints.
+        _ = try store.commit([Records.change("s_a", after: 0, events: 1...10, checkpoints: [1, 4, 8])])
+        #expect(try store.events(of: "s_a", rebuilding: 1, through: 10).map(\.seq) == Array(1...10))
+        #expect(try store.events(of: "s_a", rebuilding: 4, through: 10).map(\.seq) == Array(1...10))
+        #expect(try store.events(of: "s_a", rebuilding: 5, through: 10).map(\.seq) == Array(4...10))
+        #expect(try store.events(of: "s_a", rebuilding: 9, through: 10).map(\.seq) == Array(8...10))
+        #expect(try store.events(of: "s_a", rebuilding: 11, through: 9).map(\.seq) == [8, 9])
+        #expect(try store.events(of: "s_other", rebuilding: 5, through: 10).isEmpty)
     }
 
     @Test(arguments: StoreKind.available)

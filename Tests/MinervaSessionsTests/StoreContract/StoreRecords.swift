@@ -23,7 +23,8 @@ enum StoreRecords {
     /// `seq`); the head it writes, when it does, shows version `events.upperBound + 1`.
     static func change(
         _ id: String, after newest: Int, events: ClosedRange<Int>?, writesHead: Bool = true, checkpoints: Set<Int> = [], oldestKept: Int? = nil,
-        answers: [AnswerRecord] = [], keptAnswers: Int = .max, lists: [ListRecord] = [], keptLists: [(node: String, oldest: Int?)] = []
+        answers: [AnswerRecord] = [], keptAnswers: Int = .max, lists: [ListRecord] = [], superseded: [(node: String, at: Int)] = [], restarted: [String] = [], retainedLists: Int = .max,
+        versions: [Int: Int] = [:]
     ) -> StorageWrite {
         let last = events?.upperBound ?? newest
         // Another token and first event than the creation's: a change never sets them.
@@ -33,13 +34,15 @@ enum StoreRecords {
                 lastUsed: 1000),
             expectedLastEvent: newest, writesHead: writesHead)
         write.newEvents = (events.map(Array.init) ?? []).map {
-            EventRecord(seq: $0, body: [UInt8(truncatingIfNeeded: $0)], carriesCheckpoint: checkpoints.contains($0))
+            EventRecord(seq: $0, body: [UInt8(truncatingIfNeeded: $0)], carriesCheckpoint: checkpoints.contains($0), version: versions[$0] ?? $0 + 1)
         }
         write.oldestKeptEvent = oldestKept
         write.newAnswers = answers
         write.keptAnswers = keptAnswers
         write.newListVersions = lists
-        write.keptListVersions = keptLists
+        write.supersededLists = superseded
+        write.restartedLists = restarted
+        write.retainedListVersions = retainedLists
         return .session(write)
     }
 
