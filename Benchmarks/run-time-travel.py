@@ -2,7 +2,7 @@
 
 For each store (memory, SQLite, PostgreSQL on a private cluster) one session makes MUTATIONS
 changes (push and pop in turn, a list PUT every tenth), then `GET …/versions/{v}?lists=none` is
-timed at several depths — the previous version, 100 and 500 back, and the oldest one kept — and
+timed at several depths — the previous version, 10, 100, 500 and 1,000 back, and the oldest one kept — and
 `GET …?lists=none` (the current state) as the peer. A version is rebuilt from the newest
 checkpoint at or before it by replaying the events after it: from memory when the session's
 in-memory log reaches back, else from the store. Medians and p99 over REPEAT reads each, over
@@ -77,8 +77,8 @@ def measure(server):
     status, answer = connection.call("GET", "/versions/1")
     oldest = int(answer["error"]["message"].split("versions ")[-1].split(" ")[0]) if status == 404 else 1
     rows = [("current state", connection.timed("?lists=none"))]
-    for label, version in (("previous version", current - 1), ("100 back", current - 100), ("500 back", current - 500),
-                           (f"oldest kept ({current - oldest} back)", oldest)):
+    for label, version in (("previous version", current - 1), ("10 back", current - 10), ("100 back", current - 100),
+                           ("500 back", current - 500), ("1,000 back", current - 1000), (f"oldest kept ({current - oldest} back)", oldest)):
         rows.append((label, connection.timed(f"/versions/{version}?lists=none")))
     return rows
 

@@ -98,6 +98,17 @@ final class PostgresConnection: @unchecked Sendable {
         }
     }
 
+    /// Waits until the socket has something to read, `wake` is signalled or `deadline` passes.
+    /// - Returns: whether the socket has something to read (it may also when woken).
+    func waitForInput(until deadline: ContinuousClock.Instant, orWake wake: WakeSignal) throws(PostgresError) -> Bool {
+        guard let milliseconds = Self.pollMilliseconds(until: deadline) else { return false }
+        var descriptors = [pollfd(fd: PQsocket(raw), events: Int16(POLLIN), revents: 0), pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)]
+        let ready = poll(&descriptors, wake.descriptor >= 0 ? 2 : 1, milliseconds)
+        if ready < 0, errno != EINTR { throw PostgresError(.connection, "poll failed: errno \(errno)") }
+        if descriptors[1].revents != 0 { wake.drain() }
+        return ready > 0 && descriptors[0].revents != 0
+    }
+
     /// The name of the prepared statement for `sql`, preparing it first if needed.
     private func statement(_ sql: String, types: [UInt32], until deadline: ContinuousClock.Instant) throws(PostgresError) -> String {
         if let name = prepared[sql] { return name }
@@ -167,9 +178,7 @@ final class PostgresConnection: @unchecked Sendable {
     /// Waits for the socket, at most until `deadline`.
     private func wait(reading: Bool, writing: Bool, until deadline: ContinuousClock.Instant) throws(PostgresError) {
         while true {
-            let remaining = ContinuousClock.now.duration(to: deadline)
-            guard remaining > .zero else { throw PostgresError(.timeout, "no answer before the deadline") }
-            let milliseconds = Int32(min(60_000, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1))
+            guard let milliseconds = Self.pollMilliseconds(until: deadline) else { throw PostgresError(.timeout, "no answer before the deadline") }
             var events: Int16 = 0
             if reading { events |= Int16(POLLIN) }
             if writing { events |= Int16(POLLOUT) }
@@ -178,6 +187,13 @@ final class PostgresConnection: @unchecked Sendable {
             if ready > 0 { return }
             if ready < 0, errno != EINTR { throw PostgresError(.connection, "poll failed: errno \(errno)") }
         }
+    }
+
+    /// `poll`'s timeout until `deadline` (rounded up, at most a minute); `nil` once it passed.
+    private static func pollMilliseconds(until deadline: ContinuousClock.Instant) -> Int32? {
+        let remaining = ContinuousClock.now.duration(to: deadline)
+        guard remaining > .zero else { return nil }
+        return Int32(min(60_000, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1))
     }
 
     /// The connection's own error message as a ``PostgresError``.

@@ -7,12 +7,18 @@ import Synchronization
 /// Sessions in PostgreSQL, shared by every instance that names the same database. Writes are
 /// checked against the session's newest stored event, and claim the first event's `seq`, so an
 /// instance's cache never decides what is stored; after each commit the instance announces what it changed with
-/// `NOTIFY`, and every instance `LISTEN`s on a connection of its own (``PostgresListener``).
+/// `NOTIFY` on each session's channel, and every instance `LISTEN`s on the channels of the
+/// sessions it has followers for, on a connection of its own (``PostgresListener``).
 /// Every call is bounded by ``callTimeout``: a database that is down or frozen makes calls
 /// fail fast, and the pool opens new connections once it is back.
 public final class PostgresSessionStorage: SharedSessionStorage {
-    /// The channel commits are announced on.
-    static let channel = "minerva_commits"
+    /// The channel a session's commits are announced on: `minerva_` and its id; `nil` for an id
+    /// that is not one this server makes (a channel is an identifier of at most 63 bytes).
+    static func channel(of session: String) -> String? {
+        guard session.utf8.count <= 55, session.utf8.allSatisfy({ $0.isASCIILetterOrDigit || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") })
+        else { return nil }
+        return "minerva_" + session
+    }
     let pool: PostgresPool
     let logger: Logger
     /// The libpq connection URI (with the client settings this store adds).
@@ -103,7 +109,8 @@ public final class PostgresSessionStorage: SharedSessionStorage {
         guard !notices.isEmpty else { return }
         do throws(PostgresError) {
             try connection.query(
-                "SELECT pg_notify($1, notice) FROM unnest($2::text[]) AS notice", [.text(Self.channel), .textArray(notices)], until: deadline)
+                "SELECT pg_notify('minerva_' || split_part(notice, ' ', 2), notice) FROM unnest($1::text[]) AS notice", [.textArray(notices)],
+                until: deadline)
         } catch {
             logger.warning("could not announce \(notices.count) commits to other instances (they catch up within a second): \(error)")
         }
@@ -117,13 +124,28 @@ public final class PostgresSessionStorage: SharedSessionStorage {
 }
 
 extension PostgresSessionStorage {
-    public func observeCommits(_ handler: @escaping @Sendable (CommitNotice) -> Void, resync: @escaping @Sendable () -> Void) {
+    public func observeCommits(
+        _ handler: @escaping @Sendable (CommitNotice) -> Void, resync: @escaping @Sendable () -> Void,
+        following: @escaping @Sendable () -> [String]
+    ) {
         let started = PostgresListener(
-            conninfo: conninfo + "&application_name=minerva-listener", instance: instance, logger: logger, handler: handler, resync: resync)
+            conninfo: conninfo + "&application_name=minerva-listener", instance: instance, logger: logger, handler: handler, resync: resync,
+            following: following)
         listener.withLock { listener in
             listener?.stop()
             listener = started
         }
         started.start()
+    }
+
+    public func followingChanged() {
+        listener.withLock { $0?.followingChanged() }
+    }
+}
+
+extension UInt8 {
+    /// Whether it is an ASCII letter or digit.
+    fileprivate var isASCIILetterOrDigit: Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
     }
 }

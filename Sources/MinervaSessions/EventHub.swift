@@ -6,8 +6,13 @@ final class EventHub: Sendable {
     private let subscribers = Locked<[String: [any EventSubscriber]]>([:])
 
     /// Starts delivering a session's events to `subscriber`.
-    func subscribe(_ subscriber: any EventSubscriber, to session: String) {
-        subscribers.withLock { $0[session, default: []].append(subscriber) }
+    /// - Returns: whether nobody followed the session before.
+    @discardableResult
+    func subscribe(_ subscriber: any EventSubscriber, to session: String) -> Bool {
+        subscribers.withLock { table in
+            table[session, default: []].append(subscriber)
+            return table[session]!.count == 1
+        }
     }
 
     /// Stops delivering to `subscriber`.

@@ -159,7 +159,7 @@ public final class SessionCore: Sendable {
             }
             guard let subscriber = start(slot.state, page) else { return nil }
             if slot.gone { return subscriber }
-            hub.subscribe(subscriber, to: session.id)
+            if hub.subscribe(subscriber, to: session.id) { following.followed(session.id) }
             return nil
         }
         ended?.sessionEnded()

@@ -37,9 +37,14 @@ import Testing
             self.bus = bus
         }
 
-        func observeCommits(_ handler: @escaping @Sendable (CommitNotice) -> Void, resync: @escaping @Sendable () -> Void) {
+        func observeCommits(
+            _ handler: @escaping @Sendable (CommitNotice) -> Void, resync: @escaping @Sendable () -> Void,
+            following: @escaping @Sendable () -> [String]
+        ) {
             bus.add(ObjectIdentifier(self), handler)
         }
+
+        func followingChanged() {}
 
         func loadSession(_ id: String, eventTail: Int, unlessAt known: SessionHead) throws(StorageError) -> SessionReading {
             guard let stored = try store.loadSession(id, eventTail: eventTail) else { return .missing }

@@ -4,10 +4,12 @@ across them, kill -9 of an instance loses no acknowledged change, and a database
 hangs or drops the listener's connection answers 503 in time and heals without a restart."""
 import http.client
 import json
+import re
 import signal
 import statistics
 import threading
 import time
+import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -195,6 +197,35 @@ def test_streams_and_long_polls_hear_changes_made_through_other_instances(deploy
     report("event made on B or C, to A's stream", stream_delays)
     report("event made on B or C, to A's long poll", poll_delays)
     assert max(stream_delays) < DELIVERY_BOUND and max(poll_delays) < DELIVERY_BOUND
+
+
+def commit_notices(instance):
+    """How many other instances' commits `instance` heard of (its /metrics counter)."""
+    with urllib.request.urlopen(instance.url + "/metrics", timeout=10) as response:
+        text = response.read().decode()
+    found = re.search(r"^minerva_store_commit_notices_total ([0-9.e+]+)$", text, re.MULTILINE)
+    assert found, "minerva_store_commit_notices_total is not in /metrics"
+    return float(found.group(1))
+
+
+def test_an_instance_hears_only_of_the_sessions_someone_follows_there(deployment):
+    a, b, _ = deployment.instances
+    followed, other = deployment.nginx.create_session(), deployment.nginx.create_session()
+    before = commit_notices(a)
+    for round in range(10):
+        assert push(other.on(b), f"o{round}")[0] == 200
+    time.sleep(1.2)                                   # a periodic check passes too
+    assert commit_notices(a) == before, "A heard of commits to sessions nobody follows there"
+    stream = EventStream(followed.on(a))
+    try:
+        time.sleep(0.3)                               # A listens on the session's channel by now
+        for round in range(10):
+            assert push(followed.on(b), f"f{round}")[0] == 200
+            assert push(other.on(b), f"o{round}")[0] == 200
+        assert len(stream.read_events(10, timeout=5)) == 10
+        assert commit_notices(a) - before == 10, "A heard of other sessions' commits, or missed some of the followed one's"
+    finally:
+        stream.close()
 
 
 def test_concurrent_changes_of_one_session_through_every_instance_all_apply(deployment):

@@ -28,6 +28,10 @@ protocol SessionFollowing: Sendable {
 
     /// Records that this process now runs `version`, the newest.
     func announce(_ version: String) throws(StorageError)
+
+    /// Someone here started following a session nobody here followed: from now on this process
+    /// must hear of the other processes' commits to it.
+    func followed(_ session: String)
 }
 
 extension SessionFollowing {
@@ -46,4 +50,5 @@ struct SoleWriter: SessionFollowing {
     func reload(_ session: LiveSession, core: SessionCore, holdingTurn: Bool) {}
     func checkNotAhead(_ recorded: String, current: String, of id: String, core: SessionCore) throws(SessionError) {}
     func announce(_ version: String) throws(StorageError) {}
+    func followed(_ session: String) {}
 }

@@ -135,10 +135,18 @@ public enum SessionReading: Sendable {
 /// its cache; and it is told about the others' commits, so that its long polls and streams hear
 /// of every change.
 public protocol SharedSessionStorage: SessionStorage {
-    /// Starts telling `handler` about commits of other processes, from now on, and calling
-    /// `resync` whenever notices may have been missed (after a reconnection) and at least
-    /// every second (a process may die between its commit and its notice).
-    func observeCommits(_ handler: @escaping @Sendable (CommitNotice) -> Void, resync: @escaping @Sendable () -> Void)
+    /// Starts telling `handler` about commits of other processes to the sessions `following`
+    /// names (those someone here follows), from now on, and calling `resync` whenever notices
+    /// may have been missed (after a reconnection, once it hears of a session it did not) and at
+    /// least every second (a process may die between its commit and its notice).
+    /// - Parameter following: the ids of the sessions to hear of, read again at every periodic
+    ///   check and after ``followingChanged()``.
+    func observeCommits(
+        _ handler: @escaping @Sendable (CommitNotice) -> Void, resync: @escaping @Sendable () -> Void,
+        following: @escaping @Sendable () -> [String])
+
+    /// What `following` returns gained a session: hear of its commits from now on.
+    func followingChanged()
 
     /// Reads a session, as ``SessionStorage/loadSession(_:eventTail:)`` does, unless its newest
     /// event is the one `known` names (the check every use makes).

@@ -8,9 +8,18 @@ struct SharedStoreFollower: SessionFollowing {
     var isShared: Bool { true }
 
     func start(_ core: SessionCore) {
+        CommitNoticeMetrics.prepare()
         store.observeCommits(
-            { [weak core] notice in if let core { catchUp(with: notice, core: core) } },
-            resync: { [weak core] in if let core { resyncFollowed(core) } })
+            { [weak core] notice in
+                CommitNoticeMetrics.record()
+                if let core { catchUp(with: notice, core: core) }
+            },
+            resync: { [weak core] in if let core { resyncFollowed(core) } },
+            following: { [weak core] in core?.hub.followed ?? [] })
+    }
+
+    func followed(_ session: String) {
+        store.followingChanged()
     }
 
     func validate(_ session: LiveSession, core: SessionCore) throws(SessionError) -> LiveSession? {
