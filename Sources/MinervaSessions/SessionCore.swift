@@ -149,14 +149,17 @@ public final class SessionCore: Sendable {
     /// Starts following a session: `start` sees the current state (and, when `after` is given,
     /// the page of the log after it) and either answers at once (returning `nil`) or returns a
     /// subscriber that receives every later block of events. Nothing published can slip between
-    /// the two.
+    /// the two. The page is read before the session's lock is taken (from the store, when the
+    /// in-memory log does not reach back), and read again under it only if a change came meanwhile.
     public func observe(
         _ session: LiveSession, after: Int? = nil, _ start: (SessionState, Result<EventPage, SessionError>?) -> (any EventSubscriber)?
     ) {
+        let page = { (slot: LiveSession.Slot, after: Int) in
+            (slot.state.lastEvent, Result { () throws(SessionError) in try self.history.page(of: session.id, slot.state, slot.log, after: after) })
+        }
+        let prepared = after.map { page(session.slot.withLock { $0 }, $0) }
         let ended: (any EventSubscriber)? = session.slot.withLock { slot in
-            let page = after.map { after in
-                Result<EventPage, SessionError>(catching: { () throws(SessionError) in try self.history.page(of: session.id, slot.state, slot.log, after: after) })
-            }
+            let page = after.map { prepared?.0 == slot.state.lastEvent ? prepared!.1 : page(slot, $0).1 }
             guard let subscriber = start(slot.state, page) else { return nil }
             if slot.gone { return subscriber }
             if hub.subscribe(subscriber, to: session.id) { following.followed(session.id) }
