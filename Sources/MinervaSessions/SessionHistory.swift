@@ -22,15 +22,7 @@ struct SessionHistory: Sendable {
             let events = start < log.events.count ? Array(log.events.dropFirst(start)) : []
             return EventPage(events: events, last: state.lastEvent, truncated: truncated, version: state.version)
         }
-        var events: [SessionEvent] = []
-        do {
-            for record in try store.events(of: session, after: from, through: state.lastEvent) {
-                events.append(try SessionEvent(record: record))
-            }
-        } catch {
-            logger.error("could not read the events of session \(session) from storage: \(error)")
-            throw .storeUnreadable
-        }
+        let events = try storedEvents(of: session) { () throws(StorageError) in try store.events(of: session, after: from, through: state.lastEvent) }
         // A write in flight may have dropped old events from the store since the state was read.
         if (events.first?.seq ?? state.lastEvent + 1) > from + 1 { truncated = true }
         return EventPage(events: events, last: state.lastEvent, truncated: truncated, version: state.version)
@@ -77,22 +69,12 @@ struct SessionHistory: Sendable {
         if (events.first?.seq ?? state.lastEvent + 1) > state.firstEvent {
             // One range from the newest checkpoint early enough; the whole kept log when the
             // store cannot tell which that is (events stored before their version was).
-            do {
-                events = try store.events(of: session, rebuilding: version, through: state.lastEvent).map { record throws in
-                    try SessionEvent(record: record)
-                }
-            } catch {
-                logger.error("could not read the events of session \(session) from storage: \(error)")
-                throw .storeUnreadable
+            events = try storedEvents(of: session) { () throws(StorageError) in
+                try store.events(of: session, rebuilding: version, through: state.lastEvent)
             }
             if let past = try rebuild(version, of: state, from: events, session: session) { return past }
-            do {
-                events = try store.events(of: session, after: state.firstEvent - 1, through: state.lastEvent).map { record throws in
-                    try SessionEvent(record: record)
-                }
-            } catch {
-                logger.error("could not read the events of session \(session) from storage: \(error)")
-                throw .storeUnreadable
+            events = try storedEvents(of: session) { () throws(StorageError) in
+                try store.events(of: session, after: state.firstEvent - 1, through: state.lastEvent)
             }
             if let past = try rebuild(version, of: state, from: events, session: session) { return past }
         }
@@ -173,6 +155,16 @@ struct SessionHistory: Sendable {
             }
         }
         return PastState(state: past, listVersions: lists, removedSince: removedSince, newestListVersions: newestLists)
+    }
+
+    /// Events of a session read from the store by `read`, decoded.
+    private func storedEvents(of session: String, _ read: () throws(StorageError) -> [EventRecord]) throws(SessionError) -> [SessionEvent] {
+        do {
+            return try read().map { record throws in try SessionEvent(record: record) }
+        } catch {
+            logger.error("could not read the events of session \(session) from storage: \(error)")
+            throw .storeUnreadable
+        }
     }
 
     /// The checkpoint an event carries, read with `app`.
