@@ -10,7 +10,8 @@ extension PostgresSessionStorage {
 
     /// The session's row and what hangs off it in one statement — one round trip, one snapshot —
     /// each part only when its newest event is not `known`'s (the row's head always); of the
-    /// events, every one after the head and at least the newest `$2`.
+    /// events, every one after the head and at least the newest `$2`; of the lists of the nodes
+    /// there are now, each one's current and previous version and those the newest `$2` events replaced.
     static let loadStatement = """
         WITH newest AS (SELECT COALESCE(max(seq), 0) AS seq FROM minerva_event WHERE session = $1),
              head AS (SELECT last_event, GREATEST(last_event, (SELECT seq FROM newest)) <> $3 AS changed FROM minerva_session WHERE id = $1)
@@ -22,8 +23,10 @@ extension PostgresSessionStorage {
             WHERE session = $1 AND (SELECT changed FROM head)
               AND seq > LEAST((SELECT last_event FROM head), (SELECT seq FROM newest) - $2)
         UNION ALL
-        SELECT 2, version, NULL, NULL, node, NULL, body, NULL FROM minerva_list list WHERE session = $1 AND (SELECT changed FROM head)
-            AND EXISTS (SELECT 1 FROM minerva_list current WHERE current.session = $1 AND current.node = list.node AND current.shown_until IS NULL)
+        SELECT 2, list.version, NULL, NULL, list.node, NULL, list.body, NULL FROM minerva_list list
+            JOIN minerva_list current ON current.session = $1 AND current.node = list.node AND current.shown_until IS NULL
+            WHERE list.session = $1 AND (SELECT changed FROM head)
+              AND (list.version >= current.version - 1 OR list.shown_until > (SELECT seq FROM newest) - $2)
         UNION ALL
         SELECT 3, NULL, NULL, NULL, key, stored_at, body, NULL FROM minerva_answer WHERE session = $1 AND (SELECT changed FROM head)
         """

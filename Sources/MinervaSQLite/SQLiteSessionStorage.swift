@@ -46,10 +46,12 @@ public final class SQLiteSessionStorage: SessionStorage {
                 let lists = try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT node, version, body FROM list WHERE session = ?1
-                            AND node IN (SELECT node FROM list WHERE session = ?1 AND shownUntil IS NULL) ORDER BY node, version
+                        SELECT node, version, body FROM list JOIN
+                            (SELECT node AS living, version AS current FROM list WHERE session = ?1 AND shownUntil IS NULL) ON node = living
+                        WHERE session = ?1 AND (version >= current - 1
+                            OR shownUntil > COALESCE((SELECT MAX(seq) FROM event WHERE session = ?1), 0) - ?2) ORDER BY node, version
                         """,
-                    arguments: [id]
+                    arguments: [id, max(0, eventTail)]
                 ).map { ListRecord(node: $0["node"], version: $0["version"], body: [UInt8]($0["body"] as Data)) }
                 let answers = try Row.fetchAll(
                     db, sql: "SELECT key, storedAt, body FROM answer WHERE session = ? ORDER BY storedAt", arguments: [id]

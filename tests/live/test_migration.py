@@ -99,6 +99,16 @@ def answered(server, session, without_additions):
     }
 
 
+def without_past_diffs(answer):
+    """A recorded session's answers without the diffs of the lists of its earlier versions:
+    releases before deltas served an earlier version's list with a diff from nothing, this one
+    with the diff the list had then."""
+    def strip(node):
+        list_ = {key: value for key, value in node["list"].items() if key != "diff"} if "list" in node else None
+        return {**node, **({"list": list_} if list_ is not None else {}), "children": [strip(child) for child in node["children"]]}
+    return {**answer, "versions": {version: {**document, "root": strip(document["root"])} for version, document in answer["versions"].items()}}
+
+
 def reads_back_and_goes_on(fixtures, kind, store):
     """Every recorded session answers as recorded; session `a` takes a push (of the screen the
     reloaded app added) and a new version of its list, and answers the same after a restart."""
@@ -106,7 +116,7 @@ def reads_back_and_goes_on(fixtures, kind, store):
     server = fixtures.server(store)
     try:
         for name, session in recorded.items():
-            assert answered(server, session, fixtures.without_additions) == session, name
+            assert without_past_diffs(answered(server, session, fixtures.without_additions)) == without_past_diffs(session), name
         session = recorded["a"]
         status, _, pushed = server.request("POST", f"/v1/sessions/{session['id']}/push", {"screen": "help"},
                                            token=session["token"], headers={"If-Match": f'"{session["state"]["version"]}"'})

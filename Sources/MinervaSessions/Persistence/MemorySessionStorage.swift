@@ -45,11 +45,7 @@ public final class MemorySessionStorage: SessionStorage {
             let start = min(afterHead, max(0, stored.events.count - max(0, eventTail)))
             return StoredSession(
                 record: stored.record, events: Array(stored.events[start...]),
-                // The lists of the nodes there are now; those of removed nodes stay for time travel.
-                lists: stored.lists.keys.sorted().flatMap { node in
-                    let versions = stored.lists[node] ?? []
-                    return versions.last?.shownUntil == nil ? versions.map(\.record) : []
-                },
+                lists: stored.lists.keys.sorted().flatMap { Self.listsToLoad(stored.lists[$0] ?? [], after: (stored.events.last?.seq ?? 0) - eventTail) },
                 answers: stored.answers.values.sorted { $0.storedAt < $1.storedAt })
         }
     }
@@ -214,6 +210,13 @@ public final class MemorySessionStorage: SessionStorage {
         }
         dropEvents(upTo: dropped, of: &stored)
         while stored.bytes > budget, !stored.answers.isEmpty { dropOldestAnswer(of: &stored) }
+    }
+
+    /// What a load reads of a node's list versions: none for a removed node (they stay for time
+    /// travel); else its current and previous version, and those replaced after the event `after`.
+    private static func listsToLoad(_ versions: [(record: ListRecord, shownUntil: Int?)], after: Int) -> [ListRecord] {
+        guard let current = versions.last, current.shownUntil == nil else { return [] }
+        return versions.filter { $0.record.version >= current.record.version - 1 || ($0.shownUntil ?? .max) > after }.map(\.record)
     }
 
     /// Drops the list versions that no kept event shows, except a living node's newest `retained`

@@ -4,7 +4,9 @@
 /// holds, remembered answers) from the threads that serve requests.
 public protocol SessionStorage: Sendable {
     /// Reads one session, or `nil` when there is none with that id: its head, and the events after
-    /// the head (the core rebuilds its state from both).
+    /// the head (the core rebuilds its state from both); of the lists of the nodes it has now,
+    /// each one's current and previous version and those its newest `eventTail` events replaced
+    /// (older ones are read one by one, when a diff or an earlier version needs them).
     /// - Parameters:
     ///   - id: the session id.
     ///   - eventTail: how many of its newest events to read with it at least.

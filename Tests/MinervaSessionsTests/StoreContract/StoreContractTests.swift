@@ -171,7 +171,10 @@ import Testing
         _ = try store.commit([Records.change("s_a", after: 3, events: 4...4, superseded: [("n2", 4)])])
         #expect(try store.listVersion(of: "s_a", node: "n1", version: 1)?.body == [11])
         #expect(try store.listVersion(of: "s_a", node: "n2", version: 1)?.body == [21])
-        #expect(try store.loadSession("s_a", eventTail: 0)?.lists.map { "\($0.node)@\($0.version)" } == ["n1@1", "n1@2", "n1@3", "n1@4"])
+        // A load reads a living list's current and previous version, and those its newest events replaced.
+        #expect(try store.loadSession("s_a", eventTail: 0)?.lists.map { "\($0.node)@\($0.version)" } == ["n1@3", "n1@4"])
+        #expect(try store.loadSession("s_a", eventTail: 3)?.lists.map { "\($0.node)@\($0.version)" } == ["n1@2", "n1@3", "n1@4"])
+        #expect(try store.loadSession("s_a", eventTail: 100)?.lists.map { "\($0.node)@\($0.version)" } == ["n1@1", "n1@2", "n1@3", "n1@4"])
         // Dropping events 1-2 drops what only they showed, but a living list keeps its newest retained versions.
         _ = try store.commit([Records.change("s_a", after: 4, events: 5...5, oldestKept: 3, retainedLists: 1)])
         #expect(try store.listVersion(of: "s_a", node: "n1", version: 1) == nil)
