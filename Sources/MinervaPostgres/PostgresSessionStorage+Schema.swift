@@ -76,6 +76,8 @@ extension PostgresSessionStorage {
         ALTER TABLE minerva_list ADD COLUMN shown_until bigint;
         UPDATE minerva_list list SET shown_until = 0
             WHERE version < (SELECT max(version) FROM minerva_list newest WHERE newest.session = list.session AND newest.node = list.node);
+        CREATE INDEX minerva_list_current ON minerva_list (session, node, version) WHERE shown_until IS NULL;
+        CREATE INDEX minerva_list_shown_until ON minerva_list (session, shown_until) WHERE shown_until IS NOT NULL;
         ALTER TABLE minerva_event ADD COLUMN version bigint;
         CREATE INDEX minerva_event_checkpoint ON minerva_event (session, version) WHERE checkpoint;
         """,

@@ -73,6 +73,9 @@ extension SQLiteSessionStorage {
             try db.alter(table: "list") { table in table.add(column: "shownUntil", .integer) }
             try db.execute(
                 sql: "UPDATE list SET shownUntil = 0 WHERE version < (SELECT MAX(version) FROM list newest WHERE newest.session = list.session AND newest.node = list.node)")
+            // A node's current version is found without reading its older ones (the rows hold the lists).
+            try db.execute(sql: "CREATE INDEX listCurrent ON list (session, node, version) WHERE shownUntil IS NULL")
+            try db.execute(sql: "CREATE INDEX listShownUntil ON list (session, shownUntil) WHERE shownUntil IS NOT NULL")
             // Events stored before have none: reading an earlier version then reads the whole log.
             try db.alter(table: "event") { table in table.add(column: "version", .integer) }
             try db.execute(sql: "CREATE INDEX eventCheckpoint ON event (session, version) WHERE checkpoint")

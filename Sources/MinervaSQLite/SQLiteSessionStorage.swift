@@ -47,7 +47,7 @@ public final class SQLiteSessionStorage: SessionStorage {
                     db,
                     sql: """
                         SELECT node, version, body FROM list JOIN
-                            (SELECT node AS living, version AS current FROM list WHERE session = ?1 AND shownUntil IS NULL) ON node = living
+                            (SELECT node AS living, version AS current FROM list INDEXED BY listCurrent WHERE session = ?1 AND shownUntil IS NULL) ON node = living
                         WHERE session = ?1 AND (version >= current - 1
                             OR shownUntil > COALESCE((SELECT MAX(seq) FROM event WHERE session = ?1), 0) - ?2) ORDER BY node, version
                         """,
@@ -244,7 +244,7 @@ public final class SQLiteSessionStorage: SessionStorage {
             ).execute(arguments: [id, oldest])
         }
         for (node, at) in change.supersededLists {
-            try db.cachedStatement(sql: "UPDATE list SET shownUntil = ? WHERE session = ? AND node = ? AND shownUntil IS NULL")
+            try db.cachedStatement(sql: "UPDATE list INDEXED BY listCurrent SET shownUntil = ? WHERE session = ? AND node = ? AND shownUntil IS NULL")
                 .execute(arguments: [at, id, node])
         }
         for node in change.restartedLists {
@@ -257,7 +257,7 @@ public final class SQLiteSessionStorage: SessionStorage {
             try db.cachedStatement(
                 sql: """
                     DELETE FROM list WHERE session = ?1 AND shownUntil < COALESCE((SELECT MIN(seq) FROM event WHERE session = ?1), ?2)
-                        AND version < COALESCE((SELECT current.version FROM list current
+                        AND version < COALESCE((SELECT current.version FROM list AS current INDEXED BY listCurrent
                             WHERE current.session = ?1 AND current.node = list.node AND current.shownUntil IS NULL) - ?3, ?2)
                     """
             ).execute(arguments: [id, Int64.max, Int64(clamping: change.retainedListVersions)])
