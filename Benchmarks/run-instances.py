@@ -234,6 +234,11 @@ def main():
         "from B's answer to the event on A): "
         f"p50 {latency[0]:.2f} ms, p99 {latency[1]:.2f} ms, max {latency[2]:.2f} ms.",
     ]
+    write_report(lines)
+
+
+def write_report(lines):
+    """Prints the table's lines and keeps them in RESULTS/table.md beside the raw output."""
     report = "\n".join(lines) + "\n"
     (RESULTS / "table.md").write_text(report)
     print(report)

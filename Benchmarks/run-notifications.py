@@ -144,10 +144,7 @@ def main():
         for build_name, _ in builds:
             rps, server, database = (statistics.median(column) for column in zip(*figures[(deployment, build_name)]))
             lines.append(f"| {deployment} | {build_name} | {rps:,.0f} | {server:.0f} | {database:.0f} |")
-    report = "\n".join(lines) + "\n"
-    (RESULTS / "table.md").write_text(report)
-    print(report)
-    print(f"raw output: {RESULTS}", file=sys.stderr)
+    instances.write_report(lines)
 
 
 if __name__ == "__main__":

@@ -171,16 +171,20 @@ def test_a_list_comes_back_as_a_new_list_version(server):
 
 
 def test_every_version_shows_its_lists_as_they_were_also_of_screens_gone_since(server):
-    """Lists of nodes that left stay as long as the log shows them: every version reads back with
-    the lists the client saw then (before, a removed node's lists went with it)."""
+    """Lists and UI state of nodes that left stay as long as the log shows them: every version
+    reads back with the lists and UI state the client saw then (before, a removed node's lists
+    went with it)."""
     session = server.create_session()
     rng = random.Random(11)
     seen = {1: session.call("GET", "?lists=full")[2]}
     for index in range(120):
+        nodes = [node["id"] for node in walk(session.state["root"])]
         if rng.random() < 0.4:
-            nodes = [node["id"] for node in walk(session.state["root"])]
             items = [{"id": f"i{item}", "kind": "row", "content": {"n": index}} for item in range(rng.randrange(4))]
             status, _, _ = session.call("PUT", f"/nodes/{rng.choice(nodes)}/list", {"sections": [{"id": "s", "items": items}]})
+            assert status == 200
+        elif rng.random() < 0.2:
+            status, _, _ = session.call("PUT", f"/nodes/{rng.choice(nodes[1:])}/ui", {"scrollAnchor": f"row-{index}"})
             assert status == 200
         else:
             name, body = random_operation(session, rng)
@@ -189,9 +193,10 @@ def test_every_version_shows_its_lists_as_they_were_also_of_screens_gone_since(s
                 continue
         session.state = session.call("GET", "?lists=full")[2]
         seen[session.state["version"]] = session.state
-    removed = {node["id"] for document in seen.values() for node in walk(document["root"]) if "list" in node} - \
-        {node["id"] for node in walk(session.state["root"])}
-    assert removed, "the walk removed no node that had a list"
+    gone = {node["id"] for node in walk(session.state["root"])}
+    for member in ("list", "ui"):
+        assert {node["id"] for document in seen.values() for node in walk(document["root"]) if node.get(member)} - gone, \
+            f"the walk removed no node that had a {member}"
     for v, document in seen.items():
         assert without(version(session, v, lists="full"), "lastEvent") == without(document, "lastEvent"), v
 
