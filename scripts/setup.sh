@@ -8,6 +8,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Swift is the one thing this script does not install: say so, and where to get it.
+swift_version=$( (swift --version 2>/dev/null || true) | sed -n 's/.*Swift version \([0-9]*\.[0-9]*\).*/\1/p' | head -n 1)
+if [[ -z "$swift_version" ]] || ! printf '6.3\n%s\n' "$swift_version" | sort -C -V; then
+  echo "setup: Minerva Server needs Swift 6.3 or later (found: ${swift_version:-none})." >&2
+  echo "setup: install it from https://www.swift.org/install/linux/ (swiftly, or the Debian tarball), then run this again." >&2
+  exit 1
+fi
+
 packages=(libmicrohttpd-dev libsqlite3-dev libpq-dev pkg-config curl jq)
 if [[ "${1:-}" == "--test" ]]; then
   # chromium and its driver run the web client's browser test; postgresql gives initdb and

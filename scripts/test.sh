@@ -22,21 +22,23 @@ cluster=$(.venv/bin/python tests/live/postgres.py start)
 trap '.venv/bin/python tests/live/postgres.py stop "${cluster%% *}"' EXIT
 export MINERVA_TEST_POSTGRES="${cluster#* }"
 
-# Runs a test command, printing the end of its output, and every failure and sanitizer report
-# in full when it fails (the end alone would not name the test).
+# Runs a test command, printing as it goes the build's start and end and each test suite as it
+# finishes (so that the log never sits still for minutes), then the end of its output; and every
+# failure and sanitizer report in full when it fails (the end alone would not name the test).
 run_swift_tests() {
-  local lines=$1 log
+  local lines=$1 log status
   shift
   log=$(mktemp)
-  if "$@" >"$log" 2>&1; then
-    tail -n "$lines" "$log"
-    rm -f "$log"
-  else
+  set +e
+  "$@" 2>&1 | tee "$log" | grep --line-buffered -E '^(Building for|Build complete|Build of)|^[✔✘] Suite '
+  status=${PIPESTATUS[0]}
+  set -e
+  if ((status != 0)); then
     grep -E -A 12 "✘|WARNING: ThreadSanitizer|error:|Fatal error" "$log" | head -n 300 || true
-    tail -n "$lines" "$log"
-    rm -f "$log"
-    return 1
   fi
+  tail -n "$lines" "$log"
+  rm -f "$log"
+  return "$status"
 }
 
 echo "== unit tests (swift test)"
@@ -50,7 +52,7 @@ echo "== release build"
 scripts/build.sh >/dev/null
 
 echo "== the Swift client against the release binary (swift test --package-path Client)"
-MINERVA_BIN="$PWD/.build/release/minerva-server" swift test --package-path Client 2>&1 | tail -n 15
+MINERVA_BIN="$PWD/.build/release/minerva-server" run_swift_tests 15 swift test --package-path Client
 
 echo "== openapi.yaml is a valid OpenAPI 3.1 document"
 .venv/bin/openapi-spec-validator openapi.yaml
