@@ -317,6 +317,8 @@ def test_web_client_drives_the_demo_app(tabs_server, browser):
     assert (state["version"], focus["screen"], state["tabs"]["selected"]) == (1, "home", "home")
     assert page.css('[data-testid="tab-home"]').get_attribute("aria-pressed") == "true"
     assert page.all('[data-testid="back-button"]') == [] and page.all('[data-testid="close-button"]') == []
+    # A tab bar at the root is never split (the server answers 422): no layout to choose.
+    assert not page.css('[data-testid="layout-select"]').is_displayed()
 
     # The page is made of ES modules, which a browser runs only when they are served as JavaScript.
     modules = browser.execute_script(

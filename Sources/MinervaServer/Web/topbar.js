@@ -36,7 +36,9 @@ function renderApp() {
   const examples = (app.routes ?? []).map((route) => route.path.replace(/:([A-Za-z_]\w*)/g, (_, name) => (/id$/i.test(name) ? "7" : "1")));
   if (examples.length) el.deeplinkInput.placeholder = examples.slice(0, 3).join("   ");
   // An app of root flows says in each flow's root whether it is split; it may start signed in.
-  el.layoutSelect.hidden = Boolean(app.flows);
+  // A tab bar at the root is never split (`422`): then stack is the one layout, nothing to choose.
+  el.layoutSelect.hidden = Boolean(app.flows) || Boolean(app.root?.tabs);
+  if (el.layoutSelect.hidden) el.layoutSelect.value = "stack";
   el.returningToggle.hidden = !returningFlags().length;
 }
 
