@@ -125,14 +125,27 @@ import Testing
         try CoreHarness(storage: storage)
     }
 
-    @Test func eachCoreServesTheOthersSessionsAndHearsTheirChanges() throws {
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+    /// Two cores on one store: a session made on A, followed on B.
+    func sessionFollowedOnB() throws -> (
+        a: CoreHarness, b: CoreHarness, onA: LiveSession, token: String, onB: LiveSession, heardOnB: Recorder
+    ) {
         let a = try core()
         let b = try core()
         let (onA, token) = try a.create()
         let onB = try b.core.session(onA.id, token: token)
         let heardOnB = Recorder()
         b.core.observe(onB) { _, _ in heardOnB }
+        return (a, b, onA, token, onB, heardOnB)
+    }
+
+    /// Removes the shared database file and its WAL files.
+    func removeDatabase() {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    @Test func eachCoreServesTheOthersSessionsAndHearsTheirChanges() throws {
+        defer { removeDatabase() }
+        let (a, b, onA, token, onB, heardOnB) = try sessionFollowedOnB()
 
         _ = try a.run(.navigate(from: nil, screen: "profile", params: ["userId": "1"]), on: onA).get()
         #expect(try b.state(of: onB).version == 2)
@@ -161,13 +174,8 @@ import Testing
     }
 
     @Test func aFollowerHearsEveryEventOfACatchUpLongerThanTheLogKeeps() throws {
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-        let a = try core()
-        let b = try core()
-        let (onA, token) = try a.create()
-        let onB = try b.core.session(onA.id, token: token)
-        let heardOnB = Recorder()
-        b.core.observe(onB) { _, _ in heardOnB }
+        defer { removeDatabase() }
+        let (a, b, onA, token, _, heardOnB) = try sessionFollowedOnB()
         // B hears none of A's commits: more events than a session's in-memory log keeps (64).
         bus.muted.withLock { $0 = true }
         for round in 0..<50 {
@@ -183,7 +191,7 @@ import Testing
     }
 
     @Test func aCoreWhoseOwnWriteFailedStillHearsWhatAnotherCommittedMeanwhile() throws {
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        defer { removeDatabase() }
         let storageA = try SharedSQLite(path: path, bus: bus)
         let a = try core(on: storageA)
         let b = try core()
