@@ -1,7 +1,8 @@
 // swift-tools-version:6.1
 // MinervaClient: a Swift client of Minerva Server for iOS and macOS apps and Linux services.
 // A package of its own, so that the server's `swift build` and `swift test` never resolve or
-// build the OpenAPI generator, AsyncHTTPClient or SwiftNIO.
+// build AsyncHTTPClient or SwiftNIO. Its HTTP layer (Sources/MinervaClient/Generated/) is written
+// from openapi.yaml by scripts/generate-swift-client.sh and committed: apps need no build plugin.
 //   swift test --package-path Client      # runs against ../.build/release/minerva-server (MINERVA_BIN)
 import PackageDescription
 
@@ -12,7 +13,6 @@ let swiftSettings: [SwiftSetting] = [
 
 // MARK: - Dependencies
 
-let openAPIGenerator = Package.Dependency.package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3")
 let openAPIRuntime = Package.Dependency.package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4")
 let openAPIURLSession = Package.Dependency.package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0")
 let openAPIAsyncHTTPClient = Package.Dependency.package(
@@ -30,7 +30,7 @@ let package = Package(
     products: [
         .library(name: "MinervaClient", targets: ["MinervaClient"]),
     ],
-    dependencies: [openAPIGenerator, openAPIRuntime, openAPIURLSession, openAPIAsyncHTTPClient, asyncHTTPClient, httpTypes],
+    dependencies: [openAPIRuntime, openAPIURLSession, openAPIAsyncHTTPClient, asyncHTTPClient, httpTypes],
     targets: [
         // MARK: - Targets
         .target(
@@ -42,8 +42,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: notApple),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
-            swiftSettings: swiftSettings,
-            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+            exclude: ["openapi-generator-config.yaml"],
+            swiftSettings: swiftSettings
         ),
 
         // MARK: - Tests

@@ -51,6 +51,9 @@ run_swift_tests 15 swift test --scratch-path .build-tsan --sanitize=thread \
 echo "== release build"
 scripts/build.sh >/dev/null
 
+echo "== the Swift client's generated HTTP layer is that of openapi.yaml"
+scripts/generate-swift-client.sh --check
+
 echo "== the Swift client against the release binary (swift test --package-path Client)"
 MINERVA_BIN="$PWD/.build/release/minerva-server" run_swift_tests 15 swift test --package-path Client
 

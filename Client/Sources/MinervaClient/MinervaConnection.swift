@@ -31,11 +31,10 @@ public struct MinervaConnection: Sendable {
         self.middlewares = middlewares
     }
 
-    /// The generated client of `openapi.yaml` over this connection, for the operations that
-    /// ``MinervaSession`` does not wrap (`getApp`, `getHealth`, …).
+    /// The generated client of `openapi.yaml` over this connection.
     /// - Parameter token: a session's bearer token, sent with every request when given.
     /// - Returns: a client whose error answers throw ``MinervaError`` (in a `ClientError`).
-    public func client(token: String? = nil) -> Client {
+    func client(token: String? = nil) -> Client {
         let authorization: [any ClientMiddleware] = token.map { [BearerToken(token: $0)] } ?? []
         return Client(
             serverURL: serverURL,

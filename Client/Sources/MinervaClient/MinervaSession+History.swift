@@ -1,7 +1,15 @@
 import Foundation
 
-/// What a restore brought back (``MinervaSession/restore(version:)``).
-public typealias RestoredLists = Components.Schemas.RestoredState.Value2Payload.RestoredPayload
+/// What a restore brought back (``MinervaSession/restore(version:)``): the version it went back
+/// to, the nodes whose list came back with it, and those whose list of then is no longer kept.
+public struct RestoredLists: Hashable, Sendable {
+    /// The version the session went back to.
+    public var version: Int
+    /// Nodes whose list came back.
+    public var lists: [String]
+    /// Nodes whose list of then is no longer kept (they came back without one).
+    public var listsDropped: [String]
+}
 
 extension MinervaSession {
     /// The state document as it was when `version` was current: time travel for debugging and
@@ -32,6 +40,7 @@ extension MinervaSession {
             ).ok.body.json
         }
         received(answer.value1)
-        return (answer.value1, answer.value2.restored)
+        let restored = answer.value2.restored
+        return (answer.value1, RestoredLists(version: restored.version, lists: restored.lists, listsDropped: restored.listsDropped))
     }
 }

@@ -1,16 +1,5 @@
 import Foundation
 
-/// A node's list as `GET …/nodes/{node}/list` answers it.
-public struct NodeList: Hashable, Sendable {
-    /// The list's version: 1 for its first `PUT`, one more for each later one.
-    public let version: Int
-    /// The sections and their cells.
-    public let sections: [ListSection]
-    /// The diff from the version asked for, or nil when that version is older than the server
-    /// keeps: then show `sections` afresh (`reloadData`).
-    public let diff: ListDiff?
-}
-
 extension MinervaSession {
     /// Replaces a node's list; the server answers the diff from the previous version. This is a
     /// change of the session: its version grows (and ``version`` with it), without events but
@@ -22,7 +11,7 @@ extension MinervaSession {
     /// - Throws: ``MinervaError``: 404 (no such node), 412, 422 (duplicate or empty ids, too
     ///   many items).
     @discardableResult
-    public func putList(_ sections: [ListSectionInput], on node: String) async throws -> ListPutAnswer {
+    public func putList(_ sections: [ListSection], on node: String) async throws -> ListPutAnswer {
         let headers = ChangeHeaders(ifMatch: ifMatch, key: UUID().uuidString)
         let body = Components.Schemas.ListPutRequest(sections: sections)
         let answer = try await connection.retryPolicy.run {
@@ -43,10 +32,9 @@ extension MinervaSession {
     /// - Returns: the list and the diff from `since`.
     /// - Throws: ``MinervaError``: 404 (no such node, or no list yet), 422 (`since` ahead of the
     ///   list).
-    public func list(of node: String, since: Int? = nil) async throws -> NodeList {
-        let page = try await connection.retryPolicy.run {
+    public func list(of node: String, since: Int? = nil) async throws -> ListPage {
+        try await connection.retryPolicy.run {
             try await client.getList(path: .init(id: id, node: node), query: .init(since: since.map(Int64.init))).ok.body.json
         }
-        return NodeList(version: page.version, sections: page.sections, diff: page.diff)
     }
 }

@@ -1,4 +1,4 @@
-public import OpenAPIRuntime
+import OpenAPIRuntime
 
 extension MinervaSession {
     /// Shows `screen` as the app description says it is shown (pushed, presented, or as the
@@ -11,8 +11,8 @@ extension MinervaSession {
     /// - Throws: ``MinervaError``: 404 for an unknown node, 422 for an unknown screen or missing
     ///   params, 409 when the navigation is not possible now, 412 when the session moved on.
     @discardableResult
-    public func navigate(to screen: String, params: ScreenParams = [:], from node: String? = nil) async throws -> SessionState {
-        let body = Components.Schemas.NavigateRequest(from: node, screen: screen, params: try params.payload())
+    public func navigate(to screen: String, params: Params = [:], from node: String? = nil) async throws -> SessionState {
+        let body = Components.Schemas.NavigateRequest(from: node, screen: screen, params: try params.container())
         return try await change { client, id, headers in
             try await client.navigate(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
         }
@@ -27,8 +27,8 @@ extension MinervaSession {
     /// - Throws: ``MinervaError``: 404, 409 (a navigator without a stack, the app coordinator),
     ///   412, 422.
     @discardableResult
-    public func push(_ screen: String, params: ScreenParams = [:], from node: String? = nil) async throws -> SessionState {
-        let body = Components.Schemas.PushRequest(from: node, screen: screen, params: try params.payload())
+    public func push(_ screen: String, params: Params = [:], from node: String? = nil) async throws -> SessionState {
+        let body = Components.Schemas.PushRequest(from: node, screen: screen, params: try params.container())
         return try await change { client, id, headers in
             try await client.push(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
         }
@@ -46,11 +46,11 @@ extension MinervaSession {
     ///   ``UnsupportedValue`` for a style the server does not take.
     @discardableResult
     public func present(
-        _ screen: String, params: ScreenParams = [:], style: ModalStyle? = nil, embedInNavigation: Bool? = nil,
+        _ screen: String, params: Params = [:], style: ModalStyle? = nil, embedInNavigation: Bool? = nil,
         from node: String? = nil
     ) async throws -> SessionState {
         let body = Components.Schemas.PresentRequest(
-            from: node, screen: screen, params: try params.payload(), style: try style.map { try $0.requestValue(for: "style") },
+            from: node, screen: screen, params: try params.container(), style: try style.map { try $0.requestValue(for: "style") },
             embedInNavigation: embedInNavigation)
         return try await change { client, id, headers in
             try await client.present(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
@@ -93,8 +93,8 @@ extension MinervaSession {
     /// - Returns: the new state.
     /// - Throws: ``MinervaError``: 404, 409, 412, 422.
     @discardableResult
-    public func setRoot(_ screen: String, params: ScreenParams = [:], navigator: String? = nil) async throws -> SessionState {
-        let body = Components.Schemas.SetRootRequest(navigator: navigator, screen: screen, params: try params.payload())
+    public func setRoot(_ screen: String, params: Params = [:], navigator: String? = nil) async throws -> SessionState {
+        let body = Components.Schemas.SetRootRequest(navigator: navigator, screen: screen, params: try params.container())
         return try await change { client, id, headers in
             try await client.setRoot(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
         }
@@ -132,7 +132,6 @@ extension MinervaSession {
     }
 
     /// How a flow ended.
-    public typealias FinishStatus = Components.Schemas.FinishRequest.ResultPayload.StatusPayload
 
     /// Ends the flow of `node` with a result for its parent; a guard's flow that ends with
     /// `success` sets its flag and shows the target that waited.
@@ -143,8 +142,10 @@ extension MinervaSession {
     /// - Returns: the new state.
     /// - Throws: ``MinervaError``: 404, 409, 412, 422.
     @discardableResult
-    public func finish(_ node: String, status: FinishStatus, value: OpenAPIValueContainer? = nil) async throws -> SessionState {
-        let body = Components.Schemas.FinishRequest(node: node, result: .init(status: status, value: value))
+    public func finish(_ node: String, status: FlowStatus, value: JSONValue? = nil) async throws -> SessionState {
+        let result = Components.Schemas.FinishRequest.ResultPayload(
+            status: try status.requestValue(for: "result.status"), value: try value.map(OpenAPIValueContainer.init))
+        let body = Components.Schemas.FinishRequest(node: node, result: result)
         return try await change { client, id, headers in
             try await client.finish(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
         }
@@ -170,8 +171,8 @@ extension MinervaSession {
     /// - Returns: the new state.
     /// - Throws: ``MinervaError``: 404 (no such node), 412, 422 (a param the screen does not declare).
     @discardableResult
-    public func updateParams(of node: String, set: ScreenParams) async throws -> SessionState {
-        let body = Components.Schemas.ParamsPatchRequest(set: try set.payload())
+    public func updateParams(of node: String, set: Params) async throws -> SessionState {
+        let body = Components.Schemas.ParamsPatchRequest(set: try OpenAPIObjectContainer(set))
         return try await change { client, id, headers in
             try await client.updateParams(
                 path: .init(id: id, node: node), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)

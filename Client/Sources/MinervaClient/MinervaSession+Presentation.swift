@@ -1,11 +1,6 @@
-public import OpenAPIRuntime
+import OpenAPIRuntime
 
 extension MinervaSession {
-    /// A sheet's detents, the detent shown, its grabber and the largest undimmed detent.
-    public typealias Sheet = Components.Schemas.Sheet
-    /// Where a popover points: a list cell's id, or a named element and its rect.
-    public typealias Anchor = Components.Schemas.Anchor
-
     /// Presents `screen` modally with presentation settings: a sheet's detents, a popover's
     /// anchor (required for a popover), and whether the user may swipe it away.
     /// - Parameters:
@@ -21,11 +16,11 @@ extension MinervaSession {
     ///   422 (a popover without anchor, detents that do not hold together).
     @discardableResult
     public func present(
-        _ screen: String, params: ScreenParams = [:], style: ModalStyle? = nil, sheet: Sheet?, anchor: Anchor? = nil,
+        _ screen: String, params: Params = [:], style: ModalStyle? = nil, sheet: Sheet?, anchor: Anchor? = nil,
         dismissible: Bool? = nil, from node: String? = nil
     ) async throws -> SessionState {
         let body = Components.Schemas.PresentRequest(
-            from: node, screen: screen, params: try params.payload(), style: try style.map { try $0.requestValue(for: "style") },
+            from: node, screen: screen, params: try params.container(), style: try style.map { try $0.requestValue(for: "style") },
             sheet: sheet, anchor: anchor, dismissible: dismissible)
         return try await change { client, id, headers in
             try await client.present(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
@@ -130,9 +125,9 @@ extension MinervaSession {
     /// - Returns: the new state.
     /// - Throws: ``MinervaError``: 404, 409 (the app coordinator), 412, 422 (over `--max-ui-bytes`).
     @discardableResult
-    public func setUI(_ ui: OpenAPIObjectContainer, of node: String) async throws -> SessionState {
+    public func setUI(_ ui: [String: JSONValue], of node: String) async throws -> SessionState {
         try await change { client, id, headers in
-            try await client.putUI(path: .init(id: id, node: node), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(ui))
+            try await client.putUI(path: .init(id: id, node: node), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(try OpenAPIObjectContainer(ui)))
                 .ok
         }
     }

@@ -25,8 +25,9 @@ public actor MinervaSession {
 
     /// The last state document this client received.
     public private(set) var state: SessionState
-    /// The session version this client last saw: its state's, or that of its own latest list
-    /// `PUT` (which changes the version but answers no state). Changes send it as `If-Match`.
+    /// The session version this client last saw: its state's, that of its own latest list `PUT`
+    /// (which changes the version but answers no state), or that of the last whole block of
+    /// events ``changes(after:delivery:)`` delivered. Changes send it as `If-Match`.
     public private(set) var version: Int
 
     private init(id: String, token: String, connection: MinervaConnection, state: SessionState) {
@@ -51,7 +52,7 @@ public actor MinervaSession {
     ///   app cannot take, 409 when the link cannot be followed (or opens in an earlier flow), 503
     ///   at the server's session limit; ``UnsupportedValue`` for a layout the server does not take.
     public static func create(
-        on connection: MinervaConnection, deepLink: String? = nil, flags: [String] = [], layout: SessionLayout? = nil
+        on connection: MinervaConnection, deepLink: String? = nil, flags: [String] = [], layout: Layout? = nil
     ) async throws -> MinervaSession {
         let client = connection.client()
         let body = Components.Schemas.CreateSessionRequest(

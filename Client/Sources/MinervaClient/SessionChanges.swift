@@ -13,6 +13,9 @@ import OpenAPIRuntime
 /// session is deleted or expires (`event: ended`, or `401` once it had been following), and
 /// throws a ``MinervaError`` for any other error answer (`401` for a wrong token at the start).
 ///
+/// Once it delivered the last event of a change's block, the session's ``MinervaSession/version``
+/// is that change's: a client that renders from events sends it as `If-Match` on its next tap.
+///
 /// ```swift
 /// for try await change in session.changes() {
 ///     switch change {
@@ -111,18 +114,21 @@ public struct SessionChanges: AsyncSequence, Sendable {
             case "ended": hasEnded = true
             default:
                 guard let data = frame.data else { return }
-                deliver(try Self.decoder.decode(SessionEvent.self, from: Data(data.utf8)))
+                await deliver(try Self.decoder.decode(Event.self, from: Data(data.utf8)))
             }
         }
 
         private mutating func receive(_ page: Components.Schemas.EventsPage) async throws {
             if page.truncated == true { try await reload() }
-            page.events.forEach { deliver($0) }
+            for event in page.events { await deliver(event) }
         }
 
-        private mutating func deliver(_ event: SessionEvent) {
+        private mutating func deliver(_ event: Event) async {
             guard event.seq > lastSeq else { return }
             lastSeq = event.seq
+            // A client that renders from events shows this version once its block is complete:
+            // its next change names it in `If-Match`.
+            if event.isFinal { await session.saw(version: event.version) }
             ready.append(.event(event))
         }
 

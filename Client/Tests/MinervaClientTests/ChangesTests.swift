@@ -5,7 +5,7 @@ import Testing
 /// `changes()` against the real server: server-sent events, the long poll, resuming after the
 /// server went away, a truncated log and the session's end.
 @Suite struct ChangesTests {
-    private static func events(_ changes: [SessionChange]) -> [SessionEvent] {
+    private static func events(_ changes: [SessionChange]) -> [Event] {
         changes.compactMap { if case .event(let event) = $0 { event } else { nil } }
     }
 
@@ -24,8 +24,8 @@ import Testing
                 Issue.record("expected added, then removed: \(events)")
                 return
             }
-            #expect(added.value2.screen == "profile" && added.value2.presentation.kind == .push)
-            #expect(removed.value2.node == added.value2.node && removed.value2.reason == .pop)
+            #expect(added.screen == "profile" && added.presentation.kind == .push)
+            #expect(removed.node == added.node && removed.reason == .pop)
         }
     }
 

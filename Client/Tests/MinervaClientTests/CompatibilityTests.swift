@@ -10,7 +10,7 @@ import Testing
             let session = try await MinervaSession.create(on: server.connection(middlewares: [AnswersAsANewerServer()]))
             let state = try await session.navigate(to: "profile", params: ["userId": "42"])
             #expect(state.version == 2 && state.tabs?.selected == "home")
-            let put = try await session.putList([ListSectionInput(id: "a", items: [ListItemInput(id: "1", kind: "user")])], on: state.focus)
+            let put = try await session.putList([ListSection(id: "a", items: [ListItem(id: "1", kind: "user")])], on: state.focus)
             #expect(put.version == 1)
             #expect(try await session.list(of: state.focus).sections.map(\.id) == ["a"])
             #expect(try await session.state(at: 2).focus == state.focus)
@@ -25,7 +25,7 @@ import Testing
             try await session.selectTab("account")
             try await session.push("profile", params: ["userId": "1"])
             try await session.pop()
-            let events = try await changes.waitFor(count: 3).compactMap { change -> SessionEvent? in
+            let events = try await changes.waitFor(count: 3).compactMap { change -> Event? in
                 if case .event(let event) = change { event } else { nil }
             }
             #expect(events.map(\.seq) == [1, 2, 3])
@@ -34,12 +34,12 @@ import Testing
                 return
             }
             #expect(moved.type == "tabMoved" && moved.fields.seq == 1 && events[0].isFinal)
-            #expect(moved.json.value["to"] as? String == "account")
+            #expect(moved.json["to"] == "account")
             guard case .added = events[1], case .removed(let removed) = events[2] else {
                 Issue.record("expected the known events after it: \(events)")
                 return
             }
-            #expect(removed.value2.reason.rawValue == "swipedAway" && removed.value2.reason != .pop)
+            #expect(removed.reason.rawValue == "swipedAway" && removed.reason != .pop)
         }
     }
 }

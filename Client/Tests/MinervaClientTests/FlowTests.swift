@@ -8,7 +8,7 @@ import Testing
 @Suite struct FlowTests {
     static let fit = LiveServer.tabsApp.deletingLastPathComponent().appendingPathComponent("fit.json")
 
-    private static func events(_ changes: [SessionChange]) -> [SessionEvent] {
+    private static func events(_ changes: [SessionChange]) -> [Event] {
         changes.compactMap { if case .event(let event) = $0 { event } else { nil } }
     }
 
@@ -28,7 +28,7 @@ import Testing
                 Issue.record("no flowChanged in \(block)")
                 return
             }
-            #expect(switched.value2.from == "auth" && switched.value2.to == "main" && switched.value2.navigators == ["tab:today", "tab:me"])
+            #expect(switched.from == "auth" && switched.to == "main" && switched.navigators == ["tab:today", "tab:me"])
 
             let workout = state.focus
             state = try await session.updateParams(of: workout, set: ["mode": "edit"])

@@ -9,7 +9,7 @@ import Testing
             let network = LosesFirstAnswer(operationID: "navigate")
             let session = try await MinervaSession.create(on: server.connection(middlewares: [network]))
             let state = try await session.navigate(to: "profile", params: ["userId": "42"])
-            #expect(state.version == 2 && state.stack(of: "tab:home")?.count == 2)
+            #expect(state.version == 2 && state.stackIDs(of: "tab:home")?.count == 2)
             let attempts = network.seen
             #expect(attempts.count == 2)
             #expect(attempts[0].idempotencyKey != nil && attempts[0].idempotencyKey == attempts[1].idempotencyKey)

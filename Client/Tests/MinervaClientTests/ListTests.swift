@@ -3,16 +3,16 @@ import Testing
 
 /// `putList` and `list(of:since:)` on the real server.
 @Suite struct ListTests {
-    private static let first: [ListSectionInput] = [
-        ListSectionInput(id: "followers", items: [
-            ListItemInput(id: "u1", kind: "user", content: "Ada"),
-            ListItemInput(id: "u2", kind: "user", content: "Grace"),
+    private static let first: [ListSection] = [
+        ListSection(id: "followers", items: [
+            ListItem(id: "u1", kind: "user", content: "Ada"),
+            ListItem(id: "u2", kind: "user", content: "Grace"),
         ])
     ]
-    private static let second: [ListSectionInput] = [
-        ListSectionInput(id: "followers", items: [
-            ListItemInput(id: "u2", kind: "user", content: "Grace"),
-            ListItemInput(id: "u1", kind: "user", content: "Ada Lovelace"),
+    private static let second: [ListSection] = [
+        ListSection(id: "followers", items: [
+            ListItem(id: "u2", kind: "user", content: "Grace"),
+            ListItem(id: "u1", kind: "user", content: "Ada Lovelace"),
         ])
     ]
 

@@ -9,7 +9,7 @@ import Testing
             let state = try await session.navigate(to: "profile", params: ["userId": "42"])
             #expect(state.version == 2 && state.focusedScreen == "profile")
             #expect(state.node(state.focus)?.presentation.kind == .push)
-            #expect(state.stack(of: "tab:home") == ["n1", state.focus])
+            #expect(state.stackIDs(of: "tab:home") == ["n1", state.focus])
             #expect(await session.state == state)
             #expect(await session.version == 2)
         }
@@ -19,8 +19,8 @@ import Testing
         try await withTabsSession { session in
             try await session.push("profile", params: ["userId": "1"])
             let state = try await session.push("followers", params: ["userId": "1"], from: "n3")
-            #expect(state.stack(of: "tab:home") == ["n1", "n3", "n4"])
-            #expect(state.node("n4")?.params.value["userId"] as? String == "1")
+            #expect(state.stackIDs(of: "tab:home") == ["n1", "n3", "n4"])
+            #expect(state.node("n4")?.params["userId"] == "1")
         }
     }
 
@@ -38,22 +38,22 @@ import Testing
     @Test func popTheTopToANodeAndToTheRoot() async throws {
         try await withTabsSession { session in
             for userId in ["1", "2", "3", "4"] { try await session.push("profile", params: ["userId": .init(stringLiteral: userId)]) }
-            #expect(try await session.pop().stack(of: "tab:home") == ["n1", "n3", "n4", "n5"])
-            #expect(try await session.pop(to: "n3").stack(of: "tab:home") == ["n1", "n3"])
-            #expect(try await session.pop(navigator: "tab:home", toRoot: true).stack(of: "tab:home") == ["n1"])
+            #expect(try await session.pop().stackIDs(of: "tab:home") == ["n1", "n3", "n4", "n5"])
+            #expect(try await session.pop(to: "n3").stackIDs(of: "tab:home") == ["n1", "n3"])
+            #expect(try await session.pop(navigator: "tab:home", toRoot: true).stackIDs(of: "tab:home") == ["n1"])
         }
     }
 
     @Test func setRootReplacesTheStack() async throws {
         try await withTabsSession { session in
             let one = try await session.setRoot("profile", params: ["userId": "9"])
-            #expect(one.stack(of: "tab:home")?.count == 1 && one.focusedScreen == "profile")
+            #expect(one.stackIDs(of: "tab:home")?.count == 1 && one.focusedScreen == "profile")
             let stack: [StackEntry] = [
                 StackEntry(screen: "home"),
-                StackEntry(screen: "profile", params: try .init(unvalidatedValue: ["userId": "5"])),
+                StackEntry(screen: "profile", params: ["userId": "5"]),
             ]
             let two = try await session.setRoot(stack: stack, navigator: "tab:home")
-            #expect(two.stack(of: "tab:home")?.compactMap { two.node($0)?.screen } == ["home", "profile"])
+            #expect(two.stackIDs(of: "tab:home")?.compactMap { two.node($0)?.screen } == ["home", "profile"])
         }
     }
 
@@ -62,13 +62,13 @@ import Testing
             try await session.push("profile", params: ["userId": "1"])
             let changes = Collected(await session.changes())
             let state = try await session.setRoot(stack: [StackEntry(node: "n3"), StackEntry(screen: "home")], navigator: "tab:home")
-            #expect(state.stack(of: "tab:home")?.first == "n3" && state.node("n3")?.screen == "profile")
+            #expect(state.stackIDs(of: "tab:home")?.first == "n3" && state.node("n3")?.screen == "profile")
             let events = try await changes.waitFor(count: 3).compactMap { if case .event(let event) = $0 { event } else { nil } }
             guard case .stackChanged(let moved) = events.last else {
                 Issue.record("expected stackChanged last: \(events)")
                 return
             }
-            #expect(moved.value2.stack == state.stack(of: "tab:home"))
+            #expect(moved.stack == state.stackIDs(of: "tab:home"))
         }
     }
 

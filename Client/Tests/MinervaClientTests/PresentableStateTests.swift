@@ -10,38 +10,34 @@ import Testing
 @Suite struct PresentableStateTests {
     static let mail = LiveServer.tabsApp.deletingLastPathComponent().appendingPathComponent("mail.json")
 
-    private static func events(_ changes: [SessionChange]) -> [SessionEvent] {
+    private static func events(_ changes: [SessionChange]) -> [Event] {
         changes.compactMap { if case .event(let event) = $0 { event } else { nil } }
-    }
-
-    private static func node(_ id: String, in node: SessionNode) -> SessionNode? {
-        node.id == id ? node : node.children.lazy.compactMap { Self.node(id, in: $0) }.first
     }
 
     @Test func aSwipedSheetCancelsItsFlowAndTheParentHoldsTheResultUntilTaken() async throws {
         try await withTabsSession { session in
             let changes = Collected(await session.changes())
-            let sheet = MinervaSession.Sheet(detents: [.init(value1: .medium), .init(value1: .large)], selected: "medium", grabber: true)
+            let sheet = Sheet(detents: [.medium, .large], selected: "medium", grabber: true)
             var state = try await session.present("editProfile", sheet: sheet)
             let presented = state.focus
-            #expect(Self.node(presented, in: state.root)?.sheet?.selected == "medium")
-            #expect(Self.node(presented, in: state.root)?.presentation.level == .window)
+            #expect(state.node(presented)?.sheet?.selected == "medium")
+            #expect(state.node(presented)?.presentation.level == .window)
             state = try await session.selectDetent("large", of: presented)
-            #expect(Self.node(presented, in: state.root)?.sheet?.selected == "large")
+            #expect(state.node(presented)?.sheet?.selected == "large")
             state = try await session.reportDismissal(of: presented)
-            let parent = try #require(Self.node("n1", in: state.root))
-            #expect(parent.results?.additionalProperties["editProfile"]?.status == .cancelled)
+            let parent = try #require(state.node("n1"))
+            #expect(parent.results?["editProfile"]?.status == .cancelled)
             state = try await session.takeResult(of: "editProfile", from: "n1")
-            #expect(Self.node("n1", in: state.root)?.results == nil)
+            #expect(state.node("n1")?.results == nil)
 
             let block = Self.events(try await changes.waitFor(count: 5))
             let kinds = block.map { event -> String in
                 switch event {
                 case .added: "added"
-                case .presentationChanged(let changed): "presentationChanged \(changed.value2.selected)"
+                case .presentationChanged(let changed): "presentationChanged \(changed.selected)"
                 case .removed: "removed"
-                case .finished(let finished): "finished \(finished.value2.result.cause?.rawValue ?? "-") \(finished.value2.result.interactive == true)"
-                case .resultConsumed(let taken): "resultConsumed \(taken.value2.screen)"
+                case .finished(let finished): "finished \(finished.result.cause?.rawValue ?? "-") \(finished.result.interactive == true)"
+                case .resultConsumed(let taken): "resultConsumed \(taken.screen)"
                 default: "\(event)"
                 }
             }
@@ -76,8 +72,8 @@ import Testing
             #expect(state.collapsed == false && state.sizeClass == .regular)
             state = try await session.setSizeClass(.compact)
             #expect(state.collapsed == true && state.compactStack == ["n1", "n2", "n3"])
-            state = try await session.setUI(try OpenAPIObjectContainer(unvalidatedValue: ["scrollAnchor": "p-3"]), of: "n3")
-            #expect(Self.node("n3", in: state.root)?.ui != nil)
+            state = try await session.setUI(["scrollAnchor": "p-3"], of: "n3")
+            #expect(state.node("n3")?.ui != nil)
             state = try await session.reportPop()
             #expect(state.compactStack == ["n1", "n2"] && state.focus == "n2")
         }

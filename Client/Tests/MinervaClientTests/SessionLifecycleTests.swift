@@ -11,7 +11,7 @@ import Testing
             let state = await session.state
             #expect(state.version == 1 && state.lastEvent == 0)
             #expect(state.tabs?.selected == "home")
-            #expect(state.stack(of: "tab:home") == ["n1"] && state.stack(of: "tab:account") == ["n2"])
+            #expect(state.stackIDs(of: "tab:home") == ["n1"] && state.stackIDs(of: "tab:account") == ["n2"])
             #expect(session.id.hasPrefix("s_") && session.token.count == 43)
             #expect(await session.version == 1)
         }
@@ -23,7 +23,7 @@ import Testing
             let state = await session.state
             #expect(state.version == 1)
             #expect(state.focusedScreen == "followers")
-            #expect(state.stack(of: "tab:home")?.count == 3)
+            #expect(state.stackIDs(of: "tab:home")?.count == 3)
         }
     }
 

@@ -21,7 +21,7 @@ import MinervaClient
 /// left free. Inserted and reloaded items show the data source's content.
 struct CollectionViewModel {
     /// What each cell shows: its id, kind and content.
-    typealias Cell = Components.Schemas.ListItem
+    typealias Cell = ListItem
 
     /// What the view shows now, section by section.
     private(set) var sections: [[Cell]]

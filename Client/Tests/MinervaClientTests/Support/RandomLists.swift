@@ -22,7 +22,7 @@ struct SeededGenerator: RandomNumberGenerator {
 /// that consecutive lists share many sections and cells: moves, updates, deletes and inserts
 /// of both all happen.
 enum RandomLists {
-    typealias Cell = Components.Schemas.ListItem
+    typealias Cell = ListItem
 
     /// A list of up to 4 sections (ids `s0`…`s5`) holding up to 24 cells (ids `c0`…`c29`,
     /// unique in the list), each showing one of three contents.
@@ -32,7 +32,7 @@ enum RandomLists {
         return sectionIDs.map { id in
             let count = Int.random(in: 0...6, using: &generator)
             let cells = cellIDs.prefix(count).map { cellID in
-                Cell(id: cellID, kind: "row", content: OpenAPIValueContainer(stringLiteral: ["a", "b", "c"].randomElement(using: &generator)!))
+                Cell(id: cellID, kind: "row", content: .string(["a", "b", "c"].randomElement(using: &generator)!))
             }
             cellIDs = cellIDs.dropFirst(count)
             return ListSection(id: id, items: cells)
@@ -40,9 +40,9 @@ enum RandomLists {
     }
 
     /// The list as a `PUT` states it.
-    static func input(_ sections: [ListSection]) -> [ListSectionInput] {
+    static func input(_ sections: [ListSection]) -> [ListSection] {
         sections.map { section in
-            ListSectionInput(id: section.id, items: section.items.map { ListItemInput(id: $0.id, kind: $0.kind, content: $0.content) })
+            ListSection(id: section.id, items: section.items.map { ListItem(id: $0.id, kind: $0.kind, content: $0.content) })
         }
     }
 }

@@ -1,19 +1,11 @@
 import MinervaClient
 
 extension SessionState {
-    /// The stack of the navigator `id`, bottom first.
-    func stack(of id: String) -> [String]? {
-        navigators.first { $0.id == id }?.stack
-    }
-
-    /// The node `id` of the coordinator tree.
-    func node(_ id: String) -> SessionNode? {
-        func find(_ node: SessionNode) -> SessionNode? {
-            node.id == id ? node : node.children.lazy.compactMap(find).first
-        }
-        return find(root)
+    /// The node ids on the stack of the navigator `id`, bottom first; nil for no such navigator.
+    func stackIDs(of id: String) -> [String]? {
+        navigator(id)?.stack
     }
 
     /// The screen the focused node shows.
-    var focusedScreen: String? { node(focus)?.screen }
+    var focusedScreen: String? { focusedNode?.screen }
 }

@@ -1,8 +1,6 @@
 /// The answer of `GET …/nodes/{node}/list`: the list and its diff from `since`, or (`reload`,
 /// with `diff` null) the list to reload when `since` is older than the versions the server keeps.
-/// (The generated client's `Components.Schemas.ListPage` is this type, by the generator's
-/// `typeOverrides`: the generator cannot read a diff that may be null.)
-public struct ListPageAnswer: Codable, Hashable, Sendable {
+public struct ListPage: Codable, Hashable, Sendable {
     /// The list version.
     public let version: Int
     /// The list's sections.

@@ -22,18 +22,7 @@ public import Foundation
 /// ```
 public struct BatchUpdate: Hashable, Sendable {
     /// A move from a position before the batch to one after it.
-    public struct Move<Position: Hashable & Sendable>: Hashable, Sendable {
-        /// Where it was, before the batch.
-        public var from: Position
-        /// Where it goes, after the batch.
-        public var to: Position
-
-        /// Creates a move.
-        public init(from: Position, to: Position) {
-            self.from = from
-            self.to = to
-        }
-    }
+    public typealias Move = ListMove
 
     /// Sections to delete, by their index before the batch.
     public var deletedSections: [Int] = []

@@ -9,10 +9,10 @@ extension ListDiff {
         let structural = BatchUpdate(
             deletedSections: sections.deleted,
             insertedSections: sections.inserted,
-            movedSections: sections.moved.map { .init(from: $0.from, to: $0.to) },
+            movedSections: sections.moved,
             deletedItems: items.deleted,
             insertedItems: items.inserted,
-            movedItems: items.moved.map { .init(from: $0.from, to: $0.to) },
+            movedItems: items.moved,
             reloadedItems: items.updated.filter { moves[$0] == nil }
         )
         let movedAndChanged = items.updated.compactMap { moves[$0] }.sorted { ($0.section, $0.item) < ($1.section, $1.item) }

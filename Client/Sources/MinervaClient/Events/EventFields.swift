@@ -1,0 +1,51 @@
+public import Foundation
+
+/// The fields every event carries: its place in the change log, the version its change made,
+/// when, and on the last event of a change's block the focus after it.
+public struct EventFields: Codable, Hashable, Sendable {
+    /// The event's number in the session's change log: 1, 2, 3, … without gaps.
+    public var seq: Int
+    /// The session version the change produced (the same for its whole block).
+    public var version: Int
+    /// Server time of the change.
+    public var at: Date
+    /// Whether this is the last event of its change's block.
+    public var isFinal: Bool
+    /// On the last event of a block: the focus after it (the state's `focus`); nil elsewhere and
+    /// on events stored before the server kept it.
+    public var focus: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case seq, version, at, focus
+        case isFinal = "final"
+    }
+
+    /// Fields of an event.
+    public init(seq: Int, version: Int, at: Date, isFinal: Bool = false, focus: String? = nil) {
+        self.seq = seq
+        self.version = version
+        self.at = at
+        self.isFinal = isFinal
+        self.focus = focus
+    }
+
+    /// Reads the fields; `final` is present only on the last event of a block.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        seq = try container.decode(Int.self, forKey: .seq)
+        version = try container.decode(Int.self, forKey: .version)
+        at = try container.decode(Date.self, forKey: .at)
+        isFinal = try container.decodeIfPresent(Bool.self, forKey: .isFinal) ?? false
+        focus = try container.decodeIfPresent(String.self, forKey: .focus)
+    }
+
+    /// Writes the fields as the server does (`final` only when true).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(seq, forKey: .seq)
+        try container.encode(version, forKey: .version)
+        try container.encode(at, forKey: .at)
+        if isFinal { try container.encode(true, forKey: .isFinal) }
+        try container.encodeIfPresent(focus, forKey: .focus)
+    }
+}

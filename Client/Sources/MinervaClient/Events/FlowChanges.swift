@@ -1,0 +1,59 @@
+/// A flow ended with a result for its parent: by `finish`, or cancelled because its root left
+/// another way while the parent stayed. The parent holds the result until its client takes it.
+public struct FlowFinished: EventChange {
+    /// `finished`.
+    public static let type = "finished"
+    /// The flow's root node.
+    public var node: String
+    /// Its screen.
+    public var screen: String
+    /// The node the result is for.
+    public var parent: String
+    /// The result.
+    public var result: FlowResult
+}
+
+/// How a flow ended, and with what.
+public struct FlowResult: Codable, Hashable, Sendable {
+    /// `success` or `cancelled`.
+    public var status: FlowStatus
+    /// The value given to `finish`, when not null.
+    public var value: JSONValue?
+    /// For a flow cancelled by leaving another way than `finish`: the removal reason that took it.
+    public var cause: RemovalReason?
+    /// True when the user did it (a swipe the client reported).
+    public var interactive: Bool?
+}
+
+/// The parent's client took the result a flow of `screen` left on `node`.
+public struct ResultConsumed: EventChange {
+    /// `resultConsumed`.
+    public static let type = "resultConsumed"
+    /// The node that held the result.
+    public var node: String
+    /// The flow's screen.
+    public var screen: String
+}
+
+/// The session switched root flows: every node of `from` left before it, and the new flow's
+/// base navigators stand empty until the `added` events after it.
+public struct FlowChanged: EventChange {
+    /// `flowChanged`.
+    public static let type = "flowChanged"
+    /// The flow it left.
+    public var from: String
+    /// The flow it shows now.
+    public var to: String
+    /// The new flow's base navigators, in layout order (tab order, or the split view's columns).
+    public var navigators: [String]
+}
+
+/// The session moved to another version of the app description.
+public struct AppChanged: EventChange {
+    /// `appChanged`.
+    public static let type = "appChanged"
+    /// The version it ran.
+    public var from: String
+    /// The version it runs now.
+    public var to: String
+}

@@ -1,0 +1,42 @@
+/// The selected tab changed.
+public struct TabSelected: EventChange {
+    /// `tabSelected`.
+    public static let type = "tabSelected"
+    /// The selected tab's id.
+    public var tab: String
+}
+
+/// The session's flags changed: the whole new set, sorted.
+public struct FlagsChanged: EventChange {
+    /// `flagsChanged`.
+    public static let type = "flagsChanged"
+    /// All the flags now.
+    public var flags: [String]
+}
+
+/// A guarded target or a deep link was kept, replaced or dropped.
+public struct PendingChanged: EventChange {
+    /// `pendingChanged`.
+    public static let type = "pendingChanged"
+    /// What waits now; nil when nothing does.
+    public var pending: Pending?
+}
+
+/// A set-root kept nodes that were on the stack and moved them; `stack` is the navigator's
+/// whole stack now, bottom first.
+public struct StackChanged: EventChange {
+    /// `stackChanged`.
+    public static let type = "stackChanged"
+    /// The navigator.
+    public var navigator: String
+    /// Its whole stack now, bottom first.
+    public var stack: [String]
+}
+
+/// The device's horizontal size class changed.
+public struct SizeClassChanged: EventChange {
+    /// `sizeClassChanged`.
+    public static let type = "sizeClassChanged"
+    /// `compact` or `regular`.
+    public var horizontal: SizeClass
+}

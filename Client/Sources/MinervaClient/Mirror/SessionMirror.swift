@@ -1,0 +1,122 @@
+/// A session's state kept current from its change log, as an `AsyncSequence`: the state now,
+/// then the state after each change, each equal to what a `GET` of the session would answer.
+///
+/// It applies each block of events to the last state as the server applied the change — nodes
+/// added and removed, stacks set, flows switched, results held, the focus the block's last event
+/// names — so a follower reads one small event per change instead of the whole document. Where
+/// the events do not carry what the state shows, it reads exactly that: a list's cells after
+/// `listChanged`, the app's split rules once, and the whole state after a change of app version,
+/// an event type this client does not know, or a gap in the log the server no longer holds.
+/// Each state it delivers becomes the session's ``MinervaSession/state``, so the next change
+/// sends its version as `If-Match`.
+///
+/// ```swift
+/// for try await state in session.mirror() {
+///     navigationController.setViewControllers(state.stack(of: "v0").map(makeController), animated: true)
+/// }
+/// ```
+public struct SessionMirror: AsyncSequence, Sendable {
+    let session: MinervaSession
+    let delivery: SessionChanges.Delivery
+
+    /// Starts following.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(session: session, delivery: delivery)
+    }
+
+    /// Follows the session for one loop.
+    public struct Iterator: AsyncIteratorProtocol {
+        private let session: MinervaSession
+        private let delivery: SessionChanges.Delivery
+        private var state: SessionState?
+        private var changes: SessionChanges.Iterator?
+        private var block: [Event] = []
+        /// The app description the split rules come from, read when a split view first needs them.
+        private var app: AppDescription?
+
+        init(session: MinervaSession, delivery: SessionChanges.Delivery) {
+            self.session = session
+            self.delivery = delivery
+        }
+
+        /// The session's state now, then after each change; nil once the session ended.
+        /// - Throws: ``MinervaError`` for an error answer other than the session's end;
+        ///   `CancellationError` when the task is cancelled.
+        public mutating func next() async throws -> SessionState? {
+            guard let current = state else {
+                let first = await session.state
+                state = first
+                changes = SessionChanges(session: session, after: first.lastEvent, delivery: delivery).makeAsyncIterator()
+                return first
+            }
+            while let change = try await changes?.next() {
+                switch change {
+                case .reloaded(let reloaded):
+                    block = []
+                    state = reloaded
+                    return reloaded
+                case .event(let event):
+                    guard event.seq > current.lastEvent else { continue }
+                    block.append(event)
+                    guard event.isFinal else { continue }
+                    let next = try await applying(block, to: current)
+                    block = []
+                    state = next
+                    await session.received(next)
+                    return next
+                }
+            }
+            return nil
+        }
+
+        /// The state after one block: from its events, with the lists it changed read; or read
+        /// whole at the block's version when its events do not carry it.
+        private mutating func applying(_ block: [Event], to state: SessionState) async throws -> SessionState {
+            var tree = MirroredTree(state)
+            do {
+                try tree.apply(block, compactTop: try await compactTop(for: state, after: block))
+                for changed in tree.listsToFetch {
+                    let page = try await session.list(of: changed.node, since: changed.from)
+                    guard page.version == changed.list, let diff = page.diff else { throw MirroredTree.Unmirrorable() }
+                    tree.setList(NodeList(version: page.version, sections: page.sections, diff: diff), of: changed.node)
+                }
+                return tree.mirroredState
+            } catch is MirroredTree.Unmirrorable {
+                return try await session.stateForMirror(at: block.last!.version)
+            }
+        }
+
+        /// What a compact split view shows after the block (`primary`, or nil for the deepest
+        /// column), from the app description of the session's version; nil without a split view.
+        private mutating func compactTop(for state: SessionState, after block: [Event]) async throws -> String? {
+            var flow = state.flow
+            for case .flowChanged(let change) in block { flow = change.to }
+            let split = state.layout == .split || block.contains { if case .flowChanged(let change) = $0 { change.navigators.contains("detail") } else { false } }
+            guard split else { return nil }
+            if app?.version != state.appVersion { app = try await session.connection.app() }
+            guard let app, app.version == state.appVersion else { throw MirroredTree.Unmirrorable() }
+            return app.root(of: flow)?.split?.compactTop
+        }
+    }
+}
+
+extension MinervaSession {
+    /// Follows the session's state by its change log: the state now, then the state after each
+    /// change, applied from its events (see ``SessionMirror``).
+    /// - Parameter delivery: how the events travel: the server-sent event stream (with the long
+    ///   poll as the fallback), or the long poll only.
+    /// - Returns: the states, as an `AsyncSequence`.
+    public nonisolated func mirror(delivery: SessionChanges.Delivery = .serverSentEvents) -> SessionMirror {
+        SessionMirror(session: self, delivery: delivery)
+    }
+
+    /// The state at `version` for a mirror that could not apply that version's events: the
+    /// version itself, or the current state when the server no longer keeps it.
+    func stateForMirror(at version: Int) async throws -> SessionState {
+        do {
+            return try await state(at: version)
+        } catch let error as MinervaError where error.status == 404 {
+            return try await refresh()
+        }
+    }
+}

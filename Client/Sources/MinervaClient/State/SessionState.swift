@@ -1,0 +1,65 @@
+/// A session's state document: what the session shows — its coordinator tree, navigators,
+/// tabs, flags and pending target — at one version.
+///
+/// Every navigation operation answers one; ``MinervaSession/refresh()`` reads one; a
+/// ``SessionMirror`` keeps one current from the change log. Members a newer server adds are
+/// skipped; strings from sets that may grow keep values this client does not know.
+public struct SessionState: Codable, Hashable, Sendable {
+    /// The session's id.
+    public var id: String
+    /// Starts at 1 and grows by 1 with every change; a change sends it as `If-Match`.
+    public var version: Int
+    /// `stack` or `split` (exactly when the flow's root is a split view).
+    public var layout: Layout
+    /// The root flow the session shows (`main` for a single-`root` app).
+    public var flow: String
+    /// The version of the app description the session runs.
+    public var appVersion: String
+    /// The top-most visible node.
+    public var focus: String
+    /// The device's horizontal size class: always in a split view, elsewhere only when compact.
+    public var sizeClass: SizeClass?
+    /// Split views only: whether the split view shows one column as one stack.
+    public var collapsed: Bool?
+    /// Split views only: what a compact device shows as one stack.
+    public var compactStack: [String]?
+    /// The app coordinator `n0`, with the whole tree below it.
+    public var root: Node
+    /// Every navigator, in the order they were made (base navigators first).
+    public var navigators: [Navigator]
+    /// The tab bar; nil unless the flow has tabs.
+    public var tabs: Tabs?
+    /// The session's flags, sorted.
+    public var flags: [String]
+    /// Only for a session stored by a release that kept no app descriptions by version: the
+    /// screens of its nodes that the app no longer declares.
+    public var unknownScreens: [String]?
+    /// A guarded target waiting for its flow, or a deep link waiting for its flow; nil when none.
+    public var pending: Pending?
+    /// The newest event's `seq` (0 when none): where to follow the change log from.
+    public var lastEvent: Int
+
+    /// A state document (the client reads them from the server; tests and previews make them).
+    public init(
+        id: String, version: Int, layout: Layout, flow: String, appVersion: String, focus: String, sizeClass: SizeClass? = nil,
+        collapsed: Bool? = nil, compactStack: [String]? = nil, root: Node, navigators: [Navigator], tabs: Tabs? = nil,
+        flags: [String] = [], unknownScreens: [String]? = nil, pending: Pending? = nil, lastEvent: Int
+    ) {
+        self.id = id
+        self.version = version
+        self.layout = layout
+        self.flow = flow
+        self.appVersion = appVersion
+        self.focus = focus
+        self.sizeClass = sizeClass
+        self.collapsed = collapsed
+        self.compactStack = compactStack
+        self.root = root
+        self.navigators = navigators
+        self.tabs = tabs
+        self.flags = flags
+        self.unknownScreens = unknownScreens
+        self.pending = pending
+        self.lastEvent = lastEvent
+    }
+}
