@@ -95,7 +95,7 @@ extension MinervaSession {
     /// - Returns: the new state.
     /// - Throws: ``MinervaError``: 412, 422 (a size class the server does not know).
     @discardableResult
-    public func setSizeClass(_ horizontal: OpenEnums.SizeClass) async throws -> SessionState {
+    public func setSizeClass(_ horizontal: SizeClass) async throws -> SessionState {
         let body = Components.Schemas.SizeClassRequest(horizontal: horizontal.rawValue)
         return try await change { client, id, headers in
             try await client.setSizeClass(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok

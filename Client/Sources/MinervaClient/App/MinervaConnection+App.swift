@@ -8,3 +8,12 @@ extension MinervaConnection {
         return try await retryPolicy.run { try await client.getApp().ok.body.json }
     }
 }
+
+extension MinervaSession {
+    /// The app the server runs now (`GET /v1/app`); see ``MinervaConnection/app()``.
+    /// - Returns: the app description.
+    /// - Throws: ``MinervaError`` for an error answer.
+    public nonisolated func app() async throws -> AppDescription {
+        try await connection.app()
+    }
+}

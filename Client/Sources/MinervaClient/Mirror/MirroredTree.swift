@@ -39,11 +39,21 @@ struct MirroredTree {
     /// Applies one change's block of events, in order, as the server's replay does.
     /// - Parameters:
     ///   - block: the events of one version, the last one final.
+    ///   - highestNode: the highest node number the mirror has seen: a node that comes back
+    ///     below it came back by a restore.
     ///   - compactTop: what a compact split view shows, from the app description: `primary`, or
     ///     nil for the deepest column that holds anything.
-    /// - Throws: ``Unmirrorable`` when the events do not carry what the state shows.
-    mutating func apply(_ block: [Event], compactTop: String?) throws(Unmirrorable) {
+    /// - Throws: ``Unmirrorable`` when the events do not carry what the state shows: a restore
+    ///   puts nodes back in the places they had, which its `added` events do not say.
+    mutating func apply(_ block: [Event], highestNode: Int, compactTop: String?) throws(Unmirrorable) {
         guard let last = block.last, last.isFinal, let focus = last.focus else { throw Unmirrorable() }
+        for event in block {
+            switch event {
+            case .removed(let removed) where removed.reason == .restore: throw Unmirrorable()
+            case .added(let added) where Self.number(of: added.node) <= highestNode: throw Unmirrorable()
+            default: continue
+            }
+        }
         let owners = stackOwners(in: block)
         var added: Set<String> = []
         var finished: [Logged<FlowFinished>] = []
@@ -56,8 +66,8 @@ struct MirroredTree {
             case .finished(let event): finished.append(event)
             case .flowChanged(let event): start(event.change)
             case .stackChanged(let event):
-                guard let owner = owners[event.navigator] else { throw Unmirrorable() }
-                try restack(event.navigator, event.stack, owner: owner, added: added)
+                guard let (owner, rootPresentation) = owners[event.navigator] else { throw Unmirrorable() }
+                try restack(event.navigator, event.stack, owner: owner, rootPresentation: rootPresentation, added: added)
             case .paramsChanged(let event): nodes[event.node]?.params = event.params
             case .tabSelected(let event): selectTab(event.tab)
             case .sizeClassChanged(let event): sizeClass = event.horizontal
@@ -73,11 +83,24 @@ struct MirroredTree {
             }
         }
         for event in finished { keepResult(of: event) }
-        dropEmptiedNavigators()
+        linkPresentedNavigators()
         state.version = last.version
         state.lastEvent = last.seq
         state.focus = focus
         showSizeClass(compactTop: compactTop)
+    }
+
+    /// The number of a node id (`n12` → 12).
+    static func number(of node: String) -> Int {
+        Int(node.dropFirst()) ?? 0
+    }
+
+    /// The highest node number a state shows.
+    static func highestNode(in state: SessionState) -> Int {
+        func highest(_ node: Node) -> Int {
+            node.children.reduce(number(of: node.id)) { max($0, highest($1)) }
+        }
+        return highest(state.root)
     }
 
     /// The state document the tree shows now.
@@ -100,19 +123,30 @@ struct MirroredTree {
 
     // MARK: - The events
 
-    /// A set-root's stack hangs from the app coordinator or from the presenting node: read
-    /// before the block removes the stack's old root, with the presentation of that root.
-    private func stackOwners(in block: [Event]) -> [String: String] {
-        var owners: [String: String] = [:]
+    /// Where a set-root's stack hangs and how its root shows: from the app coordinator with the
+    /// base navigator's kind, or from the presenting node as the presented root was shown; read
+    /// before the block removes the stack's old root.
+    private func stackOwners(in block: [Event]) -> [String: (owner: String, rootPresentation: Presentation)] {
+        var owners: [String: (owner: String, rootPresentation: Presentation)] = [:]
         for case .stackChanged(let event) in block {
             guard let navigator = state.navigators.first(where: { $0.id == event.navigator }) else { continue }
             if navigator.parent == nil {
-                owners[event.navigator] = state.root.id
-            } else if let root = navigator.stack.first, let owner = parents[root] {
-                owners[event.navigator] = owner
+                owners[event.navigator] = (state.root.id, Self.baseRootPresentation(of: navigator.id))
+            } else if let root = navigator.stack.first, let owner = parents[root], let presentation = nodes[root]?.presentation {
+                owners[event.navigator] = (owner, presentation)
             }
         }
         return owners
+    }
+
+    /// How the root of a base navigator's stack shows, by the navigator's place.
+    private static func baseRootPresentation(of navigator: String) -> Presentation {
+        switch navigator {
+        case "detail": Presentation(kind: .detail)
+        case "supplementary": Presentation(kind: .supplementary)
+        case let id where id.hasPrefix("tab:"): Presentation(kind: .tab)
+        default: Presentation(kind: .root)
+        }
     }
 
     /// Puts an added node on top of its navigator's stack (a new presented navigator first, when
@@ -120,8 +154,7 @@ struct MirroredTree {
     private mutating func insert(_ added: NodeAdded) throws(Unmirrorable) {
         guard nodes[added.parent] != nil else { throw Unmirrorable() }
         if !state.navigators.contains(where: { $0.id == added.navigator }) {
-            guard let presenter = added.presentedBy, let index = navigatorIndex(presenter) else { throw Unmirrorable() }
-            state.navigators[index].presented = added.node
+            guard let presenter = added.presentedBy, navigatorIndex(presenter) != nil else { throw Unmirrorable() }
             state.navigators.append(Navigator(id: added.navigator, stack: [], parent: presenter, embedded: added.embedded ?? false))
         }
         nodes[added.node] = Node(
@@ -160,9 +193,10 @@ struct MirroredTree {
 
     /// Sets a stack as a set-root did: its nodes become children of `owner` with their kinds by
     /// place; those it added or moved there go last among the owner's children, in stack order.
-    private mutating func restack(_ navigatorID: String, _ stack: [String], owner: String, added: Set<String>) throws(Unmirrorable) {
+    private mutating func restack(
+        _ navigatorID: String, _ stack: [String], owner: String, rootPresentation: Presentation, added: Set<String>
+    ) throws(Unmirrorable) {
         guard let index = navigatorIndex(navigatorID), stack.allSatisfy({ nodes[$0] != nil }) else { throw Unmirrorable() }
-        let rootPresentation = rootPresentation(of: state.navigators[index])
         let placed = stack.filter { added.contains($0) || parents[$0] != owner }
         for id in placed {
             if let parent = parents[id] { children[parent]?.removeAll { $0 == id } }
@@ -176,18 +210,6 @@ struct MirroredTree {
         state.navigators[index].stack = stack
     }
 
-    /// How the root of a navigator's stack came on screen: as its current root did, else by the
-    /// base navigator's place.
-    private func rootPresentation(of navigator: Navigator) -> Presentation {
-        if let root = navigator.stack.first, let presentation = nodes[root]?.presentation { return presentation }
-        switch navigator.id {
-        case "detail": return Presentation(kind: .detail)
-        case "supplementary": return Presentation(kind: .supplementary)
-        case let id where id.hasPrefix("tab:"): return Presentation(kind: .tab)
-        default: return Presentation(kind: .root)
-        }
-    }
-
     /// Writes a flow's result on its parent, when the parent is still there.
     private mutating func keepResult(of finished: Logged<FlowFinished>) {
         guard nodes[finished.parent] != nil else { return }
@@ -195,12 +217,16 @@ struct MirroredTree {
         nodes[finished.parent]!.results = (nodes[finished.parent]!.results ?? [:]).merging([finished.screen: result]) { _, new in new }
     }
 
-    /// Presented navigators left empty go, as they do when their last node leaves; so does
-    /// what a navigator presents once that node left.
-    private mutating func dropEmptiedNavigators() {
+    /// Presented navigators left empty go, as they do when their last node leaves; each
+    /// navigator presents the root of the navigator it presents (a set-root may have replaced it).
+    private mutating func linkPresentedNavigators() {
         state.navigators.removeAll { $0.parent != nil && $0.stack.isEmpty }
+        var roots: [String: String] = [:]
+        for navigator in state.navigators {
+            if let parent = navigator.parent { roots[parent] = navigator.stack.first }
+        }
         for index in state.navigators.indices {
-            if let presented = state.navigators[index].presented, nodes[presented] == nil { state.navigators[index].presented = nil }
+            state.navigators[index].presented = roots[state.navigators[index].id]
         }
     }
 

@@ -5,8 +5,9 @@
 /// added and removed, stacks set, flows switched, results held, the focus the block's last event
 /// names — so a follower reads one small event per change instead of the whole document. Where
 /// the events do not carry what the state shows, it reads exactly that: a list's cells after
-/// `listChanged`, the app's split rules once, and the whole state after a change of app version,
-/// an event type this client does not know, or a gap in the log the server no longer holds.
+/// `listChanged`, the app's split rules once, and the whole state at that version after a
+/// restore (nodes come back in the places they had), a change of app version, or an event type
+/// this client does not know; the current state after a gap the server no longer holds.
 /// Each state it delivers becomes the session's ``MinervaSession/state``, so the next change
 /// sends its version as `If-Match`.
 ///
@@ -33,6 +34,8 @@ public struct SessionMirror: AsyncSequence, Sendable {
         private var block: [Event] = []
         /// The app description the split rules come from, read when a split view first needs them.
         private var app: AppDescription?
+        /// The highest node number seen: ids are never reused, so a node added below it came back.
+        private var highestNode = 0
 
         init(session: MinervaSession, delivery: SessionChanges.Delivery) {
             self.session = session
@@ -46,6 +49,7 @@ public struct SessionMirror: AsyncSequence, Sendable {
             guard let current = state else {
                 let first = await session.state
                 state = first
+                highestNode = MirroredTree.highestNode(in: first)
                 changes = SessionChanges(session: session, after: first.lastEvent, delivery: delivery).makeAsyncIterator()
                 return first
             }
@@ -54,6 +58,7 @@ public struct SessionMirror: AsyncSequence, Sendable {
                 case .reloaded(let reloaded):
                     block = []
                     state = reloaded
+                    highestNode = Swift.max(highestNode, MirroredTree.highestNode(in: reloaded))
                     return reloaded
                 case .event(let event):
                     guard event.seq > current.lastEvent else { continue }
@@ -62,6 +67,7 @@ public struct SessionMirror: AsyncSequence, Sendable {
                     let next = try await applying(block, to: current)
                     block = []
                     state = next
+                    highestNode = Swift.max(highestNode, MirroredTree.highestNode(in: next))
                     await session.received(next)
                     return next
                 }
@@ -74,7 +80,7 @@ public struct SessionMirror: AsyncSequence, Sendable {
         private mutating func applying(_ block: [Event], to state: SessionState) async throws -> SessionState {
             var tree = MirroredTree(state)
             do {
-                try tree.apply(block, compactTop: try await compactTop(for: state, after: block))
+                try tree.apply(block, highestNode: highestNode, compactTop: try await compactTop(for: state, after: block))
                 for changed in tree.listsToFetch {
                     let page = try await session.list(of: changed.node, since: changed.from)
                     guard page.version == changed.list, let diff = page.diff else { throw MirroredTree.Unmirrorable() }
