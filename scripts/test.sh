@@ -4,8 +4,9 @@
 # against a private cluster started here and removed on exit), live HTTP tests
 # against the release binary (pytest with urllib, curl and raw sockets; a kill -9 crash test on
 # the SQLite store; three instances on private PostgreSQL clusters behind nginx, with the database
-# stopped and frozen; a real browser on the web client), the Swift client (Client/, its HTTP
-# layer generated from openapi.yaml) against the same binary, the README walkthrough,
+# stopped and frozen; a real browser on the web client), the Swift client (Client/: its committed
+# HTTP layer checked against openapi.yaml, its tests against the same binary, its DocC catalog
+# built), the README walkthrough,
 # schemathesis against openapi.yaml (checked as a closed world), OpenAPI Generator and
 # openapi-python-client on it (a generated Python client drives a session), stores written by an
 # earlier release read back (tests/migration), the spec validator and hadolint; and it prints the hot
@@ -56,6 +57,15 @@ scripts/generate-swift-client.sh --check
 
 echo "== the Swift client against the release binary (swift test --package-path Client)"
 MINERVA_BIN="$PWD/.build/release/minerva-server" run_swift_tests 15 swift test --package-path Client
+
+echo "== the Swift client's DocC catalog builds, every symbol link resolved (swift package generate-documentation)"
+docs_log=$(mktemp)
+if ! swift package --package-path Client generate-documentation --target MinervaClient --warnings-as-errors >"$docs_log" 2>&1; then
+  grep -E "error|warning: " "$docs_log" | grep -v "unhandled; explicitly declare" >&2
+  exit 1
+fi
+grep -A 1 "Generated documentation archive" "$docs_log"
+rm -f "$docs_log"
 
 echo "== openapi.yaml is a valid OpenAPI 3.1 document"
 .venv/bin/openapi-spec-validator openapi.yaml
