@@ -19,6 +19,10 @@ let package = Package(
         .package(name: "minerva-server", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The follower benchmark (run-mirror.sh): the Swift client by path.
+        .package(name: "minerva-client", path: "../Client"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .executableTarget(
@@ -91,6 +95,17 @@ let package = Package(
             dependencies: [
                 "InProcessAPI", "CMallocInfo", .product(name: "MicroHTTP", package: "minerva-server"),
                 .product(name: "MinervaSQLite", package: "minerva-server"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        // A follower by mirror against one that re-reads the state after every change: requests
+        // and bytes per change over a scripted session (run-mirror.sh).
+        .executableTarget(
+            name: "mirror-follower",
+            dependencies: [
+                .product(name: "MinervaClient", package: "minerva-client"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
