@@ -29,6 +29,23 @@ import Testing
         }
     }
 
+    @Test func aClientThatRendersFromEventsTapsWithTheVersionItShows() async throws {
+        try await withLiveServer { server in
+            let other = try await MinervaSession.create(on: server.connection())
+            let device = try await MinervaSession.resume(on: server.connection(), id: other.id, token: other.token)
+            var changes = await device.changes().makeAsyncIterator()
+            try await other.push("profile", params: ["userId": "1"])
+            try await other.present("photo", params: ["photoId": "2"])
+            var shown = 0
+            while shown < 3, case .event(let event)? = try await changes.next() {
+                if event.isFinal { shown = event.version }
+            }
+            #expect(await device.version == 3)
+            let state = try await device.dismiss()
+            #expect(state.version == 4 && state.focusedScreen == "profile")
+        }
+    }
+
     @Test @MainActor func anAppReadsChangesOnTheMainActor() async throws {
         try await withTabsSession { session in
             let changes = await session.changes()

@@ -43,6 +43,30 @@ import Testing
         }
     }
 
+    @Test func aMirrorReadsTheStateAgainWhenTheSessionMovesToAnotherAppVersion() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("mirror-app-\(UUID().uuidString).json")
+        try FileManager.default.copyItem(at: LiveServer.tabsApp, to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await withLiveServer(["--app", file.path]) { server in
+            let session = try await MinervaSession.create(on: server.connection())
+            try await session.push("profile", params: ["userId": "1"])
+            let before = try await session.app()
+            var mirror = session.mirror().makeAsyncIterator()
+            _ = try await mirror.next()
+
+            let edited = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "\"title\": \"Profile\"", with: "\"title\": \"Someone\"")
+            try edited.write(to: file, atomically: true, encoding: .utf8)
+            server.reloadApp()
+            while try await session.app().version == before.version { try await Task.sleep(for: .milliseconds(50)) }
+            // The session moves to the new version on its next use, a read too: one `appChanged`.
+            let moved = try await session.refresh()
+            #expect(try await mirror.next() == moved)
+            #expect(moved.node("n3")?.title == "Someone" && moved.appVersion != before.version)
+            let fresh = try await session.push("followers", params: ["userId": "1"])
+            #expect(try await mirror.next() == fresh)
+        }
+    }
+
     private static func json(_ state: SessionState) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

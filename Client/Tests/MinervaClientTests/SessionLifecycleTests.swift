@@ -17,6 +17,18 @@ import Testing
         }
     }
 
+    @Test func theAppNamesItsScreensTitlesAndRoutes() async throws {
+        try await withLiveServer { server in
+            let app = try await server.connection().app()
+            #expect(app.name == "tabs" && app.version.count == 64)
+            #expect(app.screens["profile"]?.title == "Profile" && app.screens["profile"]?.params == ["userId"])
+            #expect(app.root?.tabs?.map(\.id) == ["home", "account"])
+            #expect(app.routes.first?.path == "/users/:userId" && app.routes.first?.steps.first?.params["userId"] == ":userId")
+            let session = try await MinervaSession.create(on: server.connection())
+            #expect(await session.state.appVersion == app.version)
+        }
+    }
+
     @Test func createFromADeepLinkBuildsItsScreens() async throws {
         try await withLiveServer { server in
             let session = try await MinervaSession.create(on: server.connection(), deepLink: "tabs://users/42/followers")

@@ -43,6 +43,11 @@ final class LiveServer {
         MinervaConnection(serverURL: url, middlewares: middlewares)
     }
 
+    /// Makes the server read its app file again (SIGHUP), as an operator does after editing it.
+    func reloadApp() {
+        kill(process.processIdentifier, SIGHUP)
+    }
+
     /// Stops the server with SIGTERM (which ends its event streams) and waits for it to exit.
     func stop() {
         guard process.isRunning else { return }
