@@ -1,8 +1,7 @@
 /// The strings of `openapi.yaml` that name one of a known set of values — a removal reason, a
 /// presentation kind, a modal style, … — which later releases may add to. Each is a struct with a
 /// constant for every value the contract lists (its `x-extensible-enum`), and keeps a value it
-/// does not know as it came. The generated `Components.Schemas` types are these, by the
-/// generator's `typeOverrides`; apps use them through those names (`ModalStyle`, …).
+/// does not know as it came. Apps use them by their own names (`ModalStyle`, `RemovalReason`, …).
 public enum OpenEnums {
     /// Why a node left the screen.
     public struct RemovalReason: OpenEnum {
