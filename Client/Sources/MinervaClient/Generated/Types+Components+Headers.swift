@@ -22,24 +22,6 @@ extension Components {
         internal enum WWWAuthenticate: String, Codable, Hashable, Sendable, CaseIterable {
             case bearer = "Bearer"
         }
-        /// `no-cache`: the web client's files may be cached but must be revalidated.
-        ///
-        /// - Remark: Generated from `#/components/headers/CacheControlNoCache`.
-        internal enum CacheControlNoCache: String, Codable, Hashable, Sendable, CaseIterable {
-            case noCache = "no-cache"
-        }
-        /// `no-store`.
-        ///
-        /// - Remark: Generated from `#/components/headers/CacheControlNoStore`.
-        internal enum CacheControlNoStore: String, Codable, Hashable, Sendable, CaseIterable {
-            case noStore = "no-store"
-        }
-        /// `nosniff`: browsers must keep to the `Content-Type`.
-        ///
-        /// - Remark: Generated from `#/components/headers/NoSniff`.
-        internal enum NoSniff: String, Codable, Hashable, Sendable, CaseIterable {
-            case nosniff = "nosniff"
-        }
         /// The session's version as a strong entity tag, `"<version>"`.
         ///
         /// - Remark: Generated from `#/components/headers/ETag`.
@@ -52,14 +34,5 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/headers/RetryAfter`.
         internal typealias RetryAfter = Swift.String
-        /// The methods the path answers, comma-separated.
-        ///
-        /// - Remark: Generated from `#/components/headers/Allow`.
-        internal enum Allow: String, Codable, Hashable, Sendable, CaseIterable {
-            case get_comma_Head = "GET, HEAD"
-            case post = "POST"
-            case get_comma_Head_comma_Delete = "GET, HEAD, DELETE"
-            case get_comma_Head_comma_Put = "GET, HEAD, PUT"
-        }
     }
 }

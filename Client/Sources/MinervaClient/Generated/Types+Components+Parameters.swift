@@ -6,22 +6,6 @@ import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/parameters` section of the OpenAPI document.
     internal enum Parameters {
-        /// The period's start, an RFC 3339 timestamp (`2026-11-24T09:00:00Z`, fractional seconds and a `±hh:mm` offset allowed). Rollups are kept by the hour: `since` rounds down to its hour and `until` up to the next (funnels use the exact moments). Default: no bound.
-        ///
-        /// - Remark: Generated from `#/components/parameters/AnalyticsSince`.
-        internal typealias AnalyticsSince = Foundation.Date
-        /// The period's end (excluded), an RFC 3339 timestamp. Default: no bound.
-        ///
-        /// - Remark: Generated from `#/components/parameters/AnalyticsUntil`.
-        internal typealias AnalyticsUntil = Foundation.Date
-        /// The funnel's screens in order, separated by commas (1 to 16 screens of the app).
-        ///
-        /// - Remark: Generated from `#/components/parameters/FunnelSteps`.
-        internal typealias FunnelSteps = Swift.String
-        /// How long after entering the funnel the later steps still count: a whole number of 1 to 8 digits and `s`, `m`, `h` or `d`. Default: no limit (answered as `within: null`).
-        ///
-        /// - Remark: Generated from `#/components/parameters/FunnelWithin`.
-        internal typealias FunnelWithin = Swift.String
         /// `*` or a list of entity tags (`"7"`, `W/"7"`). When it names the session's current
         /// version, the answer is `304` with no body: a cheap "has anything changed?" for polling
         /// clients. A tag without its quotes (`7`) or an empty value is `400` saying to send `"7"`.

@@ -5,84 +5,6 @@ import struct Foundation.Data
 import struct Foundation.Date
 /// A type that performs HTTP operations defined by the OpenAPI document.
 internal protocol APIProtocol: Sendable {
-    /// The web client's page
-    ///
-    /// The web client: an HTML page that loads `/web/app.js` and `/web/style.css` and uses the session API from the browser (create a session, navigate, lists, events, deep links). The same file is also served as `/web/index.html`.
-    ///
-    /// - Remark: HTTP `GET /`.
-    /// - Remark: Generated from `#/paths///get(getWebClient)`.
-    func getWebClient(_ input: Operations.GetWebClient.Input) async throws -> Operations.GetWebClient.Output
-    /// The web client's page, headers only
-    ///
-    /// - Remark: HTTP `HEAD /`.
-    /// - Remark: Generated from `#/paths///head(headWebClient)`.
-    func headWebClient(_ input: Operations.HeadWebClient.Input) async throws -> Operations.HeadWebClient.Output
-    /// A file of the web client
-    ///
-    /// `index.html` (the page also served at `/`) as `text/html; charset=utf-8`, the JavaScript modules (`app.js` and the modules it imports) as `text/javascript; charset=utf-8`, `style.css` and `analytics.css` as `text/css; charset=utf-8`.
-    ///
-    /// - Remark: HTTP `GET /web/{fileName}`.
-    /// - Remark: Generated from `#/paths//web/{fileName}/get(getWebFile)`.
-    func getWebFile(_ input: Operations.GetWebFile.Input) async throws -> Operations.GetWebFile.Output
-    /// A file of the web client, headers only
-    ///
-    /// - Remark: HTTP `HEAD /web/{fileName}`.
-    /// - Remark: Generated from `#/paths//web/{fileName}/head(headWebFile)`.
-    func headWebFile(_ input: Operations.HeadWebFile.Input) async throws -> Operations.HeadWebFile.Output
-    /// Metrics in the Prometheus text format
-    ///
-    /// The Prometheus text exposition format, version 0.0.4 (`# TYPE` lines, no `# HELP`),
-    /// families in no particular order. The families without labels,
-    /// `minerva_events_total` and the `minerva_http_connections_*` counters are there from the
-    /// start (at 0); a series of
-    /// `minerva_http_requests_total` and `minerva_http_request_duration_seconds` appears
-    /// with the first answer it counts, so the request that reads the metrics shows up in
-    /// the next read. Label values never carry session or node ids.
-    ///
-    /// | metric | type | labels | what |
-    /// |---|---|---|---|
-    /// | `minerva_http_requests_total` | counter | `route`, `method`, `status` | answers given |
-    /// | `minerva_http_request_duration_seconds` | histogram | `route` | time to make an answer (`_bucket`, `_sum`, `_count`; buckets 0.005 to 10 s) |
-    /// | `minerva_sessions` | gauge | | live sessions |
-    /// | `minerva_nodes` | gauge | | nodes in all live sessions |
-    /// | `minerva_list_diffs_total` | counter | | list `PUT`s diffed |
-    /// | `minerva_list_diff_duration_seconds` | histogram | | time to diff a list |
-    /// | `minerva_events_total` | counter | `type` (`removed`, `finished`) | navigation events |
-    /// | `minerva_screen_shown_total` | counter | `screen` | screens shown (an `added` event, or a session's first tree), counted by the instance that stored the change |
-    /// | `minerva_screen_time_seconds` | histogram | `screen` | time on screen as the focus (buckets 0.5 s to 1 h) |
-    /// | `minerva_analytics_write_failures_total` | counter | | analytics batches the store refused (the changes themselves were stored) |
-    /// | `minerva_analytics_entries_dropped_total` | counter | | analytics entries left out while the store fell too far behind |
-    /// | `minerva_http_connections_shed_total` | counter | `reason` (`idle`, `slow_request`, `request_timeout`) | connections closed before an answer: idle or still sending their request while the server was full (to let in a client whose address held fewer), or cut off at the request timeout |
-    /// | `minerva_http_connections_refused_total` | counter | `reason` (`full`, `per_address`) | new connections closed at once: the server full with no one to shed for this client, or its address (an IPv6 /64) at its limit |
-    /// | `minerva_http_waits_ended_early_total` | counter | `kind` (`long_poll`, `stream`) | long polls answered early and event streams ended to free their connections while the server was full |
-    ///
-    /// `route` is one of `healthz`, `metrics`, `web`, `app`, `sessions`, `session`,
-    /// `events`, `link`, `list`, `analytics_screens`, `analytics_funnel`, `analytics_flows`, a navigation operation (`push`, `present`, `dismiss`,
-    /// `pop`, `set-root`, `navigate`, `deep-link`, `finish`, `select-tab`, `flags`), or
-    /// `unknown` for a path that is not listed here; `method` is the request's method as
-    /// sent and `status` the answer's status (`200` for long polls and event streams).
-    ///
-    ///
-    /// - Remark: HTTP `GET /metrics`.
-    /// - Remark: Generated from `#/paths//metrics/get(getMetrics)`.
-    func getMetrics(_ input: Operations.GetMetrics.Input) async throws -> Operations.GetMetrics.Output
-    /// Metrics, headers only
-    ///
-    /// - Remark: HTTP `HEAD /metrics`.
-    /// - Remark: Generated from `#/paths//metrics/head(headMetrics)`.
-    func headMetrics(_ input: Operations.HeadMetrics.Input) async throws -> Operations.HeadMetrics.Output
-    /// Health check
-    ///
-    /// `200` while the server can serve sessions; `503` while its session store cannot be used (a PostgreSQL store that is down or does not answer) or refuses writes (a full disk: once a write was refused, each check tries a small write of its own until one is taken), with the reason, so that a load balancer routes around the instance until the store is back. The instance heals by itself: no restart is needed.
-    ///
-    /// - Remark: HTTP `GET /healthz`.
-    /// - Remark: Generated from `#/paths//healthz/get(getHealth)`.
-    func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output
-    /// Liveness check, headers only
-    ///
-    /// - Remark: HTTP `HEAD /healthz`.
-    /// - Remark: Generated from `#/paths//healthz/head(headHealth)`.
-    func headHealth(_ input: Operations.HeadHealth.Input) async throws -> Operations.HeadHealth.Output
     /// The app description new sessions run
     ///
     /// The built-in demo app (below: root flows), or the `--app` file as the server read it; screens and flows in name order, launch rules and routes in file order; a single-`root` file shows `root` instead of `flows` and `launch`. `version` is the SHA-256 of this document without `version`, so reformatting the file changes nothing. `SIGHUP` makes the server read `--app` again: a valid file serves new sessions at once (and is answered here), an invalid one keeps the app in use and the server logs why; sessions made before move to it on their next request, or run their own version's app until they can (see **App versions**).
@@ -90,78 +12,6 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/app`.
     /// - Remark: Generated from `#/paths//v1/app/get(getApp)`.
     func getApp(_ input: Operations.GetApp.Input) async throws -> Operations.GetApp.Output
-    /// The app description, headers only
-    ///
-    /// - Remark: HTTP `HEAD /v1/app`.
-    /// - Remark: Generated from `#/paths//v1/app/head(headApp)`.
-    func headApp(_ input: Operations.HeadApp.Input) async throws -> Operations.HeadApp.Output
-    /// Per screen, over every session — shown, sessions, exits, time on screen
-    ///
-    /// Flow analytics of every session, kept as hourly rollups in the session store (in memory
-    /// with `--store memory`), so they outlive sessions and restarts and add up across
-    /// instances (each change is counted once, by the instance that stored it). Only with
-    /// `--admin-token` (or `MINERVA_ADMIN_TOKEN`): without one this path answers `404` as an
-    /// unknown path does; a session's token is never accepted.
-    ///
-    /// A screen is *shown* by an `added` event or at session creation (every screen of the
-    /// first tree, the tabs' too). `sessions` counts each session once, in the hour it first
-    /// showed the screen. `exits` counts every removal of the screen's nodes by reason
-    /// (`pop`, `dismiss`, `setRoot`, `finish`, `deepLink`, `ancestorRemoved`, …) and, for the
-    /// screen in focus when its session ended, `expired` or `deleted`. *Time on screen* is
-    /// time as the focus (the top-most visible node), ended by the next focus or the session's
-    /// deletion (an expired session was left at an unknown moment: no time is counted);
-    /// `median` and `p90` are read from log-scale bins, within about 2%. Changes recorded in
-    /// the last moments are written before the report is made. Screens most shown first.
-    ///
-    ///
-    /// - Remark: HTTP `GET /v1/admin/analytics/screens`.
-    /// - Remark: Generated from `#/paths//v1/admin/analytics/screens/get(getScreenAnalytics)`.
-    func getScreenAnalytics(_ input: Operations.GetScreenAnalytics.Input) async throws -> Operations.GetScreenAnalytics.Output
-    /// Screen analytics, headers only
-    ///
-    /// - Remark: HTTP `HEAD /v1/admin/analytics/screens`.
-    /// - Remark: Generated from `#/paths//v1/admin/analytics/screens/head(headScreenAnalytics)`.
-    func headScreenAnalytics(_ input: Operations.HeadScreenAnalytics.Input) async throws -> Operations.HeadScreenAnalytics.Output
-    /// How many sessions reached each step in order, and how the others left
-    ///
-    /// Counted over the compact paths of sessions (the screens they showed, the nodes that
-    /// left, their end), which are kept for `--analytics-paths-for` after a session's last
-    /// change (30 days by default, at least the session TTL). A session enters the funnel
-    /// the first time it shows the first step's screen (at `since` or later, before
-    /// `until`), then reaches each next step the first time it shows that screen after the
-    /// previous step, within `within` of entering. Each step but the last says how many
-    /// sessions reached it but not the next (`stopped`) and how they left, by the screen in
-    /// focus then and the reason: the step's node leaving the tree (`pop`, `dismiss`, …),
-    /// the session ending (`expired`, `deleted`), `truncated` when the session's path
-    /// reached its limit first (a path keeps a session's first 500 steps — screens shown,
-    /// nodes that left, its end; later steps are not counted), or `active` while the node is
-    /// still there.
-    /// Only with `--admin-token`, as `screens`.
-    ///
-    ///
-    /// - Remark: HTTP `GET /v1/admin/analytics/funnel`.
-    /// - Remark: Generated from `#/paths//v1/admin/analytics/funnel/get(getFunnelAnalytics)`.
-    func getFunnelAnalytics(_ input: Operations.GetFunnelAnalytics.Input) async throws -> Operations.GetFunnelAnalytics.Output
-    /// A funnel, headers only
-    ///
-    /// - Remark: HTTP `HEAD /v1/admin/analytics/funnel`.
-    /// - Remark: Generated from `#/paths//v1/admin/analytics/funnel/head(headFunnelAnalytics)`.
-    func headFunnelAnalytics(_ input: Operations.HeadFunnelAnalytics.Input) async throws -> Operations.HeadFunnelAnalytics.Output
-    /// Per flow (a node finished with a result) — successes, cancellations, time to finish
-    ///
-    /// Every `finish` of a node counts for its screen: `success` or `cancelled`, and the time
-    /// from the node shown to its finish (`median`, `p90`, from log-scale bins). Kept as
-    /// hourly rollups, as `screens`; most finished first. Only with `--admin-token`.
-    ///
-    ///
-    /// - Remark: HTTP `GET /v1/admin/analytics/flows`.
-    /// - Remark: Generated from `#/paths//v1/admin/analytics/flows/get(getFlowAnalytics)`.
-    func getFlowAnalytics(_ input: Operations.GetFlowAnalytics.Input) async throws -> Operations.GetFlowAnalytics.Output
-    /// Flow analytics, headers only
-    ///
-    /// - Remark: HTTP `HEAD /v1/admin/analytics/flows`.
-    /// - Remark: Generated from `#/paths//v1/admin/analytics/flows/head(headFlowAnalytics)`.
-    func headFlowAnalytics(_ input: Operations.HeadFlowAnalytics.Input) async throws -> Operations.HeadFlowAnalytics.Output
     /// Create a session
     ///
     /// A new session: the app coordinator `n0` and the root screen's node `n1` on the base
@@ -198,11 +48,6 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/sessions/{id}`.
     /// - Remark: Generated from `#/paths//v1/sessions/{id}/delete(deleteSession)`.
     func deleteSession(_ input: Operations.DeleteSession.Input) async throws -> Operations.DeleteSession.Output
-    /// The session's state, headers only (its ETag)
-    ///
-    /// - Remark: HTTP `HEAD /v1/sessions/{id}`.
-    /// - Remark: Generated from `#/paths//v1/sessions/{id}/head(headSession)`.
-    func headSession(_ input: Operations.HeadSession.Input) async throws -> Operations.HeadSession.Output
     /// The session's events after a sequence number, at once, by long poll or as a stream
     ///
     /// The session's change log: every successful mutation appends its events in one
@@ -269,13 +114,6 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/sessions/{id}/events`.
     /// - Remark: Generated from `#/paths//v1/sessions/{id}/events/get(getEvents)`.
     func getEvents(_ input: Operations.GetEvents.Input) async throws -> Operations.GetEvents.Output
-    /// The events page, headers only
-    ///
-    /// As `GET`, without a body: with `wait` it waits as `GET` does; with an `Accept` that prefers `text/event-stream` it answers the stream's headers at once.
-    ///
-    /// - Remark: HTTP `HEAD /v1/sessions/{id}/events`.
-    /// - Remark: Generated from `#/paths//v1/sessions/{id}/events/head(headEvents)`.
-    func headEvents(_ input: Operations.HeadEvents.Input) async throws -> Operations.HeadEvents.Output
     /// Push a new screen
     ///
     /// A new node for `screen`, a child of `from` (default: the focus), pushed on top of
@@ -521,11 +359,6 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/sessions/{id}/link`.
     /// - Remark: Generated from `#/paths//v1/sessions/{id}/link/get(getLink)`.
     func getLink(_ input: Operations.GetLink.Input) async throws -> Operations.GetLink.Output
-    /// The deep link, headers only
-    ///
-    /// - Remark: HTTP `HEAD /v1/sessions/{id}/link`.
-    /// - Remark: Generated from `#/paths//v1/sessions/{id}/link/head(headLink)`.
-    func headLink(_ input: Operations.HeadLink.Input) async throws -> Operations.HeadLink.Output
     /// The state document as it was at an earlier version
     ///
     /// Time travel for debugging and support: the state document exactly as it was when
@@ -550,11 +383,6 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/sessions/{id}/versions/{version}`.
     /// - Remark: Generated from `#/paths//v1/sessions/{id}/versions/{version}/get(getVersion)`.
     func getVersion(_ input: Operations.GetVersion.Input) async throws -> Operations.GetVersion.Output
-    /// An earlier version, headers only
-    ///
-    /// - Remark: HTTP `HEAD /v1/sessions/{id}/versions/{version}`.
-    /// - Remark: Generated from `#/paths//v1/sessions/{id}/versions/{version}/head(headVersion)`.
-    func headVersion(_ input: Operations.HeadVersion.Input) async throws -> Operations.HeadVersion.Output
     /// Make an earlier version the current state again
     ///
     /// The state at `version` (any version `GET …/versions/{version}` serves) becomes the
@@ -669,121 +497,10 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /v1/sessions/{id}/nodes/{node}/list`.
     /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/put(putList)`.
     func putList(_ input: Operations.PutList.Input) async throws -> Operations.PutList.Output
-    /// A node's list, headers only
-    ///
-    /// - Remark: HTTP `HEAD /v1/sessions/{id}/nodes/{node}/list`.
-    /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/head(headList)`.
-    func headList(_ input: Operations.HeadList.Input) async throws -> Operations.HeadList.Output
 }
 
 /// Convenience overloads for operation inputs.
 extension APIProtocol {
-    /// The web client's page
-    ///
-    /// The web client: an HTML page that loads `/web/app.js` and `/web/style.css` and uses the session API from the browser (create a session, navigate, lists, events, deep links). The same file is also served as `/web/index.html`.
-    ///
-    /// - Remark: HTTP `GET /`.
-    /// - Remark: Generated from `#/paths///get(getWebClient)`.
-    internal func getWebClient(headers: Operations.GetWebClient.Input.Headers = .init()) async throws -> Operations.GetWebClient.Output {
-        try await getWebClient(Operations.GetWebClient.Input(headers: headers))
-    }
-    /// The web client's page, headers only
-    ///
-    /// - Remark: HTTP `HEAD /`.
-    /// - Remark: Generated from `#/paths///head(headWebClient)`.
-    internal func headWebClient(headers: Operations.HeadWebClient.Input.Headers = .init()) async throws -> Operations.HeadWebClient.Output {
-        try await headWebClient(Operations.HeadWebClient.Input(headers: headers))
-    }
-    /// A file of the web client
-    ///
-    /// `index.html` (the page also served at `/`) as `text/html; charset=utf-8`, the JavaScript modules (`app.js` and the modules it imports) as `text/javascript; charset=utf-8`, `style.css` and `analytics.css` as `text/css; charset=utf-8`.
-    ///
-    /// - Remark: HTTP `GET /web/{fileName}`.
-    /// - Remark: Generated from `#/paths//web/{fileName}/get(getWebFile)`.
-    internal func getWebFile(
-        path: Operations.GetWebFile.Input.Path,
-        headers: Operations.GetWebFile.Input.Headers = .init()
-    ) async throws -> Operations.GetWebFile.Output {
-        try await getWebFile(Operations.GetWebFile.Input(
-            path: path,
-            headers: headers
-        ))
-    }
-    /// A file of the web client, headers only
-    ///
-    /// - Remark: HTTP `HEAD /web/{fileName}`.
-    /// - Remark: Generated from `#/paths//web/{fileName}/head(headWebFile)`.
-    internal func headWebFile(
-        path: Operations.HeadWebFile.Input.Path,
-        headers: Operations.HeadWebFile.Input.Headers = .init()
-    ) async throws -> Operations.HeadWebFile.Output {
-        try await headWebFile(Operations.HeadWebFile.Input(
-            path: path,
-            headers: headers
-        ))
-    }
-    /// Metrics in the Prometheus text format
-    ///
-    /// The Prometheus text exposition format, version 0.0.4 (`# TYPE` lines, no `# HELP`),
-    /// families in no particular order. The families without labels,
-    /// `minerva_events_total` and the `minerva_http_connections_*` counters are there from the
-    /// start (at 0); a series of
-    /// `minerva_http_requests_total` and `minerva_http_request_duration_seconds` appears
-    /// with the first answer it counts, so the request that reads the metrics shows up in
-    /// the next read. Label values never carry session or node ids.
-    ///
-    /// | metric | type | labels | what |
-    /// |---|---|---|---|
-    /// | `minerva_http_requests_total` | counter | `route`, `method`, `status` | answers given |
-    /// | `minerva_http_request_duration_seconds` | histogram | `route` | time to make an answer (`_bucket`, `_sum`, `_count`; buckets 0.005 to 10 s) |
-    /// | `minerva_sessions` | gauge | | live sessions |
-    /// | `minerva_nodes` | gauge | | nodes in all live sessions |
-    /// | `minerva_list_diffs_total` | counter | | list `PUT`s diffed |
-    /// | `minerva_list_diff_duration_seconds` | histogram | | time to diff a list |
-    /// | `minerva_events_total` | counter | `type` (`removed`, `finished`) | navigation events |
-    /// | `minerva_screen_shown_total` | counter | `screen` | screens shown (an `added` event, or a session's first tree), counted by the instance that stored the change |
-    /// | `minerva_screen_time_seconds` | histogram | `screen` | time on screen as the focus (buckets 0.5 s to 1 h) |
-    /// | `minerva_analytics_write_failures_total` | counter | | analytics batches the store refused (the changes themselves were stored) |
-    /// | `minerva_analytics_entries_dropped_total` | counter | | analytics entries left out while the store fell too far behind |
-    /// | `minerva_http_connections_shed_total` | counter | `reason` (`idle`, `slow_request`, `request_timeout`) | connections closed before an answer: idle or still sending their request while the server was full (to let in a client whose address held fewer), or cut off at the request timeout |
-    /// | `minerva_http_connections_refused_total` | counter | `reason` (`full`, `per_address`) | new connections closed at once: the server full with no one to shed for this client, or its address (an IPv6 /64) at its limit |
-    /// | `minerva_http_waits_ended_early_total` | counter | `kind` (`long_poll`, `stream`) | long polls answered early and event streams ended to free their connections while the server was full |
-    ///
-    /// `route` is one of `healthz`, `metrics`, `web`, `app`, `sessions`, `session`,
-    /// `events`, `link`, `list`, `analytics_screens`, `analytics_funnel`, `analytics_flows`, a navigation operation (`push`, `present`, `dismiss`,
-    /// `pop`, `set-root`, `navigate`, `deep-link`, `finish`, `select-tab`, `flags`), or
-    /// `unknown` for a path that is not listed here; `method` is the request's method as
-    /// sent and `status` the answer's status (`200` for long polls and event streams).
-    ///
-    ///
-    /// - Remark: HTTP `GET /metrics`.
-    /// - Remark: Generated from `#/paths//metrics/get(getMetrics)`.
-    internal func getMetrics(headers: Operations.GetMetrics.Input.Headers = .init()) async throws -> Operations.GetMetrics.Output {
-        try await getMetrics(Operations.GetMetrics.Input(headers: headers))
-    }
-    /// Metrics, headers only
-    ///
-    /// - Remark: HTTP `HEAD /metrics`.
-    /// - Remark: Generated from `#/paths//metrics/head(headMetrics)`.
-    internal func headMetrics(headers: Operations.HeadMetrics.Input.Headers = .init()) async throws -> Operations.HeadMetrics.Output {
-        try await headMetrics(Operations.HeadMetrics.Input(headers: headers))
-    }
-    /// Health check
-    ///
-    /// `200` while the server can serve sessions; `503` while its session store cannot be used (a PostgreSQL store that is down or does not answer) or refuses writes (a full disk: once a write was refused, each check tries a small write of its own until one is taken), with the reason, so that a load balancer routes around the instance until the store is back. The instance heals by itself: no restart is needed.
-    ///
-    /// - Remark: HTTP `GET /healthz`.
-    /// - Remark: Generated from `#/paths//healthz/get(getHealth)`.
-    internal func getHealth(headers: Operations.GetHealth.Input.Headers = .init()) async throws -> Operations.GetHealth.Output {
-        try await getHealth(Operations.GetHealth.Input(headers: headers))
-    }
-    /// Liveness check, headers only
-    ///
-    /// - Remark: HTTP `HEAD /healthz`.
-    /// - Remark: Generated from `#/paths//healthz/head(headHealth)`.
-    internal func headHealth(headers: Operations.HeadHealth.Input.Headers = .init()) async throws -> Operations.HeadHealth.Output {
-        try await headHealth(Operations.HeadHealth.Input(headers: headers))
-    }
     /// The app description new sessions run
     ///
     /// The built-in demo app (below: root flows), or the `--app` file as the server read it; screens and flows in name order, launch rules and routes in file order; a single-`root` file shows `root` instead of `flows` and `launch`. `version` is the SHA-256 of this document without `version`, so reformatting the file changes nothing. `SIGHUP` makes the server read `--app` again: a valid file serves new sessions at once (and is answered here), an invalid one keeps the app in use and the server logs why; sessions made before move to it on their next request, or run their own version's app until they can (see **App versions**).
@@ -792,128 +509,6 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/app/get(getApp)`.
     internal func getApp(headers: Operations.GetApp.Input.Headers = .init()) async throws -> Operations.GetApp.Output {
         try await getApp(Operations.GetApp.Input(headers: headers))
-    }
-    /// The app description, headers only
-    ///
-    /// - Remark: HTTP `HEAD /v1/app`.
-    /// - Remark: Generated from `#/paths//v1/app/head(headApp)`.
-    internal func headApp(headers: Operations.HeadApp.Input.Headers = .init()) async throws -> Operations.HeadApp.Output {
-        try await headApp(Operations.HeadApp.Input(headers: headers))
-    }
-    /// Per screen, over every session — shown, sessions, exits, time on screen
-    ///
-    /// Flow analytics of every session, kept as hourly rollups in the session store (in memory
-    /// with `--store memory`), so they outlive sessions and restarts and add up across
-    /// instances (each change is counted once, by the instance that stored it). Only with
-    /// `--admin-token` (or `MINERVA_ADMIN_TOKEN`): without one this path answers `404` as an
-    /// unknown path does; a session's token is never accepted.
-    ///
-    /// A screen is *shown* by an `added` event or at session creation (every screen of the
-    /// first tree, the tabs' too). `sessions` counts each session once, in the hour it first
-    /// showed the screen. `exits` counts every removal of the screen's nodes by reason
-    /// (`pop`, `dismiss`, `setRoot`, `finish`, `deepLink`, `ancestorRemoved`, …) and, for the
-    /// screen in focus when its session ended, `expired` or `deleted`. *Time on screen* is
-    /// time as the focus (the top-most visible node), ended by the next focus or the session's
-    /// deletion (an expired session was left at an unknown moment: no time is counted);
-    /// `median` and `p90` are read from log-scale bins, within about 2%. Changes recorded in
-    /// the last moments are written before the report is made. Screens most shown first.
-    ///
-    ///
-    /// - Remark: HTTP `GET /v1/admin/analytics/screens`.
-    /// - Remark: Generated from `#/paths//v1/admin/analytics/screens/get(getScreenAnalytics)`.
-    internal func getScreenAnalytics(
-        query: Operations.GetScreenAnalytics.Input.Query = .init(),
-        headers: Operations.GetScreenAnalytics.Input.Headers = .init()
-    ) async throws -> Operations.GetScreenAnalytics.Output {
-        try await getScreenAnalytics(Operations.GetScreenAnalytics.Input(
-            query: query,
-            headers: headers
-        ))
-    }
-    /// Screen analytics, headers only
-    ///
-    /// - Remark: HTTP `HEAD /v1/admin/analytics/screens`.
-    /// - Remark: Generated from `#/paths//v1/admin/analytics/screens/head(headScreenAnalytics)`.
-    internal func headScreenAnalytics(
-        query: Operations.HeadScreenAnalytics.Input.Query = .init(),
-        headers: Operations.HeadScreenAnalytics.Input.Headers = .init()
-    ) async throws -> Operations.HeadScreenAnalytics.Output {
-        try await headScreenAnalytics(Operations.HeadScreenAnalytics.Input(
-            query: query,
-            headers: headers
-        ))
-    }
-    /// How many sessions reached each step in order, and how the others left
-    ///
-    /// Counted over the compact paths of sessions (the screens they showed, the nodes that
-    /// left, their end), which are kept for `--analytics-paths-for` after a session's last
-    /// change (30 days by default, at least the session TTL). A session enters the funnel
-    /// the first time it shows the first step's screen (at `since` or later, before
-    /// `until`), then reaches each next step the first time it shows that screen after the
-    /// previous step, within `within` of entering. Each step but the last says how many
-    /// sessions reached it but not the next (`stopped`) and how they left, by the screen in
-    /// focus then and the reason: the step's node leaving the tree (`pop`, `dismiss`, …),
-    /// the session ending (`expired`, `deleted`), `truncated` when the session's path
-    /// reached its limit first (a path keeps a session's first 500 steps — screens shown,
-    /// nodes that left, its end; later steps are not counted), or `active` while the node is
-    /// still there.
-    /// Only with `--admin-token`, as `screens`.
-    ///
-    ///
-    /// - Remark: HTTP `GET /v1/admin/analytics/funnel`.
-    /// - Remark: Generated from `#/paths//v1/admin/analytics/funnel/get(getFunnelAnalytics)`.
-    internal func getFunnelAnalytics(
-        query: Operations.GetFunnelAnalytics.Input.Query,
-        headers: Operations.GetFunnelAnalytics.Input.Headers = .init()
-    ) async throws -> Operations.GetFunnelAnalytics.Output {
-        try await getFunnelAnalytics(Operations.GetFunnelAnalytics.Input(
-            query: query,
-            headers: headers
-        ))
-    }
-    /// A funnel, headers only
-    ///
-    /// - Remark: HTTP `HEAD /v1/admin/analytics/funnel`.
-    /// - Remark: Generated from `#/paths//v1/admin/analytics/funnel/head(headFunnelAnalytics)`.
-    internal func headFunnelAnalytics(
-        query: Operations.HeadFunnelAnalytics.Input.Query,
-        headers: Operations.HeadFunnelAnalytics.Input.Headers = .init()
-    ) async throws -> Operations.HeadFunnelAnalytics.Output {
-        try await headFunnelAnalytics(Operations.HeadFunnelAnalytics.Input(
-            query: query,
-            headers: headers
-        ))
-    }
-    /// Per flow (a node finished with a result) — successes, cancellations, time to finish
-    ///
-    /// Every `finish` of a node counts for its screen: `success` or `cancelled`, and the time
-    /// from the node shown to its finish (`median`, `p90`, from log-scale bins). Kept as
-    /// hourly rollups, as `screens`; most finished first. Only with `--admin-token`.
-    ///
-    ///
-    /// - Remark: HTTP `GET /v1/admin/analytics/flows`.
-    /// - Remark: Generated from `#/paths//v1/admin/analytics/flows/get(getFlowAnalytics)`.
-    internal func getFlowAnalytics(
-        query: Operations.GetFlowAnalytics.Input.Query = .init(),
-        headers: Operations.GetFlowAnalytics.Input.Headers = .init()
-    ) async throws -> Operations.GetFlowAnalytics.Output {
-        try await getFlowAnalytics(Operations.GetFlowAnalytics.Input(
-            query: query,
-            headers: headers
-        ))
-    }
-    /// Flow analytics, headers only
-    ///
-    /// - Remark: HTTP `HEAD /v1/admin/analytics/flows`.
-    /// - Remark: Generated from `#/paths//v1/admin/analytics/flows/head(headFlowAnalytics)`.
-    internal func headFlowAnalytics(
-        query: Operations.HeadFlowAnalytics.Input.Query = .init(),
-        headers: Operations.HeadFlowAnalytics.Input.Headers = .init()
-    ) async throws -> Operations.HeadFlowAnalytics.Output {
-        try await headFlowAnalytics(Operations.HeadFlowAnalytics.Input(
-            query: query,
-            headers: headers
-        ))
     }
     /// Create a session
     ///
@@ -974,21 +569,6 @@ extension APIProtocol {
     ) async throws -> Operations.DeleteSession.Output {
         try await deleteSession(Operations.DeleteSession.Input(
             path: path,
-            headers: headers
-        ))
-    }
-    /// The session's state, headers only (its ETag)
-    ///
-    /// - Remark: HTTP `HEAD /v1/sessions/{id}`.
-    /// - Remark: Generated from `#/paths//v1/sessions/{id}/head(headSession)`.
-    internal func headSession(
-        path: Operations.HeadSession.Input.Path,
-        query: Operations.HeadSession.Input.Query = .init(),
-        headers: Operations.HeadSession.Input.Headers = .init()
-    ) async throws -> Operations.HeadSession.Output {
-        try await headSession(Operations.HeadSession.Input(
-            path: path,
-            query: query,
             headers: headers
         ))
     }
@@ -1063,23 +643,6 @@ extension APIProtocol {
         headers: Operations.GetEvents.Input.Headers = .init()
     ) async throws -> Operations.GetEvents.Output {
         try await getEvents(Operations.GetEvents.Input(
-            path: path,
-            query: query,
-            headers: headers
-        ))
-    }
-    /// The events page, headers only
-    ///
-    /// As `GET`, without a body: with `wait` it waits as `GET` does; with an `Accept` that prefers `text/event-stream` it answers the stream's headers at once.
-    ///
-    /// - Remark: HTTP `HEAD /v1/sessions/{id}/events`.
-    /// - Remark: Generated from `#/paths//v1/sessions/{id}/events/head(headEvents)`.
-    internal func headEvents(
-        path: Operations.HeadEvents.Input.Path,
-        query: Operations.HeadEvents.Input.Query = .init(),
-        headers: Operations.HeadEvents.Input.Headers = .init()
-    ) async throws -> Operations.HeadEvents.Output {
-        try await headEvents(Operations.HeadEvents.Input(
             path: path,
             query: query,
             headers: headers
@@ -1448,19 +1011,6 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// The deep link, headers only
-    ///
-    /// - Remark: HTTP `HEAD /v1/sessions/{id}/link`.
-    /// - Remark: Generated from `#/paths//v1/sessions/{id}/link/head(headLink)`.
-    internal func headLink(
-        path: Operations.HeadLink.Input.Path,
-        headers: Operations.HeadLink.Input.Headers = .init()
-    ) async throws -> Operations.HeadLink.Output {
-        try await headLink(Operations.HeadLink.Input(
-            path: path,
-            headers: headers
-        ))
-    }
     /// The state document as it was at an earlier version
     ///
     /// Time travel for debugging and support: the state document exactly as it was when
@@ -1490,21 +1040,6 @@ extension APIProtocol {
         headers: Operations.GetVersion.Input.Headers = .init()
     ) async throws -> Operations.GetVersion.Output {
         try await getVersion(Operations.GetVersion.Input(
-            path: path,
-            query: query,
-            headers: headers
-        ))
-    }
-    /// An earlier version, headers only
-    ///
-    /// - Remark: HTTP `HEAD /v1/sessions/{id}/versions/{version}`.
-    /// - Remark: Generated from `#/paths//v1/sessions/{id}/versions/{version}/head(headVersion)`.
-    internal func headVersion(
-        path: Operations.HeadVersion.Input.Path,
-        query: Operations.HeadVersion.Input.Query = .init(),
-        headers: Operations.HeadVersion.Input.Headers = .init()
-    ) async throws -> Operations.HeadVersion.Output {
-        try await headVersion(Operations.HeadVersion.Input(
             path: path,
             query: query,
             headers: headers
@@ -1690,21 +1225,6 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
-        ))
-    }
-    /// A node's list, headers only
-    ///
-    /// - Remark: HTTP `HEAD /v1/sessions/{id}/nodes/{node}/list`.
-    /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/head(headList)`.
-    internal func headList(
-        path: Operations.HeadList.Input.Path,
-        query: Operations.HeadList.Input.Query = .init(),
-        headers: Operations.HeadList.Input.Headers = .init()
-    ) async throws -> Operations.HeadList.Output {
-        try await headList(Operations.HeadList.Input(
-            path: path,
-            query: query,
-            headers: headers
         ))
     }
 }
