@@ -6,6 +6,7 @@ import { startAnalytics } from "./analytics.js";
 import { startDevice } from "./device.js";
 import { $ } from "./dom.js";
 import { startInspector } from "./inspector.js";
+import { startSamples } from "./samples.js";
 import { joinSession, loadApp, openFirstSession } from "./session.js";
 import { startTimeline } from "./timeline.js";
 import { store } from "./store.js";
@@ -30,6 +31,7 @@ async function start() {
   startInspector();
   startTimeline();
   startTopbar();
+  startSamples();
   try {
     await loadApp();
   } catch (error) {
