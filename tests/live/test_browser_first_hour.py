@@ -3,8 +3,9 @@ Selenium, as test_browser.py): the built-in demo app as `scripts/run-demo.sh` se
 at `/`. The first screen already shows a list from the app description's sample cells, and a tap
 on a cell shows the screen it names; a returning user's home shows people whose profile leads on
 to its followers (a cell's `":userId"` filled in from the profile shown). A session the page
-joined gets no sample list: its own client decides. The browser logs nothing. Writes
-docs/web-client.png, the screenshot at the top of the README (Ada's profile with its list).
+joined gets no sample list: its own client decides. A server without an admin token shows no
+Analytics button, and the browser logs nothing. Writes docs/web-client.png, the screenshot at the
+top of the README (Ada's profile with its list).
 """
 from test_browser import Page, browser, console_problems, find_node, save_screenshot, wait_for, walk  # noqa: F401 (the browser fixture)
 
@@ -63,7 +64,8 @@ def test_a_new_user_taps_through_the_demo_apps_lists(demo_server, browser):  # n
     assert next(n for n in state["navigators"] if n["id"] == "tab:home")["stack"] == [home["id"], profile["id"], followers["id"]]
     shows_its_sample_list(page, followers)
 
-    # Nothing went wrong on the way (no request failed).
+    # No admin token: no Analytics button, and nothing went wrong on the way (no request failed).
+    assert page.all('[data-testid="analytics-open"]') == []
     assert console_problems(browser, demo_server) == []
 
 

@@ -38,7 +38,8 @@ async function start() {
     $('[data-testid="stage-caption"]').textContent = `Cannot load the app description: ${error.summary}`;
     return;
   }
-  startAnalytics(store.app);
+  // The Analytics button only where the admin paths answer: nothing to try on other servers.
+  if (store.server.adminAnalytics) startAnalytics(store.app);
   const addressed = sessionInAddress();
   if (addressed) forgetAddressedSession();
   const opened = await openFirstSession(addressed);

@@ -23,9 +23,10 @@ let historyUntil = 0;
 /** The page's own writes in flight (sample lists): a tap waits for them. */
 let ownWrites = Promise.resolve();
 
-/** Loads the app description in use (the screens, routes and tabs the views name). */
+/** Loads the app description in use (the screens, routes and tabs the views name) and what the
+ *  server offers besides. */
 export async function loadApp() {
-  store.app = await api.loadApp();
+  [store.app, store.server] = await Promise.all([api.loadApp(), api.loadServer()]);
   publish({ kind: "app" });
 }
 
