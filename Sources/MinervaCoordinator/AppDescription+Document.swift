@@ -136,6 +136,11 @@ extension AppDescription {
             writer.value(.object(guarded.otherwiseParams))
             writer.endObject()
         }
+        // Only when set: a file without it keeps its document and version.
+        if let sampleList = screen.sampleList {
+            writer.key("sampleList")
+            sampleList.write(into: &writer)
+        }
         writer.endObject()
     }
 }

@@ -7,8 +7,9 @@ extension AppDescription {
     /// checks that every screen named by the roots, the tabs, the guards and the routes is
     /// declared, that route patterns are unique, that every `:param` a step uses is a parameter
     /// of its route's path, that a screen's `key` names its params, that `hosts` are host names,
-    /// and that `flows` and `launch` can work (every flow reachable, the last rule always
-    /// holding, a completing flow chosen only while its flag is clear, every route in a flow).
+    /// that `flows` and `launch` can work (every flow reachable, the last rule always holding, a
+    /// completing flow chosen only while its flag is clear, every route in a flow), and that a
+    /// sample list's cells navigate to declared screens with the params they require.
     /// - Parameters:
     ///   - bytes: the file's content.
     ///   - source: the file's name, for error messages.
@@ -33,7 +34,7 @@ extension AppDescription {
 private enum AppReader {
     /// `$schema` lets an editor find the description's JSON Schema; the server ignores it.
     static let appKeys: JSONKeys = ["$schema", "name", "scheme", "hosts", "root", "flows", "launch", "screens", "routes"]
-    static let screenKeys: JSONKeys = ["presentation", "style", "embedInNavigation", "params", "key", "title", "requires", "otherwise", "flow", "sheet", "dismissible"]
+    static let screenKeys: JSONKeys = ["presentation", "style", "embedInNavigation", "params", "key", "title", "requires", "otherwise", "flow", "sheet", "dismissible", "sampleList"]
     static let otherwiseKeys: JSONKeys = ["screen", "params"]
     static let rootKeys: JSONKeys = ["screen", "tabs", "split"]
     static let splitKeys: JSONKeys = ["columns", "primary", "compactTop"]
@@ -50,9 +51,13 @@ private enum AppReader {
         let scheme = try top.optionalString("scheme")
         let declared = try top.object("screens")
         guard !declared.isEmpty else { throw top.error("must declare at least one screen", at: "screens") }
-        let screens = try top.members("screens", keys: screenKeys) { screen throws(JSONReadError) in
+        var screens = try top.members("screens", keys: screenKeys) { screen throws(JSONReadError) in
             try Self.screen(screen, declared: declared)
         }
+        let sampleLists = try top.members("screens", keys: screenKeys) { [screens] screen throws(JSONReadError) in
+            try SampleListReader.read(screen, screens: screens)
+        }
+        for (screenName, sampleList) in sampleLists { screens[screenName]!.sampleList = sampleList }
         for screenName in screens.keys.sorted() {
             if let guarded = screens[screenName]!.guarded, screens[guarded.otherwise]?.guarded?.flag == guarded.flag {
                 throw top.error(

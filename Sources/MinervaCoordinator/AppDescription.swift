@@ -47,14 +47,17 @@ public struct AppDescription: Sendable, Equatable {
         public var sheet: PresentationSettings.Sheet?
         /// `false` when the user may not swipe it away, nor back-swipe it when pushed.
         public var dismissible: Bool?
+        /// Cells for a client to show on a node of this screen that has no list yet.
+        public var sampleList: SampleList?
 
         /// Creates a screen entry.
         public init(
             presentation: PresentationMode = .push, style: ModalStyle? = nil, embedInNavigation: Bool? = nil,
             params: [String] = [], title: String? = nil, guarded: Guard? = nil, key: [String]? = nil, flow: Bool = false,
-            sheet: PresentationSettings.Sheet? = nil, dismissible: Bool? = nil
+            sheet: PresentationSettings.Sheet? = nil, dismissible: Bool? = nil, sampleList: SampleList? = nil
         ) {
             self.flow = flow
+            self.sampleList = sampleList
             self.sheet = sheet
             self.dismissible = dismissible
             self.presentation = presentation

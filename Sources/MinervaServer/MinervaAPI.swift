@@ -31,6 +31,8 @@ public final class MinervaAPI: HTTPResponder {
     let metricsText: @Sendable () -> [UInt8]
     /// `GET /v1/app`'s answer, written once per app description.
     private let appDocument: Locked<[UInt8]>
+    /// `GET /v1/server`'s answer, written once.
+    private let serverDocument: [UInt8]
 
     /// Creates the API and its session core.
     /// - Parameters:
@@ -47,6 +49,7 @@ public final class MinervaAPI: HTTPResponder {
     ) throws(StorageError) {
         let (document, version) = AppDocument.encode(app)
         appDocument = Locked(document)
+        serverDocument = ServerDocument.encode(configuration)
         core = try SessionCore(app: app, appVersion: version, configuration: configuration.sessions, persistence: persistence, logger: logger)
         web = WebAssets(root: webRoot)
         storeWorkers = core.storageIsShared ? StoreWorkers(count: configuration.storeThreads) : nil
@@ -177,6 +180,8 @@ public final class MinervaAPI: HTTPResponder {
             return .response(response)
         case (.app, _):
             return .response(Self.json(200, appDocument.withLock { $0 }))
+        case (.server, _):
+            return .response(Self.json(200, serverDocument))
         case (.sessions, _):
             return try createSession(request, exchange)
         case (.session, "DELETE"):

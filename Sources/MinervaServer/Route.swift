@@ -8,6 +8,8 @@ enum Route: Equatable {
     case webAsset(String)
     /// `/v1/app`
     case app
+    /// `/v1/server`
+    case server
     /// `/v1/sessions`
     case sessions
     /// `/v1/sessions/{id}`
@@ -55,7 +57,7 @@ enum Route: Equatable {
     /// The methods this path answers.
     var allowedMethods: [String] {
         switch self {
-        case .health, .metrics, .app, .events, .link, .webAsset, .version, .analytics: ["GET", "HEAD"]
+        case .health, .metrics, .app, .server, .events, .link, .webAsset, .version, .analytics: ["GET", "HEAD"]
         case .sessions, .operation, .restore, .presentation: ["POST"]
         case .session: ["GET", "HEAD", "DELETE"]
         case .list: ["GET", "HEAD", "PUT"]
@@ -71,6 +73,7 @@ enum Route: Equatable {
         case .health: "healthz"
         case .webAsset: "web"
         case .app: "app"
+        case .server: "server"
         case .sessions: "sessions"
         case .session: "session"
         case .events: "events"
@@ -94,7 +97,7 @@ enum Route: Equatable {
     var usesStore: Bool {
         switch self {
         case .session, .events, .operation, .list, .params, .ui, .presentation, .result, .link, .version, .restore, .sessions, .health, .analytics: true
-        case .metrics, .app, .webAsset: false
+        case .metrics, .app, .server, .webAsset: false
         }
     }
 
@@ -103,7 +106,7 @@ enum Route: Equatable {
         case .session(let id), .events(let id), .operation(let id, _), .list(let id, _), .params(let id, _), .ui(let id, _), .presentation(let id, _), .result(let id, _, _),
             .link(let id), .version(let id, _), .restore(let id):
             id
-        case .health, .metrics, .app, .sessions, .webAsset, .analytics: nil
+        case .health, .metrics, .app, .server, .sessions, .webAsset, .analytics: nil
         }
     }
 }
@@ -160,6 +163,7 @@ private struct PathSegments {
             let name = string(1)
             return WebAssets.contains(name) ? .webAsset(name) : nil
         case 2 where segment(0, is: "v1") && segment(1, is: "app"): return .app
+        case 2 where segment(0, is: "v1") && segment(1, is: "server"): return .server
         case 2 where segment(0, is: "v1") && segment(1, is: "sessions"): return .sessions
         case 4 where segment(0, is: "v1") && segment(1, is: "admin") && segment(2, is: "analytics"):
             return Route.AnalyticsReport(rawValue: string(3)).map { .analytics($0) }

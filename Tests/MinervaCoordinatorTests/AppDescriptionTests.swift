@@ -68,6 +68,27 @@ import Testing
         #expect(app.screens["a"]?.style == nil)
     }
 
+    /// A sample list is kept as written, its cells' `navigate` read out, and written back with
+    /// each cell's content in its canonical form (as a list keeps it).
+    @Test func aSampleListIsReadAndWrittenBack() throws {
+        let app = try parse(
+            #"""
+            {"root": {"screen": "a"},
+             "screens": {"a": {"sampleList": {"sections": [{"id": "s", "items": [
+                                 {"id": "c1", "kind": "link", "content": {"title": "B", "rank": 1.0, "navigate": {"screen": "b", "params": {"id": "7"}}}},
+                                 {"id": "c2", "kind": "note"}]}]}},
+                         "b": {"params": ["id"], "sampleList": {"sections": [{"id": "t", "items": [
+                                 {"id": "c3", "kind": "link", "content": {"navigate": {"screen": "b", "params": {"id": ":id"}}}}]}]}}}}
+            """#)
+        let cells = app.screens["a"]?.sampleList?.sections.flatMap(\.items) ?? []
+        #expect(cells.map(\.id) == ["c1", "c2"] && cells[1].content == .null)
+        #expect(cells[0].navigate == AppDescription.SampleList.Target(screen: "b", params: ["id": .string("7")]))
+        #expect(app.screens["b"]?.sampleList?.sections[0].items[0].navigate?.params == ["id": .string(":id")])
+        let document = String(decoding: app.document(version: nil), as: UTF8.self)
+        #expect(document.contains(#""content":{"navigate":{"params":{"id":"7"},"screen":"b"},"rank":1,"title":"B"}"#), "\(document)")
+        #expect(try AppDescription.parse(app.document(version: nil), source: "stored") == app)
+    }
+
     /// Stores keep each app version as its canonical document: reading it back gives the app.
     @Test func theCanonicalDocumentReadsBackToTheSameApp() throws {
         let guarded = try parse(

@@ -36,6 +36,18 @@ import Testing
             "completing-flow-without-unless.json: launch[1]: chooses 'main', which completes 'fresh', without \"unless\": \"fresh\"",
         "root-and-flows.json": "root-and-flows.json: flows: give either 'root' (one flow) or 'flows' with 'launch', not both",
         "flow-named-like-a-node.json": "flow-named-like-a-node.json: flows.n1: 'n1' cannot name a flow: names of the form n<digits> are node ids",
+        "sample-list-key-typo.json": "sample-list-key-typo.json: screens.home.sampleList.section: unknown field; did you mean 'sections'?",
+        "sample-cell-without-kind.json": "sample-cell-without-kind.json: screens.home.sampleList.sections[0].items[0].kind: is required",
+        "sample-cell-duplicate-id.json":
+            "sample-cell-duplicate-id.json: screens.home.sampleList.sections[1].items[0].id: 'u1' is the id of an earlier cell: cell ids are unique in the whole list",
+        "sample-cell-navigate-typo.json":
+            "sample-cell-navigate-typo.json: screens.home.sampleList.sections[0].items[0].content.navigate.param: unknown field; did you mean 'params'?",
+        "sample-cell-undeclared-screen.json":
+            "sample-cell-undeclared-screen.json: screens.home.sampleList.sections[0].items[1].content.navigate.screen: 'profil' is not declared in screens; did you mean 'profile'?",
+        "sample-cell-missing-param.json":
+            "sample-cell-missing-param.json: screens.home.sampleList.sections[0].items[0].content.navigate.params: 'profile' requires the param 'userId': give it as a constant or as ':name', a param of the screen the list is shown on",
+        "sample-cell-unknown-node-param.json":
+            "sample-cell-unknown-node-param.json: screens.home.sampleList.sections[0].items[0].content.navigate.params.userId: ':userId' is not a param of the screen the list is shown on (it declares none)",
     ]
 
     @Test func everyFileIsListed() throws {

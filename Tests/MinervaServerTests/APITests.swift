@@ -119,7 +119,7 @@ func errorCode(_ json: JSONValue?) -> String? {
 
 @Suite struct HelperTests {
     @Test(arguments: [
-        ("/healthz", Route.health), ("/", .webAsset("index.html")), ("/web/app.js", .webAsset("app.js")), ("/v1/app", .app), ("/v1/sessions", .sessions), ("/v1/sessions/abc", .session("abc")),
+        ("/healthz", Route.health), ("/", .webAsset("index.html")), ("/web/app.js", .webAsset("app.js")), ("/v1/app", .app), ("/v1/server", .server), ("/v1/sessions", .sessions), ("/v1/sessions/abc", .session("abc")),
         ("/v1/sessions/abc/events", .events("abc")), ("/v1/sessions/abc/set-root", .operation("abc", .setRoot)),
         ("/metrics", .metrics), ("/v1/sessions/abc/link", .link("abc")), ("/v1/sessions/é/deep-link", .operation("é", .deepLink)),
         ("/v1/sessions/s_1/nodes/n3/list", .list("s_1", node: "n3")),

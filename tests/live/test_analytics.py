@@ -1,7 +1,7 @@
-"""Flow analytics over real HTTP: the admin paths and their guard, a seeded population of 1,000
-sessions whose funnel and exits come out as built (SQLite, across a restart), time on screen
-driven by the documented clock override, and two instances on one PostgreSQL counting each
-change once."""
+"""Flow analytics over real HTTP: the admin paths and their guard (and `GET /v1/server`, which
+says whether they answer), a seeded population of 1,000 sessions whose funnel and exits come out
+as built (SQLite, across a restart), time on screen driven by the documented clock override, and
+two instances on one PostgreSQL counting each change once."""
 import time
 import urllib.request
 from collections import Counter
@@ -61,8 +61,11 @@ def test_admin_paths_are_unknown_without_a_token_and_closed_to_session_tokens(ta
     assert BINARY.exists()
     status, _, document = tabs_server.request("GET", "/v1/admin/analytics/screens")
     assert status == 404, document
+    # GET /v1/server says so beforehand, without a token, so that a client need not try.
+    assert tabs_server.request("GET", "/v1/server")[2] == {"adminAnalytics": False}
     guarded = RunningServer(*TABS, "--admin-token", ADMIN)
     try:
+        assert guarded.request("GET", "/v1/server")[2] == {"adminAnalytics": True}
         session = guarded.create_session()
         for token in (None, session.token, "wrong"):
             status, headers, document = guarded.request("GET", "/v1/admin/analytics/screens", token=token)
@@ -83,6 +86,7 @@ def test_the_admin_token_may_come_from_the_environment():
     server = RunningServer(*TABS, environment={"MINERVA_ADMIN_TOKEN": ADMIN})
     try:
         assert report(server, "flows")["flows"] == []
+        assert server.request("GET", "/v1/server")[2] == {"adminAnalytics": True}
     finally:
         assert server.stop() == 0, "".join(server.log)
 

@@ -15,7 +15,8 @@ INVALID = ROOT / "Tests" / "InvalidApps"
 SERVER_ONLY = {
     "undeclared-screen.json", "route-step-missing-param.json", "launch-unknown-flow.json", "launch-last-can-fail.json",
     "flow-unreachable.json", "route-without-flow.json", "key-not-a-param.json", "completes-read-by-no-rule.json",
-    "completing-flow-without-unless.json",
+    "completing-flow-without-unless.json", "sample-cell-duplicate-id.json", "sample-cell-undeclared-screen.json",
+    "sample-cell-missing-param.json", "sample-cell-unknown-node-param.json",
 }
 
 

@@ -11,13 +11,13 @@ changes it, a close or a swipe is the user's (`interactive`), a popover points a
 cell it was presented from (a sheet where the width is compact), a three-column split view shows
 its columns side by side and, compact, its `compactStack` as one stack, and a context-level modal
 stays inside its tab while a window-level one keeps the tab bar out of reach. Needs Debian's
-chromium and chromium-driver and Selenium from pip. Saves the screenshots to test-artifacts/
-(web-client.png, web-client-timeline.png, web-client-flows.png, web-client-sheet.png,
+chromium and chromium-driver and Selenium from pip. Writes the screenshots the README shows to
+docs/ at a fixed viewport (web-client-timeline.png, web-client-flows.png, web-client-sheet.png,
 web-client-popover.png, web-client-split-regular.png, web-client-split-compact.png,
-web-client-levels.png); with UPDATE_SCREENSHOT=1 to docs/, where the README shows some of them.
+web-client-levels.png; test_browser_first_hour.py writes web-client.png), so each run draws them
+anew from the page as it is.
 """
 import json
-import os
 import re
 import time
 import urllib.request
@@ -34,15 +34,10 @@ from selenium.webdriver.common.keys import Keys
 
 from conftest import APPS, ROOT, RunningServer
 
-SCREENSHOTS = ROOT / ("docs" if os.environ.get("UPDATE_SCREENSHOT") == "1" else "test-artifacts")
-SCREENSHOT = SCREENSHOTS / "web-client.png"
-TIMELINE_SCREENSHOT = SCREENSHOTS / "web-client-timeline.png"
-FLOWS_SCREENSHOT = SCREENSHOTS / "web-client-flows.png"
-SHEET_SCREENSHOT = SCREENSHOTS / "web-client-sheet.png"
-POPOVER_SCREENSHOT = SCREENSHOTS / "web-client-popover.png"
-SPLIT_REGULAR_SCREENSHOT = SCREENSHOTS / "web-client-split-regular.png"
-SPLIT_COMPACT_SCREENSHOT = SCREENSHOTS / "web-client-split-compact.png"
-LEVELS_SCREENSHOT = SCREENSHOTS / "web-client-levels.png"
+# The README shows the screenshots these tests take, so each run writes them there afresh.
+SCREENSHOTS = ROOT / "docs"
+# Every screenshot is taken at this viewport (CSS pixels), whatever the browser's window.
+SCREENSHOT_VIEWPORT = {"width": 1400, "height": 900}
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 
@@ -123,6 +118,16 @@ def console_problems(browser, server, provoked=()):
 
     return [entry for entry in browser.get_log("browser")
             if entry["level"] in ("WARNING", "SEVERE") and not expected(entry)]
+
+
+def save_screenshot(browser, name):
+    """Writes docs/NAME: the page at SCREENSHOT_VIEWPORT, one device pixel per CSS pixel."""
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {**SCREENSHOT_VIEWPORT, "deviceScaleFactor": 1, "mobile": False})
+    try:
+        time.sleep(0.3)  # a resize observer scales the device
+        assert browser.save_screenshot(str(SCREENSHOTS / name))
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def fits_width(browser, width):
@@ -405,7 +410,7 @@ def test_web_client_drives_the_demo_app(tabs_server, browser):
     account = next(n for n in state["navigators"] if n["id"] == "tab:account")
     assert len(account["stack"]) == 3
 
-    # Back on home, the profile again, now with a list that changes: the screenshot for the README.
+    # Back on home, the profile again, now with a list that changes.
     page.act('[data-testid="tab-home"]')
     # The list changes behind the page's back: the tap's If-Match is stale (412), but only a list
     # changed, so the page sends the tap again against the new version.
@@ -428,10 +433,6 @@ def test_web_client_drives_the_demo_app(tabs_server, browser):
     # The event log has every event the server has.
     last = page.call("GET", "/events?after=0")["last"]
     wait_for(lambda: len(page.all('[data-testid="event-log"] [data-seq]')) == last, "the whole event log")
-
-    time.sleep(1.2)  # the list's move highlight fades out
-    SCREENSHOT.parent.mkdir(exist_ok=True)
-    assert browser.save_screenshot(str(SCREENSHOT))
 
     # Nothing went wrong along the way: the only error answers are those the test asked for (the
     # unknown deep link, and a stale tap's 412 when the list's change had not reached the page yet).
@@ -564,8 +565,7 @@ def test_web_client_timeline_shows_an_earlier_version_and_restores_it(tabs_serve
     assert page.all(f'[data-node-id="{profile}"] [data-testid="cell-u2"]'), "the list as it was at version 3"
     assert fits_width(browser, 420)
     page.settle()
-    TIMELINE_SCREENSHOT.parent.mkdir(exist_ok=True)
-    assert browser.save_screenshot(str(TIMELINE_SCREENSHOT))
+    save_screenshot(browser, "web-client-timeline.png")
 
     # The step buttons: one back (version 2: the profile without its list), one forward again.
     page.tap('[data-testid="timeline-previous"]')
@@ -660,8 +660,7 @@ def test_web_client_walks_the_demo_apps_root_flows(demo_server, browser):
     assert page.css('[data-testid="tab-bar"]').is_displayed()
     assert page.text('[data-testid="inspector-session"] [data-testid="flow"]') == "main"
     page.settle()
-    FLOWS_SCREENSHOT.parent.mkdir(exist_ok=True)
-    assert browser.save_screenshot(str(FLOWS_SCREENSHOT))
+    save_screenshot(browser, "web-client-flows.png")
 
     # A returning user starts in the main flow.
     page.tap('[data-testid="returning-user"]')
@@ -696,8 +695,7 @@ def test_web_client_stands_a_sheet_at_its_detent_and_the_user_changes_or_closes_
     assert page.css(f'{layer} [data-testid="sheet-grabber"]').is_displayed()
     assert page.css(layer).get_attribute("data-mode") == "sheet"
     page.settle()
-    SHEET_SCREENSHOT.parent.mkdir(exist_ok=True)
-    assert browser.save_screenshot(str(SHEET_SCREENSHOT))
+    save_screenshot(browser, "web-client-sheet.png")
 
     # A tap on the grabber goes to the next taller detent: the server's state says large, the
     # sheet stands at the top of the screen and the event log shows the user's change.
@@ -794,8 +792,7 @@ def test_web_client_shows_a_popover_at_its_anchor(mail_server, browser):
     middle = tapped["x"] + tapped["width"] / 2
     assert card["x"] <= middle <= card["x"] + card["width"] and near(arrow["x"] + arrow["width"] / 2, middle, 3)
     assert near(card["y"] + card["height"], tapped["y"] - 10) or near(card["y"], tapped["y"] + tapped["height"] + 10), (card, tapped)
-    POPOVER_SCREENSHOT.parent.mkdir(exist_ok=True)
-    assert browser.save_screenshot(str(POPOVER_SCREENSHOT))
+    save_screenshot(browser, "web-client-popover.png")
 
     # A tap beside it (where the primary column is) closes it as the user's: finished interactive,
     # the result held on the message until the inspector takes it.
@@ -865,8 +862,7 @@ def test_web_client_shows_a_split_view_in_columns_and_as_one_stack(mail_server, 
     assert page.text('[data-testid="back-button"]') == "Message"
     assert page.css('[data-testid="size-class-regular"]').get_attribute("aria-pressed") == "true"
     page.settle()
-    SPLIT_REGULAR_SCREENSHOT.parent.mkdir(exist_ok=True)
-    assert browser.save_screenshot(str(SPLIT_REGULAR_SCREENSHOT))
+    save_screenshot(browser, "web-client-split-regular.png")
 
     # Compact: the switch reports the size class, and the page shows the compact stack as one
     # stack on a phone, the thread on top.
@@ -878,8 +874,7 @@ def test_web_client_shows_a_split_view_in_columns_and_as_one_stack(mail_server, 
     assert page.text('[data-testid="compact-stack"]') == "n1 › n2 › n3 › n4"
     wait_for(lambda: page.logged("sizeClassChanged", "compact"), "the size class in the event log")
     page.settle()
-    SPLIT_COMPACT_SCREENSHOT.parent.mkdir(exist_ok=True)
-    assert browser.save_screenshot(str(SPLIT_COMPACT_SCREENSHOT))
+    save_screenshot(browser, "web-client-split-compact.png")
 
     # Back walks the one stack across the columns: the thread, the message (the detail column
     # empties), the mailbox (the supplementary column empties).
@@ -915,8 +910,7 @@ def test_web_client_keeps_a_context_modal_in_its_tab_and_the_tab_bar_out_of_reac
     modal, bar = page.box(layer), page.box('[data-testid="tab-bar"]')
     assert modal["y"] + modal["height"] <= bar["y"] + 0.5
     assert page.reachable('[data-testid="tab-account"]') and not page.inert('[data-testid="tab-bar"]')
-    LEVELS_SCREENSHOT.parent.mkdir(exist_ok=True)
-    assert browser.save_screenshot(str(LEVELS_SCREENSHOT))
+    save_screenshot(browser, "web-client-levels.png")
 
     # Another tab hides it; back on home, it is there again.
     state, focus = page.act('[data-testid="tab-account"]')

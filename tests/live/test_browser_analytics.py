@@ -1,19 +1,17 @@
 """The web client's Analytics view in a real browser (headless Chromium through Selenium, as
 test_browser.py): a population of sessions is driven beside the page, the view asks for the admin
 token once (a wrong one is refused and asked again), then draws the funnel and the screens table
-as SVG with the server's own figures. Saves the screenshot to test-artifacts/web-analytics.png;
-with UPDATE_SCREENSHOT=1 to docs/web-analytics.png, the one the README shows.
+as SVG with the server's own figures. Writes docs/web-analytics.png, the screenshot the README
+shows.
 """
-import os
 import time
 
 from selenium.webdriver.common.by import By
 
-from conftest import APPS, ROOT, RunningServer
+from conftest import APPS, RunningServer
 from population import drive
-from test_browser import browser, console_problems, wait_for  # noqa: F401 (the browser fixture)
+from test_browser import browser, console_problems, save_screenshot, wait_for  # noqa: F401 (the browser fixture)
 
-SCREENSHOT = ROOT / ("docs" if os.environ.get("UPDATE_SCREENSHOT") == "1" else "test-artifacts") / "web-analytics.png"
 ADMIN = "browser-admin"
 
 
@@ -66,8 +64,7 @@ def test_the_analytics_view_draws_the_funnel_and_the_screens(browser, tmp_path):
                  "the new sessions")
 
         time.sleep(0.3)
-        SCREENSHOT.parent.mkdir(exist_ok=True)
-        assert browser.save_screenshot(str(SCREENSHOT))
+        save_screenshot(browser, "web-analytics.png")
         assert console_problems(browser, server, provoked=[("/screens", 401), ("/funnel", 401)]) == []
     finally:
         assert server.stop() == 0, "".join(server.log)

@@ -113,7 +113,8 @@ function defaultSteps(app) {
   return (demo.every((screen) => screens.includes(screen)) ? demo : screens.slice(0, 3)).join(",");
 }
 
-/** Builds the view (hidden) and the top bar's button that opens it. */
+/** Builds the view (hidden) and the top bar's button that opens it (on a server whose admin
+ *  paths answer: `GET /v1/server` says so). */
 export function startAnalytics(app) {
   const message = h("p", { class: "analytics-message", "data-testid": "analytics-message", role: "alert", hidden: true });
   const tokenForm = h("form", { class: "analytics-token", "data-testid": "analytics-token-form", autocomplete: "off", hidden: true },
@@ -162,14 +163,13 @@ export function startAnalytics(app) {
       $('[data-testid="analytics-body"]', view).hidden = false;
       view.dataset.loaded = String(Date.now());
     } catch (error) {
-      if (error.status === 401 || error.status === 404) {
+      if (error.status === 401) {
         token = null;
         sessionStorage.removeItem(TOKEN_KEY);
         tokenForm.hidden = false;
         $('[data-testid="analytics-body"]', view).hidden = true;
       }
-      show(error.status === 404 ? "This server has no admin token (--admin-token): analytics are off."
-        : error.status === 401 ? "That is not the admin token." : error.message);
+      show(error.status === 401 ? "That is not the admin token." : error.message);
     }
   }
 

@@ -61,6 +61,11 @@ export async function loadApp() {
   return (await request("GET", "/v1/app")).document;
 }
 
+/** What the server offers besides the app: `{adminAnalytics}`. */
+export async function loadServer() {
+  return (await request("GET", "/v1/server")).document;
+}
+
 /** A new session; its answer is the state document with `id` and `token`. */
 export async function createSession({ layout, flags } = {}) {
   const body = {};

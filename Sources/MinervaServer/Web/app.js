@@ -6,6 +6,7 @@ import { startAnalytics } from "./analytics.js";
 import { startDevice } from "./device.js";
 import { $ } from "./dom.js";
 import { startInspector } from "./inspector.js";
+import { startSamples } from "./samples.js";
 import { joinSession, loadApp, openFirstSession } from "./session.js";
 import { startTimeline } from "./timeline.js";
 import { store } from "./store.js";
@@ -30,13 +31,15 @@ async function start() {
   startInspector();
   startTimeline();
   startTopbar();
+  startSamples();
   try {
     await loadApp();
   } catch (error) {
     $('[data-testid="stage-caption"]').textContent = `Cannot load the app description: ${error.summary}`;
     return;
   }
-  startAnalytics(store.app);
+  // The Analytics button only where the admin paths answer: nothing to try on other servers.
+  if (store.server.adminAnalytics) startAnalytics(store.app);
   const addressed = sessionInAddress();
   if (addressed) forgetAddressedSession();
   const opened = await openFirstSession(addressed);

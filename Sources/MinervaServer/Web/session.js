@@ -20,10 +20,13 @@ let announcedVersion = 0;
 let catchingUpIn = 0;
 /** The newest event when the session was opened: the events up to it are history. */
 let historyUntil = 0;
+/** The page's own writes in flight (sample lists): a tap waits for them. */
+let ownWrites = Promise.resolve();
 
-/** Loads the app description in use (the screens, routes and tabs the views name). */
+/** Loads the app description in use (the screens, routes and tabs the views name) and what the
+ *  server offers besides. */
 export async function loadApp() {
-  store.app = await api.loadApp();
+  [store.app, store.server] = await Promise.all([api.loadApp(), api.loadServer()]);
   publish({ kind: "app" });
 }
 
@@ -198,6 +201,7 @@ export async function operate(operation, body, { onError, method } = {}) {
   setBusy(true);
   const opened = epoch;
   try {
+    await ownWrites;
     for (let attempt = 0; ; attempt += 1) {
       const seen = store.state;
       try {
@@ -225,6 +229,27 @@ export async function operate(operation, body, { onError, method } = {}) {
     setBusy(false);
     if (opened === epoch) catchUp(0);
   }
+}
+
+/**
+ * Puts a list on a node as the page's own change (a screen's sample list): with If-Match, and
+ * only while the node still has no list, so that it never replaces a list someone else put (a
+ * 412, or the node gone meanwhile, leaves it at that); the new state is fetched at once, and a
+ * tap waits for both, so that the tap's If-Match names the version after it.
+ */
+export function putSampleList(nodeId, list) {
+  const opened = epoch;
+  const { session } = store;
+  ownWrites = ownWrites.then(async () => {
+    const node = store.index?.nodes.get(nodeId);
+    if (opened !== epoch || !node || node.list) return;
+    try {
+      await api.operate(session, `nodes/${encodeURIComponent(nodeId)}/list`, list, store.state.version, "PUT");
+      if (opened === epoch) applyState(await api.loadState(session));
+    } catch {
+      // the node left, or the session changed meanwhile: its list stays as it is
+    }
+  });
 }
 
 /** Shows `document`, the session's state at an earlier version (`GET …/versions/{v}`), instead of
@@ -256,6 +281,7 @@ export async function restore(version, { onError } = {}) {
   setBusy(true);
   const opened = epoch;
   try {
+    await ownWrites;
     const document = await api.restore(store.session, version, store.state.version);
     if (opened !== epoch) return null;
     applyState(document);

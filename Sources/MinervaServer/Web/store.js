@@ -4,6 +4,8 @@
 export const store = {
   /** The app description (GET /v1/app). */
   app: null,
+  /** What the server offers besides the app (GET /v1/server): `{adminAnalytics}`. */
+  server: null,
   /** The session followed: `{id, token}`. */
   session: null,
   /** The last state document applied, and `index`, its nodes and navigators by id. */
