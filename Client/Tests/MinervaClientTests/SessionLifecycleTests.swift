@@ -29,6 +29,15 @@ import Testing
         }
     }
 
+    @Test func theDemoAppOffersSampleCellsThatNameTheScreenATapShows() async throws {
+        try await withLiveServer(app: nil) { server in
+            let app = try await server.connection().app()
+            let samples = try #require(app.screens["home"]?.sampleList)
+            let targets = samples.sections.flatMap(\.items).compactMap { $0.content["navigate"]?["screen"]?.stringValue }
+            #expect(!targets.isEmpty && targets.allSatisfy { app.screens[$0] != nil })
+        }
+    }
+
     @Test func createFromADeepLinkBuildsItsScreens() async throws {
         try await withLiveServer { server in
             let session = try await MinervaSession.create(on: server.connection(), deepLink: "tabs://users/42/followers")

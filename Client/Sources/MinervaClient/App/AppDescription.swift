@@ -109,6 +109,16 @@ public struct AppScreen: Codable, Hashable, Sendable {
     public var requires: String?
     /// The screen shown first when the flag is missing.
     public var otherwise: Step?
+    /// Cells for a client to show on a node of this screen that has no list yet, when the app
+    /// file gives some: a cell whose content carries `navigate` (`{"screen", "params"}`) names
+    /// the screen a tap on it shows, a param `":name"` standing for the shown node's param.
+    public var sampleList: SampleList?
+
+    /// Sample cells, in sections as ``MinervaSession/putList(_:on:)`` takes them.
+    public struct SampleList: Codable, Hashable, Sendable {
+        /// The sections.
+        public var sections: [ListSection]
+    }
 }
 
 /// A deep-link route: a path pattern and the steps it shows.

@@ -2515,6 +2515,8 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AppScreen/dismissible`.
             internal var dismissible: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/AppScreen/sampleList`.
+            internal var sampleList: Components.Schemas.AppSampleList?
             /// The session flag the screen requires (a guard).
             ///
             /// - Remark: Generated from `#/components/schemas/AppScreen/requires`.
@@ -2560,6 +2562,7 @@ extension Components {
             ///   - flow: Its nodes start a flow of their own: one that leaves any way but `finish` while its parent stays sends the parent a `cancelled` result (presented nodes and guard flows always do). Absent: false.
             ///   - sheet: The detents it is presented with when its style is a sheet (a present may give others).
             ///   - dismissible: `false`: the user may not swipe it away, nor back-swipe it when pushed.
+            ///   - sampleList:
             ///   - requires: The session flag the screen requires (a guard).
             ///   - otherwise: The flow shown instead while the flag is missing.
             internal init(
@@ -2572,6 +2575,7 @@ extension Components {
                 flow: Swift.Bool? = nil,
                 sheet: Components.Schemas.Sheet? = nil,
                 dismissible: Swift.Bool? = nil,
+                sampleList: Components.Schemas.AppSampleList? = nil,
                 requires: Swift.String? = nil,
                 otherwise: Components.Schemas.AppScreen.OtherwisePayload? = nil
             ) {
@@ -2584,6 +2588,7 @@ extension Components {
                 self.flow = flow
                 self.sheet = sheet
                 self.dismissible = dismissible
+                self.sampleList = sampleList
                 self.requires = requires
                 self.otherwise = otherwise
             }
@@ -2597,8 +2602,26 @@ extension Components {
                 case flow
                 case sheet
                 case dismissible
+                case sampleList
                 case requires
                 case otherwise
+            }
+        }
+        /// Cells for a client to show on a node of this screen that has no list yet (only when the app file gives some): sections as `PUT …/nodes/{node}/list` takes them, contents in their canonical form. The web client puts it, with `If-Match`, on the nodes it shows in the sessions it creates, so that an app has something to tap before its own content exists. A cell whose `content` is an object carrying `navigate` (`{"screen", "params"?}`) names the screen a tap on it navigates to (`POST …/navigate` from the node); a param value `":name"` stands for the param `name` of the node the list is shown on, for the client to fill in. The server checks when it reads the file that each such cell names a declared screen with the params it requires and that section and cell ids are unique.
+        ///
+        /// - Remark: Generated from `#/components/schemas/AppSampleList`.
+        internal struct AppSampleList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AppSampleList/sections`.
+            internal var sections: [Components.Schemas.ListSection]
+            /// Creates a new `AppSampleList`.
+            ///
+            /// - Parameters:
+            ///   - sections:
+            internal init(sections: [Components.Schemas.ListSection]) {
+                self.sections = sections
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case sections
             }
         }
         /// What a flow shows at its base, `{"screen"}`, `{"tabs"}` or `{"split"}` (exactly one of them).

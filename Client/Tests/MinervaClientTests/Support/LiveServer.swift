@@ -14,18 +14,20 @@ final class LiveServer {
     /// Starts a server and waits until it listens.
     /// - Parameters:
     ///   - arguments: flags after the defaults `--rate-limit 0` and, unless they name them,
-    ///     `--store memory` and `--app` the live tests' `tabs.json` (one tab bar, a guarded
-    ///     settings screen behind a login sheet: the demo app before root flows).
+    ///     `--store memory` and `--app`.
+    ///   - app: the app file unless `arguments` name one: by default the live tests' `tabs.json`
+    ///     (one tab bar, a guarded settings screen behind a login sheet: the demo app before root
+    ///     flows); nil for the built-in demo app.
     ///   - port: the port; 0 picks a free one.
-    init(_ arguments: [String] = [], port: Int = 0) async throws {
+    init(_ arguments: [String] = [], app: URL? = LiveServer.tabsApp, port: Int = 0) async throws {
         log = FileManager.default.temporaryDirectory.appendingPathComponent("minerva-client-test-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let output = try FileHandle(forWritingTo: log)
         process = Process()
         process.executableURL = Self.binary
         let store = arguments.contains("--store") ? [] : ["--store", "memory"]
-        let app = arguments.contains("--app") ? [] : ["--app", Self.tabsApp.path]
-        process.arguments = ["--port", String(port), "--rate-limit", "0"] + store + app + arguments
+        let appFile = arguments.contains("--app") ? [] : app.map { ["--app", $0.path] } ?? []
+        process.arguments = ["--port", String(port), "--rate-limit", "0"] + store + appFile + arguments
         process.standardOutput = output
         process.standardError = output
         try process.run()
@@ -92,13 +94,15 @@ final class LiveServer {
 
 /// Runs `body` with a server started for it, and stops the server after it, however it ends.
 /// - Parameters:
-///   - arguments: flags for the server (see ``LiveServer/init(_:port:)``).
+///   - arguments: flags for the server (see ``LiveServer/init(_:app:port:)``).
+///   - app: the app file (see ``LiveServer/init(_:app:port:)``).
 ///   - isolation: the caller's actor, which `body` runs on.
 ///   - body: the test.
 func withLiveServer<Result>(
-    _ arguments: [String] = [], isolation: isolated (any Actor)? = #isolation, _ body: (LiveServer) async throws -> Result
+    _ arguments: [String] = [], app: URL? = LiveServer.tabsApp, isolation: isolated (any Actor)? = #isolation,
+    _ body: (LiveServer) async throws -> Result
 ) async throws -> Result {
-    let server = try await LiveServer(arguments)
+    let server = try await LiveServer(arguments, app: app)
     defer { server.stop() }
     return try await body(server)
 }
