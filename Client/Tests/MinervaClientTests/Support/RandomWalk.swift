@@ -11,11 +11,6 @@ struct RandomWalk {
     /// - Returns: what it did, and whether the server took it (a refusal is an answer too).
     mutating func step(on session: MinervaSession) async throws -> String {
         let state = await session.state
-        let description = try await operate(on: session, state: state)
-        return description
-    }
-
-    private mutating func operate(on session: MinervaSession, state: SessionState) async throws -> String {
         let nodes = Self.nodes(below: state.root).map(\.id)
         let node = nodes.randomElement(using: &generator)!
         let from = Bool.random(using: &generator) ? node : nil
