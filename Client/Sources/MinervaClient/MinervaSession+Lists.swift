@@ -33,8 +33,14 @@ extension MinervaSession {
     /// - Throws: ``MinervaError``: 404 (no such node, or no list yet), 422 (`since` ahead of the
     ///   list).
     public func list(of node: String, since: Int? = nil) async throws -> ListPage {
-        try await connection.retryPolicy.run {
-            try await client.getList(path: .init(id: id, node: node), query: .init(since: since.map(Int64.init))).ok.body.json
+        try await listPage(of: node, since: since).page
+    }
+
+    /// A node's list page with the session version it was read at (its `ETag`).
+    func listPage(of node: String, since: Int?) async throws -> (page: ListPage, sessionVersion: Int?) {
+        let answer = try await connection.retryPolicy.run {
+            try await client.getList(path: .init(id: id, node: node), query: .init(since: since.map(Int64.init))).ok
         }
+        return (try answer.body.json, Int(answer.headers.eTag.trimmingCharacters(in: ["\""])))
     }
 }

@@ -17,7 +17,7 @@ import OpenAPIRuntime
 /// is that change's: a client that renders from events sends it as `If-Match` on its next tap.
 ///
 /// ```swift
-/// for try await change in session.changes() {
+/// for try await change in await session.changes() {
 ///     switch change {
 ///     case .event(let event): apply(event)
 ///     case .reloaded(let state): render(state)
@@ -34,12 +34,16 @@ public struct SessionChanges: AsyncSequence, Sendable {
     }
 
     let session: MinervaSession
+    /// The `seq` to follow from.
     let after: Int
     let delivery: Delivery
+    /// Whether a delivered block's last event makes its version the one the session's next change
+    /// names (``MinervaSession/changes(after:delivery:)``); a mirror records its states instead.
+    var advancesVersion = true
 
     /// Starts following.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(session: session, after: after, delivery: delivery)
+        Iterator(session: session, after: after, delivery: delivery, advancesVersion: advancesVersion)
     }
 
     /// Follows the change log for one loop.
@@ -50,6 +54,7 @@ public struct SessionChanges: AsyncSequence, Sendable {
         private var delivery: Delivery
         /// The `seq` of the newest event delivered (or contained in a reloaded state).
         private var lastSeq: Int
+        private let advancesVersion: Bool
         private var stream: Stream.AsyncIterator?
         private var ready: [SessionChange] = []
         private var reconnection = Reconnection()
@@ -57,10 +62,11 @@ public struct SessionChanges: AsyncSequence, Sendable {
         private var hasFollowed = false
         private var hasEnded = false
 
-        init(session: MinervaSession, after: Int, delivery: Delivery) {
+        init(session: MinervaSession, after: Int, delivery: Delivery, advancesVersion: Bool) {
             self.session = session
             self.lastSeq = after
             self.delivery = delivery
+            self.advancesVersion = advancesVersion
         }
 
         /// The next change, waiting for it; nil once the session ended.
@@ -77,7 +83,12 @@ public struct SessionChanges: AsyncSequence, Sendable {
                     try await recover(from: error)
                 }
             }
-            return ready.isEmpty ? nil : ready.removeFirst()
+            guard !ready.isEmpty else { return nil }
+            let change = ready.removeFirst()
+            // A client that renders from events shows this version once it has its block's last
+            // event: its next change names it in `If-Match`.
+            if advancesVersion, case .event(let event) = change, event.isFinal { await session.saw(version: event.version) }
+            return change
         }
 
         /// Reads one frame of the stream, opening it first when needed.
@@ -114,21 +125,18 @@ public struct SessionChanges: AsyncSequence, Sendable {
             case "ended": hasEnded = true
             default:
                 guard let data = frame.data else { return }
-                await deliver(try Self.decoder.decode(Event.self, from: Data(data.utf8)))
+                deliver(try Self.decoder.decode(Event.self, from: Data(data.utf8)))
             }
         }
 
         private mutating func receive(_ page: Components.Schemas.EventsPage) async throws {
             if page.truncated == true { try await reload() }
-            for event in page.events { await deliver(event) }
+            page.events.forEach { deliver($0) }
         }
 
-        private mutating func deliver(_ event: Event) async {
+        private mutating func deliver(_ event: Event) {
             guard event.seq > lastSeq else { return }
             lastSeq = event.seq
-            // A client that renders from events shows this version once its block is complete:
-            // its next change names it in `If-Match`.
-            if event.isFinal { await session.saw(version: event.version) }
             ready.append(.event(event))
         }
 

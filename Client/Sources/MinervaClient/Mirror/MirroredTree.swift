@@ -84,6 +84,11 @@ struct MirroredTree {
         }
         for event in finished { keepResult(of: event) }
         linkPresentedNavigators()
+        if let unknown = state.unknownScreens {
+            let shown = Set(nodes.values.map(\.screen))
+            let stillShown = unknown.filter(shown.contains)
+            state.unknownScreens = stillShown.isEmpty ? nil : stillShown
+        }
         state.version = last.version
         state.lastEvent = last.seq
         state.focus = focus

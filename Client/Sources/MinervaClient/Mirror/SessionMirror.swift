@@ -36,6 +36,9 @@ public struct SessionMirror: AsyncSequence, Sendable {
         private var app: AppDescription?
         /// The highest node number seen: ids are never reused, so a node added below it came back.
         private var highestNode = 0
+        /// Whether applying a block failed (the server could not be reached): the next `next()`
+        /// reads the state instead of applying the blocks after it to a state that missed one.
+        private var missedBlock = false
 
         init(session: MinervaSession, delivery: SessionChanges.Delivery) {
             self.session = session
@@ -50,29 +53,43 @@ public struct SessionMirror: AsyncSequence, Sendable {
                 let first = await session.state
                 state = first
                 highestNode = MirroredTree.highestNode(in: first)
-                changes = SessionChanges(session: session, after: first.lastEvent, delivery: delivery).makeAsyncIterator()
+                var following = SessionChanges(session: session, after: first.lastEvent, delivery: delivery)
+                following.advancesVersion = false
+                changes = following.makeAsyncIterator()
                 return first
+            }
+            if missedBlock {
+                let read = try await session.refresh()
+                missedBlock = false
+                block = []
+                return delivered(read)
             }
             while let change = try await changes?.next() {
                 switch change {
                 case .reloaded(let reloaded):
                     block = []
-                    state = reloaded
-                    highestNode = Swift.max(highestNode, MirroredTree.highestNode(in: reloaded))
-                    return reloaded
+                    return delivered(reloaded)
                 case .event(let event):
                     guard event.seq > current.lastEvent else { continue }
                     block.append(event)
                     guard event.isFinal else { continue }
-                    let next = try await applying(block, to: current)
+                    let complete = block
                     block = []
-                    state = next
-                    highestNode = Swift.max(highestNode, MirroredTree.highestNode(in: next))
+                    missedBlock = true
+                    let next = try await applying(complete, to: current)
+                    missedBlock = false
                     await session.received(next)
-                    return next
+                    return delivered(next)
                 }
             }
             return nil
+        }
+
+        /// Keeps a state as the one the next block applies to.
+        private mutating func delivered(_ next: SessionState) -> SessionState {
+            state = next
+            highestNode = Swift.max(highestNode, MirroredTree.highestNode(in: next))
+            return next
         }
 
         /// The state after one block: from its events, with the lists it changed read; or read
@@ -82,8 +99,19 @@ public struct SessionMirror: AsyncSequence, Sendable {
             do {
                 try tree.apply(block, highestNode: highestNode, compactTop: try await compactTop(for: state, after: block))
                 for changed in tree.listsToFetch {
-                    let page = try await session.list(of: changed.node, since: changed.from)
-                    guard page.version == changed.list, let diff = page.diff else { throw MirroredTree.Unmirrorable() }
+                    // The list as it is now is the block's only when nothing changed since (a
+                    // later change may have replaced it, removed its node, or started it again at
+                    // the same number): otherwise the version's own state says what it was.
+                    let read: (page: ListPage, sessionVersion: Int?)
+                    do {
+                        read = try await session.listPage(of: changed.node, since: changed.from)
+                    } catch let error as MinervaError where error.status == 404 || error.status == 422 {
+                        throw MirroredTree.Unmirrorable()
+                    }
+                    let page = read.page
+                    guard read.sessionVersion == block.last!.version, page.version == changed.list, let diff = page.diff else {
+                        throw MirroredTree.Unmirrorable()
+                    }
                     tree.setList(NodeList(version: page.version, sections: page.sections, diff: diff), of: changed.node)
                 }
                 return tree.mirroredState
