@@ -19,8 +19,6 @@ let openAPIAsyncHTTPClient = Package.Dependency.package(
     url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0")
 let asyncHTTPClient = Package.Dependency.package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0")
 let httpTypes = Package.Dependency.package(url: "https://github.com/apple/swift-http-types", from: "1.8.0")
-/// `swift package generate-documentation` builds the DocC catalog (Sources/MinervaClient/MinervaClient.docc).
-let docC = Package.Dependency.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")
 
 /// AsyncHTTPClient is the transport off Apple platforms; apps on Apple platforms use URLSession
 /// and never build SwiftNIO.
@@ -32,7 +30,7 @@ let package = Package(
     products: [
         .library(name: "MinervaClient", targets: ["MinervaClient"]),
     ],
-    dependencies: [openAPIRuntime, openAPIURLSession, openAPIAsyncHTTPClient, asyncHTTPClient, httpTypes, docC],
+    dependencies: [openAPIRuntime, openAPIURLSession, openAPIAsyncHTTPClient, asyncHTTPClient, httpTypes],
     targets: [
         // MARK: - Targets
         .target(

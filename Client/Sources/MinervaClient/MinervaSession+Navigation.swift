@@ -131,8 +131,6 @@ extension MinervaSession {
         }
     }
 
-    /// How a flow ended.
-
     /// Ends the flow of `node` with a result for its parent; a guard's flow that ends with
     /// `success` sets its flag and shows the target that waited.
     /// - Parameters:

@@ -15,6 +15,18 @@ import Testing
         }
     }
 
+    @Test func aStateNamesTheSelectedTabsNavigatorAndWhatEachNavigatorPresents() async throws {
+        try await withTabsSession { session in
+            try await session.selectTab("account")
+            let state = try await session.present("photo", params: ["photoId": "7"])
+            #expect(state.tabs?.selectedNavigator == "tab:account")
+            let presented = try #require(state.navigator(presentedBy: "tab:account"))
+            #expect(presented.stack == [state.focus] && presented.parent == "tab:account")
+            #expect(state.navigator(presentedBy: presented.id) == nil && state.navigator(presentedBy: "tab:home") == nil)
+            #expect(state.stack(of: "tab:account").map(\.screen) == ["account"])
+        }
+    }
+
     @Test func pushAddsToTheFocusedStack() async throws {
         try await withTabsSession { session in
             try await session.push("profile", params: ["userId": "1"])

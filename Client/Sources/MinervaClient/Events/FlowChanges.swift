@@ -11,6 +11,14 @@ public struct FlowFinished: EventChange {
     public var parent: String
     /// The result.
     public var result: FlowResult
+
+    /// Creates the change (the client reads them from the server; tests and previews make them).
+    public init(node: String, screen: String, parent: String, result: FlowResult) {
+        self.node = node
+        self.screen = screen
+        self.parent = parent
+        self.result = result
+    }
 }
 
 /// How a flow ended, and with what.
@@ -23,6 +31,14 @@ public struct FlowResult: Codable, Hashable, Sendable {
     public var cause: RemovalReason?
     /// True when the user did it (a swipe the client reported).
     public var interactive: Bool?
+
+    /// Creates a result.
+    public init(status: FlowStatus, value: JSONValue? = nil, cause: RemovalReason? = nil, interactive: Bool? = nil) {
+        self.status = status
+        self.value = value
+        self.cause = cause
+        self.interactive = interactive
+    }
 }
 
 /// The parent's client took the result a flow of `screen` left on `node`.
@@ -33,6 +49,12 @@ public struct ResultConsumed: EventChange {
     public var node: String
     /// The flow's screen.
     public var screen: String
+
+    /// Creates the change (the client reads them from the server; tests and previews make them).
+    public init(node: String, screen: String) {
+        self.node = node
+        self.screen = screen
+    }
 }
 
 /// The session switched root flows: every node of `from` left before it, and the new flow's
@@ -46,6 +68,13 @@ public struct FlowChanged: EventChange {
     public var to: String
     /// The new flow's base navigators, in layout order (tab order, or the split view's columns).
     public var navigators: [String]
+
+    /// Creates the change (the client reads them from the server; tests and previews make them).
+    public init(from: String, to: String, navigators: [String]) {
+        self.from = from
+        self.to = to
+        self.navigators = navigators
+    }
 }
 
 /// The session moved to another version of the app description.
@@ -56,4 +85,10 @@ public struct AppChanged: EventChange {
     public var from: String
     /// The version it runs now.
     public var to: String
+
+    /// Creates the change (the client reads them from the server; tests and previews make them).
+    public init(from: String, to: String) {
+        self.from = from
+        self.to = to
+    }
 }

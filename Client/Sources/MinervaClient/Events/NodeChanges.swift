@@ -26,6 +26,35 @@ public struct NodeAdded: EventChange {
     public var anchor: Anchor?
     /// `false` when the user may not swipe it away.
     public var dismissible: Bool?
+
+    /// Creates the change (the client reads them from the server; tests and previews make them).
+    public init(
+        node: String,
+        screen: String,
+        params: Params,
+        parent: String,
+        navigator: String,
+        presentation: Presentation,
+        presentedBy: String? = nil,
+        embedded: Bool? = nil,
+        title: String? = nil,
+        sheet: Sheet? = nil,
+        anchor: Anchor? = nil,
+        dismissible: Bool? = nil
+    ) {
+        self.node = node
+        self.screen = screen
+        self.params = params
+        self.parent = parent
+        self.navigator = navigator
+        self.presentation = presentation
+        self.presentedBy = presentedBy
+        self.embedded = embedded
+        self.title = title
+        self.sheet = sheet
+        self.anchor = anchor
+        self.dismissible = dismissible
+    }
 }
 
 /// A node left the screen and the tree.
@@ -40,6 +69,14 @@ public struct NodeRemoved: EventChange {
     public var reason: RemovalReason
     /// The navigator whose stack held it.
     public var navigator: String
+
+    /// Creates the change (the client reads them from the server; tests and previews make them).
+    public init(node: String, screen: String, reason: RemovalReason, navigator: String) {
+        self.node = node
+        self.screen = screen
+        self.reason = reason
+        self.navigator = navigator
+    }
 }
 
 /// A node's params changed in place (all of them now).
@@ -50,6 +87,12 @@ public struct ParamsChanged: EventChange {
     public var node: String
     /// All its params now.
     public var params: Params
+
+    /// Creates the change (the client reads them from the server; tests and previews make them).
+    public init(node: String, params: Params) {
+        self.node = node
+        self.params = params
+    }
 }
 
 /// The user moved a presented sheet to another of its detents.
@@ -60,6 +103,12 @@ public struct PresentationChanged: EventChange {
     public var node: String
     /// The id of the detent shown now.
     public var selected: String
+
+    /// Creates the change (the client reads them from the server; tests and previews make them).
+    public init(node: String, selected: String) {
+        self.node = node
+        self.selected = selected
+    }
 }
 
 /// A node's UI state was replaced (all of it now; empty clears it).
@@ -70,9 +119,15 @@ public struct UIChanged: EventChange {
     public var node: String
     /// All its UI state now.
     public var ui: [String: JSONValue]
+
+    /// Creates the change (the client reads them from the server; tests and previews make them).
+    public init(node: String, ui: [String: JSONValue]) {
+        self.node = node
+        self.ui = ui
+    }
 }
 
-/// A node's list was replaced: read the diff with `MinervaSession/list(of:since:)` from `from`.
+/// A node's list was replaced: read the diff with ``MinervaSession/list(of:since:)`` from `from`.
 public struct ListChanged: EventChange {
     /// `listChanged`.
     public static let type = "listChanged"
@@ -82,4 +137,11 @@ public struct ListChanged: EventChange {
     public var list: Int
     /// The previous version (0 for a first list).
     public var from: Int
+
+    /// Creates the change (the client reads them from the server; tests and previews make them).
+    public init(node: String, list: Int, from: Int) {
+        self.node = node
+        self.list = list
+        self.from = from
+    }
 }

@@ -4,6 +4,11 @@ public struct TabSelected: EventChange {
     public static let type = "tabSelected"
     /// The selected tab's id.
     public var tab: String
+
+    /// Creates the change (the client reads them from the server; tests and previews make them).
+    public init(tab: String) {
+        self.tab = tab
+    }
 }
 
 /// The session's flags changed: the whole new set, sorted.
@@ -12,6 +17,11 @@ public struct FlagsChanged: EventChange {
     public static let type = "flagsChanged"
     /// All the flags now.
     public var flags: [String]
+
+    /// Creates the change (the client reads them from the server; tests and previews make them).
+    public init(flags: [String]) {
+        self.flags = flags
+    }
 }
 
 /// A guarded target or a deep link was kept, replaced or dropped.
@@ -20,6 +30,11 @@ public struct PendingChanged: EventChange {
     public static let type = "pendingChanged"
     /// What waits now; nil when nothing does.
     public var pending: Pending?
+
+    /// Creates the change (the client reads them from the server; tests and previews make them).
+    public init(pending: Pending? = nil) {
+        self.pending = pending
+    }
 }
 
 /// A set-root kept nodes that were on the stack and moved them; `stack` is the navigator's
@@ -31,6 +46,12 @@ public struct StackChanged: EventChange {
     public var navigator: String
     /// Its whole stack now, bottom first.
     public var stack: [String]
+
+    /// Creates the change (the client reads them from the server; tests and previews make them).
+    public init(navigator: String, stack: [String]) {
+        self.navigator = navigator
+        self.stack = stack
+    }
 }
 
 /// The device's horizontal size class changed.
@@ -39,4 +60,9 @@ public struct SizeClassChanged: EventChange {
     public static let type = "sizeClassChanged"
     /// `compact` or `regular`.
     public var horizontal: SizeClass
+
+    /// Creates the change (the client reads them from the server; tests and previews make them).
+    public init(horizontal: SizeClass) {
+        self.horizontal = horizontal
+    }
 }

@@ -1,5 +1,5 @@
 /// A section of a list: its id and its cells. A client states a list as sections
-/// (`MinervaSession/putList(_:on:)`) and reads it back the same way.
+/// (``MinervaSession/putList(_:on:)``) and reads it back the same way.
 public struct ListSection: Codable, Hashable, Sendable, Identifiable {
     /// The section's id, unique in the list.
     public var id: String

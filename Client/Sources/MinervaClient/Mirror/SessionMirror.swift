@@ -6,8 +6,10 @@
 /// names — so a follower reads one small event per change instead of the whole document. Where
 /// the events do not carry what the state shows, it reads exactly that: a list's cells after
 /// `listChanged`, the app's split rules once, and the whole state at that version after a
-/// restore (nodes come back in the places they had), a change of app version, or an event type
-/// this client does not know; the current state after a gap the server no longer holds.
+/// restore (nodes come back in the places they had), a change of app version, an event type this
+/// client does not know, or a list that changed again before it was read (a mirror that fell
+/// behind); the current state after a gap the server no longer holds, or after a block it could
+/// not read (the server out of reach).
 /// Each state it delivers becomes the session's ``MinervaSession/state``, so the next change
 /// sends its version as `If-Match`.
 ///

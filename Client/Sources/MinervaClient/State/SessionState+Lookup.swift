@@ -17,6 +17,20 @@ extension SessionState {
 
     /// The node in focus: the top-most visible one.
     public var focusedNode: Node? { node(focus) }
+
+    /// The navigator that `navigator` presents (whose root is its `presented` node), if any:
+    /// follow it from a base navigator to show each modal over the one below.
+    public func navigator(presentedBy navigator: String) -> Navigator? {
+        guard let presented = self.navigator(navigator)?.presented, let id = node(presented)?.navigator else { return nil }
+        return self.navigator(id)
+    }
+}
+
+extension Tabs {
+    /// The selected tab's navigator (`tab:<id>`).
+    public var selectedNavigator: String? {
+        items.first { $0.id == selected }?.navigator
+    }
 }
 
 extension Node {
