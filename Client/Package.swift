@@ -42,7 +42,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: notApple),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
-            exclude: ["openapi-generator-config.yaml"],
+            exclude: ["openapi-generator-config.yaml", "Generated.sha256"],
             swiftSettings: swiftSettings
         ),
 

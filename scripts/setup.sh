@@ -47,7 +47,7 @@ if [[ "${1:-}" == "--test" ]]; then
   if [[ ! -x .venv/bin/python ]]; then
     python3 -m venv .venv
   fi
-  if ! .venv/bin/python -c 'import schemathesis, openapi_spec_validator, pytest, yaml, selenium, prometheus_client, check_jsonschema, openapi_python_client' 2>/dev/null \
+  if ! .venv/bin/python -c 'import schemathesis, openapi_spec_validator, pytest, xdist, yaml, selenium, prometheus_client, check_jsonschema, openapi_python_client' 2>/dev/null \
       || [[ ! -x .venv/bin/hadolint || ! -x .venv/bin/openapi-generator-cli || ! -x .venv/bin/ruff ]]; then
     echo "setup: installing Python test tools into .venv"
     .venv/bin/pip install --quiet --disable-pip-version-check -r tests/requirements.txt

@@ -1,74 +1,220 @@
 #!/usr/bin/env bash
-# Runs every test of Minerva Server, installing what is missing first:
-# unit tests (swift test, then the concurrent ones under ThreadSanitizer; the PostgreSQL store's
-# against a private cluster started here and removed on exit), live HTTP tests
-# against the release binary (pytest with urllib, curl and raw sockets; a kill -9 crash test on
-# the SQLite store; three instances on private PostgreSQL clusters behind nginx, with the database
-# stopped and frozen; a real browser on the web client), the Swift client (Client/: its committed
-# HTTP layer checked against openapi.yaml, its tests against the same binary, its DocC catalog
-# built), the README walkthrough,
-# schemathesis against openapi.yaml (checked as a closed world), OpenAPI Generator and
-# openapi-python-client on it (a generated Python client drives a session), stores written by an
-# earlier release read back (tests/migration), the spec validator and hadolint; and it prints the hot
-# path's instructions per request (Benchmarks/hot-path.sh), so that a change that moves them
-# shows in review.
+# Runs every test of Minerva Server, installing what is missing first. The work is a set of jobs,
+# each started as soon as the jobs it needs have passed, so that the three Swift builds and the
+# tests that need no quiet machine share the two cores (one SwiftPM build alone leaves a core idle
+# for much of its time):
+#   build-release  the release binary (scripts/build.sh) the live tests and the Swift client's run
+#   build-unit     the unit tests, under ThreadSanitizer (.build-tsan)
+#   build-client   the Swift client and its tests (Client/.build)
+#   unit           swift test under ThreadSanitizer, every suite (the PostgreSQL store's against a
+#                  private cluster started here and removed on exit)
+#   generated      the Swift client's committed HTTP layer is that of openapi.yaml (by its digest;
+#                  regenerated and compared when the digest differs)
+#   lint           openapi.yaml is valid OpenAPI 3.1; hadolint on the Dockerfile
+#   client         the Swift client's tests against the release binary
+#   docs           the Swift client's DocC catalog, every symbol link resolved
+#   live           the live HTTP tests, two at a time (pytest-xdist): urllib, curl and raw sockets,
+#                  a kill -9 crash test on the SQLite store, instances on private PostgreSQL
+#                  clusters behind nginx, a real browser on the web client, schemathesis against
+#                  openapi.yaml (as a closed world), generated Python clients, stores written by an
+#                  earlier release
+#   timing         the live tests that measure time or load (fair shares, lock-out, slow clients,
+#                  instances under faults, bounds on a 503, the README's commands), one at a time,
+#                  last, with nothing beside them
+# Each job's output goes to a log in a temporary folder; its progress shows as it goes (a build's
+# "[n/N]" line at least every 15 s), its end (and every failure) when it ends, and the run ends
+# with a table of the jobs: when each started, how long it took, and its result. A failed job
+# does not stop the others; the jobs that need it are skipped. The hot path's instructions per
+# request are a benchmark of their own: Benchmarks/hot-path.sh.
+#
+#   scripts/test.sh                          # everything
+#   scripts/test.sh unit                     # some jobs, and the builds they need
+#   scripts/test.sh live timing -- -k lists  # pytest's own arguments after --
+#   scripts/test.sh --screenshots timing -- tests/live/test_browser.py   # rewrite docs/*.png
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/setup.sh --test
+# Every job: the jobs it needs (they must have passed), the jobs it comes after (they must have
+# ended, however), what it is, and its command.
+jobs=(build-release build-unit build-client generated lint unit client docs live timing)
+declare -A needs=(
+  [unit]="build-unit" [client]="build-client build-release" [docs]="build-client" [live]="build-release"
+  [timing]="build-release"
+)
+declare -A after=(
+  [docs]="client"
+  [timing]="build-unit build-client generated lint unit client docs live"
+)
+declare -A title=(
+  [build-release]="release build (scripts/build.sh)"
+  [build-unit]="unit tests' build, ThreadSanitizer (.build-tsan)"
+  [build-client]="the Swift client's build (Client/.build)"
+  [generated]="the client's HTTP layer is that of openapi.yaml"
+  [lint]="openapi.yaml validates; hadolint"
+  [unit]="unit tests under ThreadSanitizer (swift test)"
+  [client]="the Swift client against the release binary"
+  [docs]="the Swift client's DocC catalog"
+  [live]="live tests, two at a time (pytest-xdist)"
+  [timing]="live tests that measure time or load, alone"
+)
 
-echo "== a private PostgreSQL cluster for the unit tests of the PostgreSQL store"
-# CI runs no database: start one in a temporary folder, and stop and remove it however we exit.
-cluster=$(.venv/bin/python tests/live/postgres.py start)
-trap '.venv/bin/python tests/live/postgres.py stop "${cluster%% *}"' EXIT
-export MINERVA_TEST_POSTGRES="${cluster#* }"
-
-# Runs a test command, printing as it goes the build's start and end and each test suite as it
-# finishes (so that the log never sits still for minutes), then the end of its output; and every
-# failure and sanitizer report in full when it fails (the end alone would not name the test).
-run_swift_tests() {
-  local lines=$1 log status
-  shift
-  log=$(mktemp)
-  set +e
-  "$@" 2>&1 | tee "$log" | grep --line-buffered -E '^(Building for|Build complete|Build of)|^[✔✘] Suite '
-  status=${PIPESTATUS[0]}
-  set -e
-  if ((status != 0)); then
-    grep -E -A 12 "✘|WARNING: ThreadSanitizer|error:|Fatal error" "$log" | head -n 300 || true
-  fi
-  tail -n "$lines" "$log"
-  rm -f "$log"
-  return "$status"
+usage() {
+  echo "usage: scripts/test.sh [--screenshots] [JOB …] [-- PYTEST_ARGUMENTS …]" >&2
+  echo "jobs: ${jobs[*]} (default: all; a job brings the builds it needs)" >&2
+  exit 2
 }
 
-echo "== unit tests (swift test)"
-run_swift_tests 40 swift test --parallel
+declare -A wanted=()
+pytest_arguments=()
+while (($#)); do
+  case "$1" in
+    --screenshots) export MINERVA_SCREENSHOTS=1 ;;
+    --) shift; pytest_arguments=("$@"); break ;;
+    -h | --help) usage ;;
+    *) [[ -v "title[$1]" ]] || { echo "scripts/test.sh: no job '$1'" >&2; usage; }; wanted[$1]=1 ;;
+  esac
+  shift
+done
+if ((${#wanted[@]} == 0)); then
+  for job in "${jobs[@]}"; do wanted[$job]=1; done
+else
+  # a chosen job brings the builds it needs
+  for job in "${!wanted[@]}"; do
+    for need in ${needs[$job]:-}; do wanted[$need]=1; done
+  done
+fi
 
-echo "== the concurrent tests again under ThreadSanitizer"
-run_swift_tests 15 swift test --scratch-path .build-tsan --sanitize=thread \
-  --filter 'ConcurrencyTests|HTTPServerTests|APITests|RandomOperationTests|CoreFaultTests|SharedStoreTests|CorePropertyTests|PostgresStoreTests|DeferredAnswerTests|AnalyticsRecordingTests|PostgresAnalyticsTests'
+# pytest MARKS [ARGUMENTS]: the live tests that MARKS select, with the caller's arguments after
+# ARGUMENTS. pytest's "no tests ran" (exit 5) is a pass when the caller's arguments chose tests.
+pytest_command() {
+  local arguments
+  printf -v arguments ' %q' "${pytest_arguments[@]}"
+  echo ".venv/bin/pytest -q -p no:cacheprovider --strict-markers --durations=25 -m '$1' ${2:-}${arguments} tests/live" \
+    "|| { status=\$?; [[ \$status == 5 && ${#pytest_arguments[@]} != 0 ]] || exit \$status; }"
+}
+declare -A command=(
+  [build-release]="scripts/build.sh"
+  [build-unit]="swift build --build-tests --scratch-path .build-tsan --sanitize=thread"
+  [build-client]="swift build --build-tests --package-path Client"
+  [generated]="scripts/generate-swift-client.sh --check"
+  [lint]=".venv/bin/openapi-spec-validator openapi.yaml && .venv/bin/hadolint Dockerfile"
+  [unit]="swift test --skip-build --scratch-path .build-tsan --sanitize=thread --parallel"
+  [client]="MINERVA_BIN='$PWD/.build/release/minerva-server' swift test --skip-build --package-path Client"
+  [docs]="scripts/build-swift-client-docs.sh"
+  [live]="$(pytest_command 'not serial' '-n 2')"
+  [timing]="$(pytest_command serial)"
+)
+# How many lines of a job's end to show when it passed (its summary; pytest's durations too).
+declare -A tail_lines=([unit]=6 [client]=4 [live]=40 [timing]=40)
 
-echo "== release build"
-scripts/build.sh >/dev/null
+declare -A state=() pid=() follower=() started=() took=() logs=()
+run_started=$SECONDS
+folder=$(mktemp -d -t minerva-test-XXXXXX)
 
-echo "== the Swift client's generated HTTP layer is that of openapi.yaml"
-scripts/generate-swift-client.sh --check
+clock() {  # SECONDS → M:SS
+  printf '%d:%02d' $(($1 / 60)) $(($1 % 60))
+}
 
-echo "== the Swift client against the release binary (swift test --package-path Client)"
-MINERVA_BIN="$PWD/.build/release/minerva-server" run_swift_tests 15 swift test --package-path Client
+summary() {
+  local job failed=() passed=0
+  echo
+  echo "== summary: $(clock $((SECONDS - run_started))) in all; jobs overlap (start is from the beginning)"
+  printf '%-14s %-52s %6s %6s  %s\n' job "" start time result
+  for job in setup "${jobs[@]}"; do
+    [[ -v "state[$job]" ]] || continue
+    printf '%-14s %-52s %6s %6s  %s\n' "$job" "${title[$job]}" "$(clock "${started[$job]:-0}")" "$(clock "${took[$job]:-0}")" "${state[$job]}"
+    case "${state[$job]}" in passed) passed=$((passed + 1)) ;; *) failed+=("$job") ;; esac
+  done
+  if ((${#failed[@]})); then echo "FAILED: ${failed[*]}"; else echo "all passed"; fi
+  echo "jobs: $passed passed, ${#failed[@]} failed"
+}
 
-echo "== the Swift client's DocC catalog builds, every symbol link resolved (docc)"
-scripts/build-swift-client-docs.sh
+stop_everything() {
+  local job
+  for job in "${!pid[@]}"; do
+    [[ "${state[$job]}" != running ]] || kill -TERM -- "-${pid[$job]}" 2>/dev/null || true
+  done
+  [[ -z "${cluster:-}" ]] || .venv/bin/python tests/live/postgres.py stop "${cluster%% *}" || true
+  summary
+  rm -rf "$folder"
+}
 
-echo "== openapi.yaml is a valid OpenAPI 3.1 document"
-.venv/bin/openapi-spec-validator openapi.yaml
+start() {  # JOB: runs its command in a process group of its own, its output in its log
+  local job=$1
+  logs[$job]="$folder/$job.log"
+  started[$job]=$((SECONDS - run_started))
+  state[$job]=running
+  echo "== $job: ${title[$job]} (started at $(clock "${started[$job]}"))"
+  setsid bash -c "${command[$job]}" </dev/null >"${logs[$job]}" 2>&1 &
+  pid[$job]=$!
+  tail -n +1 -F --pid="${pid[$job]}" "${logs[$job]}" 2>/dev/null | PROGRESS_PREFIX="[$job] " scripts/progress.sh &
+  follower[$job]=$!
+}
 
-echo "== Dockerfile lint (hadolint)"
-.venv/bin/hadolint Dockerfile
+finish() {  # JOB: records how its command ended and shows its end (or its failures)
+  local job=$1 status=0
+  wait "${pid[$job]}" || status=$?
+  wait "${follower[$job]}" || true
+  took[$job]=$((SECONDS - run_started - started[$job]))
+  if ((status == 0)); then
+    state[$job]=passed
+    echo "== $job: passed in $(clock "${took[$job]}")"
+    tail -n "${tail_lines[$job]:-0}" "${logs[$job]}" | sed "s/^/[$job] /"
+  else
+    state[$job]="failed (exit $status)"
+    echo "== $job: FAILED (exit $status) after $(clock "${took[$job]}")"
+    grep -E -A 12 "✘|WARNING: ThreadSanitizer|error:|Fatal error|FAILED|Error" "${logs[$job]}" | head -n 300 | sed "s/^/[$job] /" || true
+    tail -n 60 "${logs[$job]}" | sed "s/^/[$job] /"
+  fi
+}
 
-echo "== the hot path: instructions per request, in process (callgrind; a figure, not a test: compare with BENCHMARKS.md)"
-Benchmarks/hot-path.sh
+echo "== setup (scripts/setup.sh --test)"
+scripts/setup.sh --test
+state[setup]=passed started[setup]=0 took[setup]=$((SECONDS - run_started)) title[setup]="scripts/setup.sh --test"
+trap stop_everything EXIT
 
-echo "== live HTTP tests, README walkthrough and schemathesis (pytest)"
-.venv/bin/pytest -q -p no:cacheprovider tests/live
+if [[ -v wanted[unit] ]]; then
+  # CI runs no database: the PostgreSQL store's unit tests get a cluster in a temporary folder,
+  # stopped and removed however this script ends.
+  cluster=$(.venv/bin/python tests/live/postgres.py start)
+  export MINERVA_TEST_POSTGRES="${cluster#* }"
+fi
+
+# Until every wanted job has ended: start each one whose needs have passed (or skip it when one
+# of them did not), and collect those that ended.
+while true; do
+  waiting=0
+  for job in "${jobs[@]}"; do
+    [[ -v "wanted[$job]" ]] || continue
+    case "${state[$job]:-}" in
+      "")
+        blocked="" ready=true
+        for need in ${needs[$job]:-}; do
+          case "${state[$need]:-}" in
+            passed) ;;
+            "" | running) ready=false ;;
+            *) blocked=$need ;;
+          esac
+        done
+        for earlier in ${after[$job]:-}; do
+          [[ ! -v "wanted[$earlier]" ]] || [[ "${state[$earlier]:-running}" != running ]] || ready=false
+        done
+        if [[ -n "$blocked" ]]; then
+          state[$job]="skipped ($blocked did not pass)" started[$job]=$((SECONDS - run_started)) took[$job]=0
+        elif $ready; then
+          start "$job"
+        fi
+        waiting=1
+        ;;
+      running)
+        if kill -0 "${pid[$job]}" 2>/dev/null; then waiting=1; else finish "$job"; fi
+        ;;
+    esac
+  done
+  ((waiting)) || break
+  sleep 1
+done
+
+for job in "${!state[@]}"; do
+  [[ "${state[$job]}" == passed ]] || exit 1
+done

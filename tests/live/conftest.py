@@ -6,6 +6,7 @@ import re
 import signal
 import socket
 import subprocess
+import tempfile
 import threading
 import time
 import urllib.error
@@ -19,6 +20,15 @@ ROOT = Path(__file__).resolve().parents[2]
 APPS = Path(__file__).resolve().parent / "apps"
 BINARY = Path(os.environ.get("MINERVA_BIN", ROOT / ".build" / "release" / "minerva-server"))
 AT = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
+# Hypothesis (under schemathesis) keeps a cache folder, by default .hypothesis/ in the working
+# directory: a temporary one instead, so that a test run leaves the clone as it was.
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", tempfile.mkdtemp(prefix="minerva-hypothesis-"))
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "serial: measures time or load (latency, a bound on a 503, shares under attack), so "
+        "scripts/test.sh runs it in a pytest of its own after the parallel one, with nothing beside it")
 
 
 def check_block(events, version, first_seq):

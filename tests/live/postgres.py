@@ -54,7 +54,7 @@ class PostgresCluster:
                 shutil.chown(cluster.folder, "postgres", "postgres")
             # --no-sync: a test cluster need not survive a power cut, and initdb's fsyncs cost seconds
             cluster._run("initdb", "-D", str(cluster.data), "-A", "trust", "-U", "postgres", "--no-sync")
-            cluster.start()
+            cluster._start_on_a_free_port()
             cluster.sql(f'CREATE DATABASE "{database}"', database="postgres")
         except BaseException:
             cluster.cleanup()
@@ -77,6 +77,19 @@ class PostgresCluster:
         """Starts the cluster on its port (again, after stop: same port, so URLs stay valid)."""
         options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.folder / "log"), "-w", "-t", "60", "-o", options, "start")
+
+    def _start_on_a_free_port(self, attempts=5):
+        """Starts the cluster for the first time. A free port can be taken by another process
+        (a test running beside this one) between `free_port` and the postmaster's bind: then
+        another port is tried."""
+        for attempt in range(attempts):
+            try:
+                self.start()
+                return
+            except RuntimeError as error:
+                if attempt == attempts - 1 or "Address already in use" not in str(error):
+                    raise
+                self.port = free_port()
 
     def stop(self, mode="immediate"):
         """`immediate` drops every connection at once, as a crash would; `fast` shuts down cleanly."""

@@ -125,6 +125,7 @@ def test_a_seeded_population_gives_the_funnel_and_exits_it_was_built_with_across
         assert restarted.stop() == 0
 
 
+@pytest.mark.serial
 def test_time_on_screen_follows_the_server_clock(clock_file):
     server = RunningServer(*TABS, "--admin-token", ADMIN, "--clock-offset-file", str(clock_file))
     try:
@@ -161,6 +162,7 @@ def test_two_instances_on_one_postgresql_count_each_change_once(clock_file):
             assert [instance.stop() for instance in instances] == [0, 0]
 
 
+@pytest.mark.serial
 def test_flows_count_successes_cancellations_and_time_to_finish(clock_file):
     server = RunningServer(*TABS, "--admin-token", ADMIN, "--clock-offset-file", str(clock_file))
     try:

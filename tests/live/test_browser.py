@@ -11,16 +11,20 @@ changes it, a close or a swipe is the user's (`interactive`), a popover points a
 cell it was presented from (a sheet where the width is compact), a three-column split view shows
 its columns side by side and, compact, its `compactStack` as one stack, and a context-level modal
 stays inside its tab while a window-level one keeps the tab bar out of reach. Needs Debian's
-chromium and chromium-driver and Selenium from pip. Writes the screenshots the README shows to
-docs/ at a fixed viewport (web-client-timeline.png, web-client-flows.png, web-client-sheet.png,
+chromium and chromium-driver and Selenium from pip. Takes the screenshots the README shows at a
+fixed viewport (web-client-timeline.png, web-client-flows.png, web-client-sheet.png,
 web-client-popover.png, web-client-split-regular.png, web-client-split-compact.png,
-web-client-levels.png; test_browser_first_hour.py writes web-client.png), so each run draws them
-anew from the page as it is.
+web-client-levels.png; test_browser_first_hour.py takes web-client.png): into docs/ when asked
+(MINERVA_SCREENSHOTS=1, which `scripts/test.sh --screenshots` sets), so that they show the page as
+it is, and into a temporary folder otherwise, so that a test run leaves the clone as it was.
 """
 import json
+import os
 import re
+import tempfile
 import time
 import urllib.request
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -34,8 +38,12 @@ from selenium.webdriver.common.keys import Keys
 
 from conftest import APPS, ROOT, RunningServer
 
-# The README shows the screenshots these tests take, so each run writes them there afresh.
-SCREENSHOTS = ROOT / "docs"
+# One at a time, after the parallel tests (scripts/test.sh): most of its checks read the page
+# after it settled for a fixed time.
+pytestmark = pytest.mark.serial
+
+# The README shows the screenshots these tests take: they are written there on request only.
+SCREENSHOTS = ROOT / "docs" if os.environ.get("MINERVA_SCREENSHOTS") == "1" else Path(tempfile.mkdtemp(prefix="minerva-screenshots-"))
 # Every screenshot is taken at this viewport (CSS pixels), whatever the browser's window.
 SCREENSHOT_VIEWPORT = {"width": 1400, "height": 900}
 CHROMIUM = "/usr/bin/chromium"
@@ -121,7 +129,7 @@ def console_problems(browser, server, provoked=()):
 
 
 def save_screenshot(browser, name):
-    """Writes docs/NAME: the page at SCREENSHOT_VIEWPORT, one device pixel per CSS pixel."""
+    """Writes SCREENSHOTS/NAME: the page at SCREENSHOT_VIEWPORT, one device pixel per CSS pixel."""
     browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {**SCREENSHOT_VIEWPORT, "deviceScaleFactor": 1, "mobile": False})
     try:
         time.sleep(0.3)  # a resize observer scales the device

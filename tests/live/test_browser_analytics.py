@@ -1,8 +1,8 @@
 """The web client's Analytics view in a real browser (headless Chromium through Selenium, as
 test_browser.py): a population of sessions is driven beside the page, the view asks for the admin
 token once (a wrong one is refused and asked again), then draws the funnel and the screens table
-as SVG with the server's own figures. Writes docs/web-analytics.png, the screenshot the README
-shows.
+as SVG with the server's own figures. Takes web-analytics.png, the screenshot the README shows
+(into docs/ on request: see test_browser.py).
 """
 import time
 

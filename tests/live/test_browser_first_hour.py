@@ -4,8 +4,8 @@ at `/`. The first screen already shows a list from the app description's sample 
 on a cell shows the screen it names; a returning user's home shows people whose profile leads on
 to its followers (a cell's `":userId"` filled in from the profile shown). A session the page
 joined gets no sample list: its own client decides. A server without an admin token shows no
-Analytics button, and the browser logs nothing. Writes docs/web-client.png, the screenshot at the
-top of the README (Ada's profile with its list).
+Analytics button, and the browser logs nothing. Takes web-client.png, the screenshot at the top of
+the README (Ada's profile with its list; into docs/ on request: see test_browser.py).
 """
 from test_browser import Page, browser, console_problems, find_node, save_screenshot, wait_for, walk  # noqa: F401 (the browser fixture)
 

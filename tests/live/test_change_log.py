@@ -189,6 +189,7 @@ def test_a_no_op_with_an_idempotency_key_answers_its_first_answer_again(session)
     assert session.get()["flags"] == [] and session.events()["last"] == 2
 
 
+@pytest.mark.serial
 def test_a_no_op_wakes_no_waiting_poll_or_state_wait(session):
     session.op("flags", {"set": ["beta"]})
     other = session.other_client()
@@ -227,6 +228,7 @@ def test_an_idempotent_retry_appends_nothing_more(session):
 
 # --- a second client wakes long polls, state waits and streams ---------------------------------
 
+@pytest.mark.serial
 def test_a_second_clients_change_wakes_a_long_poll_and_a_stream_with_the_whole_block(session):
     session.op("push", {"screen": "settings"})
     other = session.other_client()
@@ -254,6 +256,7 @@ def test_a_second_clients_change_wakes_a_long_poll_and_a_stream_with_the_whole_b
     assert [frame["data"] for frame in frames[1:]] == body["events"] == session.events(1)["events"]
 
 
+@pytest.mark.serial
 def test_a_long_poll_after_beyond_the_newest_waits_for_an_event_newer_than_after(session):
     other = session.other_client()
     with ThreadPoolExecutor(max_workers=1) as pool:
@@ -273,6 +276,7 @@ def test_a_long_poll_after_beyond_the_newest_waits_for_an_event_newer_than_after
     assert time.monotonic() - started > 0.9
 
 
+@pytest.mark.serial
 def test_get_wait_answers_when_another_client_changes_the_version(session):
     other = session.other_client()
     with ThreadPoolExecutor(max_workers=1) as pool:
@@ -286,6 +290,7 @@ def test_get_wait_answers_when_another_client_changes_the_version(session):
     assert status == 200 and headers["ETag"] == '"2"' and state["version"] == 2 and state == session.get()
 
 
+@pytest.mark.serial
 def test_get_wait_answers_304_after_its_time(session):
     started = time.monotonic()
     status, headers, body = session.call("GET", "?wait=1", headers={"If-None-Match": '"1"'})
@@ -293,6 +298,7 @@ def test_get_wait_answers_304_after_its_time(session):
     assert 0.9 < time.monotonic() - started < 4
 
 
+@pytest.mark.serial
 def test_get_wait_answers_at_once_without_if_none_match_or_when_the_version_differs(session):
     session.op("push", {"screen": "settings"})
     started = time.monotonic()
@@ -325,6 +331,7 @@ def test_a_stream_resumed_at_the_newest_event_sends_only_what_follows(session):
     assert frames[-1]["data"]["final"] is True and "final" not in frames[0]["data"]
 
 
+@pytest.mark.serial
 def test_a_stream_resumed_beyond_the_newest_event_sends_only_newer_ones(session):
     # as a long poll with `after` beyond the newest: "resumes after it" skips what the client has
     for _ in range(2):
@@ -355,6 +362,7 @@ def test_a_deleted_session_ends_its_streams_with_ended(server):
     assert "id" not in frames[-1]
 
 
+@pytest.mark.serial
 def test_an_expired_session_ends_its_streams_with_ended():
     running = RunningServer("--app", str(APPS / "basic.json"), "--session-ttl", "2")
     try:

@@ -83,6 +83,7 @@ def released(server, baseline):
             and open_fds(server) <= baseline)
 
 
+@pytest.mark.serial
 @pytest.mark.parametrize("how", ["close", "reset"])
 def test_dropped_streams_are_released_though_the_session_publishes_nothing(quick, how):
     session = quick.create_session()
@@ -108,6 +109,7 @@ def test_dropped_streams_are_released_though_the_session_publishes_nothing(quick
     assert eventually(lambda: released(quick, baseline))
 
 
+@pytest.mark.serial
 def test_a_client_reconnecting_again_and_again_is_never_refused(quick):
     # a phone changing networks: each time the old stream is left behind and a new one opened
     session = quick.create_session()
@@ -120,6 +122,7 @@ def test_a_client_reconnecting_again_and_again_is_never_refused(quick):
     assert eventually(lambda: gauge(quick, "minerva_event_streams") == 0)
 
 
+@pytest.mark.serial
 def test_an_idle_stream_carries_heartbeats_that_clients_ignore(quick):
     session = quick.create_session()
     stream = EventStream(session)
@@ -133,6 +136,7 @@ def test_an_idle_stream_carries_heartbeats_that_clients_ignore(quick):
     stream.close()
 
 
+@pytest.mark.serial
 def test_heartbeats_leave_a_busy_stream_alone(quick):
     session = quick.create_session()
     stream = EventStream(session)
@@ -145,6 +149,7 @@ def test_heartbeats_leave_a_busy_stream_alone(quick):
     stream.close()
 
 
+@pytest.mark.serial
 def test_a_closed_stream_is_released_long_before_its_heartbeat():
     # a client that closes or resets its socket is found by looking at the socket, not by a write
     server = RunningServer("--app", str(APPS / "basic.json"), "--rate-limit", "0")   # heartbeat: 15 s

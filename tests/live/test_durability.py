@@ -57,6 +57,7 @@ def test_restart_keeps_sessions_tokens_events_lists_and_keys(tmp_path):
     assert tokens == 0, "the token is stored in clear"
 
 
+@pytest.mark.serial
 def test_kill_9_loses_no_acknowledged_mutation(tmp_path):
     db = tmp_path / "crash.sqlite"
     for round in range(3):
@@ -164,6 +165,7 @@ def test_a_changed_app_description_is_reported_not_broken(tmp_path):
         server.stop()
 
 
+@pytest.mark.serial
 def test_durable_changes_wake_followers_and_survive_a_crash(tmp_path):
     db = tmp_path / "follow.sqlite"
     server = start(db)
@@ -333,6 +335,7 @@ def test_a_full_disk_refuses_changes_with_503_publishes_nothing_and_recovers(sma
             server.stop()
 
 
+@pytest.mark.serial
 def test_a_disk_that_fills_while_clients_write_loses_nothing_and_leaks_nothing(small_disk):
     server = start(small_disk / "minerva.sqlite")
     try:

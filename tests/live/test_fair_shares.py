@@ -19,6 +19,10 @@ import pytest
 from conftest import RunningServer
 from trickle import open_trickler, still_open, timed_request
 
+# One at a time, after the parallel tests (scripts/test.sh): answers within a bound while
+# thousands of connections trickle.
+pytestmark = pytest.mark.serial
+
 TRICKLE_EVERY = 2.0
 CLIENT = "127.0.0.9"
 REQUESTS = 40

@@ -142,6 +142,7 @@ def test_a_change_through_one_instance_is_seen_at_once_through_every_other(deplo
     assert [session.on(instance).call("GET")[0] for instance in instances] == [401, 401, 401]   # as on one instance
 
 
+@pytest.mark.serial
 def test_streams_and_long_polls_hear_changes_made_through_other_instances(deployment):
     a, b, c = deployment.instances
     session = deployment.nginx.create_session()
@@ -208,6 +209,7 @@ def commit_notices(instance):
     return float(found.group(1))
 
 
+@pytest.mark.serial
 def test_an_instance_hears_only_of_the_sessions_someone_follows_there(deployment):
     a, b, _ = deployment.instances
     followed, other = deployment.nginx.create_session(), deployment.nginx.create_session()
@@ -333,6 +335,7 @@ def test_a_role_that_may_connect_and_create_in_its_schema_is_enough(deployment):
 
 # --- faults, each on a deployment of its own -----------------------------------------------------
 
+@pytest.mark.serial
 def test_kill_9_of_an_instance_under_load_loses_no_acknowledged_change(own_deployment):
     deployment = own_deployment
     victim, *survivors = deployment.instances
@@ -391,6 +394,7 @@ def test_kill_9_of_an_instance_under_load_loses_no_acknowledged_change(own_deplo
         follower.close()
 
 
+@pytest.mark.serial
 def test_database_stopped_answers_503_in_time_and_instances_heal_by_themselves(own_deployment):
     deployment = own_deployment
     a, b, c = deployment.instances
@@ -437,6 +441,7 @@ def test_database_stopped_answers_503_in_time_and_instances_heal_by_themselves(o
     report("503 while the database is stopped", waits)
 
 
+@pytest.mark.serial
 def test_database_frozen_answers_503_in_time_and_a_write_of_unknown_outcome_applies_once(own_deployment):
     deployment = own_deployment
     a, b, c = deployment.instances
@@ -488,6 +493,7 @@ def test_database_frozen_answers_503_in_time_and_a_write_of_unknown_outcome_appl
     report("503 while the database is frozen", waits)
 
 
+@pytest.mark.serial
 def test_streams_hear_every_change_after_the_listener_connection_is_killed(own_deployment):
     deployment = own_deployment
     b, c = deployment.instances[1:]

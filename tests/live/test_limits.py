@@ -73,6 +73,7 @@ def test_malformed_keys_are_400(session):
         assert status == 400, bad
 
 
+@pytest.mark.serial
 def test_idle_sessions_expire(strict):
     session = strict.create_session()
     assert session.call("GET")[0] == 200
@@ -81,6 +82,7 @@ def test_idle_sessions_expire(strict):
     assert status == 401
 
 
+@pytest.mark.serial
 def test_requests_per_second_per_session(strict):
     session = strict.create_session()
     statuses = [session.call("GET")[0] for _ in range(8)]
@@ -91,6 +93,7 @@ def test_requests_per_second_per_session(strict):
     assert other.call("GET")[0] == 200
 
 
+@pytest.mark.serial
 def test_nodes_per_session(strict):
     session = strict.create_session()
     for _ in range(3):
@@ -126,6 +129,7 @@ def test_default_url_and_header_limits_hold_up_to_the_limit_and_answer_in_json_p
     assert server.request("GET", "/healthz")[0] == 200
 
 
+@pytest.mark.serial
 def test_max_sessions(strict):
     time.sleep(1.6)  # earlier sessions expire
     statuses = [strict.request("POST", "/v1/sessions", {})[0] for _ in range(45)]

@@ -5,9 +5,12 @@ import time
 import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from conftest import EventStream, split_blocks
 
 
+@pytest.mark.serial
 def test_a_long_poll_returns_when_another_client_changes_the_session(server, session):
     other = session.other_client()
 
@@ -24,6 +27,7 @@ def test_a_long_poll_returns_when_another_client_changes_the_session(server, ses
     assert body["last"] == 1 and body["events"][0]["final"] is True
 
 
+@pytest.mark.serial
 def test_a_long_poll_answers_empty_after_its_wait(session):
     started = time.monotonic()
     status, _, body = session.call("GET", "/events?after=0&wait=1")
@@ -31,6 +35,7 @@ def test_a_long_poll_answers_empty_after_its_wait(session):
     assert 0.9 < time.monotonic() - started < 4
 
 
+@pytest.mark.serial
 def test_a_long_poll_with_events_already_there_answers_at_once(session):
     session.op("push", {"screen": "settings"})
     session.op("pop")
@@ -40,6 +45,7 @@ def test_a_long_poll_with_events_already_there_answers_at_once(session):
     assert time.monotonic() - started < 1
 
 
+@pytest.mark.serial
 def test_many_waiting_long_polls_hold_no_thread(server):
     # far more waiting polls than worker threads: the server still answers everything else
     sessions = [server.create_session() for _ in range(40)]
@@ -100,6 +106,7 @@ def test_last_event_id_resumes_without_loss(server, session):
     assert [frame["id"] for frame in frames] == ["2", "3", "4", "5", "6"]
 
 
+@pytest.mark.serial
 def test_streams_end_cleanly_when_the_session_is_deleted(server):
     session = server.create_session()
     address = urllib.parse.urlsplit(server.url)
@@ -119,6 +126,7 @@ def test_streams_end_cleanly_when_the_session_is_deleted(server):
     assert data.endswith(b"0\r\n\r\n"), data[-50:]
 
 
+@pytest.mark.serial
 def test_shutdown_ends_waiting_polls_and_streams(tmp_path):
     from conftest import APPS, RunningServer
     running = RunningServer("--app", str(APPS / "basic.json"))

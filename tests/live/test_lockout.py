@@ -15,6 +15,10 @@ import pytest
 from conftest import RunningServer
 from trickle import HEAD, open_trickler, still_open, timed_request
 
+# One at a time, after the parallel tests (scripts/test.sh): answers and deadlines in seconds
+# while thousands of connections trickle.
+pytestmark = pytest.mark.serial
+
 ATTACKERS = 4200
 ATTACK_SECONDS = 20
 TRICKLE_EVERY = 2.0

@@ -23,6 +23,10 @@ import pytest
 from conftest import ROOT, Client, RunningServer
 from postgres import PostgresCluster
 
+# One at a time, after the parallel tests (scripts/test.sh): the README's commands signal every
+# minerva-server (pkill -HUP) and wait for streams by the clock.
+pytestmark = pytest.mark.serial
+
 README = (ROOT / "README.md").read_text()
 BINARY = ROOT / ".build" / "release" / "minerva-server"
 
@@ -30,6 +34,7 @@ BINARY = ROOT / ".build" / "release" / "minerva-server"
 # it as printed, or why none can.
 COMMAND_BLOCKS = {
     "scripts/run-demo.sh ": "test_the_demo_command_serves_the_demo_app",
+    "scripts/test.sh unit": "test_the_test_command_runs_the_jobs_it_is_given",
     ".build/release/minerva-server --check-app app.json": "test_the_app_reload_commands_run_as_written",
     "# server-sent events": "test_the_three_ways_to_follow_a_session_run_as_written",
     'ADMIN="Authorization: Bearer $MINERVA_ADMIN_TOKEN"': "test_the_analytics_reports_run_as_written",
@@ -203,6 +208,47 @@ def test_the_demo_command_serves_the_demo_app():
         assert (session.state["flow"], session.state["root"]["children"][0]["screen"]) == ("onboarding", "welcome")
     finally:
         assert server.stop() == 0, "".join(server.log)
+
+
+def test_the_test_command_runs_the_jobs_it_is_given():
+    """The README's quicker loops name jobs `scripts/test.sh --help` lists. Those lines run builds
+    and tests for minutes (and this test is one of them), so the runner is tried with quick jobs:
+    it runs what it is given and ends with their table, a failed job is named and fails the run
+    without stopping the others, and an unknown job is refused before anything runs."""
+    lines = commands(command_block("scripts/test.sh unit"))
+    usage = subprocess.run(["scripts/test.sh", "--help"], cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert usage.returncode == 2
+    jobs = re.search(r"^jobs: (.*) \(default", usage.stderr, re.M).group(1).split()
+    assert "timing" in jobs and "build-release" in jobs
+    for line in lines:
+        words = line.split()
+        assert words[0] == "scripts/test.sh", line
+        named = words[1:words.index("--")] if "--" in words else words[1:]
+        assert all(word in jobs or word == "--screenshots" for word in named) and named, line
+
+    # not this pytest's own settings (a junit file, an xdist worker's name)
+    environment = {name: value for name, value in os.environ.items() if not name.startswith("PYTEST_")}
+
+    def run(*arguments):
+        result = subprocess.run(["scripts/test.sh", *arguments], cwd=ROOT, capture_output=True, text=True, timeout=600,
+                                env=environment)
+        table = result.stdout.split("== summary", 1)[1] if "== summary" in result.stdout else ""
+        rows = {line.split()[0]: line for line in table.splitlines()[2:] if line and line.split()[0] in ["setup", *jobs]}
+        return result, rows
+
+    result, rows = run("lint", "generated")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert sorted(rows) == ["generated", "lint", "setup"] and all(row.endswith("passed") for row in rows.values()), rows
+    assert result.stdout.rstrip().endswith("all passed\njobs: 3 passed, 0 failed")
+
+    result, rows = run("lint", "live", "--", "--no-such-pytest-flag")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert sorted(rows) == ["build-release", "lint", "live", "setup"], rows
+    assert "failed (exit 4)" in rows["live"] and rows["lint"].endswith("passed") and rows["build-release"].endswith("passed")
+    assert "FAILED: live" in result.stdout and "unrecognized arguments: --no-such-pytest-flag" in result.stdout
+
+    refused = subprocess.run(["scripts/test.sh", "lnit"], cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert refused.returncode == 2 and "no job 'lnit'" in refused.stderr and "== setup" not in refused.stdout
 
 
 def test_the_three_ways_to_follow_a_session_run_as_written():

@@ -51,6 +51,7 @@ def read_until_closed(sock, timeout):
     return data, False
 
 
+@pytest.mark.serial
 @pytest.mark.parametrize("stream", [False, True], ids=["long_poll", "stream"])
 def test_a_full_server_of_waits_answers_the_largest_groups_oldest_early(stream):
     server = RunningServer("--max-connections", "64", "--max-streams-per-session", "0", "--max-streams-per-ip", "0")
