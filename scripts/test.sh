@@ -13,11 +13,11 @@
 #   lint           openapi.yaml is valid OpenAPI 3.1; hadolint on the Dockerfile
 #   client         the Swift client's tests against the release binary
 #   docs           the Swift client's DocC catalog, every symbol link resolved
-#   live           the live HTTP tests, two at a time (pytest-xdist): urllib, curl and raw sockets,
-#                  a kill -9 crash test on the SQLite store, instances on private PostgreSQL
-#                  clusters behind nginx, a real browser on the web client, schemathesis against
-#                  openapi.yaml (as a closed world), generated Python clients, stores written by an
-#                  earlier release
+#   live           the live HTTP tests, two at a time (pytest-xdist, each module on one worker):
+#                  urllib, curl and raw sockets, a kill -9 crash test on the SQLite store,
+#                  instances on private PostgreSQL clusters behind nginx, a real browser on the web
+#                  client, schemathesis against openapi.yaml (as a closed world), generated Python
+#                  clients, stores written by an earlier release
 #   timing         the live tests that measure time or load (fair shares, lock-out, slow clients,
 #                  instances under faults, bounds on a 503, the README's commands), one at a time,
 #                  last, with nothing beside them
@@ -101,7 +101,7 @@ declare -A command=(
   [unit]="swift test --skip-build --scratch-path .build-tsan --sanitize=thread --parallel"
   [client]="MINERVA_BIN='$PWD/.build/release/minerva-server' swift test --skip-build --package-path Client"
   [docs]="scripts/build-swift-client-docs.sh"
-  [live]="$(pytest_command 'not serial' '-n 2')"
+  [live]="$(pytest_command 'not serial' '-n 2 --dist loadfile')"
   [timing]="$(pytest_command serial)"
 )
 # How many lines of a job's end to show when it passed (its summary; pytest's durations too).
