@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Shows that a long build or test run is moving without flooding the log: reads its output on
-# standard input and prints SwiftPM's "[n/N] …" line and pytest's "…[ NN%]" line at most once
+# standard input and prints SwiftPM's "[n/N] …" line and pytest's "[ NN%]" line at most once
 # every PROGRESS_SECONDS (15 by default), the last of them again when the output pauses that
 # long, and at once every "Building for…"/"Build complete…" line, every finished Swift test
 # suite and every error. PROGRESS_PREFIX goes before every line it prints.
@@ -23,7 +23,7 @@ while true; do
     line=$partial$line partial=""
     printf '%s\n' "$line" >>"$log"
     case "$line" in
-      \[[0-9]*/[0-9]*\]\ * | *"[ "*[0-9]"%]" | *"["*[0-9]"%]")
+      \[[0-9]*/[0-9]*\]\ * | *\[*[0-9]%\]*)
         if ((SECONDS - last_shown >= every)); then
           show "$line"
           last_shown=$SECONDS pending=""

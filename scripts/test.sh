@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of Minerva Server, installing what is missing first. The work is a set of jobs,
-# each started as soon as the jobs it needs have passed, so that the three Swift builds and the
-# tests that need no quiet machine share the two cores (one SwiftPM build alone leaves a core idle
-# for much of its time):
+# each started as soon as the jobs it needs have passed: the three Swift builds one after another
+# (each fills both cores), and beside them the tests whose build is done and that need no quiet
+# machine, so that a build uses what a test run leaves idle:
 #   build-release  the release binary (scripts/build.sh) the live tests and the Swift client's run
 #   build-unit     the unit tests, under ThreadSanitizer (.build-tsan)
 #   build-client   the Swift client and its tests (Client/.build)
@@ -30,7 +30,8 @@
 #   scripts/test.sh                          # everything
 #   scripts/test.sh unit                     # some jobs, and the builds they need
 #   scripts/test.sh live timing -- -k lists  # pytest's own arguments after --
-#   scripts/test.sh --screenshots timing -- tests/live/test_browser.py   # rewrite docs/*.png
+#   scripts/test.sh --screenshots live timing -- -k browser   # rewrite docs/*.png
+#   scripts/test.sh --junit DIR              # also JUnit XML of every test run, one file a job
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -59,16 +60,18 @@ declare -A title=(
 )
 
 usage() {
-  echo "usage: scripts/test.sh [--screenshots] [JOB …] [-- PYTEST_ARGUMENTS …]" >&2
+  echo "usage: scripts/test.sh [--screenshots] [--junit DIR] [JOB …] [-- PYTEST_ARGUMENTS …]" >&2
   echo "jobs: ${jobs[*]} (default: all; a job brings the builds it needs)" >&2
   exit 2
 }
 
 declare -A wanted=()
 pytest_arguments=()
+junit=""
 while (($#)); do
   case "$1" in
     --screenshots) export MINERVA_SCREENSHOTS=1 ;;
+    --junit) [[ $# -ge 2 ]] || usage; mkdir -p "$2"; junit=$(cd "$2" && pwd); shift ;;
     --) shift; pytest_arguments=("$@"); break ;;
     -h | --help) usage ;;
     *) [[ -v "title[$1]" ]] || { echo "scripts/test.sh: no job '$1'" >&2; usage; }; wanted[$1]=1 ;;
@@ -84,25 +87,33 @@ else
   done
 fi
 
-# pytest MARKS [ARGUMENTS]: the live tests that MARKS select, with the caller's arguments after
+# JOB: the arguments that write the job's JUnit XML when --junit asked for it.
+junit_arguments() {
+  [[ -z "$junit" ]] || printf -- '--%s %q' "${2:-junitxml}" "$junit/$1.xml"
+}
+
+# JOB MARKS [ARGUMENTS]: the live tests that MARKS select, with the caller's arguments after
 # ARGUMENTS. pytest's "no tests ran" (exit 5) is a pass when the caller's arguments chose tests.
 pytest_command() {
   local arguments
   printf -v arguments ' %q' "${pytest_arguments[@]}"
-  echo ".venv/bin/pytest -q -p no:cacheprovider --strict-markers --durations=25 -m '$1' ${2:-}${arguments} tests/live" \
+  echo ".venv/bin/pytest -v -p no:cacheprovider --strict-markers --durations=25 $(junit_arguments "$1") -m '$2' ${3:-}${arguments} tests/live" \
     "|| { status=\$?; [[ \$status == 5 && ${#pytest_arguments[@]} != 0 ]] || exit \$status; }"
 }
+# The unit tests' build keeps line tables only, not full debug information: enough for the file
+# and line of a failure, a crash or a sanitizer report, and cheaper to compile and link.
+line_tables="-Xswiftc -gline-tables-only -Xcc -gline-tables-only"
 declare -A command=(
   [build-release]="scripts/build.sh"
-  [build-unit]="swift build --build-tests --scratch-path .build-tsan --sanitize=thread"
+  [build-unit]="swift build --build-tests --scratch-path .build-tsan --sanitize=thread $line_tables"
   [build-client]="swift build --build-tests --package-path Client"
   [generated]="scripts/generate-swift-client.sh --check"
   [lint]=".venv/bin/openapi-spec-validator openapi.yaml && .venv/bin/hadolint Dockerfile"
-  [unit]="swift test --skip-build --scratch-path .build-tsan --sanitize=thread --parallel"
-  [client]="MINERVA_BIN='$PWD/.build/release/minerva-server' swift test --skip-build --package-path Client"
+  [unit]="swift test --skip-build --scratch-path .build-tsan --sanitize=thread --parallel $(junit_arguments unit xunit-output)"
+  [client]="MINERVA_BIN='$PWD/.build/release/minerva-server' swift test --skip-build --package-path Client $(junit_arguments client xunit-output)"
   [docs]="scripts/build-swift-client-docs.sh"
-  [live]="$(pytest_command 'not serial' '-n 2 --dist loadfile')"
-  [timing]="$(pytest_command serial)"
+  [live]="$(pytest_command live 'not serial' '-n 2 --dist loadfile')"
+  [timing]="$(pytest_command timing serial)"
 )
 # How many lines of a job's end to show when it passed (its summary; pytest's durations too).
 declare -A tail_lines=([unit]=6 [client]=4 [live]=40 [timing]=40)
@@ -199,6 +210,13 @@ while true; do
         for earlier in ${after[$job]:-}; do
           [[ ! -v "wanted[$earlier]" ]] || [[ "${state[$earlier]:-running}" != running ]] || ready=false
         done
+        # one build at a time: two SwiftPM builds side by side each fill both cores, and take
+        # longer together than one after the other
+        if [[ "$job" == build-* ]]; then
+          for other in "${!state[@]}"; do
+            [[ "$other" != build-* || "${state[$other]}" != running ]] || ready=false
+          done
+        fi
         if [[ -n "$blocked" ]]; then
           state[$job]="skipped ($blocked did not pass)" started[$job]=$((SECONDS - run_started)) took[$job]=0
         elif $ready; then

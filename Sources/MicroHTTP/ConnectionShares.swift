@@ -58,6 +58,15 @@ struct ConnectionShares<Connection: Hashable> {
     /// either, so the look is skipped (a burst of refused connections would otherwise look at
     /// every connection each). Forgotten when a connection opens, which can make a group larger.
     private var quiet: (until: Double, held: Int)?
+    /// Places admitted but not yet reported open. libmicrohttpd's workers accept at once, each
+    /// asking the accept policy and then reporting the connection open: a place admitted counts
+    /// as held until then, so that two workers cannot both take a group's last place (or the
+    /// server's), or until ``promiseLifetime`` has passed (a connection libmicrohttpd accepted but
+    /// could not set up is never reported).
+    private var promised: [(group: ClientAddressGroup, at: Double)] = []
+
+    /// Seconds a place admitted is kept for a connection not yet reported open.
+    static var promiseLifetime: Double { 1 }
 
     /// Creates an empty ledger.
     init(limits: Limits) {
@@ -78,8 +87,15 @@ struct ConnectionShares<Connection: Hashable> {
     /// Records a connection that opened.
     mutating func insert(_ connection: Connection, from group: ClientAddressGroup) {
         guard groupOf.updateValue(group, forKey: connection) == nil else { return }
+        if let promise = promised.firstIndex(where: { $0.group == group }) { promised.remove(at: promise) }
         quiet = nil
         members[group, default: []].insert(connection)
+    }
+
+    /// Keeps the place of a connection from `group` just admitted (by ``admission(of:now:activity:)``)
+    /// until it is reported open by ``insert(_:from:)``.
+    mutating func promise(to group: ClientAddressGroup, now: Double) {
+        promised.append((group, now))
     }
 
     /// Forgets a connection (it closed, or it is being shed); one already forgotten is ignored.
@@ -106,9 +122,10 @@ struct ConnectionShares<Connection: Hashable> {
     /// - Complexity: O(1) while the server has room; when it is full, O(*g* log *g* + *n*) for
     ///   *g* groups holding more than the newcomer's and the *n* connections of those looked at.
     mutating func admission(of group: ClientAddressGroup, now: Double, activity: (Connection) -> Activity) -> Decision {
-        let held = count(of: group)
+        promised.removeAll { now - $0.at > Self.promiseLifetime }
+        let held = count(of: group) + promised.count(where: { $0.group == group })
         if limits.perGroup > 0, held >= limits.perGroup { return .refuse(.perAddress, endingEarly: nil) }
-        guard count >= limits.total else { return .admit }
+        guard count + promised.count >= limits.total else { return .admit }
         let (victim, wait) = candidates(forGroupHolding: held, now: now, activity: activity)
         if let victim { return .shed(victim.connection, victim.reason) }
         if held < Self.overdraftPerGroup, count < limits.total + Self.overdraft, members.contains(where: { $0.value.count > held + 1 }) {

@@ -71,17 +71,10 @@ final class ConnectionTable: Sendable {
     func admits(_ group: ClientAddressGroup) -> Bool {
         let now = Self.now()
         let decision = shares.withLock { shares -> ConnectionShares<ConnectionClock>.Decision in
-            // A connection chosen may have moved on since it was looked at (its request arrived,
-            // and then it is not shed): choose again, a few times at most.
-            for _ in 0..<4 {
-                let decision = shares.admission(of: group, now: now) { $0.activity }
-                guard case .shed(let victim, _) = decision else { return decision }
-                if victim.shed() {
-                    shares.remove(victim)
-                    return decision
-                }
-            }
-            return .refuse(.full, endingEarly: nil)
+            let decision = Self.decide(group, now: now, in: &shares)
+            // the place is held from now on: another worker may be deciding about its newcomer
+            if case .refuse = decision {} else { shares.promise(to: group, now: now) }
+            return decision
         }
         switch decision {
         case .admit, .admitAboveLimit:
@@ -94,6 +87,23 @@ final class ConnectionTable: Sendable {
             if let wait { endEarly(wait) }
             return false
         }
+    }
+
+    /// The decision about a newcomer from `group`. A connection chosen to be shed may have moved
+    /// on since it was looked at (its request arrived, and then it is not shed): choose again, a
+    /// few times at most.
+    private static func decide(
+        _ group: ClientAddressGroup, now: Double, in shares: inout ConnectionShares<ConnectionClock>
+    ) -> ConnectionShares<ConnectionClock>.Decision {
+        for _ in 0..<4 {
+            let decision = shares.admission(of: group, now: now) { $0.activity }
+            guard case .shed(let victim, _) = decision else { return decision }
+            if victim.shed() {
+                shares.remove(victim)
+                return decision
+            }
+        }
+        return .refuse(.full, endingEarly: nil)
     }
 
     /// A connection opened: its clock starts.

@@ -42,6 +42,34 @@ import Testing
         #expect(shares.admission(of: group(1), now: 100) { _ in .idle(since: 0) } == .refuse(.perAddress, endingEarly: nil))
     }
 
+    /// libmicrohttpd's workers accept at once: a second newcomer decided before the first is
+    /// reported open must not take the same last place.
+    @Test func aPlaceAdmittedIsHeldUntilItsConnectionIsReportedOpen() {
+        var shares = ledger([5])
+        #expect(shares.admission(of: group(1), now: 100) { _ in .answering } == .admit)
+        shares.promise(to: group(1), now: 100)
+        #expect(shares.admission(of: group(1), now: 100.1) { _ in .answering } == .refuse(.perAddress, endingEarly: nil))
+        // reported open, it is held once, not twice: the group's sixth, and room is left for others
+        shares.insert(99, from: group(1))
+        #expect(shares.count(of: group(1)) == 6)
+        #expect(shares.admission(of: group(2), now: 100.2) { _ in .answering } == .admit)
+    }
+
+    @Test func aPlaceAdmittedCountsAgainstTheServersLimitToo() {
+        var shares = ledger([5, 4])
+        #expect(shares.admission(of: group(3), now: 100) { _ in .answering } == .admit)
+        shares.promise(to: group(3), now: 100)
+        // 9 open and 1 promised: full, so a newcomer is let in above the limit at most
+        #expect(shares.admission(of: group(4), now: 100) { _ in .answering } == .admitAboveLimit)
+    }
+
+    @Test func aPlaceNeverReportedOpenLapses() {
+        var shares = ledger([5])
+        shares.promise(to: group(1), now: 100)
+        #expect(shares.admission(of: group(1), now: 100.5) { _ in .answering } == .refuse(.perAddress, endingEarly: nil))
+        #expect(shares.admission(of: group(1), now: 100 + Shares.promiseLifetime + 0.1) { _ in .answering } == .admit)
+    }
+
     @Test func whenFullShedsTheOldestSlowRequestOfTheLargestGroup() {
         // 10.0.0.1 holds 0…5, 10.0.0.2 holds 6…9; all sending slowly, 3 the oldest of the largest
         var shares = ledger([6, 4])
