@@ -3,10 +3,23 @@
 # (curl and jq are for the README walkthrough; libpq-dev because the binary links libpq, the
 # PostgreSQL client, for --store postgres://).
 # Idempotent: packages already present are not installed again.
-#   scripts/setup.sh          what the server needs to build and run
-#   scripts/setup.sh --test   also the test tools (Python venv in .venv, hadolint)
+#   scripts/setup.sh                  what the server needs to build and run
+#   scripts/setup.sh --test           also the test tools (Debian's, and a Python venv in .venv
+#                                     with pytest, schemathesis, hadolint …)
+#   scripts/setup.sh --test-packages  the first half of --test: Debian's packages
+#   scripts/setup.sh --test-venv      its second half: the Python venv (scripts/test.sh runs it
+#                                     beside the first build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+packages=false venv=false test_packages=false
+case "${1:-}" in
+  "") packages=true ;;
+  --test) packages=true test_packages=true venv=true ;;
+  --test-packages) packages=true test_packages=true ;;
+  --test-venv) venv=true ;;
+  *) echo "usage: scripts/setup.sh [--test | --test-packages | --test-venv]" >&2; exit 2 ;;
+esac
 
 # Swift is the one thing this script does not install: say so, and where to get it.
 swift_version=$( (swift --version 2>/dev/null || true) | sed -n 's/.*Swift version \([0-9]*\.[0-9]*\).*/\1/p' | head -n 1)
@@ -16,17 +29,18 @@ if [[ -z "$swift_version" ]] || ! printf '6.3\n%s\n' "$swift_version" | sort -C 
   exit 1
 fi
 
-packages=(libmicrohttpd-dev libsqlite3-dev libpq-dev pkg-config curl jq)
-if [[ "${1:-}" == "--test" ]]; then
+needed=(libmicrohttpd-dev libsqlite3-dev libpq-dev pkg-config curl jq)
+if $test_packages; then
   # chromium and its driver run the web client's browser test; postgresql gives initdb and
   # pg_ctl for the private clusters the tests start; nginx is the load balancer of the
   # several-instances tests (both run unprivileged from temporary folders, no service); a JRE
   # runs OpenAPI Generator (its jar comes from PyPI) on openapi.yaml
-  packages+=(python3-venv chromium chromium-driver fonts-inter postgresql nginx default-jre-headless)
+  needed+=(python3-venv chromium chromium-driver fonts-inter postgresql nginx default-jre-headless)
 fi
+$packages || needed=()
 
 missing=()
-for package in "${packages[@]}"; do
+for package in "${needed[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
 done
 if ((${#missing[@]})); then
@@ -43,7 +57,7 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-if [[ "${1:-}" == "--test" ]]; then
+if $venv; then
   if [[ ! -x .venv/bin/python ]]; then
     python3 -m venv .venv
   fi

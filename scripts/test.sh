@@ -3,6 +3,8 @@
 # each started as soon as the jobs it needs have passed: the three Swift builds one after another
 # (each fills both cores), and beside them the tests whose build is done and that need no quiet
 # machine, so that a build uses what a test run leaves idle:
+#   venv           the Python test tools in .venv (scripts/setup.sh --test-venv; Debian's packages
+#                  are installed before any job starts)
 #   build-release  the release binary (scripts/build.sh) the live tests and the Swift client's run
 #   build-unit     the unit tests, under ThreadSanitizer (.build-tsan)
 #   build-client   the Swift client and its tests (Client/.build)
@@ -37,16 +39,17 @@ cd "$(dirname "$0")/.."
 
 # Every job: the jobs it needs (they must have passed), the jobs it comes after (they must have
 # ended, however), what it is, and its command.
-jobs=(build-release build-unit build-client generated lint unit client docs live timing)
+jobs=(venv build-release build-unit build-client generated lint unit client docs live timing)
 declare -A needs=(
-  [unit]="build-unit" [client]="build-client build-release" [docs]="build-client" [live]="build-release"
-  [timing]="build-release"
+  [unit]="build-unit" [client]="build-client build-release" [docs]="build-client" [lint]="venv"
+  [live]="build-release venv" [timing]="build-release venv"
 )
 declare -A after=(
   [docs]="client"
   [timing]="build-unit build-client generated lint unit client docs live"
 )
 declare -A title=(
+  [venv]="the Python test tools (.venv)"
   [build-release]="release build (scripts/build.sh)"
   [build-unit]="unit tests' build, ThreadSanitizer (.build-tsan)"
   [build-client]="the Swift client's build (Client/.build)"
@@ -105,7 +108,8 @@ pytest_command() {
 line_tables="-Xswiftc -gline-tables-only -Xcc -gline-tables-only"
 declare -A command=(
   [build-release]="scripts/build.sh"
-  [build-unit]="swift build --build-tests --scratch-path .build-tsan --sanitize=thread $line_tables"
+  [venv]="scripts/setup.sh --test-venv"
+  [build-unit]="swift build --product minerva-serverPackageTests --scratch-path .build-tsan --sanitize=thread $line_tables"
   [build-client]="swift build --build-tests --package-path Client"
   [generated]="scripts/generate-swift-client.sh --check"
   [lint]=".venv/bin/openapi-spec-validator openapi.yaml && .venv/bin/hadolint Dockerfile"
@@ -130,7 +134,7 @@ summary() {
   local job failed=() passed=0
   echo
   echo "== summary: $(clock $((SECONDS - run_started))) in all; jobs overlap (start is from the beginning)"
-  printf '%-14s %-52s %6s %6s  %s\n' job "" start time result
+  printf '%-14s %-52s %6s %6s  %s\n' job what start time result
   for job in setup "${jobs[@]}"; do
     [[ -v "state[$job]" ]] || continue
     printf '%-14s %-52s %6s %6s  %s\n' "$job" "${title[$job]}" "$(clock "${started[$job]:-0}")" "$(clock "${took[$job]:-0}")" "${state[$job]}"
@@ -145,7 +149,7 @@ stop_everything() {
   for job in "${!pid[@]}"; do
     [[ "${state[$job]}" != running ]] || kill -TERM -- "-${pid[$job]}" 2>/dev/null || true
   done
-  [[ -z "${cluster:-}" ]] || .venv/bin/python tests/live/postgres.py stop "${cluster%% *}" || true
+  [[ -z "${cluster:-}" ]] || python3 tests/live/postgres.py stop "${cluster%% *}" || true
   summary
   rm -rf "$folder"
 }
@@ -179,15 +183,15 @@ finish() {  # JOB: records how its command ended and shows its end (or its failu
   fi
 }
 
-echo "== setup (scripts/setup.sh --test)"
-scripts/setup.sh --test
-state[setup]=passed started[setup]=0 took[setup]=$((SECONDS - run_started)) title[setup]="scripts/setup.sh --test"
+echo "== setup: Debian's packages (scripts/setup.sh --test-packages)"
+scripts/setup.sh --test-packages
+state[setup]=passed started[setup]=0 took[setup]=$((SECONDS - run_started)) title[setup]="Debian's packages (scripts/setup.sh --test-packages)"
 trap stop_everything EXIT
 
 if [[ -v wanted[unit] ]]; then
   # CI runs no database: the PostgreSQL store's unit tests get a cluster in a temporary folder,
   # stopped and removed however this script ends.
-  cluster=$(.venv/bin/python tests/live/postgres.py start)
+  cluster=$(python3 tests/live/postgres.py start)
   export MINERVA_TEST_POSTGRES="${cluster#* }"
 fi
 

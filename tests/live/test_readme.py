@@ -238,12 +238,12 @@ def test_the_test_command_runs_the_jobs_it_is_given():
 
     result, rows = run("lint", "generated")
     assert result.returncode == 0, result.stdout + result.stderr
-    assert sorted(rows) == ["generated", "lint", "setup"] and all(row.endswith("passed") for row in rows.values()), rows
-    assert result.stdout.rstrip().endswith("all passed\njobs: 3 passed, 0 failed")
+    assert sorted(rows) == ["generated", "lint", "setup", "venv"] and all(row.endswith("passed") for row in rows.values()), rows
+    assert result.stdout.rstrip().endswith("all passed\njobs: 4 passed, 0 failed")
 
     result, rows = run("lint", "live", "--", "--no-such-pytest-flag")
     assert result.returncode == 1, result.stdout + result.stderr
-    assert sorted(rows) == ["build-release", "lint", "live", "setup"], rows
+    assert sorted(rows) == ["build-release", "lint", "live", "setup", "venv"], rows
     assert "failed (exit 4)" in rows["live"] and rows["lint"].endswith("passed") and rows["build-release"].endswith("passed")
     assert "FAILED: live" in result.stdout and "unrecognized arguments: --no-such-pytest-flag" in result.stdout
 
