@@ -37,58 +37,27 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Every job: the jobs it needs (they must have passed), the jobs it comes after (they must have
-# ended, however), what it is, and its command.
-jobs=(venv build-release build-unit build-client generated lint unit client docs live timing)
-declare -A needs=(
-  [unit]="build-unit" [client]="build-client build-release" [docs]="build-client" [lint]="venv"
-  [live]="build-release venv" [timing]="build-release venv"
-)
-declare -A after=(
-  [docs]="client"
-  [timing]="build-unit build-client generated lint unit client docs live"
-)
-declare -A title=(
-  [venv]="the Python test tools (.venv)"
-  [build-release]="release build (scripts/build.sh)"
-  [build-unit]="unit tests' build, ThreadSanitizer (.build-tsan)"
-  [build-client]="the Swift client's build (Client/.build)"
-  [generated]="the client's HTTP layer is that of openapi.yaml"
-  [lint]="openapi.yaml validates; hadolint"
-  [unit]="unit tests under ThreadSanitizer (swift test)"
-  [client]="the Swift client against the release binary"
-  [docs]="the Swift client's DocC catalog"
-  [live]="live tests, two at a time (pytest-xdist)"
-  [timing]="live tests that measure time or load, alone"
-)
-
 usage() {
   echo "usage: scripts/test.sh [--screenshots] [--junit DIR] [JOB …] [-- PYTEST_ARGUMENTS …]" >&2
   echo "jobs: ${jobs[*]} (default: all; a job brings the builds it needs)" >&2
   exit 2
 }
 
-declare -A wanted=()
+chosen=()
 pytest_arguments=()
 junit=""
 while (($#)); do
   case "$1" in
     --screenshots) export MINERVA_SCREENSHOTS=1 ;;
-    --junit) [[ $# -ge 2 ]] || usage; mkdir -p "$2"; junit=$(cd "$2" && pwd); shift ;;
+    --junit)
+      [[ $# -ge 2 ]] || { echo "scripts/test.sh: --junit needs a folder" >&2; exit 2; }
+      mkdir -p "$2"; junit=$(cd "$2" && pwd); shift ;;
     --) shift; pytest_arguments=("$@"); break ;;
-    -h | --help) usage ;;
-    *) [[ -v "title[$1]" ]] || { echo "scripts/test.sh: no job '$1'" >&2; usage; }; wanted[$1]=1 ;;
+    -h | --help) chosen+=(--help) ;;
+    *) chosen+=("$1") ;;
   esac
   shift
 done
-if ((${#wanted[@]} == 0)); then
-  for job in "${jobs[@]}"; do wanted[$job]=1; done
-else
-  # a chosen job brings the builds it needs
-  for job in "${!wanted[@]}"; do
-    for need in ${needs[$job]:-}; do wanted[$need]=1; done
-  done
-fi
 
 # JOB: the arguments that write the job's JUnit XML when --junit asked for it.
 junit_arguments() {
@@ -103,24 +72,49 @@ pytest_command() {
   echo ".venv/bin/pytest -v -p no:cacheprovider --strict-markers --durations=25 $(junit_arguments "$1") -m '$2' ${3:-}${arguments} tests/live" \
     "|| { status=\$?; [[ \$status == 5 && ${#pytest_arguments[@]} != 0 ]] || exit \$status; }"
 }
+
+jobs=()
+declare -A needs=() after=() title=() command=() tail_lines=()
+# job NAME NEEDS AFTER LINES TITLE COMMAND: a job, in the order of the table; NEEDS must have
+# passed and AFTER must have ended (however) before it starts; LINES of its end are shown when it
+# passes (a test run's summary).
+job() {
+  jobs+=("$1")
+  needs[$1]=$2 after[$1]=$3 tail_lines[$1]=$4 title[$1]=$5 command[$1]=$6
+}
 # The unit tests' build keeps line tables only, not full debug information: enough for the file
 # and line of a failure, a crash or a sanitizer report, and cheaper to compile and link.
 line_tables="-Xswiftc -gline-tables-only -Xcc -gline-tables-only"
-declare -A command=(
-  [build-release]="scripts/build.sh"
-  [venv]="scripts/setup.sh --test-venv"
-  [build-unit]="swift build --product minerva-serverPackageTests --scratch-path .build-tsan --sanitize=thread $line_tables"
-  [build-client]="swift build --build-tests --package-path Client"
-  [generated]="scripts/generate-swift-client.sh --check"
-  [lint]=".venv/bin/openapi-spec-validator openapi.yaml && .venv/bin/hadolint Dockerfile"
-  [unit]="swift test --skip-build --scratch-path .build-tsan --sanitize=thread --parallel $(junit_arguments unit xunit-output)"
-  [client]="MINERVA_BIN='$PWD/.build/release/minerva-server' swift test --skip-build --package-path Client $(junit_arguments client xunit-output)"
-  [docs]="scripts/build-swift-client-docs.sh"
-  [live]="$(pytest_command live 'not serial' '-n 2 --dist loadfile')"
-  [timing]="$(pytest_command timing serial)"
-)
-# How many lines of a job's end to show when it passed (its summary; pytest's durations too).
-declare -A tail_lines=([unit]=6 [client]=4 [live]=40 [timing]=40)
+job venv "" "" 0 "the Python test tools (.venv)" "scripts/setup.sh --test-venv"
+job build-release "" "" 0 "release build (scripts/build.sh)" "scripts/build.sh"
+job build-unit "" "" 0 "unit tests' build, ThreadSanitizer (.build-tsan)" \
+  "swift build --product minerva-serverPackageTests --scratch-path .build-tsan --sanitize=thread $line_tables"
+job build-client "" "" 0 "the Swift client's build (Client/.build)" "swift build --build-tests --package-path Client"
+job generated "" "" 0 "the client's HTTP layer is that of openapi.yaml" "scripts/generate-swift-client.sh --check"
+job lint venv "" 0 "openapi.yaml validates; hadolint" ".venv/bin/openapi-spec-validator openapi.yaml && .venv/bin/hadolint Dockerfile"
+job unit build-unit "" 6 "unit tests under ThreadSanitizer (swift test)" \
+  "swift test --skip-build --scratch-path .build-tsan --sanitize=thread --parallel $(junit_arguments unit xunit-output)"
+job client "build-client build-release" "" 4 "the Swift client against the release binary" \
+  "MINERVA_BIN='$PWD/.build/release/minerva-server' swift test --skip-build --package-path Client $(junit_arguments client xunit-output)"
+job docs build-client client 0 "the Swift client's DocC catalog" "scripts/build-swift-client-docs.sh"
+job live "build-release venv" "" 40 "live tests, two at a time (pytest-xdist)" "$(pytest_command live 'not serial' '-n 2 --dist loadfile')"
+job timing "build-release venv" "build-unit build-client generated lint unit client docs live" 40 \
+  "live tests that measure time or load, alone" "$(pytest_command timing serial)"
+
+declare -A wanted=()
+for name in "${chosen[@]}"; do
+  [[ "$name" != --help ]] || usage
+  [[ -v "title[$name]" ]] || { echo "scripts/test.sh: no job '$name'" >&2; usage; }
+  wanted[$name]=1
+done
+if ((${#wanted[@]} == 0)); then
+  for name in "${jobs[@]}"; do wanted[$name]=1; done
+else
+  # a chosen job brings the builds it needs
+  for name in "${!wanted[@]}"; do
+    for need in ${needs[$name]}; do wanted[$need]=1; done
+  done
+fi
 
 declare -A state=() pid=() follower=() started=() took=() logs=()
 run_started=$SECONDS
