@@ -125,10 +125,11 @@ struct ConnectionShares<Connection: Hashable> {
         promised.removeAll { now - $0.at > Self.promiseLifetime }
         let held = count(of: group) + promised.count(where: { $0.group == group })
         if limits.perGroup > 0, held >= limits.perGroup { return .refuse(.perAddress, endingEarly: nil) }
-        guard count + promised.count >= limits.total else { return .admit }
+        let open = count + promised.count
+        guard open >= limits.total else { return .admit }
         let (victim, wait) = candidates(forGroupHolding: held, now: now, activity: activity)
         if let victim { return .shed(victim.connection, victim.reason) }
-        if held < Self.overdraftPerGroup, count < limits.total + Self.overdraft, members.contains(where: { $0.value.count > held + 1 }) {
+        if held < Self.overdraftPerGroup, open < limits.total + Self.overdraft, members.contains(where: { $0.value.count > held + 1 }) {
             return .admitAboveLimit
         }
         return .refuse(.full, endingEarly: wait)
