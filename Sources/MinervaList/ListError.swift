@@ -20,6 +20,6 @@ public struct ListError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     static func tooManyItems(_ count: Int, limit: Int) -> ListError {
-        ListError(description: "the list has \(count) items; at most \(limit) are allowed")
+        ListError(description: "the list has \(count) items; at most \(limit) are allowed (--max-list-items)")
     }
 }

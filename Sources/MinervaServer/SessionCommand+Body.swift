@@ -7,18 +7,24 @@ extension SessionCommand {
     /// Only the body's shape is checked here; values (screens, nodes, styles) when it runs.
     /// - Throws: `400` for a missing body or field, a wrong JSON type, or an unknown field
     ///   (naming it and the nearest known one: `pop {"to_root": true}` never pops one screen).
+    ///
+    /// The operations that can add nodes (push, present, set-root, navigate, deep-link, finish,
+    /// flags) also take `sampleLists`: `true` puts their screen's sample list on each node added,
+    /// in the same change (``withSampleLists(_:)``).
     init(_ operation: Route.Operation, bytes: [UInt8]) throws(APIError) {
         switch operation {
         case .push:
             self = try readBody(bytes, required: true, keys: Fields.push) { body throws(JSONReadError) in
-                .push(from: try body.optionalString("from"), screen: try body.string("screen"), params: try body.optionalObject("params") ?? [:])
+                try Self.sampling(body, .push(from: try body.optionalString("from"), screen: try body.string("screen"), params: try body.optionalObject("params") ?? [:]))
             }
         case .present:
             self = try readBody(bytes, required: true, keys: Fields.present) { body throws(JSONReadError) in
-                .present(
-                    from: try body.optionalString("from"), screen: try body.string("screen"), params: try body.optionalObject("params") ?? [:],
-                    style: try body.optionalString("style"), embedInNavigation: try body.optionalBool("embedInNavigation"),
-                    settings: try PresentationSettings(members: body))
+                try Self.sampling(
+                    body,
+                    .present(
+                        from: try body.optionalString("from"), screen: try body.string("screen"), params: try body.optionalObject("params") ?? [:],
+                        style: try body.optionalString("style"), embedInNavigation: try body.optionalBool("embedInNavigation"),
+                        settings: try PresentationSettings(members: body)))
             }
         case .dismiss:
             self = try readBody(bytes, required: false, keys: Fields.dismiss) { body throws(JSONReadError) in
@@ -31,16 +37,18 @@ extension SessionCommand {
                     interactive: try body.optionalBool("interactive") ?? false)
             }
         case .setRoot:
-            self = try readBody(bytes, required: true, keys: Fields.setRoot, Self.setRoot)
+            self = try readBody(bytes, required: true, keys: Fields.setRoot) { body throws(JSONReadError) in try Self.sampling(body, try Self.setRoot(body)) }
         case .navigate:
             self = try readBody(bytes, required: true, keys: Fields.navigate) { body throws(JSONReadError) in
-                .navigate(
-                    from: try body.optionalString("from"), screen: try body.string("screen"), params: try body.optionalObject("params") ?? [:],
-                    settings: try PresentationSettings(members: body))
+                try Self.sampling(
+                    body,
+                    .navigate(
+                        from: try body.optionalString("from"), screen: try body.string("screen"), params: try body.optionalObject("params") ?? [:],
+                        settings: try PresentationSettings(members: body)))
             }
         case .deepLink:
             self = try readBody(bytes, required: true, keys: Fields.deepLink) { body throws(JSONReadError) in
-                .deepLink(url: try body.string("url"))
+                try Self.sampling(body, .deepLink(url: try body.string("url")))
             }
         case .finish:
             self = try readBody(bytes, required: true, keys: Fields.finish) { body throws(JSONReadError) in
@@ -48,7 +56,7 @@ extension SessionCommand {
                 let (status, value) = try body.object("result", keys: Fields.result) { result throws(JSONReadError) in
                     (try result.string("status"), result.value("value"))
                 }
-                return .finish(node: node, status: status, value: value)
+                return try Self.sampling(body, .finish(node: node, status: status, value: value))
             }
         case .selectTab:
             self = try readBody(bytes, required: true, keys: Fields.selectTab) { body throws(JSONReadError) in
@@ -60,9 +68,14 @@ extension SessionCommand {
             }
         case .flags:
             self = try readBody(bytes, required: false, keys: Fields.flags) { body throws(JSONReadError) in
-                .flags(set: try body.optionalStrings("set") ?? [], clear: try body.optionalStrings("clear") ?? [])
+                try Self.sampling(body, .flags(set: try body.optionalStrings("set") ?? [], clear: try body.optionalStrings("clear") ?? []))
             }
         }
+    }
+
+    /// `command`, asked with the body's `sampleLists` (`true`) to put sample lists on the nodes it adds.
+    private static func sampling(_ body: JSONObjectReader, _ command: SessionCommand) throws(JSONReadError) -> SessionCommand {
+        try body.optionalBool("sampleLists") == true ? .withSampleLists(command) : command
     }
 
     /// `{"navigator"?, "screen", "params"?}` or `{"navigator"?, "stack": [{"screen", "params"?}, …]}`.
@@ -90,17 +103,17 @@ extension SessionCommand {
 
 /// The fields each operation's body may carry.
 private enum Fields {
-    static let push: JSONKeys = ["from", "screen", "params"]
-    static let present: JSONKeys = ["from", "screen", "params", "style", "embedInNavigation", "sheet", "anchor", "dismissible"]
+    static let push: JSONKeys = ["from", "screen", "params", "sampleLists"]
+    static let present: JSONKeys = ["from", "screen", "params", "style", "embedInNavigation", "sheet", "anchor", "dismissible", "sampleLists"]
     static let dismiss: JSONKeys = ["node", "interactive"]
     static let pop: JSONKeys = ["navigator", "to", "toRoot", "interactive"]
-    static let setRoot: JSONKeys = ["navigator", "screen", "params", "stack"]
+    static let setRoot: JSONKeys = ["navigator", "screen", "params", "stack", "sampleLists"]
     static let stackEntry: JSONKeys = ["screen", "params", "node"]
-    static let navigate: JSONKeys = ["from", "screen", "params", "sheet", "anchor", "dismissible"]
-    static let deepLink: JSONKeys = ["url"]
-    static let finish: JSONKeys = ["node", "result"]
+    static let navigate: JSONKeys = ["from", "screen", "params", "sheet", "anchor", "dismissible", "sampleLists"]
+    static let deepLink: JSONKeys = ["url", "sampleLists"]
+    static let finish: JSONKeys = ["node", "result", "sampleLists"]
     static let result: JSONKeys = ["status", "value"]
     static let selectTab: JSONKeys = ["tab", "dismiss"]
-    static let flags: JSONKeys = ["set", "clear"]
+    static let flags: JSONKeys = ["set", "clear", "sampleLists"]
     static let sizeClass: JSONKeys = ["horizontal"]
 }

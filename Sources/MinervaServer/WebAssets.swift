@@ -27,6 +27,7 @@ struct WebAssets: Sendable {
         "dom.js": (script, PackageResources.dom_js),
         "analytics.js": (script, PackageResources.analytics_js),
         "samples.js": (script, PackageResources.samples_js),
+        "flows.js": (script, PackageResources.flows_js),
         "analytics.css": ("text/css; charset=utf-8", PackageResources.analytics_css),
     ]
     private static let html = "text/html; charset=utf-8"

@@ -87,6 +87,8 @@ extension SessionCommand {
             return [.appChanged(from: from, to: version)] + switched.map { .navigation($0) }
         case let .restore(target):
             return try target.apply(to: &state)
+        case let .withSampleLists(command):
+            return try apply(command, withSampleListsTo: &state, configuration: configuration)
         }
     }
 
@@ -102,7 +104,7 @@ extension SessionCommand {
     }
 
     /// Replaces a node's list: its new version and the previous one.
-    private func putList(
+    func putList(
         _ nodeText: String, _ sections: [ListSection], on state: inout SessionState, configuration: SessionConfiguration
     ) throws(SessionError) -> SessionEvent.Change {
         guard let node = NodeID(nodeText), state.tree.nodes[node] != nil else {

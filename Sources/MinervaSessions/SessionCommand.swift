@@ -46,6 +46,9 @@ public enum SessionCommand: Sendable {
     /// `from` and every screen it shows is still there; a no-op otherwise. The core issues it itself when a session is used after
     /// the app changed; no request names it.
     case moveToApp(AppDescription, from: String, to: String)
+    /// Runs a command that may add nodes, then puts the app description's sample list of their
+    /// screen on each node it added, in the same block (the client asked, with `sampleLists`).
+    indirect case withSampleLists(SessionCommand)
     /// Makes an earlier version the current state again (``SessionCore/restoreTarget(of:version:)``).
     case restore(RestoreTarget)
 

@@ -251,6 +251,14 @@ class Page:
                 if attempt == 2:
                     raise
 
+    def goto_button(self, node_id, screen):
+        """Opens the node's "Go to…" menu (closed until a person opens it) and returns the selector
+        of its button for `screen`."""
+        panel = f'[data-node-id="{node_id}"] [data-testid="goto-panel"]'
+        if wait_for(lambda: self.all(panel), f"the Go to… menu of {node_id}")[0].get_attribute("open") is None:
+            self.tap(f"{panel} > summary")
+        return f'{panel} [data-testid="goto-{screen}"]'
+
     def act(self, selector):
         """Taps, then waits for the mutation the tap makes to show: (state, focused node)."""
         version = self.state()["version"]
@@ -400,7 +408,7 @@ def test_web_client_drives_the_demo_app(tabs_server, browser):
 
     # A screen without a list offers the app's screens. Settings is guarded: the login sheet
     # comes first, and finishing it with success resumes the target.
-    state, focus = page.act('[data-node-id="n2"] [data-testid="goto-settings"]')
+    state, focus = page.act(page.goto_button("n2", "settings"))
     assert (focus["screen"], focus["presentation"]) == ("login", {"kind": "present", "style": "formSheet", "level": "window"})
     assert state["pending"]["steps"] == [{"screen": "settings", "params": {}}]
     assert page.css(f'[data-node-id="{focus["id"]}"] .pending-banner').is_displayed()
@@ -409,7 +417,7 @@ def test_web_client_drives_the_demo_app(tabs_server, browser):
     assert page.text('[data-testid="back-button"]') == "Account"
 
     # A screen with required params asks for them inline.
-    page.tap(f'[data-node-id="{focus["id"]}"] [data-testid="goto-profile"]')
+    page.tap(page.goto_button(focus["id"], "profile"))
     field = page.css(f'[data-node-id="{focus["id"]}"] [data-testid="param-profile-userId"]')
     wait_for(field.is_displayed, "the params form")
     field.send_keys("7", Keys.ENTER)
@@ -744,7 +752,7 @@ def test_web_client_stands_a_sheet_at_its_detent_and_the_user_changes_or_closes_
     wait_for(lambda: page.device()[0] != "", "the first state")
     page.read_session()
     page.in_sync()
-    state, focus = page.act('[data-node-id="n1"] [data-testid="goto-compose"]')
+    state, focus = page.act(page.goto_button("n1", "compose"))
     node = focus["id"]
     assert (focus["screen"], focus["sheet"], focus["dismissible"]) == ("compose", {"detents": ["medium", "large"], "grabber": True}, False)
     layer = f'.layer-presented[data-navigator="{focus["navigator"]}"]'
@@ -778,7 +786,7 @@ def test_web_client_shows_a_popover_at_its_anchor(mail_server, browser):
     page = Page(browser, mail_server)
     page.open(other)
     state, _ = page.in_sync()
-    control = '[data-node-id="n3"] [data-testid="goto-attachment"]'
+    control = page.goto_button("n3", "attachment")
     page.tap(control)
     field = page.css('[data-node-id="n3"] [data-testid="param-attachment-name"]')
     wait_for(field.is_displayed, "the params form")
@@ -853,7 +861,7 @@ def test_web_client_shows_a_split_view_in_columns_and_as_one_stack(mail_server, 
     # The page fills the columns: a mailbox from the sidebar, a message from the mailbox, and a
     # thread pushed on the message.
     for node, screen, param, value in (("n1", "mailbox", "box", "in"), ("n2", "message", "id", "1"), ("n3", "thread", "id", "1")):
-        page.tap(f'[data-node-id="{node}"] [data-testid="goto-{screen}"]')
+        page.tap(page.goto_button(node, screen))
         field = page.css(f'[data-node-id="{node}"] [data-testid="param-{screen}-{param}"]')
         wait_for(field.is_displayed, "the params form")
         field.send_keys(value, Keys.ENTER)
@@ -929,7 +937,7 @@ def test_web_client_keeps_a_context_modal_in_its_tab_and_the_tab_bar_out_of_reac
 
     # A sheet presented from it is window-level: it covers the tab bar, and a tap where the
     # account tab is reaches the sheet, not the tab.
-    state, focus = page.act(f'[data-node-id="{photo}"] [data-testid="goto-editProfile"]')
+    state, focus = page.act(page.goto_button(photo, "editProfile"))
     assert focus["presentation"] == {"kind": "present", "style": "pageSheet", "level": "window"}
     assert page.inert('[data-testid="tab-bar"]') and page.inert(f'{layer} .stack-view')
     page.settle()

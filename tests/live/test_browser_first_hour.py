@@ -25,20 +25,41 @@ def shows_its_sample_list(page, node):
     return listed
 
 
+def block(page, version):
+    """The types of the events of one version, from the server's log."""
+    return [event["type"] for event in page.call("GET", "/events?after=0")["events"] if event["version"] == version]
+
+
+def diff_chips(page, node_id):
+    """The list footer's diff chips on a node: (text, title) each."""
+    return [(chip.text, chip.get_attribute("title")) for chip in page.all(f'[data-node-id="{node_id}"] .diff-chip')]
+
+
 def test_a_new_user_taps_through_the_demo_apps_lists(demo_server, browser):  # noqa: F811
     page = Page(browser, demo_server)
     browser.get(demo_server.url + "/")
     wait_for(lambda: page.device()[0] != "", "the first state")
     page.read_session()
 
-    # The welcome screen of onboarding: its getting-started steps, each a cell a tap follows.
+    # The welcome screen of onboarding: its getting-started steps, each a cell a tap follows. A
+    # session starts without lists: the page put the welcome screen's, version 2, and says so.
+    shows_its_sample_list(page, page.in_sync()[1])
     state, focus = page.in_sync()
-    assert (state["flow"], focus["screen"]) == ("onboarding", "welcome")
-    shows_its_sample_list(page, focus)
+    assert (state["flow"], focus["screen"], state["version"]) == ("onboarding", "welcome", 2)
+    assert block(page, 2) == ["listChanged"]
+    assert page.text('[data-testid="event-log"] [data-version="2"] [data-testid="sample-list-note"]') == "sample list, put by this page"
+    assert diff_chips(page, focus["id"]) == [("+3", "3 cells inserted")]
     assert "tappable" in page.css('[data-testid="cell-interests"]').get_attribute("class")
     assert page.text('[data-testid="cell-interests"] .cell-title') == "Pick your interests"
+    # The developer menu is closed, and offers the onboarding flow's screens only.
+    menu = page.css(f'[data-node-id="{focus["id"]}"] [data-testid="goto-panel"]')
+    assert menu.get_attribute("open") is None
+    page.goto_button(focus["id"], "welcome")  # opens the menu
+    offered = [button.get_attribute("data-testid") for button in page.all(f'[data-node-id="{focus["id"]}"] .goto-button')]
+    assert sorted(offered) == ["goto-onboardingStep", "goto-welcome"]
+    assert "onboarding flow" in menu.find_element("css selector", ".summary-hint").text
     state, focus = page.act('[data-testid="cell-interests"]')
-    assert (focus["screen"], focus["params"]) == ("onboardingStep", {"step": "1"})
+    assert (focus["screen"], focus["params"], state["version"]) == ("onboardingStep", {"step": "1"}, 3)
     assert page.text('[data-testid="back-button"]') == "Welcome"
 
     # A returning user (signed in) starts on home: people and a photo. Ada's cell opens her profile.
@@ -49,8 +70,16 @@ def test_a_new_user_taps_through_the_demo_apps_lists(demo_server, browser):  # n
     state, home = page.in_sync()
     assert (state["flow"], home["screen"], state["tabs"]["selected"]) == ("main", "home", "home")
     shows_its_sample_list(page, home)
+    # The session panel names what the device shows: a tab bar (each tab a stack).
+    assert page.text('[data-testid="layout"]') == "tabs"
+    # Home's list is four people and a photo in two sections: the badge counts cells.
+    wait_for(lambda: diff_chips(page, home["id"]) == [("+4", "4 cells inserted")], lambda: f"+4 cells ({diff_chips(page, home['id'])})")
+    # A tap is one request, one version, one block: the node and its sample list together.
+    before = page.state()["version"]
     state, profile = page.act(f'[data-node-id="{home["id"]}"] [data-testid="cell-u42"]')
     assert (profile["screen"], profile["params"], profile["presentation"]["kind"]) == ("profile", {"userId": "42"}, "push")
+    assert state["version"] == before + 1 and profile["list"]["version"] == 1
+    assert block(page, state["version"]) == ["added", "listChanged"]
 
     # The profile's Followers cell names the followers of the profile shown: ":userId" is 42.
     listed = shows_its_sample_list(page, profile)
@@ -66,6 +95,30 @@ def test_a_new_user_taps_through_the_demo_apps_lists(demo_server, browser):  # n
 
     # No admin token: no Analytics button, and nothing went wrong on the way (no request failed).
     assert page.all('[data-testid="analytics-open"]') == []
+    assert console_problems(browser, demo_server) == []
+
+
+def test_a_held_result_says_whose_it_is_and_what_to_do(demo_server, browser):  # noqa: F811
+    """Edit Profile, presented from Account and cancelled, leaves its result on Account until
+    Account's screen takes it: the inspector says so in words. Takes web-client-result.png."""
+    page = Page(browser, demo_server)
+    page.open(demo_server.create_session(flags=["onboarded", "signedIn"]))
+    page.in_sync()
+    state, account = page.act('[data-testid="tab-account"]')
+    assert account["screen"] == "account"
+    state, edit = page.act(page.goto_button(account["id"], "editProfile"))
+    assert edit["screen"] == "editProfile"
+    state, focus = page.act('[data-testid="finish-cancelled"]')
+    assert focus["id"] == account["id"] and focus["results"]["editProfile"]["status"] == "cancelled"
+    held = f'[data-testid="result-{account["id"]}-editProfile"]'
+    said = lambda: " ".join((page.text(held) or "").split())  # noqa: E731 (the words, however the row wraps)
+    wait_for(lambda: said() == "result for Account from editProfile: cancelled — take it", lambda: f"the result explained ({said()!r})")
+    assert "holds its result until its screen has read it" in page.css(held).get_attribute("title")
+    page.settle()
+    save_screenshot(browser, "web-client-result.png")
+    state, focus = page.act(f'[data-testid="take-result-{account["id"]}-editProfile"]')
+    assert "results" not in focus or "editProfile" not in focus["results"]
+    assert page.all(held) == []
     assert console_problems(browser, demo_server) == []
 
 

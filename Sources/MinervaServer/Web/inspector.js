@@ -5,7 +5,7 @@
 
 import { $, formatParams, h, icon, play } from "./dom.js";
 import { operate } from "./session.js";
-import { selectedDetent, shown, store, subscribe, visibleNavigators } from "./store.js";
+import { nodeTitle, screenTitle, selectedDetent, shown, store, subscribe, visibleNavigators } from "./store.js";
 
 /** The event log shows this many of the newest events. */
 const SHOWN_EVENTS = 300;
@@ -41,19 +41,23 @@ function presentedBadges(node) {
     node.dismissible === false ? h("span", { class: "badge", title: "the user may not swipe it away" }, "not dismissible") : null];
 }
 
-/** A result the node holds, and a button to take it (`DELETE …/results/{screen}`), as its screen
- *  would once it has read it. */
+/** A result the node holds, said in words ("result for Home: cancelled"), and a button to take
+ *  it (`DELETE …/results/{screen}`), as the node's screen would once it has read it. */
 function heldResult(node, screen, result) {
   const path = `nodes/${encodeURIComponent(node.id)}/results/${encodeURIComponent(screen)}`;
-  return h("div", { class: "tree-detail", "data-testid": `result-${node.id}-${screen}` },
-    h("span", { class: "muted" }, "result "), h("code", {}, screen), " ",
+  const holder = nodeTitle(node);
+  return h("div", {
+    class: "tree-detail", "data-testid": `result-${node.id}-${screen}`,
+    title: `The ${screenTitle(screen)} flow ended ${result.status}; ${holder} holds its result until its screen has read it and takes it.`,
+  },
+  h("span", { class: "result-says" }, "result for ", h("b", {}, holder), " from ", h("code", {}, screen), ": ",
     h("span", { class: `badge result-${result.status}` }, result.status),
-    result.value === undefined ? null : h("code", { class: "tree-json" }, JSON.stringify(result.value)),
-    h("button", {
-      type: "button", class: "btn btn-small btn-take", "data-testid": `take-result-${node.id}-${screen}`,
-      title: `DELETE …/${path}`, disabled: Boolean(store.past),
-      onclick: () => operate(path, undefined, { method: "DELETE" }),
-    }, "Take"));
+    result.value === undefined ? null : [" ", h("code", { class: "tree-json" }, JSON.stringify(result.value))], " —"),
+  h("button", {
+    type: "button", class: "btn btn-small btn-take", "data-testid": `take-result-${node.id}-${screen}`,
+    title: `DELETE …/${path}`, disabled: Boolean(store.past),
+    onclick: () => operate(path, undefined, { method: "DELETE" }),
+  }, "take it"));
 }
 
 /** A node's UI state and the results it holds, under its row. */
@@ -112,13 +116,23 @@ function renderNavigators() {
 const steps = (list) => (list ?? []).map((step, i) => [i ? " › " : "", h("code", {}, step.screen),
   Object.keys(step.params ?? {}).length ? ` (${formatParams(step.params)})` : ""]);
 
+/** The layout of what the device shows: a tab bar of stacks, a split view, or one stack (the
+ *  session's `layout` is `stack` for tabs too: each tab is a stack). */
+function layoutShown(state) {
+  if (state.tabs) {
+    return [h("code", { "data-testid": "layout" }, "tabs"),
+      h("span", { class: "muted" }, ` · ${state.tabs.items.length} tabs, each a stack`)];
+  }
+  return h("code", { "data-testid": "layout" }, state.layout);
+}
+
 function renderSession() {
   const { state } = shown();
   const { link } = store;
   if (!state) return;
   const none = (text = "none") => h("span", { class: "muted" }, text);
   const rows = [
-    ["layout", h("code", {}, state.layout)],
+    ["layout", layoutShown(state)],
     ["flow", h("code", { "data-testid": "flow" }, state.flow ?? "—")],
     ["version", h("code", {}, String(state.version))],
     ["app", [h("code", { title: state.appVersion }, state.appVersion ? state.appVersion.slice(0, 12) : "—"),
@@ -157,7 +171,11 @@ function describeEvent(event) {
       return [[node, event.navigator ? h("span", { class: "muted" }, " on ", event.navigator) : null],
         h("span", { class: `badge kind-${event.presentation?.kind}` }, event.presentation?.kind ?? "added")];
     case "listChanged":
-      return [h("b", {}, event.node), h("span", { class: "badge badge-list" }, `list v${event.from}→v${event.list}`)];
+      return [[h("b", {}, event.node), store.sampleVersions.has(event.version) ? h("span", {
+        class: "muted", "data-testid": "sample-list-note",
+        title: "A new session has no lists: this page put the sample list of the screen it starts on, one change after it. From then on the server puts a screen's sample list in the change that adds its node (sampleLists).",
+      }, " sample list, put by this page") : null],
+      h("span", { class: "badge badge-list" }, `list v${event.from}→v${event.list}`)];
     case "tabSelected":
       return [h("b", {}, event.tab), h("span")];
     case "flagsChanged":

@@ -125,24 +125,40 @@ export function listView({ onNavigate }) {
       navigate ? icon("chevronRight", "icon chevron") : null]);
   }
 
-  function renderFooter(list) {
+  /**
+   * The diff's chips, counted in cells: a section inserted, deleted or moved counts its cells
+   * (read in the list shown before, `previous`, for a deleted one); `title` says it in words.
+   */
+  function diffChips(diff, list, previous) {
+    const items = diff.items ?? {};
+    const sectionsDiff = diff.sections ?? {};
+    const cellsIn = (sectionList, indexes) => indexes.reduce((n, index) => n + (sectionList?.[index]?.items.length ?? 0), 0);
+    const before = previous?.version === diff.from ? previous.sections : null;
+    const deletedSections = sectionsDiff.deleted ?? [];
+    const chips = [
+      ["+", (items.inserted?.length ?? 0) + cellsIn(list.sections, sectionsDiff.inserted ?? []), "ins", "inserted"],
+      ["−", (items.deleted?.length ?? 0) + (before ? cellsIn(before, deletedSections) : 0), "del", "deleted"],
+      ["⇅", (items.moved?.length ?? 0) + cellsIn(list.sections, (sectionsDiff.moved ?? []).map(({ to }) => to)), "mov", "moved"],
+      ["~", items.updated?.length ?? 0, "upd", "updated"],
+    ].filter(([, n]) => n > 0).map(([sign, n, cls, verb]) =>
+      h("span", { class: `diff-chip ${cls}`, title: `${n} ${n === 1 ? "cell" : "cells"} ${verb}` }, `${sign}${n}`));
+    // A section deleted from a list this page did not show: its cells are not known here.
+    if (!before && deletedSections.length > 0) {
+      const n = deletedSections.length;
+      chips.push(h("span", { class: "diff-chip del", title: `${n} ${n === 1 ? "section" : "sections"} deleted` }, `−${n} §`));
+    }
+    return chips;
+  }
+
+  function renderFooter(list, previous) {
     const count = list.sections.reduce((n, section) => n + section.items.length, 0);
-    const summary = h("span", {}, `list v${list.version} · ${count} ${count === 1 ? "item" : "items"}`);
+    const summary = h("span", {}, `list v${list.version} · ${count} ${count === 1 ? "cell" : "cells"}`);
     const diff = list.diff;
     if (!diff) {
       footer.replaceChildren(summary);
       return;
     }
-    const items = diff.items ?? {};
-    const sectionsDiff = diff.sections ?? {};
-    const changes = [
-      ["+", (items.inserted?.length ?? 0) + (sectionsDiff.inserted?.length ?? 0), "ins"],
-      ["−", (items.deleted?.length ?? 0) + (sectionsDiff.deleted?.length ?? 0), "del"],
-      ["⇅", (items.moved?.length ?? 0) + (sectionsDiff.moved?.length ?? 0), "mov"],
-      ["~", items.updated?.length ?? 0, "upd"],
-    ].filter(([, n]) => n > 0);
-    footer.replaceChildren(summary, h("span", { class: "diff-chips" }, `diff v${diff.from}→v${diff.to}`,
-      changes.map(([sign, n, cls]) => h("span", { class: `diff-chip ${cls}` }, `${sign}${n}`))));
+    footer.replaceChildren(summary, h("span", { class: "diff-chips" }, `diff v${diff.from}→v${diff.to}`, diffChips(diff, list, previous)));
   }
 
   function render(list) {
@@ -235,8 +251,9 @@ export function listView({ onNavigate }) {
 
     rows = newRows;
     sections = newSections;
+    const previous = shown;
     shown = { version: list.version, sections: list.sections };
-    renderFooter(list);
+    renderFooter(list, previous);
     footer.hidden = false;
   }
 

@@ -1,8 +1,11 @@
 // Sample lists: the cells the app description gives a screen (`sampleList`), put on each node the
 // page shows without a list, in the sessions this page created, so that a new user of an app (the
-// demo's) has something to tap before the app's own content exists. A cell's `navigate` param
-// written `":name"` takes the shown node's param `name`. A session the page joined is left as its
-// own client makes it.
+// demo's) has something to tap before the app's own content exists. The page's operations ask the
+// server for them (`sampleLists`, session.js), which puts them in the change that adds the node;
+// what is left is a session's first nodes (a session starts without lists, so their sample lists
+// are one change after it) and nodes another client added. A cell's `navigate` param written
+// `":name"` takes the shown node's param `name`. A session the page joined is left as its own
+// client makes it.
 
 import { putSampleList } from "./session.js";
 import { store, subscribe, visibleNavigators } from "./store.js";

@@ -3,6 +3,7 @@
 // by its back button or by a swipe from its left edge.
 
 import { append, h, hashHue, icon, onDrag, rectWithin, zoomOf } from "./dom.js";
+import { screensOfFlow } from "./flows.js";
 import { listView } from "./list.js";
 import { operate } from "./session.js";
 import { isCover, nodeTitle, presentationLabel, screenInfo, screenTitle, shown, store } from "./store.js";
@@ -44,12 +45,17 @@ function hero(node) {
       params.map(([key, value]) => h("div", { class: "param" }, h("dt", {}, key), h("dd", {}, show(value))))) : null);
 }
 
-/** "Go to…": every screen of the app, navigated to from this node (asking for params first). */
+/** "Go to…", closed until opened: the screens of the node's flow (every screen of an app without
+ *  root flows), navigated to from this node (asking for params first). */
 function gotoPanel(nodeId) {
+  const flow = shown().state.flow;
+  const offered = screensOfFlow(store.app, flow);
   const details = h("details", { class: "goto", "data-testid": "goto-panel" },
-    h("summary", {}, h("span", {}, "Go to…"), h("span", { class: "summary-hint" }, "POST navigate")));
+    h("summary", {}, h("span", {}, "Go to…"),
+      h("span", { class: "summary-hint" }, offered ? `POST navigate · ${flow} flow` : "POST navigate")));
   const list = h("div", { class: "goto-list" });
   for (const [name, info] of Object.entries(store.app?.screens ?? {})) {
+    if (offered && !offered.has(name)) continue;
     const params = info.params ?? [];
     const how = info.presentation === "present" ? `present · ${info.style ?? "automatic"}` : "push";
     const form = params.length ? h("form", { class: "param-form", hidden: true, autocomplete: "off" },
@@ -181,10 +187,6 @@ export function screenPage(nodeId) {
   let trailingKey = null;
   /** The navigator a swipe from the left edge pops, while this page is on top of a stack above another. */
   let swipePops = null;
-  /** "Go to…" opens by itself on a screen without a list, until the person opens or closes it. */
-  let gotoOpenedByPage = null;
-  let gotoTouched = false;
-  goto.addEventListener("toggle", () => { if (goto.open !== gotoOpenedByPage) gotoTouched = true; });
   swipeBack(element, () => swipePops);
 
   function updateNavBar(current, stack) {
@@ -231,10 +233,6 @@ export function screenPage(nodeId) {
     }
 
     list.render(current.list ?? null);
-    if (!gotoTouched && gotoOpenedByPage !== !current.list) {
-      gotoOpenedByPage = !current.list;
-      goto.open = gotoOpenedByPage;
-    }
   }
 
   return { element, update };

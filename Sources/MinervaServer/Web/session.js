@@ -89,7 +89,9 @@ function open(session, document) {
   follower?.stop();
   announcedVersion = 0;
   historyUntil = document.lastEvent ?? 0;
-  Object.assign(store, { session, state: null, index: null, events: [], truncated: false, link: undefined, updates: "connecting", past: null });
+  Object.assign(store, {
+    session, state: null, index: null, events: [], truncated: false, link: undefined, updates: "connecting", past: null, sampleVersions: new Set(),
+  });
   sessionStorage.setItem(SAVED_SESSION_KEY, JSON.stringify(session));
   publish({ kind: "session" });
   applyState(document);
@@ -205,7 +207,7 @@ export async function operate(operation, body, { onError, method } = {}) {
     for (let attempt = 0; ; attempt += 1) {
       const seen = store.state;
       try {
-        const document = await api.operate(store.session, operation, body, seen.version, method);
+        const document = await api.operate(store.session, operation, withSampleLists(operation, body), seen.version, method);
         if (opened === epoch) applyState(document);
         return document;
       } catch (error) {
@@ -231,6 +233,16 @@ export async function operate(operation, body, { onError, method } = {}) {
   }
 }
 
+/** The operations that can add nodes: they take `sampleLists`. */
+const ADDING_NODES = new Set(["push", "present", "set-root", "navigate", "deep-link", "finish", "flags"]);
+
+/** `body`, asking the server to put their screen's sample list on the nodes the operation adds
+ *  (in the same change), in a session this page created of an app that has sample lists. */
+function withSampleLists(operation, body) {
+  const hasSamples = Object.values(store.app?.screens ?? {}).some((screen) => screen.sampleList);
+  return store.session?.created && hasSamples && ADDING_NODES.has(operation) ? { ...body, sampleLists: true } : body;
+}
+
 /**
  * Puts a list on a node as the page's own change (a screen's sample list): with If-Match, and
  * only while the node still has no list, so that it never replaces a list someone else put (a
@@ -243,11 +255,16 @@ export function putSampleList(nodeId, list) {
   ownWrites = ownWrites.then(async () => {
     const node = store.index?.nodes.get(nodeId);
     if (opened !== epoch || !node || node.list) return;
+    // Matching `version`, it makes the next one: marked before it is sent, so that its event,
+    // which the stream may bring before the answer, is drawn marked.
+    const made = store.state.version + 1;
+    store.sampleVersions.add(made);
     try {
-      await api.operate(session, `nodes/${encodeURIComponent(nodeId)}/list`, list, store.state.version, "PUT");
+      await api.operate(session, `nodes/${encodeURIComponent(nodeId)}/list`, list, made - 1, "PUT");
       if (opened === epoch) applyState(await api.loadState(session));
     } catch {
       // the node left, or the session changed meanwhile: its list stays as it is
+      store.sampleVersions.delete(made);
     }
   });
 }

@@ -4727,6 +4727,10 @@ internal struct Client: APIProtocol {
     /// `present`, `set-root` and deep links do the same. While a guard's flow is showing,
     /// another guarded target replaces the pending one and no second flow is shown.
     ///
+    /// With `sampleLists: true`, each node it adds gets its screen's sample list in the same
+    /// change (one version, one block): what a client that shows sample content asks for on a
+    /// tap (`SampleListsFlag`).
+    ///
     /// `404`: unknown `from`. `422`: unknown screen or missing params. `409`: as `push` or
     /// `present` (from `n0`, onto a navigator that is not embedded, from a navigator that
     /// already presents, over the node limit).

@@ -119,25 +119,31 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/PushRequest/params`.
             internal var params: OpenAPIRuntime.OpenAPIObjectContainer?
+            /// - Remark: Generated from `#/components/schemas/PushRequest/sampleLists`.
+            internal var sampleLists: Components.Schemas.SampleListsFlag?
             /// Creates a new `PushRequest`.
             ///
             /// - Parameters:
             ///   - from: The node to push from; default the focus.
             ///   - screen: A screen of the app description (`422` when unknown).
             ///   - params: The screen's params; absent or null is `{}`.
+            ///   - sampleLists:
             internal init(
                 from: Swift.String? = nil,
                 screen: Swift.String,
-                params: OpenAPIRuntime.OpenAPIObjectContainer? = nil
+                params: OpenAPIRuntime.OpenAPIObjectContainer? = nil,
+                sampleLists: Components.Schemas.SampleListsFlag? = nil
             ) {
                 self.from = from
                 self.screen = screen
                 self.params = params
+                self.sampleLists = sampleLists
             }
             internal enum CodingKeys: String, CodingKey {
                 case from
                 case screen
                 case params
+                case sampleLists
             }
         }
         /// - Remark: Generated from `#/components/schemas/PresentRequest`.
@@ -181,6 +187,8 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/PresentRequest/dismissible`.
             internal var dismissible: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/PresentRequest/sampleLists`.
+            internal var sampleLists: Components.Schemas.SampleListsFlag?
             /// Creates a new `PresentRequest`.
             ///
             /// - Parameters:
@@ -192,6 +200,7 @@ extension Components {
             ///   - sheet:
             ///   - anchor:
             ///   - dismissible: `false`: the user may not swipe it away (`isModalInPresentation`); default the screen's `dismissible`, else true.
+            ///   - sampleLists:
             internal init(
                 from: Swift.String? = nil,
                 screen: Swift.String,
@@ -200,7 +209,8 @@ extension Components {
                 embedInNavigation: Swift.Bool? = nil,
                 sheet: Components.Schemas.Sheet? = nil,
                 anchor: Components.Schemas.Anchor? = nil,
-                dismissible: Swift.Bool? = nil
+                dismissible: Swift.Bool? = nil,
+                sampleLists: Components.Schemas.SampleListsFlag? = nil
             ) {
                 self.from = from
                 self.screen = screen
@@ -210,6 +220,7 @@ extension Components {
                 self.sheet = sheet
                 self.anchor = anchor
                 self.dismissible = dismissible
+                self.sampleLists = sampleLists
             }
             internal enum CodingKeys: String, CodingKey {
                 case from
@@ -220,6 +231,7 @@ extension Components {
                 case sheet
                 case anchor
                 case dismissible
+                case sampleLists
             }
         }
         /// - Remark: Generated from `#/components/schemas/DismissRequest`.
@@ -420,6 +432,8 @@ extension Components {
             internal var screen: Swift.String?
             /// - Remark: Generated from `#/components/schemas/SetRootRequest/params`.
             internal var params: OpenAPIRuntime.OpenAPIObjectContainer?
+            /// - Remark: Generated from `#/components/schemas/SetRootRequest/sampleLists`.
+            internal var sampleLists: Components.Schemas.SampleListsFlag?
             /// Creates a new `SetRootRequest`.
             ///
             /// - Parameters:
@@ -427,24 +441,32 @@ extension Components {
             ///   - stack: The new stack, bottom first; at least one entry (`[]` is `422`).
             ///   - screen:
             ///   - params:
+            ///   - sampleLists:
             internal init(
                 navigator: Swift.String? = nil,
                 stack: [Components.Schemas.SetRootEntry]? = nil,
                 screen: Swift.String? = nil,
-                params: OpenAPIRuntime.OpenAPIObjectContainer? = nil
+                params: OpenAPIRuntime.OpenAPIObjectContainer? = nil,
+                sampleLists: Components.Schemas.SampleListsFlag? = nil
             ) {
                 self.navigator = navigator
                 self.stack = stack
                 self.screen = screen
                 self.params = params
+                self.sampleLists = sampleLists
             }
             internal enum CodingKeys: String, CodingKey {
                 case navigator
                 case stack
                 case screen
                 case params
+                case sampleLists
             }
         }
+        /// `true`: put the app description's sample list (`sampleList`) of its screen on each node this operation adds, in the same change: one version whose block ends with a `listChanged` event (list version 1) per such node, by node id, after the node's `added`. Nodes of screens without a sample list get none. A sample list that does not fit the server's list limits (`--max-list-items`, `--max-list-bytes`) refuses the whole operation (`422`, naming the screen). A session's first nodes (`POST /v1/sessions`) have no lists: a client puts theirs with `PUT …/list`. Absent, null or `false`: no list is put.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SampleListsFlag`.
+        internal typealias SampleListsFlag = Swift.Bool
         /// - Remark: Generated from `#/components/schemas/NavigateRequest`.
         internal struct NavigateRequest: Codable, Hashable, Sendable {
             /// The node to navigate from; default the focus.
@@ -465,6 +487,8 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/NavigateRequest/dismissible`.
             internal var dismissible: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/NavigateRequest/sampleLists`.
+            internal var sampleLists: Components.Schemas.SampleListsFlag?
             /// Creates a new `NavigateRequest`.
             ///
             /// - Parameters:
@@ -474,13 +498,15 @@ extension Components {
             ///   - sheet:
             ///   - anchor:
             ///   - dismissible: For a screen that is presented (`422` with one that is pushed, as `sheet` and `anchor`). `false`: the user may not swipe it away (`isModalInPresentation`); default the screen's `dismissible`, else true.
+            ///   - sampleLists:
             internal init(
                 from: Swift.String? = nil,
                 screen: Swift.String,
                 params: OpenAPIRuntime.OpenAPIObjectContainer? = nil,
                 sheet: Components.Schemas.Sheet? = nil,
                 anchor: Components.Schemas.Anchor? = nil,
-                dismissible: Swift.Bool? = nil
+                dismissible: Swift.Bool? = nil,
+                sampleLists: Components.Schemas.SampleListsFlag? = nil
             ) {
                 self.from = from
                 self.screen = screen
@@ -488,6 +514,7 @@ extension Components {
                 self.sheet = sheet
                 self.anchor = anchor
                 self.dismissible = dismissible
+                self.sampleLists = sampleLists
             }
             internal enum CodingKeys: String, CodingKey {
                 case from
@@ -496,6 +523,7 @@ extension Components {
                 case sheet
                 case anchor
                 case dismissible
+                case sampleLists
             }
         }
         /// - Remark: Generated from `#/components/schemas/DeepLinkRequest`.
@@ -504,15 +532,23 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/DeepLinkRequest/url`.
             internal var url: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DeepLinkRequest/sampleLists`.
+            internal var sampleLists: Components.Schemas.SampleListsFlag?
             /// Creates a new `DeepLinkRequest`.
             ///
             /// - Parameters:
             ///   - url: A path (`/users/42`), a URL with the app's scheme (`demo://users/42`), or a universal link: an `https` URL on one of the app's `hosts` (`https://demo.example.com/users/42`).
-            internal init(url: Swift.String) {
+            ///   - sampleLists:
+            internal init(
+                url: Swift.String,
+                sampleLists: Components.Schemas.SampleListsFlag? = nil
+            ) {
                 self.url = url
+                self.sampleLists = sampleLists
             }
             internal enum CodingKeys: String, CodingKey {
                 case url
+                case sampleLists
             }
         }
         /// - Remark: Generated from `#/components/schemas/FinishRequest`.
@@ -557,21 +593,27 @@ extension Components {
             }
             /// - Remark: Generated from `#/components/schemas/FinishRequest/result`.
             internal var result: Components.Schemas.FinishRequest.ResultPayload
+            /// - Remark: Generated from `#/components/schemas/FinishRequest/sampleLists`.
+            internal var sampleLists: Components.Schemas.SampleListsFlag?
             /// Creates a new `FinishRequest`.
             ///
             /// - Parameters:
             ///   - node: The node whose flow ends.
             ///   - result:
+            ///   - sampleLists:
             internal init(
                 node: Swift.String,
-                result: Components.Schemas.FinishRequest.ResultPayload
+                result: Components.Schemas.FinishRequest.ResultPayload,
+                sampleLists: Components.Schemas.SampleListsFlag? = nil
             ) {
                 self.node = node
                 self.result = result
+                self.sampleLists = sampleLists
             }
             internal enum CodingKeys: String, CodingKey {
                 case node
                 case result
+                case sampleLists
             }
         }
         /// - Remark: Generated from `#/components/schemas/SelectTabRequest`.
@@ -611,21 +653,27 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/FlagsRequest/clear`.
             internal var clear: [Swift.String]?
+            /// - Remark: Generated from `#/components/schemas/FlagsRequest/sampleLists`.
+            internal var sampleLists: Components.Schemas.SampleListsFlag?
             /// Creates a new `FlagsRequest`.
             ///
             /// - Parameters:
             ///   - set: Flags to set (a flag in both lists ends up set).
             ///   - clear: Flags to clear.
+            ///   - sampleLists:
             internal init(
                 set: [Swift.String]? = nil,
-                clear: [Swift.String]? = nil
+                clear: [Swift.String]? = nil,
+                sampleLists: Components.Schemas.SampleListsFlag? = nil
             ) {
                 self.set = set
                 self.clear = clear
+                self.sampleLists = sampleLists
             }
             internal enum CodingKeys: String, CodingKey {
                 case set
                 case clear
+                case sampleLists
             }
         }
         /// - Remark: Generated from `#/components/schemas/ParamsPatchRequest`.
@@ -2607,7 +2655,7 @@ extension Components {
                 case otherwise
             }
         }
-        /// Cells for a client to show on a node of this screen that has no list yet (only when the app file gives some): sections as `PUT …/nodes/{node}/list` takes them, contents in their canonical form. The web client puts it, with `If-Match`, on the nodes it shows in the sessions it creates, so that an app has something to tap before its own content exists. A cell whose `content` is an object carrying `navigate` (`{"screen", "params"?}`) names the screen a tap on it navigates to (`POST …/navigate` from the node); a param value `":name"` stands for the param `name` of the node the list is shown on, for the client to fill in. The server checks when it reads the file that each such cell names a declared screen with the params it requires and that section and cell ids are unique.
+        /// Cells for a client to show on a node of this screen that has no list yet (only when the app file gives some): sections as `PUT …/nodes/{node}/list` takes them, contents in their canonical form. An operation that adds nodes puts it on each of them in the same change when the client asks (`sampleLists: true`, see `SampleListsFlag`); the web client asks in the sessions it creates, and puts it with `If-Match` on the nodes a session starts with, so that an app has something to tap before its own content exists. A cell whose `content` is an object carrying `navigate` (`{"screen", "params"?}`) names the screen a tap on it navigates to (`POST …/navigate` from the node); a param value `":name"` stands for the param `name` of the node the list is shown on, filled in by the server when it puts the list (`sampleLists`), else by the client. The server checks when it reads the file that each such cell names a declared screen with the params it requires and that section and cell ids are unique.
         ///
         /// - Remark: Generated from `#/components/schemas/AppSampleList`.
         internal struct AppSampleList: Codable, Hashable, Sendable {
