@@ -34,8 +34,9 @@ if $test_packages; then
   # chromium and its driver run the web client's browser test; postgresql gives initdb and
   # pg_ctl for the private clusters the tests start; nginx is the load balancer of the
   # several-instances tests (both run unprivileged from temporary folders, no service); a JRE
-  # runs OpenAPI Generator (its jar comes from PyPI) on openapi.yaml
-  needed+=(python3-venv chromium chromium-driver fonts-inter postgresql nginx default-jre-headless)
+  # runs OpenAPI Generator (its jar comes from PyPI) on openapi.yaml; debootstrap builds the
+  # Dockerfile's runtime stage as a chroot (tests/live/test_image_runtime.py)
+  needed+=(python3-venv chromium chromium-driver fonts-inter postgresql nginx default-jre-headless debootstrap)
 fi
 $packages || needed=()
 

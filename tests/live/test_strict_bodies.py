@@ -16,7 +16,7 @@ CASES = [
     ("set-root", [], {"stack": [{"screen": "home"}, {"screen": "settings", "parms": {}}]},
      "unknown field 'stack[1].parms'; did you mean 'params'?", {"stack": [{"screen": "home"}, {"screen": "settings", "params": {}}]}),
     ("navigate", [], {"screen": "settings", "form": "n1"}, "unknown field 'form'; did you mean 'from'?", {"screen": "settings", "from": "n1"}),
-    ("deep-link", [], {"url": "/users/1", "animated": True}, "unknown field 'animated'; the known fields are 'url'", {"url": "/users/1"}),
+    ("deep-link", [], {"url": "/users/1", "animated": True}, "unknown field 'animated'; the known fields are 'url', 'sampleLists'", {"url": "/users/1"}),
     ("finish", [("present", {"screen": "login"})], {"node": "n2", "result": {"status": "cancelled", "reason": "x"}},
      "unknown field 'result.reason'; the known fields are 'status', 'value'", {"node": "n2", "result": {"status": "cancelled", "value": "x"}}),
     ("flags", [], {"set": ["signedIn"], "Clear": []}, "unknown field 'Clear'; did you mean 'clear'?", {"set": ["signedIn"], "clear": []}),
