@@ -395,8 +395,15 @@ struct MinervaServerCommand: ParsableCommand {
             FileHandle.standardError.write(Data(unshowable.map { "\(path): \($0)\n" }.joined().utf8))
             throw ExitCode.failure
         }
-        let flows = app.declaresFlows ? ", \(app.flows.count) flows" : ""
-        print("\(path): app '\(app.name)'\(flows), \(app.screens.count) screens, \(app.routes.count) routes, version \(MinervaAPI.version(of: app))")
+        let counted = (app.declaresFlows ? [counting(app.flows.count, "flow")] : []) + [
+            counting(app.screens.count, "screen"), counting(app.routes.count, "route"),
+        ]
+        print("\(path): app '\(app.name)', \(counted.joined(separator: ", ")), version \(MinervaAPI.version(of: app))")
+    }
+
+    /// "1 route", "6 routes".
+    private func counting(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 
     /// SIGHUP: reads `--app` again; a valid file serves new sessions at once, an invalid one

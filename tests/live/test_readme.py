@@ -35,6 +35,7 @@ BINARY = ROOT / ".build" / "release" / "minerva-server"
 COMMAND_BLOCKS = {
     "scripts/run-demo.sh ": "test_the_demo_command_serves_the_demo_app",
     "scripts/test.sh unit": "test_the_test_command_runs_the_jobs_it_is_given",
+    "cat > my-app.json": "test_your_own_app_is_written_checked_and_served_as_printed",
     ".build/release/minerva-server --check-app app.json": "test_the_app_reload_commands_run_as_written",
     "# server-sent events": "test_the_three_ways_to_follow_a_session_run_as_written",
     'ADMIN="Authorization: Bearer $MINERVA_ADMIN_TOKEN"': "test_the_analytics_reports_run_as_written",
@@ -208,6 +209,56 @@ def test_the_demo_command_serves_the_demo_app():
         assert (session.state["flow"], session.state["root"]["children"][0]["screen"]) == ("onboarding", "welcome")
     finally:
         assert server.stop() == 0, "".join(server.log)
+
+
+def test_your_own_app_is_written_checked_and_served_as_printed(tmp_path):
+    """"Next: your own app", run as printed from a folder with the clone's `.build` and `scripts`
+    (links): the file is written, the check prints what the README says, and `run-demo.sh` serves
+    it (with `--port 0 --store memory` added, as for the demo command): its first screen, a tap
+    that brings the note's list with the node (`:noteId` filled in), the deep link the README
+    names; the mistake the README quotes is refused with its words; git ignores the file."""
+    block = command_block("cat > my-app.json")
+    heredoc, rest = block.split("\nEOF\n", 1)
+    check, serve = commands(rest)
+    for name in (".build", "scripts"):
+        (tmp_path / name).symlink_to(ROOT / name)
+    written = subprocess.run(["bash", "-euo", "pipefail", "-c", heredoc + "\nEOF\n" + check], cwd=tmp_path,
+                             capture_output=True, text=True, timeout=60)
+    assert written.returncode == 0, written.stderr
+    promised = re.search(r'# exit 0: "(.*) …"', rest).group(1)
+    assert re.fullmatch(re.escape(promised) + r" [0-9a-f]{64}", written.stdout.strip()), written.stdout
+
+    mistake = json.loads((tmp_path / "my-app.json").read_text())
+    mistake["screens"]["note"]["sampleList"]["sections"][0]["items"][0]["content"]["navigate"]["screen"] = "editt"
+    (tmp_path / "my-app.json").write_text(json.dumps(mistake))
+    refused = subprocess.run(["bash", "-c", check], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    quoted = re.search(r"\(a cell naming `editt` says\n`(.*?)`\)", README, re.S).group(1)
+    assert refused.returncode == 1 and refused.stderr.strip() == quoted, refused.stderr
+    assert subprocess.run(["git", "check-ignore", "-q", "my-app.json"], cwd=ROOT).returncode == 0
+
+    subprocess.run(["bash", "-c", heredoc + "\nEOF\n"], cwd=tmp_path, check=True)
+    server = ShellServer(f"cd {tmp_path} && {serve} --port 0 --store memory", timeout=900)
+    try:
+        assert server.request("GET", "/v1/app")[2]["name"] == "notes"
+        session = server.create_session()
+        notes = session.state["focus"]
+        assert session.state["root"]["children"][0]["screen"] == "notes"
+        state = session.op("navigate", {"from": notes, "screen": "note", "params": {"noteId": "groceries"}, "sampleLists": True})
+        status, _, listed = session.call("GET", f"/nodes/{state['focus']}/list")
+        assert status == 200 and listed["sections"][0]["items"][0]["content"]["navigate"] == {
+            "screen": "edit", "params": {"noteId": "groceries"}}
+        assert "the deep link `/notes/ideas` in the page's bar opens a note" in " ".join(README.split())
+        state = session.op("deep-link", {"url": "/notes/ideas"})
+        assert next(node for node in walk(state["root"]) if node["id"] == state["focus"])["params"] == {"noteId": "ideas"}
+    finally:
+        assert server.stop() == 0, "".join(server.log)
+
+
+def walk(node):
+    """A node and its descendants, depth first."""
+    yield node
+    for child in node.get("children", []):
+        yield from walk(child)
 
 
 def test_the_test_command_runs_the_jobs_it_is_given():
