@@ -19,7 +19,8 @@
 #                  urllib, curl and raw sockets, a kill -9 crash test on the SQLite store,
 #                  instances on private PostgreSQL clusters behind nginx, a real browser on the web
 #                  client, schemathesis against openapi.yaml (as a closed world), generated Python
-#                  clients, stores written by an earlier release
+#                  clients, stores written by an earlier release, the Docker image's runtime
+#                  stage in a debootstrap chroot
 #   timing         the live tests that measure time or load (fair shares, lock-out, slow clients,
 #                  instances under faults, bounds on a 503, the README's commands), one at a time,
 #                  last, with nothing beside them
