@@ -14,7 +14,7 @@ stays inside its tab while a window-level one keeps the tab bar out of reach. Ne
 chromium and chromium-driver and Selenium from pip. Takes the screenshots the README shows at a
 fixed viewport (web-client-timeline.png, web-client-flows.png, web-client-sheet.png,
 web-client-popover.png, web-client-split-regular.png, web-client-split-compact.png,
-web-client-levels.png; test_browser_first_hour.py takes web-client.png): into docs/ when asked
+web-client-levels.png; test_browser_first_hour.py takes web-client.png and web-client-result.png): into docs/ when asked
 (MINERVA_SCREENSHOTS=1, which `scripts/test.sh --screenshots` sets), so that they show the page as
 it is, and into a temporary folder otherwise, so that a test run leaves the clone as it was.
 """

@@ -1,11 +1,15 @@
 """A new user's first minutes with the web client, in a real browser (headless Chromium through
 Selenium, as test_browser.py): the built-in demo app as `scripts/run-demo.sh` serves it, opened
-at `/`. The first screen already shows a list from the app description's sample cells, and a tap
-on a cell shows the screen it names; a returning user's home shows people whose profile leads on
-to its followers (a cell's `":userId"` filled in from the profile shown). A session the page
-joined gets no sample list: its own client decides. A server without an admin token shows no
-Analytics button, and the browser logs nothing. Takes web-client.png, the screenshot at the top of
-the README (Ada's profile with its list; into docs/ on request: see test_browser.py).
+at `/`. The first screen already shows a list from the app description's sample cells (put by the
+page as version 2, which the event log says), and a tap on a cell shows the screen it names; a
+returning user's home shows people whose profile leads on to its followers (a cell's `":userId"`
+filled in from the profile shown). Each tap is one version and one block: the node and its sample
+list together (`sampleLists`). The list's diff badge counts cells, the session panel names the
+tabs layout, "Go to…" is closed and offers the current flow's screens, and a held result says
+whose it is and what to do. A session the page joined gets no sample list: its own client
+decides. A server without an admin token shows no Analytics button, and the browser logs nothing.
+Takes web-client.png, the screenshot at the top of the README (Ada's profile with its list), and
+web-client-result.png (a held result), into docs/ on request: see test_browser.py.
 """
 from test_browser import Page, browser, console_problems, find_node, save_screenshot, wait_for, walk  # noqa: F401 (the browser fixture)
 
