@@ -7,12 +7,18 @@ extension MinervaSession {
     ///   - screen: a screen of the app description.
     ///   - params: the screen's parameters.
     ///   - node: the node to navigate from; the focus when nil.
+    ///   - sampleLists: whether each node added gets its screen's sample list (the app
+    ///     description's `sampleList`) in the same change.
     /// - Returns: the new state.
-    /// - Throws: ``MinervaError``: 404 for an unknown node, 422 for an unknown screen or missing
-    ///   params, 409 when the navigation is not possible now, 412 when the session moved on.
+    /// - Throws: ``MinervaError``: 404 for an unknown node, 422 for an unknown screen, missing
+    ///   params or a sample list over the server's limits, 409 when the navigation is not
+    ///   possible now, 412 when the session moved on.
     @discardableResult
-    public func navigate(to screen: String, params: Params = [:], from node: String? = nil) async throws -> SessionState {
-        let body = Components.Schemas.NavigateRequest(from: node, screen: screen, params: try params.container())
+    public func navigate(to screen: String, params: Params = [:], from node: String? = nil, sampleLists: Bool = false) async throws
+        -> SessionState
+    {
+        let body = Components.Schemas.NavigateRequest(
+            from: node, screen: screen, params: try params.container(), sampleLists: sampleLists ? true : nil)
         return try await change { client, id, headers in
             try await client.navigate(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
         }

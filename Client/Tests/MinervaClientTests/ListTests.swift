@@ -29,6 +29,19 @@ import Testing
         }
     }
 
+    @Test func aNavigationBringsTheNewScreensSampleListWhenAsked() async throws {
+        try await withLiveServer(app: nil) { server in
+            let session = try await MinervaSession.create(on: server.connection(), flags: ["onboarded", "signedIn"])
+            let state = try await session.navigate(to: "profile", params: ["userId": "42"], sampleLists: true)
+            #expect(state.version == 2 && state.focusedNode?.screen == "profile")
+            let list = try await session.list(of: state.focus)
+            #expect(list.version == 1 && list.sections.first?.items.map(\.id) == ["followers", "photo"])
+            let plain = try await session.navigate(to: "followers", params: ["userId": "42"])
+            #expect(plain.version == 3)
+            await #expect(throws: MinervaError.self) { try await session.list(of: plain.focus) }
+        }
+    }
+
     @Test func listReadsTheDiffSinceAVersionOrAsksForAReload() async throws {
         try await withLiveServer { server in
             let session = try await MinervaSession.create(on: server.connection())
