@@ -24,8 +24,10 @@ final class LongPoll: EventSubscriber {
 
     func receive(_ events: ArraySlice<SessionEvent>, state: SessionState) -> Bool {
         guard let newest = events.last, newest.seq > after else { return true }
-        // The poll waited from a state at or before `after`: every event newer than it is in this block.
-        let page = EventPage(events: Array(events.drop { $0.seq <= after }), last: state.lastEvent, truncated: false, version: state.version)
+        // The poll waited from a state at or before `after`: every event newer than it is in this
+        // block. `last` is the block's own: a catch-up publishes older blocks with the newest
+        // state, and a client that reads on after `last` must not skip the blocks between.
+        let page = EventPage(events: Array(events.drop { $0.seq <= after }), last: newest.seq, truncated: false, version: newest.version)
         exchange.complete(deferred, with: EventsDocument.response(page))
         return false
     }

@@ -1,10 +1,9 @@
-import DequeModule
 import Locking
 import Synchronization
 
-/// A session the core serves: its secret, its state behind its own lock, and the work waiting
-/// for its turn. One mutation of a session is stored at a time; the next waits in line, so
-/// every step starts from a state storage has accepted.
+/// A session the core serves: its secret, its state behind its own lock, and its turn
+/// (``SessionTurn``): one mutation of a session is stored at a time, the next waits in line, so
+/// that every step starts from a state storage has accepted.
 public final class LiveSession: Sendable {
     /// What changes, serialised per session.
     struct Slot: Sendable {
@@ -14,18 +13,8 @@ public final class LiveSession: Sendable {
         var log: SessionLog
         /// Answers of its recent mutations by `Idempotency-Key`.
         var answers: IdempotencyCache
-        /// Whether a mutation's write is with storage now.
-        var busy = false
-        /// Work that arrived while a write was with storage, in arrival order.
-        var waiting: Deque<QueuedWork> = []
-        /// Whether the session was deleted or expired.
-        var gone = false
-        /// Whether another process committed a change while a write of this one was with
-        /// storage: the session reads itself again once that write has ended.
-        var behind = false
-        /// The ``SessionCore/appGeneration`` at which ``state`` was last found to run the
-        /// current app (-1: not since it was read); see ``SessionCore/moveToCurrentApp(_:)``.
-        var appGeneration = -1
+        /// Whose turn it is to change the session, and the work waiting for it.
+        var turn = SessionTurn()
     }
 
     /// A mutation or deletion waiting for the session's turn.

@@ -14,11 +14,11 @@ extension SessionCore {
     func moveToCurrentApp(_ session: LiveSession) throws(SessionError) {
         // The generation is read before the app, so that a reload in between is seen next time.
         let generation = appGeneration.load(ordering: .acquiring)
-        if session.slot.withLock({ $0.appGeneration == generation }) { return }
+        if session.slot.withLock({ $0.turn.appGeneration == generation }) { return }
         let (app, version) = currentApp
         let (recorded, madeWith) = session.slot.withLock { slot -> (String?, String?) in
             guard slot.state.appVersion != version else {
-                slot.appGeneration = generation
+                slot.turn.appGeneration = generation
                 return (nil, nil)
             }
             return (slot.state.appVersion, slot.state.tree.nodes[slot.state.tree.rootID]?.screen)
@@ -28,7 +28,7 @@ extension SessionCore {
         try checkNotAhead(recorded, of: session.id)
         let moved = DispatchSemaphore(value: 0)
         let waits = session.slot.withLock { slot -> Bool in
-            guard !slot.gone, slot.state.appVersion != version else { return false }
+            guard !slot.turn.isClosed, slot.state.appVersion != version else { return false }
             let obstacles = slot.state.tree.obstacles(to: app)
             guard obstacles.isEmpty else {
                 logger.debug("session \(session.id) stays on app version \(recorded): \(obstacles.description)")
@@ -41,10 +41,7 @@ extension SessionCore {
                 if case .failure(let error) = outcome { logger.warning("session \(session.id) did not move to app version \(version): \(error)") }
                 moved.signal()
             }
-            if slot.busy {
-                slot.waiting.append(.mutation(move, completion))
-                return true
-            }
+            guard case .start = slot.turn.arrive(.mutation(move, completion)) else { return true }
             guard let outcome = start(move, of: session, in: &slot, completion: { completion }) else { return true }
             if case .failure(let error) = outcome { logger.warning("session \(session.id) did not move to app version \(version): \(error)") }
             return false

@@ -11,11 +11,11 @@ extension SessionCore {
         _ session: LiveSession, precondition: (@Sendable (Int) -> Bool)?, completion: @escaping DeletionCompletion
     ) -> Result<Void, SessionError>? {
         session.slot.withLock { slot in
-            guard !slot.busy else {
-                slot.waiting.append(.deletion(precondition: precondition, completion))
-                return nil
+            switch slot.turn.arrive(.deletion(precondition: precondition, completion)) {
+            case .start: startDeletion(of: session, precondition: precondition, in: &slot, completion: completion)
+            case .wait: nil
+            case .refuse: .failure(.unauthorized)
             }
-            return startDeletion(of: session, precondition: precondition, in: &slot, completion: completion)
         }
     }
 
@@ -23,7 +23,7 @@ extension SessionCore {
         of session: LiveSession, precondition: (@Sendable (Int) -> Bool)?, in slot: inout LiveSession.Slot,
         completion: @escaping DeletionCompletion
     ) -> Result<Void, SessionError>? {
-        guard !slot.gone else { return .failure(.unauthorized) }
+        guard !slot.turn.isClosed else { return .failure(.unauthorized) }
         do throws(SessionError) {
             try Self.check(precondition, of: slot.state)
         } catch {
@@ -42,16 +42,14 @@ extension SessionCore {
         }
         let inline = writes.commit(.delete(id: session.id)) {
             { outcome in
-                let (result, answers) = session.slot.withLock { slot in
-                    slot.busy = false
-                    return (settle(outcome, &slot), self.runWaiting(session, in: &slot))
+                self.endWrite(of: session) { slot in
+                    let result = settle(outcome, &slot)
+                    return [{ completion(result) }]
                 }
-                completion(result)
-                for answer in answers { answer() }
             }
         }
         guard let inline else {
-            slot.busy = true
+            slot.turn.beginWrite()
             return nil
         }
         return settle(inline, &slot)
@@ -59,13 +57,12 @@ extension SessionCore {
 
     /// The session is gone: out of memory, its followers told, its waiting work refused.
     func close(_ session: LiveSession, in slot: inout LiveSession.Slot) {
-        guard !slot.gone else { return }
-        slot.gone = true
+        guard !slot.turn.isClosed else { return }
+        let waiting = slot.turn.close()
         registry.remove(session.id)
         liveCount.subtract(1, ordering: .relaxed)
         liveNodes.subtract(slot.state.tree.nodes.count, ordering: .relaxed)
         hub.end(session.id)
-        fail(slot.waiting, with: .unauthorized)
-        slot.waiting = []
+        fail(waiting, with: .unauthorized)
     }
 }

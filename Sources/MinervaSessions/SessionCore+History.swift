@@ -51,7 +51,7 @@ extension SessionCore {
     /// The session's state and in-memory log, copied under its lock (both are values).
     private func copy(of session: LiveSession) throws(SessionError) -> (SessionState, SessionLog) {
         try session.slot.withLock { slot throws(SessionError) in
-            guard !slot.gone else { throw SessionError.unauthorized }
+            guard !slot.turn.isClosed else { throw SessionError.unauthorized }
             return (slot.state, slot.log)
         }
     }

@@ -23,11 +23,11 @@ extension SessionCore {
         _ session: LiveSession, _ mutation: Mutation, deferring: () -> MutationCompletion
     ) -> Result<MutationResult, SessionError>? {
         session.slot.withLock { slot in
-            guard !slot.busy else {
-                slot.waiting.append(.mutation(mutation, deferring()))
-                return nil
+            switch slot.turn.arrive(.mutation(mutation, deferring())) {
+            case .start: start(mutation, of: session, in: &slot, completion: deferring)
+            case .wait: nil
+            case .refuse: .failure(.unauthorized)
             }
-            return start(mutation, of: session, in: &slot, completion: deferring)
         }
     }
 
@@ -51,13 +51,14 @@ extension SessionCore {
     /// a copy, the limits; then the write: settled at once when the store commits inline, else
     /// handed to the store's writer.
     /// - Parameter attempt: how many times the mutation's write conflicted with another process's already.
-    /// - Returns: the outcome, or `nil` when the write is with the store's writer (the slot is then busy).
+    /// - Returns: the outcome, or `nil` when the write is with the store's writer (the session's
+    ///   turn is then held until it ends).
     /// - Parameter completion: makes the completion, once the write is handed to storage.
     func start(
         _ mutation: Mutation, of session: LiveSession, in slot: inout LiveSession.Slot, completion: () -> MutationCompletion,
         attempt: Int = 0
     ) -> Result<MutationResult, SessionError>? {
-        guard !slot.gone else { return .failure(.unauthorized) }
+        guard !slot.turn.isClosed else { return .failure(.unauthorized) }
         let now = configuration.now()
         do throws(SessionError) {
             if let key = mutation.idempotencyKey, let answer = try rememberedAnswer(for: key, of: session, in: &slot, now: now) {
@@ -65,7 +66,7 @@ extension SessionCore {
             }
             try Self.check(mutation.precondition, of: slot.state)
             // A session that another process moved to a newer app version while this work waited.
-            if slot.appGeneration != appGeneration.load(ordering: .acquiring), slot.state.appVersion != currentApp.version {
+            if slot.turn.appGeneration != appGeneration.load(ordering: .acquiring), slot.state.appVersion != currentApp.version {
                 try checkNotAhead(slot.state.appVersion, of: session.id)
             }
             var next = slot.state
@@ -90,18 +91,22 @@ extension SessionCore {
                 from: slot.state, id: session.id, tokenHash: session.tokenHash, lastUsed: session.lastUsed, block: block ?? [], answer: entry,
                 keptAnswers: configuration.idempotencyCapacity, eventHistory: configuration.eventHistory,
                 listHistory: configuration.listHistory)
-            let accepted = next
+            let written = WrittenChange(mutation: mutation, base: slot.state, next: next, answer: entry, result: result, attempt: attempt)
             let inline = writes.commit(.session(write)) {
                 let completion = completion()
                 return { outcome in
-                    self.finish(mutation, of: session, next: accepted, answer: entry, result: result, outcome: outcome, completion: completion, attempt: attempt)
+                    self.endWrite(of: session) { slot in
+                        self.settle(written, of: session, outcome: outcome, in: &slot, completion: { completion }).map { outcome in
+                            [{ completion(outcome) }]
+                        } ?? []
+                    }
                 }
             }
             guard let inline else {
-                slot.busy = true
+                slot.turn.beginWrite()
                 return nil
             }
-            return settle(mutation, of: session, next: accepted, answer: entry, result: result, outcome: inline, in: &slot, completion: completion, attempt: attempt)
+            return settle(written, of: session, outcome: inline, in: &slot, completion: completion)
         } catch {
             return .failure(error)
         }
@@ -136,17 +141,18 @@ extension SessionCore {
         return entry.answer
     }
 
-    /// The mutation is durable: its state becomes the session's, its
-    /// events join the log and go to the followers, its answer is remembered.
-    private func swap(
-        in next: SessionState, block: [SessionEvent], answer: IdempotencyCache.Entry?, of session: LiveSession,
-        slot: inout LiveSession.Slot, now: Double
-    ) {
+    /// The mutation is durable: its state becomes the session's, its events join the log and go
+    /// to the followers, its answer is remembered. When the session already holds it (read from
+    /// the store after the write committed, its events published then), only the answer is new.
+    private func swap(_ written: WrittenChange, of session: LiveSession, slot: inout LiveSession.Slot, now: Double) {
+        let next = written.next
+        let block = Array(written.result.events)
+        if !block.isEmpty { analytics.recordBlock(block, from: written.base, to: next, session: session.id) }
+        if let answer = written.answer { slot.answers.remember(answer, now: now) }
+        guard next.lastEvent > slot.state.lastEvent else { return }
         liveNodes.add(next.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
-        if !block.isEmpty { analytics.recordBlock(block, from: slot.state, to: next, session: session.id) }
-        if next.appVersion != slot.state.appVersion { slot.appGeneration = -1 }
+        if next.appVersion != slot.state.appVersion { slot.turn.appGeneration = -1 }
         slot.state = next
-        if let answer { slot.answers.remember(answer, now: now) }
         guard !block.isEmpty else { return }
         slot.log.append(block, keep: eventsInMemory, budget: historyBudget.events)
         hub.publish(block[...], state: next, session: session.id)
@@ -166,67 +172,52 @@ extension SessionCore {
         }
     }
 
-    /// A queued write of a mutation has ended: settles it under the session's lock, gives the
-    /// outcome and lets the next waiting work start.
-    private func finish(
-        _ mutation: Mutation, of session: LiveSession, next: SessionState, answer: IdempotencyCache.Entry?, result: MutationResult,
-        outcome: Result<WriteOutcome, StorageError>, completion: @escaping MutationCompletion, attempt: Int
-    ) {
-        let (answers, behind) = session.slot.withLock { slot -> (DeferredAnswers, Bool) in
-            slot.busy = false
-            var answers: DeferredAnswers = []
-            if let outcome = settle(
-                mutation, of: session, next: next, answer: answer, result: result, outcome: outcome, in: &slot, completion: { completion },
-                attempt: attempt)
-            {
-                answers.append { completion(outcome) }
-            }
-            answers += runWaiting(session, in: &slot)
-            return (answers, slot.behind && !slot.busy && !slot.gone)
+    /// A session's write has ended: under its lock, its turn is freed, `settle` gives the write's
+    /// own outcome (or starts its retry), and the work that waited starts, in order, until one
+    /// hands a write to the store; the answers are given after the lock.
+    func endWrite(of session: LiveSession, settle: (inout LiveSession.Slot) -> DeferredAnswers) {
+        let answers = session.slot.withLock { slot -> DeferredAnswers in
+            slot.turn.endWrite()
+            return settle(&slot) + runWaiting(session, in: &slot)
         }
         for answer in answers { answer() }
-        if behind { following.reloadLater(session, core: self) }
     }
 
     /// The store has answered a mutation's write: swap and publish when it is durable. When
     /// another process changed the session first (the version-checked write conflicted), the
     /// session reads itself again and the mutation runs again on what is stored now,
-    /// ``conflictRetries`` times at most.
+    /// ``conflictRetries`` times at most, the session's turn held meanwhile.
     /// - Returns: the outcome, or `nil` when the mutation runs again (its completion then gets it).
     private func settle(
-        _ mutation: Mutation, of session: LiveSession, next: SessionState, answer: IdempotencyCache.Entry?, result: MutationResult,
-        outcome: Result<WriteOutcome, StorageError>, in slot: inout LiveSession.Slot, completion: () -> MutationCompletion, attempt: Int
+        _ written: WrittenChange, of session: LiveSession, outcome: Result<WriteOutcome, StorageError>, in slot: inout LiveSession.Slot,
+        completion: () -> MutationCompletion
     ) -> Result<MutationResult, SessionError>? {
         switch outcome {
-        case .success(.committed) where slot.gone:
+        case .success(.committed) where slot.turn.isClosed:
             return .failure(.unauthorized)
         case .success(.committed):
-            swap(in: next, block: Array(result.events), answer: answer, of: session, slot: &slot, now: configuration.now())
-            return .success(result)
+            swap(written, of: session, slot: &slot, now: configuration.now())
+            return .success(written.result)
         case .success(.conflict):
+            SharedStoreMetrics.conflicted()
+            let attempt = written.attempt
             guard attempt < Self.conflictRetries else {
                 logger.error("session \(session.id) kept changing in storage under this process; gave up after \(attempt + 1) writes")
                 return .failure(SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "the session is changing too fast; retry"))
             }
             // Runs again after a random pause that grows with each conflict, so that a process
-            // losing the race to a busy one gets its turn; the session keeps its place meanwhile
-            // (busy), so work that waits for it stays in order. The store is read before the lock.
-            slot.busy = true
+            // losing the race to a busy one gets its turn; the session keeps its turn meanwhile,
+            // so that work waiting for it stays in order. The store is read before the lock.
+            slot.turn.beginWrite()
             let completion = completion()
             let pause = Double.random(in: 0...(0.001 * Double(1 << min(attempt, 6))))
             DispatchQueue.global().asyncAfter(deadline: .now() + pause) {
-                self.following.reload(session, core: self, holdingTurn: true)
-                let (answers, behind) = session.slot.withLock { slot -> (DeferredAnswers, Bool) in
-                    slot.busy = false
-                    var answers: DeferredAnswers = []
-                    if let outcome = self.start(mutation, of: session, in: &slot, completion: { completion }, attempt: attempt + 1) {
-                        answers.append { completion(outcome) }
-                    }
-                    answers += self.runWaiting(session, in: &slot)
-                    return (answers, slot.behind && !slot.busy && !slot.gone)
+                self.following.reload(session, core: self)
+                self.endWrite(of: session) { slot in
+                    self.start(written.mutation, of: session, in: &slot, completion: { completion }, attempt: attempt + 1).map { outcome in
+                        [{ completion(outcome) }]
+                    } ?? []
                 }
-                for answer in answers { answer() }
-                if behind { self.following.reloadLater(session, core: self) }
             }
             return nil
         case .failure(let error):
@@ -256,7 +247,7 @@ extension SessionCore {
     /// - Returns: the answers of the work that ended at once, to give after the lock.
     func runWaiting(_ session: LiveSession, in slot: inout LiveSession.Slot) -> DeferredAnswers {
         var answers: DeferredAnswers = []
-        while !slot.busy, let work = slot.waiting.popFirst() {
+        while let work = slot.turn.next() {
             switch work {
             case .mutation(let mutation, let completion):
                 if let outcome = start(mutation, of: session, in: &slot, completion: { completion }) { answers.append { completion(outcome) } }
@@ -268,4 +259,18 @@ extension SessionCore {
         }
         return answers
     }
+}
+
+/// A mutation whose write was handed to the store: what it started from and what it made.
+private struct WrittenChange: Sendable {
+    let mutation: Mutation
+    /// The state its step started from.
+    let base: SessionState
+    /// The state it made.
+    let next: SessionState
+    /// The answer stored with it for its `Idempotency-Key`.
+    let answer: IdempotencyCache.Entry?
+    let result: MutationResult
+    /// How many times its write conflicted with another process's already.
+    let attempt: Int
 }

@@ -109,7 +109,7 @@ public final class SessionCore: Sendable {
         var counts: [String: Int] = [:]
         for session in registry.all {
             session.slot.withLock { slot in
-                if !slot.gone { counts[slot.state.appVersion, default: 0] += 1 }
+                if !slot.turn.isClosed { counts[slot.state.appVersion, default: 0] += 1 }
             }
         }
         return counts
@@ -141,7 +141,7 @@ public final class SessionCore: Sendable {
     /// Reads the session's current state (what the store has accepted).
     public func read<T>(_ session: LiveSession, _ body: (SessionState) throws(SessionError) -> T) throws(SessionError) -> T {
         try session.slot.withLock { slot throws(SessionError) in
-            guard !slot.gone else { throw .unauthorized }
+            guard !slot.turn.isClosed else { throw .unauthorized }
             return try body(slot.state)
         }
     }
@@ -161,7 +161,7 @@ public final class SessionCore: Sendable {
         let ended: (any EventSubscriber)? = session.slot.withLock { slot in
             let page = after.map { prepared?.0 == slot.state.lastEvent ? prepared!.1 : page(slot, $0).1 }
             guard let subscriber = start(slot.state, page) else { return nil }
-            if slot.gone { return subscriber }
+            if slot.turn.isClosed { return subscriber }
             if hub.subscribe(subscriber, to: session.id) { following.followed(session.id) }
             return nil
         }

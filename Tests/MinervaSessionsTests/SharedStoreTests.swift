@@ -218,4 +218,35 @@ import Testing
         #expect(heardOnA.received.map { $0.map(\.type) } == [["added"]], "A's follower missed B's change")
         #expect(try a.state(of: onA).version == 2)
     }
+
+    @Test func aReadWhileThisCoresOwnWriteIsWithTheStoreAnswersWhatAnotherCommitted() throws {
+        defer { removeDatabase() }
+        let storageA = try SharedSQLite(path: path, bus: bus)
+        let a = try core(on: storageA)
+        let b = try core()
+        let (onA, token) = try a.create()
+        let onB = try b.core.session(onA.id, token: token)
+        let heardOnA = Recorder()
+        a.core.observe(onA) { _, _ in heardOnA }
+
+        // A's write is with the store (held) while B commits a change of the same session.
+        storageA.store.hold()
+        let written = Locked<Result<MutationResult, SessionError>?>(nil)
+        a.start(.selectTab("account"), on: onA) { outcome in written.withLock { $0 = outcome } }
+        _ = try b.run(.navigate(from: nil, screen: "profile", params: ["userId": "1"]), on: onB).get()
+        // A read on A, and a version precondition checked there, see B's change at once.
+        let read = try a.core.session(onA.id, token: token)
+        #expect(try a.state(of: read).version == 2)
+        #expect(throws: Never.self) { try a.core.checkPrecondition(read) { $0 == 2 } }
+
+        // A's write started from version 1: it conflicts, and runs again on top of B's change.
+        storageA.store.release()
+        let deadline = ContinuousClock.now + .seconds(5)
+        while written.withLock({ $0 }) == nil, ContinuousClock.now < deadline { Thread.sleepBriefly() }
+        let result = try #require(written.withLock { $0 }).get()
+        #expect(result.events.map(\.version) == [3])
+        #expect(try a.state(of: onA).version == 3 && b.core.session(onA.id, token: token).slot.withLock { $0.state.version } == 3)
+        // A's follower heard each version once, in order.
+        #expect(heardOnA.received.map { $0.map(\.version) } == [[2], [3]])
+    }
 }

@@ -96,6 +96,18 @@ def test_results_are_held_until_taken_and_seen_by_a_client_that_joins_later(tabs
     assert session.call("POST", "/nodes/n1/results/photo", {})[0] == 405
 
 
+def test_taking_a_result_with_a_key_used_for_another_request_is_the_contracts_422(tabs_server):
+    session = tabs_server.create_session()
+    session.op("present", {"screen": "photo", "params": {"photoId": "1"}})
+    session.op("finish", {"node": "n3", "result": {"status": "success"}})
+    key = {"Idempotency-Key": "take-once"}
+    assert session.call("DELETE", "/nodes/n1/results/photo", headers=key)[0] == 200
+    version = session.get()["version"]
+    status, _, answer = session.call("DELETE", "/nodes/n2/results/photo", headers=key)
+    assert status == 422 and "already used for a different request" in answer["error"]["message"], answer
+    assert session.get()["version"] == version
+
+
 def test_a_result_value_over_the_param_limit_is_422(tabs_server):
     session = tabs_server.create_session()
     session.op("present", {"screen": "photo", "params": {"photoId": "1"}})

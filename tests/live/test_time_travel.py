@@ -264,6 +264,11 @@ def test_versions_not_kept_or_ahead_are_404_and_name_the_kept_ones(server):
     assert status == 404 and "version 2" in answer["error"]["message"], answer
     status, _, answer = session.call("POST", "/restore", {"version": 9})
     assert status == 404, answer
+    # The schema's largest version is ahead (404); one past it is no integer the server reads (400).
+    assert session.call("POST", "/restore", {"version": 9223372036854775807})[0] == 404
+    status, _, answer = session.call("POST", "/restore", raw=b'{"version": 9223372036854775808}',
+                                     headers={"Content-Type": "application/json"})
+    assert status == 400 and "'version'" in answer["error"]["message"], answer
     assert session.get()["version"] == 2
 
 

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// How the core keeps the sessions it holds in memory in step with its store: nothing to do when
 /// this process is the store's only writer (``SoleWriter``), checks and catch-up when others
 /// write it too (``SharedStoreFollower``).
@@ -18,9 +16,7 @@ protocol SessionFollowing: Sendable {
 
     /// Reads a session from the store again, before taking its lock, and makes what is stored
     /// current, publishing the events this process had not.
-    /// - Parameter holdingTurn: whether the caller holds the session's turn (it is busy for
-    ///   the caller, not for a write in flight), so that it adopts what is stored all the same.
-    func reload(_ session: LiveSession, core: SessionCore, holdingTurn: Bool)
+    func reload(_ session: LiveSession, core: SessionCore)
 
     /// Refuses a session that runs a newer app version than this process, `current`.
     /// - Throws: `appVersionConflict`, or `unavailable` when the store cannot tell.
@@ -34,20 +30,12 @@ protocol SessionFollowing: Sendable {
     func followed(_ session: String)
 }
 
-extension SessionFollowing {
-    /// ``reload(_:core:holdingTurn:)`` on a thread of its own: the caller may be the store's
-    /// writer, which must not wait for a read.
-    func reloadLater(_ session: LiveSession, core: SessionCore) {
-        DispatchQueue.global().async { reload(session, core: core, holdingTurn: false) }
-    }
-}
-
 /// The store's only writer is this process: what it holds in memory is what is stored.
 struct SoleWriter: SessionFollowing {
     var isShared: Bool { false }
     func start(_ core: SessionCore) {}
     func validate(_ session: LiveSession, core: SessionCore) throws(SessionError) -> LiveSession? { session }
-    func reload(_ session: LiveSession, core: SessionCore, holdingTurn: Bool) {}
+    func reload(_ session: LiveSession, core: SessionCore) {}
     func checkNotAhead(_ recorded: String, current: String, of id: String, core: SessionCore) throws(SessionError) {}
     func announce(_ version: String) throws(StorageError) {}
     func followed(_ session: String) {}

@@ -2,16 +2,21 @@
 /// too: every use checks the session's version in the store first, and commits the others
 /// announce bring the sessions followed here up to date, their followers hearing every block.
 /// The store is always read before a session's lock is taken; the lock is held only to swap.
+///
+/// What is stored is adopted at once, even while a write of this process is with the store, so
+/// that no answer comes from a copy older than what the store held when its request arrived.
+/// That write then either conflicts (it started from the older state, and runs again on the
+/// adopted one) or was committed before the read that found it, which then holds it already.
 struct SharedStoreFollower: SessionFollowing {
     let store: any SharedSessionStorage
 
     var isShared: Bool { true }
 
     func start(_ core: SessionCore) {
-        CommitNoticeMetrics.prepare()
+        SharedStoreMetrics.prepare()
         store.observeCommits(
             { [weak core] notice in
-                CommitNoticeMetrics.record()
+                SharedStoreMetrics.noticeHeard()
                 if let core { catchUp(with: notice, core: core) }
             },
             resync: { [weak core] in if let core { resyncFollowed(core) } },
@@ -43,14 +48,13 @@ struct SharedStoreFollower: SessionFollowing {
             case .unchanged:
                 break
             case .changed(let stored):
-                // A session busy with its own write catches up when that write ends.
-                if slot.busy { slot.behind = true } else { adopt(stored, older: older, into: session, in: &slot, core: core) }
+                adopt(stored, older: older, into: session, in: &slot, core: core)
             }
-            return slot.gone ? nil : session
+            return slot.turn.isClosed ? nil : session
         }
     }
 
-    func reload(_ session: LiveSession, core: SessionCore, holdingTurn: Bool) {
+    func reload(_ session: LiveSession, core: SessionCore) {
         // Another reload may swap in between the read and the lock: then read again.
         for _ in 0..<3 {
             let known = session.slot.withLock { $0.state.lastEvent }
@@ -64,13 +68,8 @@ struct SharedStoreFollower: SessionFollowing {
             let older = stored.map { olderEvents(of: session, before: $0, after: known, core: core) } ?? []
             if let stored { prepareApp(of: stored, core: core) }
             let done = session.slot.withLock { slot -> Bool in
-                guard !slot.gone else { return true }
-                guard holdingTurn || !slot.busy else {
-                    slot.behind = true
-                    return true
-                }
+                guard !slot.turn.isClosed else { return true }
                 guard slot.state.lastEvent == known else { return false }
-                slot.behind = false
                 if let stored { adopt(stored, older: older, into: session, in: &slot, core: core) } else { core.close(session, in: &slot) }
                 return true
             }
@@ -99,23 +98,19 @@ struct SharedStoreFollower: SessionFollowing {
     }
 
     /// Another process committed a change of a session: a session followed here that is behind
-    /// reads its state again and publishes the events it missed. A session busy with its own
-    /// write catches up when that write ends; one nobody follows here, on its next use.
+    /// reads its state again and publishes the events it missed; one nobody follows here catches
+    /// up on its next use.
     private func catchUp(with notice: CommitNotice, core: SessionCore) {
         guard let session = core.registry.session(notice.session) else { return }
         let stale = session.slot.withLock { slot -> Bool in
-            guard !slot.gone else { return false }
-            guard !slot.busy else {
-                slot.behind = true
-                return false
-            }
+            guard !slot.turn.isClosed else { return false }
             if notice.deleted {
                 core.close(session, in: &slot)
                 return false
             }
             return slot.state.lastEvent < notice.lastEvent && core.hub.isFollowed(session.id)
         }
-        if stale { reload(session, core: core, holdingTurn: false) }
+        if stale { reload(session, core: core) }
     }
 
     /// Catches up the sessions someone here follows, for the commits whose notices were missed:
@@ -161,12 +156,13 @@ struct SharedStoreFollower: SessionFollowing {
             let app = try core.apps.app(ofVersion: stored.record.appVersion) ?? slot.state.tree.app
             let fresh = try core.restore(stored, app: app)
             guard fresh.state.lastEvent > slot.state.lastEvent else { return }
+            SharedStoreMetrics.reloaded()
             let known = slot.state.lastEvent
             // Every event read, not the log's newest only: a catch-up may cover more than the log keeps.
             let missed = try older.filter { $0.seq > known }.map { try SessionEvent(record: $0) } + fresh.events.filter { $0.seq > known }
             core.liveNodes.add(fresh.state.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
             slot.state = fresh.state
-            slot.appGeneration = -1
+            slot.turn.appGeneration = -1
             if slot.log.events.last?.seq == known, fresh.log.events.first?.seq == known + 1 {
                 // Only what was missed was read: the log goes on from what it has.
                 slot.log.append(fresh.log.events, keep: core.eventsInMemory, budget: core.historyBudget.events)

@@ -1,17 +1,32 @@
 import Metrics
 
-/// How many commits of other processes this one heard of, through swift-metrics: with a shared
-/// store, each process hears only of the sessions someone there follows.
-enum CommitNoticeMetrics {
-    private static let heard = Counter(label: "minerva_store_commit_notices_total")
+/// What keeping in step with a store other processes write costs, through swift-metrics: the
+/// commits of other processes this one heard of (only of sessions someone here follows), the
+/// sessions read again because another process changed them (before serving, or to publish a
+/// change to followers here), and the writes refused because another process changed the
+/// session first (each runs again on what is stored).
+enum SharedStoreMetrics {
+    private static let notices = Counter(label: "minerva_store_commit_notices_total")
+    private static let reloads = Counter(label: "minerva_store_session_reloads_total")
+    private static let conflicts = Counter(label: "minerva_store_write_conflicts_total")
 
-    /// Makes the series exist (at 0) before the first notice.
+    /// Makes the series exist (at 0) before the first of each.
     static func prepare() {
-        _ = heard
+        _ = (notices, reloads, conflicts)
     }
 
-    /// Counts one notice heard.
-    static func record() {
-        heard.increment()
+    /// Counts one commit notice heard.
+    static func noticeHeard() {
+        notices.increment()
+    }
+
+    /// Counts one session read again from the store, found changed by another process.
+    static func reloaded() {
+        reloads.increment()
+    }
+
+    /// Counts one write refused because another process changed the session first.
+    static func conflicted() {
+        conflicts.increment()
     }
 }

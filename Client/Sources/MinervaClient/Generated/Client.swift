@@ -265,11 +265,19 @@ import HTTPTypes
 ///   did not answer in time, 60 when the server holds `--max-sessions` sessions.
 /// - **Several instances.** With a PostgreSQL store (`--store postgres://...`), any number
 ///   of instances share the sessions, and any instance serves any session with the
-///   semantics of one: a change acknowledged by one is seen by the next read on any other,
-///   concurrent changes through several instances all apply in one order (an `If-Match`
-///   is checked against the stored version), an `Idempotency-Key` retried on another
-///   instance answers the first outcome, and long polls and event streams hear the changes
-///   made through every instance, in order, each once. A request whose store does not
+///   semantics of one. Every request on a session first checks the session's version in the
+///   store, and a session another instance changed is read again before it is used, even
+///   while a change of this instance is being stored, so that per request kind: a read (the
+///   state, `…/link`, `…/list`, `…/events`, `…/versions/{v}`) answers from a state at least
+///   as new as the store held when the request arrived — a change acknowledged by any
+///   instance before it is seen, and one client's reads never go backwards; a long poll
+///   with `If-None-Match: "v"` never answers a version older than `v` when `v` was
+///   acknowledged; an `If-Match` is checked against that state and the store's own version
+///   check, so a `412` names a version at least as new as the store held on arrival;
+///   `versions/{v}` of an acknowledged `v` answers it on every instance. Concurrent changes
+///   through several instances all apply in one order, an `Idempotency-Key` retried on
+///   another instance answers the first outcome, and long polls and event streams hear the
+///   changes made through every instance, in order, each once. A request whose store does not
 ///   answer within about 2 s (the database is down or frozen) answers `503`; when it was a
 ///   change, the message says its outcome is unknown: it may still be committed when the
 ///   database wakes, and a retry with the same `Idempotency-Key` answers whichever
@@ -10547,7 +10555,7 @@ internal struct Client: APIProtocol {
     /// or reconnects sees it in the state, whether or not it followed the events.
     ///
     /// `404`: unknown `node`, or the node holds no result of `screen` (the message names
-    /// those it holds).
+    /// those it holds). `422`: an `Idempotency-Key` already used for another request.
     ///
     ///
     /// - Remark: HTTP `DELETE /v1/sessions/{id}/nodes/{node}/results/{screen}`.
@@ -10759,6 +10767,36 @@ internal struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .notFound(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 422:
+                    let headers: Components.Responses.Unprocessable.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-ID",
+                        as: Components.Headers.RequestID.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unprocessable.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorDocument.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unprocessableContent(.init(
                         headers: headers,
                         body: body
                     ))

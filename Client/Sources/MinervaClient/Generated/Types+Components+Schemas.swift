@@ -729,14 +729,14 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/RestoreRequest`.
         internal struct RestoreRequest: Codable, Hashable, Sendable {
-            /// The version to go back to.
+            /// The version to go back to (a larger number is not an integer the server reads, `400`).
             ///
             /// - Remark: Generated from `#/components/schemas/RestoreRequest/version`.
             internal var version: Swift.Int
             /// Creates a new `RestoreRequest`.
             ///
             /// - Parameters:
-            ///   - version: The version to go back to.
+            ///   - version: The version to go back to (a larger number is not an integer the server reads, `400`).
             internal init(version: Swift.Int) {
                 self.version = version
             }

@@ -9719,7 +9719,7 @@ internal enum Operations {
     /// or reconnects sees it in the state, whether or not it followed the events.
     ///
     /// `404`: unknown `node`, or the node holds no result of `screen` (the message names
-    /// those it holds).
+    /// those it holds). `422`: an `Idempotency-Key` already used for another request.
     ///
     ///
     /// - Remark: HTTP `DELETE /v1/sessions/{id}/nodes/{node}/results/{screen}`.
@@ -9917,6 +9917,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Well-formed but invalid - an unknown screen, missing params, a bad enum value, contradicting fields.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/results/{screen}/delete(consumeResult)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Unprocessable)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            internal var unprocessableContent: Components.Responses.Unprocessable {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }

@@ -464,7 +464,7 @@ internal protocol APIProtocol: Sendable {
     /// or reconnects sees it in the state, whether or not it followed the events.
     ///
     /// `404`: unknown `node`, or the node holds no result of `screen` (the message names
-    /// those it holds).
+    /// those it holds). `422`: an `Idempotency-Key` already used for another request.
     ///
     ///
     /// - Remark: HTTP `DELETE /v1/sessions/{id}/nodes/{node}/results/{screen}`.
@@ -1170,7 +1170,7 @@ extension APIProtocol {
     /// or reconnects sees it in the state, whether or not it followed the events.
     ///
     /// `404`: unknown `node`, or the node holds no result of `screen` (the message names
-    /// those it holds).
+    /// those it holds). `422`: an `Idempotency-Key` already used for another request.
     ///
     ///
     /// - Remark: HTTP `DELETE /v1/sessions/{id}/nodes/{node}/results/{screen}`.
