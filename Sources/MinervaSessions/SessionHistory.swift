@@ -107,8 +107,14 @@ struct SessionHistory: Sendable {
         // Each node's newest list version in the log, then or since: a node that comes back
         // numbers its list after it.
         var newestLists = checkpoint.lists
-        // The version each list's diff then started from (a checkpoint's lists: the one before).
+        // The version each list's diff then started from: for a checkpoint's lists, what the
+        // checkpoint's own block said (a list that came back with a restore diffs from 0), when
+        // the log still holds it, else the one before.
         var listsFrom = checkpoint.lists.mapValues { $0 - 1 }
+        let ownBlock = events.lazy.filter { $0.version == checkpoint.version }
+        for event in ownBlock {
+            if case .listChanged(let node, let list, let from) = event.change, checkpoint.lists[node] == list { listsFrom[node] = from }
+        }
         // The app version then: what the first move to another version after it moved from.
         var appVersion: String?
         for event in events[first...] where event.version > checkpoint.version {

@@ -221,6 +221,13 @@ def test_a_screen_that_comes_back_brings_its_list(server):
     assert status == 200 and document["version"] == 3 and [cell["id"] for cell in document["sections"][0]["items"]] == ["a", "b"]
     # and every version still reads back as it was, the one before the pop too
     assert node(version(session, shown, lists="full"))["list"]["version"] == 2
+    # The restore's own version reads the same before and after a later version exists: the
+    # list that came back diffs from nothing (0), as its event said.
+    restored = answer["version"]
+    came_back = node(version(session, restored, lists="full"))["list"]
+    assert (came_back["version"], came_back["diff"]["from"]) == (3, 0)
+    session.op("push", {"screen": "profile", "params": {"userId": "1"}})
+    assert node(version(session, restored, lists="full"))["list"] == came_back
 
 
 def test_a_guarded_screen_does_not_come_back_without_its_flag(server):
