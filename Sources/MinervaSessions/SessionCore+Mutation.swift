@@ -261,8 +261,10 @@ extension SessionCore {
     }
 }
 
-/// A mutation whose write was handed to the store: what it started from and what it made.
-private struct WrittenChange: Sendable {
+/// A mutation whose write was handed to the store: what it started from and what it made. A
+/// class, so that handing it to the write's completion and on copies one reference, not two
+/// states field by field.
+private final class WrittenChange: Sendable {
     let mutation: Mutation
     /// The state its step started from.
     let base: SessionState
@@ -273,4 +275,13 @@ private struct WrittenChange: Sendable {
     let result: MutationResult
     /// How many times its write conflicted with another process's already.
     let attempt: Int
+
+    init(mutation: Mutation, base: SessionState, next: SessionState, answer: IdempotencyCache.Entry?, result: MutationResult, attempt: Int) {
+        self.mutation = mutation
+        self.base = base
+        self.next = next
+        self.answer = answer
+        self.result = result
+        self.attempt = attempt
+    }
 }
