@@ -101,12 +101,13 @@ public final class HTTPDeferred: Sendable {
         return give(.response(fallback))
     }
 
-    /// Whether the answer has been given.
+    /// Whether the answer has been given. One that is to be forwarded to another deferred (a
+    /// request answered on another thread, see ``complete(with:)``) has not, until it comes.
     public var isCompleted: Bool {
         state.withLock { state in
             switch state.phase {
-            case .waiting, .suspended: false
-            case .completed, .forwarding, .sent: true
+            case .waiting, .suspended, .forwarding: false
+            case .completed, .sent: true
             }
         }
     }

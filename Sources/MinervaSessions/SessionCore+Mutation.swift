@@ -91,7 +91,9 @@ extension SessionCore {
                 from: slot.state, id: session.id, tokenHash: session.tokenHash, lastUsed: session.lastUsed, block: block ?? [], answer: entry,
                 keptAnswers: configuration.idempotencyCapacity, eventHistory: configuration.eventHistory,
                 listHistory: configuration.listHistory)
-            let written = WrittenChange(mutation: mutation, base: slot.state, next: next, answer: entry, result: result, attempt: attempt)
+            let written = WrittenChange(
+                mutation: mutation, next: next, answer: entry, result: result, attempt: attempt,
+                analytics: analytics.entries(ofBlock: block ?? [], from: slot.state, to: next, session: session.id))
             let inline = writes.commit(.session(write)) {
                 let completion = completion()
                 return { outcome in
@@ -146,16 +148,16 @@ extension SessionCore {
     /// the store after the write committed, its events published then), only the answer is new.
     private func swap(_ written: WrittenChange, of session: LiveSession, slot: inout LiveSession.Slot, now: Double) {
         let next = written.next
-        let block = Array(written.result.events)
-        if !block.isEmpty { analytics.recordBlock(block, from: written.base, to: next, session: session.id) }
+        analytics.record(written.analytics)
         if let answer = written.answer { slot.answers.remember(answer, now: now) }
         guard next.lastEvent > slot.state.lastEvent else { return }
         liveNodes.add(next.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
         if next.appVersion != slot.state.appVersion { slot.turn.appGeneration = -1 }
         slot.state = next
+        let block = written.result.events
         guard !block.isEmpty else { return }
-        slot.log.append(block, keep: eventsInMemory, budget: historyBudget.events)
-        hub.publish(block[...], state: next, session: session.id)
+        slot.log.append(Array(block), keep: eventsInMemory, budget: historyBudget.events)
+        hub.publish(block, state: next, session: session.id)
     }
 
     /// Refuses a state that grows over the session's limits (a session already over them, say
@@ -261,13 +263,10 @@ extension SessionCore {
     }
 }
 
-/// A mutation whose write was handed to the store: what it started from and what it made. A
-/// class, so that handing it to the write's completion and on copies one reference, not two
-/// states field by field.
+/// A mutation whose write was handed to the store: what it made, and what it records once stored.
+/// A class, so that handing it to the write's completion and on copies one reference.
 private final class WrittenChange: Sendable {
     let mutation: Mutation
-    /// The state its step started from.
-    let base: SessionState
     /// The state it made.
     let next: SessionState
     /// The answer stored with it for its `Idempotency-Key`.
@@ -275,13 +274,16 @@ private final class WrittenChange: Sendable {
     let result: MutationResult
     /// How many times its write conflicted with another process's already.
     let attempt: Int
+    /// Its flow analytics, made from the state its step started from (which the session may no
+    /// longer hold when the write ends: another process's change read meanwhile).
+    let analytics: [AnalyticsEntry]
 
-    init(mutation: Mutation, base: SessionState, next: SessionState, answer: IdempotencyCache.Entry?, result: MutationResult, attempt: Int) {
+    init(mutation: Mutation, next: SessionState, answer: IdempotencyCache.Entry?, result: MutationResult, attempt: Int, analytics: [AnalyticsEntry]) {
         self.mutation = mutation
-        self.base = base
         self.next = next
         self.answer = answer
         self.result = result
         self.attempt = attempt
+        self.analytics = analytics
     }
 }

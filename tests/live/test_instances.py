@@ -142,6 +142,16 @@ def test_a_change_through_one_instance_is_seen_at_once_through_every_other(deplo
     assert [session.on(instance).call("GET")[0] for instance in instances] == [401, 401, 401]   # as on one instance
 
 
+def test_long_polls_with_nothing_new_end_when_their_wait_does(deployment):
+    """A request served on a store thread answers through a deferred of the connection's: a long
+    poll there must still answer when its wait ends (the events' long poll did not, once)."""
+    session = deployment.nginx.create_session()
+    for path, headers, status in (("/events?after=0&wait=1", {}, 200), ("?wait=1", {"If-None-Match": '"1"'}, 304)):
+        started = time.monotonic()
+        answer = session.on(deployment.instances[0]).call("GET", path, headers=headers)
+        assert answer[0] == status and 0.9 < time.monotonic() - started < 5, (path, answer[0], time.monotonic() - started)
+
+
 @pytest.mark.serial
 def test_streams_and_long_polls_hear_changes_made_through_other_instances(deployment):
     a, b, c = deployment.instances

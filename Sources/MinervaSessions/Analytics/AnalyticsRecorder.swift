@@ -81,11 +81,17 @@ public final class AnalyticsRecorder: Sendable {
         submit(entries)
     }
 
-    /// A block of events was committed by this process.
-    func recordBlock(_ block: some Collection<SessionEvent>, from old: SessionState, to new: SessionState, session: String) {
-        guard isEnabled, let first = block.first else { return }
+    /// What a block of events records once this process has committed it (``record(_:)``): made
+    /// from the states before and after it while both are at hand; empty when analytics are off.
+    func entries(ofBlock block: some Collection<SessionEvent>, from old: SessionState, to new: SessionState, session: String) -> [AnalyticsEntry] {
+        guard isEnabled, let first = block.first else { return [] }
         let entries = Self.entries(for: block, from: old, to: new, session: session, at: first.at, version: first.version)
-        submit(entries.isEmpty ? [AnalyticsEntry(session: session, at: first.at, version: first.version, fact: .mark)] : entries)
+        return entries.isEmpty ? [AnalyticsEntry(session: session, at: first.at, version: first.version, fact: .mark)] : entries
+    }
+
+    /// Records the entries of a block this process committed (``entries(ofBlock:from:to:session:)``).
+    func record(_ entries: [AnalyticsEntry]) {
+        submit(entries)
     }
 
     /// A session ended (`expired`, `deleted`) here.
