@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """What a wrong token costs, by whether its session id exists: the median time of REQUESTS (1,500)
 keep-alive `GET /v1/sessions/{id}` with a wrong token, for an id held in memory, an id in the
-store but not in memory (after a restart), and an unknown id, on the SQLite store. The three
-should be close: an answer's time must not tell whether an id exists.
+store but not in memory (after a restart), and an unknown id, on the SQLite store; then PAIRS
+(2,000) alternating pairs of the last two, a known id not in memory and an unknown one, one right
+after the other (which goes first alternates too), so that the machine's drift falls on both
+alike: their medians, the median of each pair's difference, and how often the unknown id was the
+faster. They should be close: an answer's time must not tell whether an id exists.
 
     python3 Benchmarks/run-token-checks.py [MINERVA_BIN]     # default: .build/release/minerva-server
 """
@@ -20,6 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 BINARY = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / ".build/release/minerva-server")
 REQUESTS = int(os.environ.get("REQUESTS", "1500"))
+PAIRS = int(os.environ.get("PAIRS", "2000"))
 WRONG = "Bearer " + "x" * 43
 
 
@@ -33,17 +37,39 @@ def start(store):
     raise RuntimeError("the server did not start")
 
 
+def wrong_token(connection, session_id):
+    """One keep-alive GET with a wrong token: its time in ns."""
+    began = time.perf_counter_ns()
+    connection.request("GET", f"/v1/sessions/{session_id}", headers={"Authorization": WRONG})
+    response = connection.getresponse()
+    response.read()
+    elapsed = time.perf_counter_ns() - began
+    assert response.status == 401, response.status
+    return elapsed
+
+
 def median_microseconds(port, session_id):
     connection = http.client.HTTPConnection("127.0.0.1", port)
-    times = []
-    for _ in range(REQUESTS + 100):
-        began = time.perf_counter_ns()
-        connection.request("GET", f"/v1/sessions/{session_id}", headers={"Authorization": WRONG})
-        response = connection.getresponse()
-        response.read()
-        times.append(time.perf_counter_ns() - began)
-        assert response.status == 401, response.status
+    times = [wrong_token(connection, session_id) for _ in range(REQUESTS + 100)]
     return statistics.median(times[100:]) / 1000
+
+
+def alternating_pairs(port, known, unknown):
+    """(median known, median unknown, median of the pairs' differences, share of pairs where the
+    unknown id answered first), in µs, over PAIRS pairs after 100 of warm-up."""
+    connection = http.client.HTTPConnection("127.0.0.1", port)
+    pairs = []
+    for index in range(PAIRS + 100):
+        if index % 2:
+            unknown_time = wrong_token(connection, unknown)
+            known_time = wrong_token(connection, known)
+        else:
+            known_time = wrong_token(connection, known)
+            unknown_time = wrong_token(connection, unknown)
+        pairs.append((known_time / 1000, unknown_time / 1000))
+    pairs = pairs[100:]
+    return (statistics.median(k for k, _ in pairs), statistics.median(u for _, u in pairs),
+            statistics.median(k - u for k, u in pairs), sum(u < k for k, u in pairs) / len(pairs))
 
 
 def main():
@@ -65,12 +91,16 @@ def main():
             # ids[1] was never used since the restart: it is in the store, not in memory.
             stored = median_microseconds(port, ids[1])
             unknown = median_microseconds(port, "s_" + "A" * 22)
+            pairs = alternating_pairs(port, ids[1], "s_" + "B" * 22)
         finally:
             process.terminate()
             process.wait()
     print(f"wrong token, median of {REQUESTS} keep-alive requests (µs): known id in memory {in_memory:.1f}, "
           f"known id not in memory {stored:.1f}, unknown id {unknown:.1f}")
     print(f"largest difference: {max(in_memory, stored, unknown) - min(in_memory, stored, unknown):.1f} µs")
+    known, unknown, difference, unknown_first = pairs
+    print(f"{PAIRS} alternating pairs (µs): known id not in memory {known:.1f}, unknown id {unknown:.1f}, "
+          f"median difference {difference:+.1f}, the unknown id faster in {unknown_first:.0%} of pairs")
 
 
 main()

@@ -64,10 +64,18 @@ public final class SQLiteSessionStorage: SessionStorage {
     public func tokenHash(of id: String) throws(StorageError) -> [UInt8]? {
         try storage {
             try pool.read { db in
-                try Data.fetchOne(db.cachedStatement(sql: "SELECT tokenHash FROM session WHERE id = ?"), arguments: [id]).map { [UInt8]($0) }
+                // An unknown id reads a row too (a hash of zeros, not found), decoded the same way,
+                // so that the time does not tell whether an id exists.
+                let row = try Row.fetchOne(db.cachedStatement(sql: Self.tokenLookup), arguments: [id])
+                let hash = [UInt8](row?["tokenHash"] as Data? ?? Data())
+                return row?["found"] == true ? hash : nil
             }
         }
     }
+
+    /// A session's token hash and `found` 1, or 32 zero bytes and `found` 0 for an unknown id.
+    private static let tokenLookup = "SELECT tokenHash, 1 AS found FROM session WHERE id = ? UNION ALL SELECT zeroblob(32), 0 LIMIT 1"
+
 
     public func events(of id: String, after: Int, through last: Int) throws(StorageError) -> [EventRecord] {
         try storage {

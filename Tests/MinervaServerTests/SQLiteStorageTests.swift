@@ -48,6 +48,16 @@ import Testing
         return (id, auth, answer.json)
     }
 
+    @Test func aTokenHashIsReadForAStoredIdAndNoneForAnUnknownOne() throws {
+        let file = DatabaseFile()
+        let (id, _) = try server(file).createSession()
+        let storage = try SQLiteSessionStorage(path: file.path)
+        // An unknown id reads a row of zeros the same way (the time must not tell): still none.
+        #expect(try storage.tokenHash(of: id)?.count == 32 && storage.tokenHash(of: id) != [UInt8](repeating: 0, count: 32))
+        #expect(try storage.tokenHash(of: "s_unknown") == nil)
+        #expect(try storage.tokenHash(of: "") == nil)
+    }
+
     @Test func aRestartServesTheSameStateEventsListsAndAnswers() throws {
         let file = DatabaseFile()
         let first = try server(file)

@@ -210,13 +210,37 @@ def test_streams_and_long_polls_hear_changes_made_through_other_instances(deploy
     assert max(stream_delays) < DELIVERY_BOUND and max(poll_delays) < DELIVERY_BOUND
 
 
-def commit_notices(instance):
-    """How many other instances' commits `instance` heard of (its /metrics counter)."""
+def counter(instance, name):
+    """A counter of `instance`'s /metrics."""
     with urllib.request.urlopen(instance.url + "/metrics", timeout=10) as response:
         text = response.read().decode()
-    found = re.search(r"^minerva_store_commit_notices_total ([0-9.e+]+)$", text, re.MULTILINE)
-    assert found, "minerva_store_commit_notices_total is not in /metrics"
+    found = re.search(rf"^{name} ([0-9.e+]+)$", text, re.MULTILINE)
+    assert found, f"{name} is not in /metrics"
     return float(found.group(1))
+
+
+def commit_notices(instance):
+    """How many other instances' commits `instance` heard of (its /metrics counter)."""
+    return counter(instance, "minerva_store_commit_notices_total")
+
+
+def test_the_metrics_count_reloads_before_serving_and_write_conflicts(deployment):
+    """A session another instance changed is read again before it is served (a reload); a write
+    that finds it changed in the store (a conflict) runs again: both are counted."""
+    a, b, _ = deployment.instances
+    session = deployment.nginx.create_session()
+    assert session.on(a).get()["version"] == 1
+    reloads = counter(a, "minerva_store_session_reloads_total")
+    assert push(session.on(b), "elsewhere")[0] == 200
+    assert session.on(a).get()["version"] == 2
+    assert counter(a, "minerva_store_session_reloads_total") == reloads + 1
+    conflicts = [counter(instance, "minerva_store_write_conflicts_total") for instance in (a, b)]
+    # Writes through both at once: each commits, some after a conflict and a run on top.
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        answers = list(pool.map(lambda index: push(session.on((a, b)[index % 2]), f"w{index}")[0], range(40)))
+    assert answers == [200] * 40 and session.on(a).get()["version"] == 42
+    after = [counter(instance, "minerva_store_write_conflicts_total") for instance in (a, b)]
+    assert sum(after) > sum(conflicts), "40 writes through two instances at once never conflicted"
 
 
 @pytest.mark.serial
