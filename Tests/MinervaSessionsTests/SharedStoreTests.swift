@@ -138,6 +138,21 @@ import Testing
         return (a, b, onA, token, onB, heardOnB)
     }
 
+    /// Two cores on one store, A's store at hand (to hold or fail its commits): a session made on
+    /// A, followed on A.
+    func sessionFollowedOnA() throws -> (
+        storageA: SharedSQLite, a: CoreHarness, b: CoreHarness, onA: LiveSession, token: String, onB: LiveSession, heardOnA: Recorder
+    ) {
+        let storageA = try SharedSQLite(path: path, bus: bus)
+        let a = try core(on: storageA)
+        let b = try core()
+        let (onA, token) = try a.create()
+        let onB = try b.core.session(onA.id, token: token)
+        let heardOnA = Recorder()
+        a.core.observe(onA) { _, _ in heardOnA }
+        return (storageA, a, b, onA, token, onB, heardOnA)
+    }
+
     /// Removes the shared database file and its WAL files.
     func removeDatabase() {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
@@ -192,13 +207,7 @@ import Testing
 
     @Test func aCoreWhoseOwnWriteFailedStillHearsWhatAnotherCommittedMeanwhile() throws {
         defer { removeDatabase() }
-        let storageA = try SharedSQLite(path: path, bus: bus)
-        let a = try core(on: storageA)
-        let b = try core()
-        let (onA, token) = try a.create()
-        let onB = try b.core.session(onA.id, token: token)
-        let heardOnA = Recorder()
-        a.core.observe(onA) { _, _ in heardOnA }
+        let (storageA, a, b, onA, _, onB, heardOnA) = try sessionFollowedOnA()
 
         storageA.store.hold()
         storageA.store.setFailing(true)
@@ -221,13 +230,7 @@ import Testing
 
     @Test func aReadWhileThisCoresOwnWriteIsWithTheStoreAnswersWhatAnotherCommitted() throws {
         defer { removeDatabase() }
-        let storageA = try SharedSQLite(path: path, bus: bus)
-        let a = try core(on: storageA)
-        let b = try core()
-        let (onA, token) = try a.create()
-        let onB = try b.core.session(onA.id, token: token)
-        let heardOnA = Recorder()
-        a.core.observe(onA) { _, _ in heardOnA }
+        let (storageA, a, b, onA, token, onB, heardOnA) = try sessionFollowedOnA()
 
         // A's write is with the store (held) while B commits a change of the same session.
         storageA.store.hold()
