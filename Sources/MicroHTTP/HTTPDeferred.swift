@@ -102,14 +102,18 @@ public final class HTTPDeferred: Sendable {
     }
 
     /// Whether the answer has been given. One that is to be forwarded to another deferred (a
-    /// request answered on another thread, see ``complete(with:)``) has not, until it comes.
+    /// request answered on another thread, see ``complete(with:)``) is answered when that one is
+    /// (its own answer, or one the server gave early).
     public var isCompleted: Bool {
-        state.withLock { state in
+        let target = state.withLock { state -> HTTPDeferred?? in
             switch state.phase {
-            case .waiting, .suspended, .forwarding: false
-            case .completed, .sent: true
+            case .waiting, .suspended: .some(nil)
+            case .forwarding(let target): .some(target)
+            case .completed, .sent: nil
             }
         }
+        guard let target else { return true }
+        return target?.isCompleted ?? false
     }
 
     /// The answer once it is given and until it is sent (for a caller that answers requests

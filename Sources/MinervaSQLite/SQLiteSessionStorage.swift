@@ -74,8 +74,7 @@ public final class SQLiteSessionStorage: SessionStorage {
     }
 
     /// A session's token hash and `found` 1, or 32 zero bytes and `found` 0 for an unknown id.
-    private static let tokenLookup = "SELECT tokenHash, 1 AS found FROM session WHERE id = ? UNION ALL SELECT zeroblob(32), 0 LIMIT 1"
-
+    private static let tokenLookup = "SELECT tokenHash, 1 AS found FROM session WHERE id = ? UNION ALL SELECT zeroblob(32), 0 ORDER BY found DESC LIMIT 1"
 
     public func events(of id: String, after: Int, through last: Int) throws(StorageError) -> [EventRecord] {
         try storage {

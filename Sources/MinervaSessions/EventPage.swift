@@ -2,7 +2,8 @@
 public struct EventPage: Sendable {
     /// The events after the asked `seq`, oldest first.
     public let events: [SessionEvent]
-    /// The newest `seq` of the session (0 when none).
+    /// The newest `seq` of the session when the page was read, or of the block a long poll
+    /// answers with (0 when none): the events always reach it.
     public let last: Int
     /// Whether events after the asked `seq` were dropped from the log (reload the state).
     public let truncated: Bool

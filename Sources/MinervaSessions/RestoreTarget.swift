@@ -21,11 +21,18 @@ public struct RestoreTarget: Sendable {
     /// a node that comes back (gone now) brings its list of then as its first list, numbered after
     /// every version the node's list had.
     /// - Returns: the removals and additions, then the list changes.
-    /// - Throws: `notFound` for a version not kept, `appVersionConflict` when a node that comes
-    ///   back shows a screen the app no longer declares, `conflict` when one shows a guarded screen
-    ///   whose flag is not set; `state` is then unchanged.
+    /// - Throws: `notFound` for a version not kept, `conflict` for a version before the session's
+    ///   last switch of root flows, `appVersionConflict` when a node that comes back shows a screen
+    ///   the app no longer declares, `conflict` when one shows a guarded screen whose flag is not
+    ///   set; `state` is then unchanged.
     func apply(to state: inout SessionState) throws(SessionError) -> [SessionEvent.Change] {
         let past = try self.past.get()
+        if let flow = past.flowSwitchedSince {
+            // Even to the same flow's name: another sign-in's screens are not this one's.
+            throw .conflict(
+                "version \(version) is before the session's last switch of flows (to '\(flow)'); flags are not restored, so it "
+                    + "cannot go back across that switch (read the version with GET …/versions/\(version))")
+        }
         let target = past.state.tree
         let gone = Set(target.nodes.values.filter { node in
             node.id != target.rootID && state.tree.nodes[node.id]?.screen != node.screen && state.tree.app.screens[node.screen] == nil
@@ -79,4 +86,6 @@ struct PastState: Sendable {
     var removedSince: Set<NodeID>
     /// Each node's newest list version in the kept log, then or since.
     var newestListVersions: [NodeID: Int]
+    /// The root flow the session switched to last after that version, if it switched since.
+    var flowSwitchedSince: String?
 }

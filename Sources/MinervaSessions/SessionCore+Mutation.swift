@@ -200,6 +200,9 @@ extension SessionCore {
         case .success(.committed):
             swap(written, of: session, slot: &slot, now: configuration.now())
             return .success(written.result)
+        case .success(.conflict) where slot.turn.isClosed:
+            // Deleted meanwhile (by another process, or expired): nothing to run again on.
+            return .failure(.unauthorized)
         case .success(.conflict):
             SharedStoreMetrics.conflicted()
             let attempt = written.attempt

@@ -117,6 +117,8 @@ struct SessionHistory: Sendable {
         }
         // The app version then: what the first move to another version after it moved from.
         var appVersion: String?
+        // The root flow of the session's last switch after it.
+        var flowSwitchedSince: String?
         for event in events[first...] where event.version > checkpoint.version {
             guard event.version <= version else {
                 lastEvent = min(lastEvent, event.seq - 1)
@@ -126,6 +128,7 @@ struct SessionHistory: Sendable {
                     if list == 1 { restartedSince.insert(node) }
                     newestLists[node] = max(newestLists[node] ?? 0, list)
                 case .appChanged(let from, _) where appVersion == nil: appVersion = from
+                case .navigation(.flowChanged(let change)): flowSwitchedSince = change.to
                 default: break
                 }
                 continue
@@ -160,7 +163,8 @@ struct SessionHistory: Sendable {
                 past.lists[node] = ListHistory(firstVersion: list, content: content, retainedVersions: configuration.listHistory)
             }
         }
-        return PastState(state: past, listVersions: lists, removedSince: removedSince, newestListVersions: newestLists)
+        return PastState(
+            state: past, listVersions: lists, removedSince: removedSince, newestListVersions: newestLists, flowSwitchedSince: flowSwitchedSince)
     }
 
     /// Events of a session read from the store by `read`, decoded.

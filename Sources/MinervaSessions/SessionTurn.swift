@@ -61,8 +61,8 @@ struct SessionTurn: Sendable {
         phase = .writing
     }
 
-    /// The write ended (stored, refused, or to be retried by whoever holds it next): the turn is
-    /// free again, unless the session closed meanwhile.
+    /// The write ended (stored, refused, or conflicted — its retry then takes the turn again with
+    /// ``beginWrite()``): the turn is free again, unless the session closed meanwhile.
     mutating func endWrite() {
         precondition(phase != .free, "a write ended that was not begun")
         if phase == .writing { phase = .free }

@@ -252,4 +252,24 @@ import Testing
         // A's follower heard each version once, in order.
         #expect(heardOnA.received.map { $0.map(\.version) } == [[2], [3]])
     }
+
+    @Test func aWriteInFlightWhenAnotherCoreDeletesTheSessionAnswersUnauthorized() throws {
+        defer { removeDatabase() }
+        let (storageA, a, b, onA, token, onB, heardOnA) = try sessionFollowedOnA()
+        storageA.store.hold()
+        let written = Locked<Result<MutationResult, SessionError>?>(nil)
+        a.start(.selectTab("account"), on: onA) { outcome in written.withLock { $0 = outcome } }
+        _ = b.wait { completion in b.core.delete(onB, precondition: nil, completion: completion) }
+        // A finds it gone (its next use reads the store) while its own write is still held.
+        #expect(throws: SessionError.self) { try a.core.session(onA.id, token: token) }
+        #expect(heardOnA.sawEnd)
+        storageA.store.release()
+        let deadline = ContinuousClock.now + .seconds(5)
+        while written.withLock({ $0 }) == nil, ContinuousClock.now < deadline { Thread.sleepBriefly() }
+        guard case .failure(let error) = try #require(written.withLock { $0 }) else {
+            Issue.record("a write to a deleted session was acknowledged")
+            return
+        }
+        #expect(error.category == .unauthorized)
+    }
 }

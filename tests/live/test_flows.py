@@ -340,6 +340,27 @@ def test_time_travel_shows_the_flow_of_then_and_does_not_restore_across_a_switch
         assert server.stop() == 0, "".join(server.log)
 
 
+def test_undo_does_not_cross_a_sign_out_and_a_sign_in(fit):
+    """After a sign-out and a sign-in the session shows the main flow again, but a version of the
+    earlier sign-in is not this one's: restoring it is 409 (reading it is allowed); a version
+    after the last switch is restored as ever."""
+    session = fit.create_session(flags=["onboarded", "signedIn"])
+    session.op("deep-link", {"url": "/workouts/1"})
+    earlier = session.get()
+    assert earlier["flow"] == "main"
+    session.op("flags", {"clear": ["signedIn"]})
+    session.op("flags", {"set": ["signedIn"]})
+    switched = session.get()
+    assert switched["flow"] == "main"
+    status, _, body = session.call("POST", "/restore", {"version": earlier["version"]})
+    assert status == 409 and "last switch of flows" in body["error"]["message"], body
+    assert session.get()["version"] == switched["version"]
+    assert session.call("GET", f"/versions/{earlier['version']}")[0] == 200
+    session.op("deep-link", {"url": "/workouts/2"})
+    status, _, answer = session.call("POST", "/restore", {"version": switched["version"]})
+    assert status == 200 and answer["restored"]["version"] == switched["version"], answer
+
+
 def test_params_set_in_place_keep_within_the_node_limit():
     server = RunningServer("--app", str(FIT), "--rate-limit", "0", "--max-param-bytes", "64")
     try:

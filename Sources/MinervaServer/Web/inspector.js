@@ -173,7 +173,7 @@ function describeEvent(event) {
     case "listChanged":
       return [[h("b", {}, event.node), store.sampleVersions.has(event.version) ? h("span", {
         class: "muted", "data-testid": "sample-list-note",
-        title: "A new session has no lists: this page put the sample list of the screen it starts on, one change after it. From then on the server puts a screen's sample list in the change that adds its node (sampleLists).",
+        title: "This page put the sample list of a screen it shows without one: a new session has no lists, so its first screens get theirs one change after it. The page's own taps ask the server to put a screen's sample list in the change that adds its node (sampleLists).",
       }, " sample list, put by this page") : null],
       h("span", { class: "badge badge-list" }, `list v${event.from}→v${event.list}`)];
     case "tabSelected":

@@ -20,8 +20,9 @@ export const store = {
   /** How the page follows the session: "connecting", "stream", "stream+watch", "poll",
    *  "offline" or "ended". */
   updates: "connecting",
-  /** The versions this page made itself by putting sample lists on the nodes a session starts
-   *  with (a new session has no lists, so that is one change after it: its version 2). */
+  /** The versions this page made itself by putting sample lists on nodes shown without one: a
+   *  session's first nodes (a new session has no lists, so that is one change after it), or
+   *  nodes another client added. */
   sampleVersions: new Set(),
   /** Whether a tap's operation is on its way. */
   busy: false,

@@ -2504,7 +2504,7 @@ extension Components {
         internal struct EventsPage: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/EventsPage/events`.
             internal var events: [Components.Schemas.Event]
-            /// The newest `seq` of the session; 0 when none.
+            /// The newest `seq` of the session when the page was read; 0 when none. A long poll answered by a new block: that block's last `seq` (read on after it for the next). The events always reach `last` (unless `truncated`).
             ///
             /// - Remark: Generated from `#/components/schemas/EventsPage/last`.
             internal var last: Swift.Int
@@ -2516,7 +2516,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - events:
-            ///   - last: The newest `seq` of the session; 0 when none.
+            ///   - last: The newest `seq` of the session when the page was read; 0 when none. A long poll answered by a new block: that block's last `seq` (read on after it for the next). The events always reach `last` (unless `truncated`).
             ///   - truncated: Present (and true) only when events after `after` were dropped from the kept history.
             internal init(
                 events: [Components.Schemas.Event],

@@ -65,7 +65,10 @@ internal protocol APIProtocol: Sendable {
     ///
     /// **Long poll.** With `wait=S` (1 to 60) and no event newer than `after` yet (also when
     /// `after` is beyond the newest), the answer waits, holding no server thread, until an
-    /// event with `seq > after` is published (then it answers the events after `after`) or
+    /// event with `seq > after` is published (then it answers the events after `after` up to
+    /// the end of that block, with that block's last `seq` as `last` and its version as the
+    /// `ETag`: when an instance catches up with several blocks at once, a poll answers the first
+    /// and the next poll after `last` the others) or
     /// `S` seconds pass (then what there is, usually `{"events": [], "last": N}`). Deleting
     /// or expiring the session answers a waiting poll with `401`; stopping the server
     /// answers it with what there is, and so does a server full of connections that needs
@@ -398,7 +401,11 @@ internal protocol APIProtocol: Sendable {
     /// and a `listChanged` for each list that comes back.
     ///
     /// Flags are not restored: the session keeps today's. A node that would come back
-    /// showing a guarded screen whose flag is not set is `409` (set the flag first).
+    /// showing a guarded screen whose flag is not set is `409` (set the flag first). A
+    /// version before the session's last switch of root flows is `409`, even when it shows a
+    /// flow of the same name (after a sign-out and a sign-in, the earlier sign-in's screens do
+    /// not come back); reading it with `GET …/versions/{version}` stays allowed. (Earlier
+    /// releases compared the flows' names only.)
     /// A list comes back as a new list version of its node when the content it had then
     /// is still kept; otherwise, and for a node that had no list then, the node leaves
     /// and comes back without one. A node that comes back (gone today) brings the list it
@@ -593,7 +600,10 @@ extension APIProtocol {
     ///
     /// **Long poll.** With `wait=S` (1 to 60) and no event newer than `after` yet (also when
     /// `after` is beyond the newest), the answer waits, holding no server thread, until an
-    /// event with `seq > after` is published (then it answers the events after `after`) or
+    /// event with `seq > after` is published (then it answers the events after `after` up to
+    /// the end of that block, with that block's last `seq` as `last` and its version as the
+    /// `ETag`: when an instance catches up with several blocks at once, a poll answers the first
+    /// and the next poll after `last` the others) or
     /// `S` seconds pass (then what there is, usually `{"events": [], "last": N}`). Deleting
     /// or expiring the session answers a waiting poll with `401`; stopping the server
     /// answers it with what there is, and so does a server full of connections that needs
@@ -1064,7 +1074,11 @@ extension APIProtocol {
     /// and a `listChanged` for each list that comes back.
     ///
     /// Flags are not restored: the session keeps today's. A node that would come back
-    /// showing a guarded screen whose flag is not set is `409` (set the flag first).
+    /// showing a guarded screen whose flag is not set is `409` (set the flag first). A
+    /// version before the session's last switch of root flows is `409`, even when it shows a
+    /// flow of the same name (after a sign-out and a sign-in, the earlier sign-in's screens do
+    /// not come back); reading it with `GET …/versions/{version}` stays allowed. (Earlier
+    /// releases compared the flows' names only.)
     /// A list comes back as a new list version of its node when the content it had then
     /// is still kept; otherwise, and for a node that had no list then, the node leaves
     /// and comes back without one. A node that comes back (gone today) brings the list it
