@@ -73,8 +73,10 @@ public final class SQLiteSessionStorage: SessionStorage {
         }
     }
 
-    /// A session's token hash and `found` 1, or 32 zero bytes and `found` 0 for an unknown id.
-    private static let tokenLookup = "SELECT tokenHash, 1 AS found FROM session WHERE id = ? UNION ALL SELECT zeroblob(32), 0 ORDER BY found DESC LIMIT 1"
+    /// One row whatever the id: a session's token hash and `found` 1, or 32 zero bytes and
+    /// `found` 0 for an unknown id.
+    private static let tokenLookup =
+        "SELECT coalesce(session.tokenHash, zeroblob(32)) AS tokenHash, session.id IS NOT NULL AS found FROM (SELECT ? AS id) AS asked LEFT JOIN session ON session.id = asked.id"
 
     public func events(of id: String, after: Int, through last: Int) throws(StorageError) -> [EventRecord] {
         try storage {
