@@ -224,6 +224,9 @@ private enum AppReader {
         }
         let sheet = try screen.optionalObject("sheet", keys: PresentationSettings.sheetKeys, PresentationSettings.sheet)
         if let problem = sheet?.problem { throw screen.error(problem, at: "sheet") }
+        if sheet != nil, presentation == .push {
+            throw screen.error("a sheet's detents apply to a presented screen, and this one is pushed: give it \"presentation\": \"present\"", at: "sheet")
+        }
         return AppDescription.Screen(
             presentation: presentation, style: style, embedInNavigation: embed, params: params, title: title, guarded: guarded, key: key,
             flow: try screen.optionalBool("flow") ?? false, sheet: sheet, dismissible: try screen.optionalBool("dismissible"))

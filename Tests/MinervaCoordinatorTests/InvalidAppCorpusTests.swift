@@ -36,6 +36,8 @@ import Testing
             "completing-flow-without-unless.json: launch[1]: chooses 'main', which completes 'fresh', without \"unless\": \"fresh\"",
         "root-and-flows.json": "root-and-flows.json: flows: give either 'root' (one flow) or 'flows' with 'launch', not both",
         "flow-named-like-a-node.json": "flow-named-like-a-node.json: flows.n1: 'n1' cannot name a flow: names of the form n<digits> are node ids",
+        "sheet-on-pushed-screen.json":
+            "sheet-on-pushed-screen.json: screens.details.sheet: a sheet's detents apply to a presented screen, and this one is pushed: give it \"presentation\": \"present\"",
         "sample-list-key-typo.json": "sample-list-key-typo.json: screens.home.sampleList.section: unknown field; did you mean 'sections'?",
         "sample-cell-without-kind.json": "sample-cell-without-kind.json: screens.home.sampleList.sections[0].items[0].kind: is required",
         "sample-cell-duplicate-id.json":
