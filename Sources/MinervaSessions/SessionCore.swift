@@ -239,7 +239,12 @@ public final class SessionCore: Sendable {
             id: id, tokenHash: stored.record.tokenHash, state: restored.state, log: restored.log, answers: restored.answers,
             configuration: configuration, lastUsed: stored.record.lastUsed)
         let inMemory = registry.insert(session)
-        if inMemory === session { liveNodes.add(restored.state.tree.nodes.count, ordering: .relaxed) }
+        guard inMemory === session else {
+            // Another request read it first, perhaps before a change this read saw: the one in
+            // memory is checked against the store as any use checks it.
+            return try following.validate(inMemory, core: self)
+        }
+        liveNodes.add(restored.state.tree.nodes.count, ordering: .relaxed)
         return inMemory
     }
 }
