@@ -127,6 +127,7 @@ extension AppDescription {
             sheet.write(into: &writer)
         }
         if let dismissible = screen.dismissible { writer.field("dismissible", dismissible) }
+        if screen.returnsResult { writer.field("result", true) }
         if let guarded = screen.guarded {
             writer.field("requires", guarded.flag)
             writer.key("otherwise")

@@ -34,7 +34,7 @@ extension AppDescription {
 private enum AppReader {
     /// `$schema` lets an editor find the description's JSON Schema; the server ignores it.
     static let appKeys: JSONKeys = ["$schema", "name", "scheme", "hosts", "root", "flows", "launch", "screens", "routes"]
-    static let screenKeys: JSONKeys = ["presentation", "style", "embedInNavigation", "params", "key", "title", "requires", "otherwise", "flow", "sheet", "dismissible", "sampleList"]
+    static let screenKeys: JSONKeys = ["presentation", "style", "embedInNavigation", "params", "key", "title", "requires", "otherwise", "flow", "sheet", "dismissible", "sampleList", "result"]
     static let otherwiseKeys: JSONKeys = ["screen", "params"]
     static let rootKeys: JSONKeys = ["screen", "tabs", "split"]
     static let splitKeys: JSONKeys = ["columns", "primary", "compactTop"]
@@ -229,7 +229,8 @@ private enum AppReader {
         }
         return AppDescription.Screen(
             presentation: presentation, style: style, embedInNavigation: embed, params: params, title: title, guarded: guarded, key: key,
-            flow: try screen.optionalBool("flow") ?? false, sheet: sheet, dismissible: try screen.optionalBool("dismissible"))
+            flow: try screen.optionalBool("flow") ?? false, sheet: sheet, dismissible: try screen.optionalBool("dismissible"),
+            returnsResult: try screen.optionalBool("result") ?? false)
     }
 
     static func root(_ root: JSONObjectReader, screens: [String: AppDescription.Screen]) throws(JSONReadError) -> AppDescription.Root {
@@ -254,8 +255,19 @@ private enum AppReader {
                 })
         }
         guard root.contains("tabs") else { return .screen(try usable(root)) }
+        var index = 0
         let tabs = try root.objects("tabs", keys: tabKeys) { tab throws(JSONReadError) in
-            AppDescription.Tab(id: try nonEmptyString(tab, "id"), screen: try usable(tab))
+            defer { index += 1 }
+            let screen = try usable(tab)
+            if screens[screen]!.presentation == .present {
+                throw tab.error("'\(screen)' is presented (a sheet or a cover over the tab bar), so it cannot be a tab's root: give the tab a pushed screen", at: "screen")
+            }
+            if index == 0, let guarded = screens[screen]!.guarded {
+                throw tab.error(
+                    "'\(screen)' requires '\(guarded.flag)', but the first tab is selected when the flow starts, where no guard can hold: "
+                        + "put it on another tab, or guard the screens it leads to", at: "screen")
+            }
+            return AppDescription.Tab(id: try nonEmptyString(tab, "id"), screen: screen)
         }
         guard !tabs.isEmpty else { throw root.error("must list at least one tab", at: "tabs") }
         for (index, tab) in tabs.enumerated() where tabs[..<index].contains(where: { $0.id == tab.id }) {

@@ -49,14 +49,18 @@ public struct AppDescription: Sendable, Equatable {
         public var dismissible: Bool?
         /// Cells for a client to show on a node of this screen that has no list yet.
         public var sampleList: SampleList?
+        /// Whether it returns a result: a flow of it that finishes leaves the result on its
+        /// parent until the client takes it (without, only a `finish` with a value does).
+        public var returnsResult: Bool
 
         /// Creates a screen entry.
         public init(
             presentation: PresentationMode = .push, style: ModalStyle? = nil, embedInNavigation: Bool? = nil,
             params: [String] = [], title: String? = nil, guarded: Guard? = nil, key: [String]? = nil, flow: Bool = false,
-            sheet: PresentationSettings.Sheet? = nil, dismissible: Bool? = nil, sampleList: SampleList? = nil
+            sheet: PresentationSettings.Sheet? = nil, dismissible: Bool? = nil, sampleList: SampleList? = nil, returnsResult: Bool = false
         ) {
             self.flow = flow
+            self.returnsResult = returnsResult
             self.sampleList = sampleList
             self.sheet = sheet
             self.dismissible = dismissible

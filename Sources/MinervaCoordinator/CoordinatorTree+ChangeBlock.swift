@@ -24,7 +24,8 @@ extension CoordinatorTree {
         }
         var switched = false
         for event in operationEvents {
-            if case .finished = event { block.append(event) }
+            // Nor did its flow finish for anyone.
+            if case .finished(let finished) = event, finished.node.number < firstNew { block.append(event) }
         }
         for event in operationEvents {
             if case .flowChanged = event {

@@ -12,8 +12,10 @@ extension CoordinatorTree {
     /// the screen, its key params (``AppDescription/Screen/identity``), the way it was shown and,
     /// for a presented node, the style are the step's, and the step is not `fresh`. When every
     /// step matches and the deepest kept node's other params differ, they change in place
-    /// (`paramsChanged`); when nothing differs, nothing happens. An applied link replaces a
-    /// pending one. Query parameters become params of the last step.
+    /// (`paramsChanged`); when nothing differs, nothing happens. An applied link leaves a
+    /// link kept for a later flow alone. A query
+    /// parameter becomes a param of the last step when its screen declares it and the path does
+    /// not give it; others (`utm_source`) are ignored.
     ///
     /// Into a flow later in `launch` than the session's, the link is kept as the pending one
     /// (the newest wins) and applied in the block that switches to that flow.
@@ -51,23 +53,39 @@ extension CoordinatorTree {
             }
             return resolved
         }
-        if !link.query.isEmpty, !steps.isEmpty {
-            for (name, value) in link.query { steps[steps.count - 1].params[name] = .string(value) }
+        if !link.query.isEmpty, let last = route.steps.last, let declared = app.screens[last.screen]?.params {
+            for (name, value) in link.query where declared.contains(name) && !Self.isPathBound(last.params[name]) {
+                steps[steps.count - 1].params[name] = .string(value)
+            }
         }
+        // A link kept for a later flow stays: following one in this flow (forgot-PIN during
+        // sign-in) says nothing about the other (the payment link waiting for the main flow).
         var next = self
-        if next.pending?.link != nil { next.pending = nil }
-        let events = try next.reconcile(steps, tab: route.tab, of: route)
+        if let tab = route.tab, tab != selectedTab, let diverted = try next.divertSelection(of: tab, then: steps) {
+            self = next
+            return (diverted, route.path)
+        }
+        // A route builds one tree whatever the size class: as at regular width, then collapsed.
+        let horizontal = next.sizeClass
+        next.sizeClass = .regular
+        var events = try next.reconcile(steps, tab: route.tab, of: route)
+        next.sizeClass = horizontal
+        events += next.dismissHiddenPresentations()
         self = next
         return (events, route.path)
     }
 
+    /// Whether a step's param takes a path parameter (`":id"`): the path gives it, not the query.
+    static func isPathBound(_ value: JSONValue?) -> Bool {
+        value?.stringValue?.hasPrefix(":") == true
+    }
+
     /// Brings the visible navigators to `steps` above their base root, keeping the longest
-    /// matching prefix (see ``deepLink(_:)``).
+    /// matching prefix (see ``deepLink(_:)``). A failing step's error names `route`, when given.
     mutating func reconcile(
-        _ steps: [AppDescription.Step], tab: String?, of route: AppDescription.Route
+        _ steps: [AppDescription.Step], tab: String?, of route: AppDescription.Route?
     ) throws(NavigationError) -> [NavigationEvent] {
-        if let tab { selectedTab = tab }
-        let bases = visibleBases
+        let bases = tab.map { [Self.navigatorID(forTab: $0)] } ?? visibleBases
         var removing = Set<NodeID>()
         // Window-level presentations over other tabs or columns would cover the target.
         for base in baseNavigators where !bases.contains(base) {
@@ -77,7 +95,9 @@ extension CoordinatorTree {
         var kept = 0
         while kept < min(chain.count, steps.count), matches(nodes[chain[kept]]!, steps[kept]) { kept += 1 }
         removing.formUnion(chain[kept...])
+        // Removed while the screens stand as shown (a cover over the old tab is on top), then the tab changes.
         var events = remove(removing, reason: .deepLink)
+        if let tab { selectedTab = tab }
         if kept == steps.count, let deepest = chain.prefix(kept).last, nodes[deepest]!.params != steps[kept - 1].params {
             events += updateParams(of: deepest, to: steps[kept - 1].params)
         }
@@ -90,6 +110,7 @@ extension CoordinatorTree {
                 }
                 events += try show(steps[index], from: nil).events
             } catch {
+                guard let route else { throw error }
                 throw routeStepError(error, route: route, step: index)
             }
         }

@@ -4,11 +4,12 @@ extension CoordinatorTree {
     ///   - node: a presented node (the root of a presented navigator); default the top-most one.
     ///   - interactive: whether the user did it (a swipe the client reports once it completed):
     ///     only the top-most presented node of a shown navigator, presented as a sheet or a
-    ///     popover, can be swiped away.
+    ///     popover, can be swiped away, and only while every screen on its stack is dismissible.
     /// - Returns: the `removed` events, reason `dismiss`, top-most first, and the `finished`
     ///   event of its flow (`cancelled`, cause `dismiss`).
     /// - Throws: `notFound` for an unknown node, `conflict` when it is not presented or nothing
-    ///   is, or (interactive) when something is presented above it or it is not shown.
+    ///   is, or (interactive) when something is presented above it or it is not shown;
+    ///   `notDismissible` (interactive) when a screen on its stack says `dismissible: false`.
     @discardableResult
     public mutating func dismiss(node: String? = nil, interactive: Bool = false) throws(NavigationError) -> [NavigationEvent] {
         let navigatorID: NavigatorID
@@ -33,9 +34,11 @@ extension CoordinatorTree {
                     "'\(root.id)' is presented \(style.rawValue), which the user cannot swipe away (only sheets and popovers); "
                         + "leave out 'interactive' for a dismissal the app decided")
             }
-            guard isDismissible(root) else {
+            // UIKit asks the child shown (isModalInPresentation): any screen on the stack may hold the sheet.
+            if let holding = navigators[navigatorID]!.stack.map({ nodes[$0]! }).first(where: { !isDismissible($0) }) {
+                let who = holding.id == root.id ? "'\(root.id)' says it" : "'\(holding.id)' ('\(holding.screen)') on its stack says it"
                 throw .notDismissible(
-                    "'\(root.id)' says it cannot be swiped away (dismissible: false); a client does not let the user do it, "
+                    "\(who) cannot be swiped away (dismissible: false), so '\(root.id)' cannot be; a client does not let the user do it, "
                         + "and dismisses it without 'interactive' when the app decides to")
             }
         }

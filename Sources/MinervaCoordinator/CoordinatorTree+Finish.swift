@@ -54,7 +54,11 @@ extension CoordinatorTree {
         var events = next.remove(removing, reason: .finish)
         var result: [String: JSONValue] = ["status": .string(status.rawValue)]
         if let value, value != .null { result["value"] = value }
-        events.append(.finished(FinishedFlow(node: target.id, screen: target.screen, parent: parent, result: .object(result))))
+        events.append(
+            .finished(
+                FinishedFlow(
+                    node: target.id, screen: target.screen, parent: parent, result: .object(result),
+                    held: holdsResult(of: target.screen, parent: parent, value: result["value"]))))
         if let waiting, status == .success {
             next.flags.insert(waiting.flag)
             if next.app.launchFlow(for: next.flags) != next.flow {
@@ -78,6 +82,7 @@ extension CoordinatorTree {
         var result: [String: JSONValue] = ["status": .string(FlowStatus.success.rawValue)]
         if let value, value != .null { result["value"] = value }
         flags.insert(flag)
-        return [.finished(FinishedFlow(node: root.id, screen: root.screen, parent: parent, result: .object(result)))] + followLaunch()
+        // Its completion is its flag: the app coordinator holds no result of it.
+        return [.finished(FinishedFlow(node: root.id, screen: root.screen, parent: parent, result: .object(result), held: false))] + followLaunch()
     }
 }

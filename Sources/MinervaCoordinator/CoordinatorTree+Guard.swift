@@ -49,6 +49,24 @@ extension CoordinatorTree {
                 events += try push(screen: step.screen, params: step.params, from: navigators[navigator]!.stack.last!.description).events
             }
             return events
+        case .selectTab:
+            guard let tab = tabs?.first(where: { Self.navigatorID(forTab: $0.id) == target.navigator })?.id else {
+                throw .conflict("the tab of the pending select-tab is gone")
+            }
+            var events = try selectTab(tab)
+            if target.steps.count > 1 { events += try reconcile(Array(target.steps.dropFirst()), tab: nil, of: nil) }
+            return events
         }
+    }
+
+    /// A guard on a tab's root holds as it does on `navigate`: selecting the tab while its flag
+    /// is missing shows the guard's `otherwise` flow from the focus, and the selection (with a
+    /// deep link's `steps` into that tab) waits as the pending target, resumed when the flow
+    /// finishes with `success`.
+    /// - Returns: the events, or `nil` when the tab's root is not held by a guard.
+    mutating func divertSelection(of tab: String, then steps: [AppDescription.Step] = []) throws(NavigationError) -> [NavigationEvent]? {
+        guard let root = tabs?.first(where: { $0.id == tab })?.screen else { return nil }
+        let navigator = Self.navigatorID(forTab: tab)
+        return try divert([AppDescription.Step(screen: root)] + steps, as: .selectTab, navigator: navigator, from: nil)?.events
     }
 }

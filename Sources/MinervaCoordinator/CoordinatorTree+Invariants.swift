@@ -7,7 +7,8 @@ extension CoordinatorTree {
     /// them and hold only descendants of the presenting node, kinds match positions, and the
     /// focus is a node on a stack; and every presented navigator's presenter was visible when it
     /// presented (at most one window-level presentation covers the window, from a shown base
-    /// navigator), which a snapshot stored by an earlier release need not keep.
+    /// navigator; a compact split view shows no other presentation from a column it hides),
+    /// which a snapshot stored by an earlier release need not keep.
     /// - Complexity: O(n) in the number of nodes.
     public func checkInvariants() {
         if let violation = invariantViolation() ?? visibilityViolation() { preconditionFailure(violation) }
@@ -20,6 +21,12 @@ extension CoordinatorTree {
         // A split view that collapsed under a window-level presentation still shows it.
         if let cover = covers.first, !shownBaseNavigators.contains(base(of: cover)), !columns.contains(base(of: cover)) {
             return "window-level presentation \(cover) hangs from base navigator \(base(of: cover)), which is not shown"
+        }
+        // A collapse dismisses what hangs from a column compact does not show.
+        for column in hiddenColumns {
+            if let presented = navigators[column]!.presentedNavigator, !navigators[presented]!.coversWindow {
+                return "\(presented) hangs from column \(column), which the compact split view does not show"
+            }
         }
         return nil
     }

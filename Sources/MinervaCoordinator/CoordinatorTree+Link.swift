@@ -2,9 +2,10 @@ import MinervaJSON
 
 extension CoordinatorTree {
     /// The deep link that rebuilds the current state, the inverse of ``deepLink(_:)``: the first
-    /// route (in file order) of the session's flow whose steps name exactly the screens shown above the visible base
-    /// root, each pushed or presented as the step would, with params that fill its path. Params of the last screen that the route does not
-    /// name go in the query.
+    /// route (in file order) of the session's flow whose steps name exactly the screens shown
+    /// above the visible base root, each pushed or presented as the step would, with params that
+    /// fill its path. The last screen's declared params that differ from the route's constants go
+    /// in the query; a state with params no link sets (undeclared ones a client pushed) has none.
     /// - Returns: the path form (`/users/42`), or `nil` when no route describes the state.
     public func link() -> String? {
         let chain = visibleChain()
@@ -40,6 +41,7 @@ extension CoordinatorTree {
             guard step.screen == node.screen, let entry = app.screens[step.screen] else { return nil }
             let presented = (step.presentation ?? entry.presentation) == .present
             guard presented == (node.presentation.kind == .present) else { return nil }
+            let last = index == chain.count - 1
             for (name, value) in step.params {
                 guard let actual = node.params[name] else { return nil }
                 if let text = value.stringValue, text.hasPrefix(":") {
@@ -48,11 +50,14 @@ extension CoordinatorTree {
                     if let earlier = bindings[parameter], earlier != bound { return nil }
                     bindings[parameter] = bound
                 } else if actual != value {
-                    return nil
+                    // The last screen's declared params come from the query too.
+                    guard last, entry.params.contains(name), let text = Self.linkText(actual) else { return nil }
+                    query.append((name, text))
                 }
             }
             for (name, value) in node.params where step.params[name] == nil {
-                guard index == chain.count - 1, let text = Self.linkText(value) else { return nil }
+                // A link's query sets only the params the last screen declares.
+                guard last, entry.params.contains(name), let text = Self.linkText(value) else { return nil }
                 query.append((name, text))
             }
         }

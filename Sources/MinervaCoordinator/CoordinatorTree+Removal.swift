@@ -55,7 +55,11 @@ extension CoordinatorTree {
                 guard isFlowRoot(node), targets.contains(node.id), let parent = node.parent, !removed.contains(parent) else { continue }
                 var result: [String: JSONValue] = ["status": .string(FlowStatus.cancelled.rawValue), "cause": .string(reason.rawValue)]
                 if interactive { result["interactive"] = true }
-                cancelled.append(.finished(FinishedFlow(node: node.id, screen: node.screen, parent: parent, result: .object(result))))
+                cancelled.append(
+                    .finished(
+                        FinishedFlow(
+                            node: node.id, screen: node.screen, parent: parent, result: .object(result),
+                            held: holdsResult(of: node.screen, parent: parent, value: nil))))
             }
             events += cancelled
         }

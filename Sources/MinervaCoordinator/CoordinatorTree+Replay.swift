@@ -42,8 +42,8 @@ extension CoordinatorTree {
                 pending = newPending
             case .stackChanged(let navigator, let stack):
                 if let owner = owners[navigator] { restack(navigator, stack, owner: owner, added: added) }
-            case .presentationChanged(let node, let selected):
-                presentationSettings[node]?.sheet?.selected = selected
+            case .presentationChanged(let node, let selected, let dismissible):
+                applyPresentationChange(of: node, selected: selected, dismissible: dismissible)
             case .uiChanged(let node, let value):
                 if nodes[node] != nil { ui[node] = value.isEmpty ? nil : value }
             case .resultConsumed(let node, let screen):

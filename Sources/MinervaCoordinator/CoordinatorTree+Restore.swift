@@ -43,13 +43,18 @@ extension CoordinatorTree {
         for id in target.nodesInScreenOrder where (target.ui[id] ?? [:]) != (kept.contains(id) ? ui[id] ?? [:] : [:]) {
             events.append(.uiChanged(node: id, ui: target.ui[id] ?? [:]))
         }
-        // A sheet that stays moves to the detent of then.
+        // A sheet that stays moves to the detent of then; a node that stays says again whether it could be swiped away then.
         for id in target.nodesInScreenOrder where kept.contains(id) {
+            var selected: String?
             if let then = target.presentationSettings[id]?.sheet?.shown, let now = presentationSettings[id]?.sheet?.shown, then != now {
-                events.append(.presentationChanged(node: id, selected: then))
+                selected = then
             }
+            let dismissible = target.isDismissible(target.nodes[id]!)
+            let changed = dismissible != isDismissible(nodes[id]!) ? dismissible : nil
+            if selected != nil || changed != nil { events.append(.presentationChanged(node: id, selected: selected, dismissible: changed)) }
         }
         var next = target
+        next.keepDismissible(of: kept, from: self, changes: events)
         next.results = results.filter { kept.contains($0.key) }
         next.sizeClass = sizeClass
         // A pending link waits on flags, which are not restored: the one of now stays, one of
@@ -136,5 +141,21 @@ extension CoordinatorTree {
         // rest follows in screen order.
         let placed = Set(order)
         return order + screenOrder.filter { !placed.contains($0) }
+    }
+}
+
+extension CoordinatorTree {
+    /// A restore's nodes that stay keep whether they may be swiped away as it was before, but
+    /// for the `presentationChanged` events the restore sends: what a client that replays the
+    /// block holds too.
+    fileprivate mutating func keepDismissible(of kept: Set<NodeID>, from current: CoordinatorTree, changes events: [NavigationEvent]) {
+        for id in kept where id != rootID {
+            var settings = presentationSettings[id] ?? PresentationSettings()
+            settings.dismissible = current.presentationSettings[id]?.dismissible
+            presentationSettings[id] = settings.isEmpty ? nil : settings
+        }
+        for case .presentationChanged(let node, let selected, let dismissible) in events {
+            applyPresentationChange(of: node, selected: selected, dismissible: dismissible)
+        }
     }
 }

@@ -10,12 +10,21 @@ extension CoordinatorTree {
         for case .finished(let finished) in block { keepResult(of: finished, version: version) }
     }
 
-    /// Writes one flow's result on its parent, when the parent is still there (see ``keepResults(of:version:)``).
+    /// Writes one flow's result on its parent, when the event says the parent holds it and the
+    /// parent is still there (see ``keepResults(of:version:)``).
     public mutating func keepResult(of finished: FinishedFlow, version: Int) {
-        guard nodes[finished.parent] != nil else { return }
+        guard finished.held, nodes[finished.parent] != nil else { return }
         let result = finished.result.objectValue ?? [:]
         let status = result["status"]?.stringValue.flatMap(FlowStatus.init(rawValue:)) ?? .cancelled
         results[finished.parent, default: [:]][finished.screen] = FlowResult(status: status, value: result["value"], version: version)
+    }
+
+    /// Whether a flow of `screen` that finished leaves its result on `parent`: the screen says it
+    /// returns one (`"result": true`) or the finish carried a value; never on the app
+    /// coordinator (a root flow's completion is its flag).
+    func holdsResult(of screen: String, parent: NodeID, value: JSONValue?) -> Bool {
+        guard parent != rootID else { return false }
+        return (value != nil && value != .null) || app.screens[screen]?.returnsResult == true
     }
 
     /// Takes the result a flow of `screen` left on `node`: its client has handled it.
@@ -35,29 +44,6 @@ extension CoordinatorTree {
         results[parent.id]![screen] = nil
         if results[parent.id]!.isEmpty { results[parent.id] = nil }
         return [.resultConsumed(node: parent.id, screen: screen)]
-    }
-
-    /// Moves a presented sheet to another of its detents, as the user did.
-    /// - Returns: the `presentationChanged` event, or none when it already shows that detent.
-    /// - Throws: `notFound` for an unknown node, `conflict` for a node not presented with
-    ///   detents, `invalid` for a detent it does not list.
-    @discardableResult
-    public mutating func selectDetent(of node: String, _ selected: String) throws(NavigationError) -> [NavigationEvent] {
-        let target = try self.node(named: node)
-        guard let sheet = presentationSettings[target.id]?.sheet else {
-            throw .conflict("node '\(node)' is not presented as a sheet with detents; only a sheet (or a popover's compact form) has a detent to select")
-        }
-        guard sheet.detents.contains(where: { $0.id == selected }) else {
-            throw .invalid("detent \(Excerpt(selected)) is not one of node '\(node)''s: \(sheet.detents.map(\.id).joined(separator: ", "))")
-        }
-        guard sheet.shown != selected else { return [] }
-        presentationSettings[target.id]!.sheet!.selected = selected
-        return [.presentationChanged(node: target.id, selected: selected)]
-    }
-
-    /// Whether the user may swipe a node away (or back-swipe it): its presentation's setting, else its screen's.
-    func isDismissible(_ node: Node) -> Bool {
-        presentationSettings[node.id]?.dismissible ?? app.screens[node.screen]?.dismissible ?? true
     }
 
     /// Replaces a node's UI state (scroll anchor, selection, a draft: semantic state the client

@@ -7,7 +7,9 @@ extension CoordinatorTree {
     ///   - tab: the tab's id.
     ///   - dismiss: whether a window-level presentation that covers the tab bar is dismissed
     ///     first (reason `dismiss`, its flows cancelled with cause `dismiss`) rather than refused.
-    /// - Returns: the `removed` and `finished` events of the dismissal.
+    /// A tab whose root screen is guarded, selected while the flag is missing, shows the guard's
+    /// `otherwise` flow instead and the selection waits as the pending target.
+    /// - Returns: the `removed` and `finished` events of the dismissal, and the guard's flow.
     /// - Throws: `invalid` for an app without tabs or an unknown tab; `covered` while a
     ///   window-level presentation covers the tab bar and `dismiss` is false (selecting the
     ///   selected tab stays a no-op).
@@ -20,6 +22,7 @@ extension CoordinatorTree {
         // Selecting the selected tab changes nothing, covered or not.
         if tab == selectedTab, !dismiss { return [] }
         let covers = windowCovers
+        var next = self
         var events: [NavigationEvent] = []
         if let cover = covers.first {
             guard dismiss else {
@@ -30,16 +33,37 @@ extension CoordinatorTree {
                 targets.formUnion(navigators[cover]!.stack)
                 for above in presentedChain(above: cover) { targets.formUnion(navigators[above]!.stack) }
             }
-            events = remove(targets, reason: .dismiss)
+            events = next.remove(targets, reason: .dismiss)
         }
-        selectedTab = tab
+        if tab != selectedTab, let diverted = try next.divertSelection(of: tab) {
+            events += diverted
+        } else {
+            next.selectedTab = tab
+        }
+        self = next
         return events
     }
 
     /// Records the horizontal size class the device reports: a compact split view shows one
-    /// column as one stack (``compactStack``); no node comes or goes.
-    /// - Returns: nothing: the block says `sizeClassChanged` when it changed.
-    public mutating func setSizeClass(_ horizontal: SizeClass) {
+    /// column as one stack (``compactStack``). A collapse dismisses what a column compact does
+    /// not show presents (a popover from `detail` while `compactTop: primary`): reason
+    /// `sizeClass`, its flows cancelled with that cause; a window-level presentation covers
+    /// every column and stays. No node comes.
+    /// - Returns: the removals (the block says `sizeClassChanged` when it changed).
+    @discardableResult
+    public mutating func setSizeClass(_ horizontal: SizeClass) -> [NavigationEvent] {
         sizeClass = horizontal
+        return dismissHiddenPresentations()
+    }
+
+    /// In a compact split view, dismisses the presentations hanging from columns it does not
+    /// show (reason `sizeClass`); nothing in any other layout.
+    mutating func dismissHiddenPresentations() -> [NavigationEvent] {
+        var targets = Set<NodeID>()
+        for column in hiddenColumns {
+            guard let presented = navigators[column]!.presentedNavigator, !navigators[presented]!.coversWindow else { continue }
+            for navigator in [presented] + presentedChain(above: presented) { targets.formUnion(navigators[navigator]!.stack) }
+        }
+        return remove(targets, reason: .sizeClass)
     }
 }

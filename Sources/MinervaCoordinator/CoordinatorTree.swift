@@ -152,6 +152,14 @@ public struct CoordinatorTree: Sendable {
         return columns.last { !navigators[$0]!.stack.isEmpty } ?? .primary
     }
 
+    /// The columns a compact split view does not show at all: those after ``compactTopColumn``
+    /// (none while regular, or without a split view).
+    var hiddenColumns: ArraySlice<NavigatorID> {
+        guard collapsed else { return [] }
+        let columns = columns
+        return columns[(columns.firstIndex(of: compactTopColumn)! + 1)...]
+    }
+
     /// What a compact split view shows as one stack: the columns' stacks concatenated up to the
     /// one it shows; empty without a split view.
     public var compactStack: [NodeID] {

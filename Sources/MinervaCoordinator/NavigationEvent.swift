@@ -25,25 +25,28 @@ public enum NavigationEvent: Hashable, Sendable {
     /// A set-root kept nodes that were on the stack and moved them (to new places, or under the
     /// stack's owner): the navigator's whole stack now, bottom first.
     case stackChanged(navigator: NavigatorID, stack: [NodeID])
-    /// The device's horizontal size class changed (no node comes or goes).
+    /// The device's horizontal size class changed (a collapse may dismiss presentations from
+    /// columns compact does not show: their removals come first in the block).
     case sizeClassChanged(SizeClass)
-    /// The user moved a sheet to another of its detents.
-    case presentationChanged(node: NodeID, selected: String)
+    /// A shown node's presentation changed: the user moved its sheet to another detent
+    /// (`selected`), or the app let or stopped the user swiping it away (`dismissible`).
+    case presentationChanged(node: NodeID, selected: String?, dismissible: Bool?)
     /// A node's UI state was replaced (an empty object clears it).
     case uiChanged(node: NodeID, ui: [String: JSONValue])
     /// The result a flow of `screen` left on `node` was taken by its client.
     case resultConsumed(node: NodeID, screen: String)
 
     /// Why a node left the tree (`restore`: the session went back to an earlier version).
+    /// `sizeClass`: a collapse to compact dismissed a presentation from a column compact does not show.
     public enum RemovalReason: String, Sendable, CaseIterable {
-        case pop, dismiss, setRoot, finish, deepLink, ancestorRemoved, restore, flowChanged
+        case pop, dismiss, setRoot, finish, deepLink, ancestorRemoved, restore, flowChanged, sizeClass
 
         /// Whether a flow root that leaves for this reason while its parent stays sends its
         /// parent a `cancelled` result (a finish sends its own; the rest take the parent too or
         /// are no cancellation).
         public var cancelsFlows: Bool {
             switch self {
-            case .pop, .dismiss, .setRoot, .deepLink: true
+            case .pop, .dismiss, .setRoot, .deepLink, .sizeClass: true
             case .finish, .ancestorRemoved, .restore, .flowChanged: false
             }
         }
@@ -55,7 +58,7 @@ public enum NavigationEvent: Hashable, Sendable {
         case .added(let added): added.node
         case .removed(let removed): removed.node
         case .finished(let finished): finished.node
-        case .paramsChanged(let node, _), .uiChanged(let node, _), .resultConsumed(let node, _), .presentationChanged(let node, _): node
+        case .paramsChanged(let node, _), .uiChanged(let node, _), .resultConsumed(let node, _), .presentationChanged(let node, _, _): node
         case .tabSelected, .flagsChanged, .pendingChanged, .stackChanged, .flowChanged, .sizeClassChanged: nil
         }
     }
@@ -147,13 +150,17 @@ public struct FinishedFlow: Hashable, Sendable {
     public let parent: NodeID
     /// `{"status": "success"|"cancelled", "value"?}`.
     public let result: JSONValue
+    /// Whether the parent holds the result until its client takes it: the screen returns one
+    /// (`"result": true`) or the finish carried a value; never for a root flow's completion.
+    public let held: Bool
 
     /// Describes a finished flow; stores read events back with it.
-    public init(node: NodeID, screen: String, parent: NodeID, result: JSONValue) {
+    public init(node: NodeID, screen: String, parent: NodeID, result: JSONValue, held: Bool) {
         self.node = node
         self.screen = screen
         self.parent = parent
         self.result = result
+        self.held = held
     }
 }
 

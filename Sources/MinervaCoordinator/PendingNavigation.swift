@@ -11,6 +11,9 @@ public struct PendingNavigation: Hashable, Sendable {
         /// Its steps go on ``navigator``'s stack: they replace it when ``replacesStack``, else the
         /// entries before the guarded one are its stack already and these are pushed onto it.
         case setRoot
+        /// The tab of ``navigator`` is selected (its root, the first step, is the guarded
+        /// screen); the steps after it are a deep link's, reconciled on that tab.
+        case selectTab
     }
 
     /// What resumes.
@@ -18,7 +21,7 @@ public struct PendingNavigation: Hashable, Sendable {
     /// The guarded step and the steps after it, params resolved (for `push` and `present`, with
     /// the presentation the operation asked for).
     public let steps: [AppDescription.Step]
-    /// The navigator a `setRoot` fills.
+    /// The navigator a `setRoot` fills, or the tab's a `selectTab` selects.
     public let navigator: NavigatorID?
     /// Whether a `setRoot` replaces the whole stack (its first entry was the guarded one).
     public let replacesStack: Bool

@@ -29,19 +29,21 @@ extension MinervaAPI {
         return try mutateAnsweringState(session, request, exchange, command: command)
     }
 
-    /// `POST /v1/sessions/{id}/nodes/{node}/presentation {"selected"}`: the user moved a sheet to
-    /// another detent (`presentationChanged`); answers the new state. The detent shown changes nothing.
-    func selectDetent(_ node: String, on session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
+    /// `POST /v1/sessions/{id}/nodes/{node}/presentation {"selected"?, "dismissible"?}`: the user
+    /// moved a sheet to another detent, or the app lets or stops the user swiping the node away
+    /// (`presentationChanged`); answers the new state. What is so already changes nothing.
+    func changePresentation(_ node: String, on session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
         let command = parse { () throws(APIError) in
             try readBody(request.body, required: true, keys: Self.presentationKeys) { body throws(JSONReadError) in
-                SessionCommand.selectDetent(node: node, selected: try body.string("selected"))
+                SessionCommand.changePresentation(
+                    node: node, selected: try body.optionalString("selected"), dismissible: try body.optionalBool("dismissible"))
             }
         }
         return try mutateAnsweringState(session, request, exchange, command: command)
     }
 
     /// The members of a `POST …/presentation` body.
-    private static let presentationKeys: JSONKeys = ["selected"]
+    private static let presentationKeys: JSONKeys = ["selected", "dismissible"]
 
     /// `DELETE /v1/sessions/{id}/nodes/{node}/results/{screen}`: the parent's client took the
     /// result a flow of `screen` left (`resultConsumed`); answers the new state.

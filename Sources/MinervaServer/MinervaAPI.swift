@@ -201,7 +201,7 @@ public final class MinervaAPI: HTTPResponder {
         case (.ui(_, let node), _):
             return try putUI(node, on: session!, request, exchange)
         case (.presentation(_, let node), _):
-            return try selectDetent(node, on: session!, request, exchange)
+            return try changePresentation(node, on: session!, request, exchange)
         case (.result(_, let node, let screen), _):
             return try consumeResult(screen, of: node, on: session!, request, exchange)
         case (.link, _):

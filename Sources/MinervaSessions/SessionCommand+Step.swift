@@ -43,10 +43,11 @@ extension SessionCommand {
             }
         case let .sizeClass(text):
             let horizontal = try Self.enumValue(text, field: "horizontal", as: SizeClass.self)
-            state.tree.setSizeClass(horizontal)
-            return []
-        case let .selectDetent(node, selected):
-            return try navigation(&state) { tree throws(NavigationError) in try tree.selectDetent(of: node, selected) }
+            return state.tree.setSizeClass(horizontal).map { .navigation($0) }
+        case let .changePresentation(node, selected, dismissible):
+            return try navigation(&state) { tree throws(NavigationError) in
+                try tree.changePresentation(of: node, selected: selected, dismissible: dismissible)
+            }
         case let .deepLink(url):
             return try navigation(&state) { tree throws(NavigationError) in try tree.deepLink(url).events }
         case let .finish(node, statusText, value):

@@ -24,8 +24,9 @@ public enum SessionCommand: Sendable {
     case navigate(from: String?, screen: String, params: [String: JSONValue], settings: PresentationSettings = PresentationSettings())
     /// Records the device's horizontal size class (`compact` or `regular`).
     case sizeClass(String)
-    /// Moves a presented sheet to another of its detents (the user did).
-    case selectDetent(node: String, selected: String)
+    /// Moves a presented sheet to another of its detents (the user did), or lets or stops the
+    /// user swiping a node away.
+    case changePresentation(node: String, selected: String?, dismissible: Bool?)
     /// Follows a deep link, keeping what is shown (or keeping the link for a later flow).
     case deepLink(url: String)
     /// Changes a node's params in place.

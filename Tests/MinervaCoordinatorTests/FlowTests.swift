@@ -36,7 +36,8 @@ import Testing
             case .pendingChanged(let pending): "pendingChanged \(pending?.link?.url ?? pending.map { _ in "target" } ?? "null")"
             case .stackChanged: "stackChanged"
             case .uiChanged(let node, _): "uiChanged \(node)"
-            case .presentationChanged(let node, let selected): "presentationChanged \(node) \(selected)"
+            case .presentationChanged(let node, let selected, let dismissible):
+                "presentationChanged \(node) \(selected ?? "-") \(dismissible.map(String.init) ?? "-")"
             case .sizeClassChanged(let horizontal): "sizeClassChanged \(horizontal)"
             case .resultConsumed(let node, let screen): "resultConsumed \(node) \(screen)"
             }
@@ -135,9 +136,10 @@ import Testing
         #expect(types(deeper) == ["added player"] && tree.nodes[workout] != nil)
         // Shallower: what lies above goes.
         let shallower = try block(&tree) { tree throws(NavigationError) in try tree.deepLink("https://FIT.example.com/workouts/7").events }
-        // The player is presented: its parent learns that it was cancelled.
+        // The player is presented: its parent learns that it was cancelled (and holds no result:
+        // the player does not say it returns one).
         #expect(types(shallower) == ["removed player deepLink", "finished player"] && tree.focus == workout)
-        #expect(tree.results[workout]?["player"]?.status == .cancelled)
+        #expect(tree.results[workout] == nil)
         // Other params than the key change in place.
         let edited = try block(&tree) { tree throws(NavigationError) in try tree.deepLink("/workouts/7?mode=edit").events }
         #expect(types(edited) == ["paramsChanged \(workout)"] && tree.nodes[workout]?.params == ["id": "7", "mode": "edit"])

@@ -38,6 +38,10 @@ import Testing
         "flow-named-like-a-node.json": "flow-named-like-a-node.json: flows.n1: 'n1' cannot name a flow: names of the form n<digits> are node ids",
         "sheet-on-pushed-screen.json":
             "sheet-on-pushed-screen.json: screens.details.sheet: a sheet's detents apply to a presented screen, and this one is pushed: give it \"presentation\": \"present\"",
+        "presented-tab-root.json":
+            "presented-tab-root.json: root.tabs[1].screen: 'cart' is presented (a sheet or a cover over the tab bar), so it cannot be a tab's root: give the tab a pushed screen",
+        "guarded-first-tab.json":
+            "guarded-first-tab.json: root.tabs[0].screen: 'invest' requires 'investor', but the first tab is selected when the flow starts, where no guard can hold: put it on another tab, or guard the screens it leads to",
         "sample-list-key-typo.json": "sample-list-key-typo.json: screens.home.sampleList.section: unknown field; did you mean 'sections'?",
         "sample-cell-without-kind.json": "sample-cell-without-kind.json: screens.home.sampleList.sections[0].items[0].kind: is required",
         "sample-cell-duplicate-id.json":

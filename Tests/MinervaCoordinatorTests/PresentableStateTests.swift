@@ -70,9 +70,10 @@ import TestSupport
             default: "\(event)"
             }
         }
-        // The photo leaves with its parent (the sheet); the sheet's parent stays: one result.
+        // The photo leaves with its parent (the sheet); the sheet's parent stays: one `finished`,
+        // and no result held (the screen does not say it returns one).
         #expect(kinds == ["removed n5 dismiss", "removed \(sheet) dismiss", "finished \(sheet)", "tab account"])
-        #expect(tree.results[NodeID(1)]?["editProfile"] == FlowResult(status: .cancelled, value: nil, version: 5))
+        #expect(tree.results[NodeID(1)] == nil)
     }
 
     @Test func aContextLevelPresentationStaysWithItsTab() throws {
@@ -135,10 +136,14 @@ import TestSupport
         var tree = CoordinatorTree(app: .tabs)
         let node = try tree.present(screen: "editProfile", settings: PresentationSettings(sheet: sheet, dismissible: false)).node
         #expect(tree.presentationSettings[node] == PresentationSettings(sheet: sheet, dismissible: false))
-        #expect(try tree.selectDetent(of: node.description, "medium").isEmpty)
-        #expect(try tree.selectDetent(of: node.description, "peek") == [.presentationChanged(node: node, selected: "peek")])
-        #expect(throws: NavigationError.self) { try tree.selectDetent(of: node.description, "tall") }
-        #expect(throws: NavigationError.self) { try tree.selectDetent(of: "n1", "peek") }
+        #expect(try tree.changePresentation(of: node.description, selected: "medium", dismissible: nil).isEmpty)
+        #expect(
+            try tree.changePresentation(of: node.description, selected: "peek", dismissible: nil) == [
+                .presentationChanged(node: node, selected: "peek", dismissible: nil)
+            ])
+        #expect(throws: NavigationError.self) { try tree.changePresentation(of: node.description, selected: "tall", dismissible: nil) }
+        #expect(throws: NavigationError.self) { try tree.changePresentation(of: "n1", selected: "peek", dismissible: nil) }
+        #expect(throws: NavigationError.self) { try tree.changePresentation(of: node.description, selected: nil, dismissible: nil) }
         let before = tree
         do {
             _ = try tree.dismiss(node: node.description, interactive: true)
@@ -191,7 +196,12 @@ import TestSupport
         _ = try tree.restore(before)
         #expect(tree.pending?.link == PendingLink(url: "/workouts/2", flow: "main"))
         let withLink = tree
+        // A link followed in this flow leaves the one waiting for a later flow alone.
         try tree.deepLink("/signup")
+        #expect(tree.pending?.link == PendingLink(url: "/workouts/2", flow: "main"))
+        // Clearing a flag drops it; restoring a version that had it does not bring it back.
+        try tree.updateFlags(set: ["premium"], clear: [])
+        try tree.updateFlags(set: [], clear: ["premium"])
         #expect(tree.pending == nil)
         _ = try tree.restore(withLink)
         #expect(tree.pending == nil)

@@ -28,9 +28,7 @@ import TestSupport
         case 4: return try tree.dismiss(node: Bool.random(using: &random) ? node : nil, interactive: interactive)
         case 5, 6: return try tree.pop(interactive: interactive)
         case 7: return try tree.selectTab(tabs.randomElement(using: &random) ?? "none", dismiss: Bool.random(using: &random))
-        case 8:
-            tree.setSizeClass(Bool.random(using: &random) ? .compact : .regular)
-            return []
+        case 8: return tree.setSizeClass(Bool.random(using: &random) ? .compact : .regular)
         case 9: return try tree.setUI(of: node, to: ["anchor": .int(Int.random(in: 0..<3, using: &random))])
         case 10: return try tree.finish(node: tree.focus.description, status: Bool.random(using: &random) ? .success : .cancelled)
         case 11:
@@ -52,10 +50,17 @@ import TestSupport
         return try! AppDescription.parse(Array(text.utf8), source: "mail")
     }()
 
-    @Test(arguments: [1, 5, 42] as [UInt64], ["tabs", "mail"])
+    /// The mail app's split showing `primary` when compact: a collapse dismisses what the other columns present.
+    static let news: AppDescription = {
+        var app = mail
+        app.flows["inbox"]!.root = .split(AppDescription.Split(columns: 3, primary: "accounts", compactTop: .primary))
+        return app
+    }()
+
+    @Test(arguments: [1, 5, 42] as [UInt64], ["tabs", "mail", "news"])
     func randomOperationsReachOnlyStatesADeviceCanShow(seed: UInt64, app: String) {
         var random = SeededGenerator(state: seed)
-        var tree = app == "tabs" ? CoordinatorTree(app: .tabs) : CoordinatorTree(app: Self.mail)
+        var tree = app == "tabs" ? CoordinatorTree(app: .tabs) : CoordinatorTree(app: app == "mail" ? Self.mail : Self.news)
         let screens: [(String, [String: JSONValue])] =
             app == "tabs"
             ? [("profile", ["userId": "1"]), ("editProfile", [:]), ("photo", ["photoId": "2"]), ("onboarding", [:]), ("followers", ["userId": "3"])]

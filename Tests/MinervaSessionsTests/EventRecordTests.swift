@@ -26,7 +26,8 @@ import Testing
         case .finished:
             .navigation(
                 .finished(
-                    FinishedFlow(node: NodeID(4), screen: "login", parent: NodeID(1), result: ["status": "cancelled", "cause": "dismiss", "interactive": true])))
+                    FinishedFlow(node: NodeID(4), screen: "login", parent: NodeID(1), result: ["status": "cancelled", "cause": "dismiss", "interactive": true],
+                        held: false)))
         case .added:
             .navigation(
                 .added(
@@ -51,7 +52,7 @@ import Testing
         case .paramsChanged: .navigation(.paramsChanged(node: NodeID(5), params: ["id": "A1", "color": "red"]))
         case .uiChanged: .navigation(.uiChanged(node: NodeID(5), ui: ["scrollAnchor": "msg-42", "selection": ["msg-42"]]))
         case .resultConsumed: .navigation(.resultConsumed(node: NodeID(1), screen: "login"))
-        case .presentationChanged: .navigation(.presentationChanged(node: NodeID(4), selected: "large"))
+        case .presentationChanged: .navigation(.presentationChanged(node: NodeID(4), selected: "large", dismissible: false))
         case .sizeClassChanged: .navigation(.sizeClassChanged(.compact))
         case .listChanged: .listChanged(node: NodeID(2), list: 3, from: 2)
         }

@@ -11,8 +11,8 @@ enum RandomApps {
         var entries: [String] = []
         for (index, screen) in screens.enumerated() {
             var fields: [String] = []
-            if Bool.random(using: &random) { fields.append(#""presentation": "present""#) }
-            // s0 and s1 may be roots, which take no params.
+            // s0 and s1 may be roots, which are pushed and take no params.
+            if index > 1, Bool.random(using: &random) { fields.append(#""presentation": "present""#) }
             if index > 1, Int.random(in: 0..<4, using: &random) == 0 { fields.append(#""params": ["id"]"#) }
             if Int.random(in: 0..<4, using: &random) == 0 { fields.append(#""embedInNavigation": true"#) }
             entries.append("\"\(screen)\": {\(fields.joined(separator: ", "))}")

@@ -16,7 +16,7 @@ SERVER_ONLY = {
     "undeclared-screen.json", "route-step-missing-param.json", "launch-unknown-flow.json", "launch-last-can-fail.json",
     "flow-unreachable.json", "route-without-flow.json", "key-not-a-param.json", "completes-read-by-no-rule.json",
     "completing-flow-without-unless.json", "sample-cell-duplicate-id.json", "sample-cell-undeclared-screen.json",
-    "sample-cell-missing-param.json", "sample-cell-unknown-node-param.json",
+    "sample-cell-missing-param.json", "sample-cell-unknown-node-param.json", "presented-tab-root.json", "guarded-first-tab.json",
 }
 
 

@@ -27,7 +27,7 @@ extension SessionEvent {
     /// The members an event record may carry.
     private static let recordKeys: JSONKeys = [
         "format", "version", "at", "final", "type", "node", "list", "from", "screen", "params", "parent", "navigator", "presentation",
-        "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending", "stack", "to", "checkpoint", "bases", "ui", "title", "sheet", "anchor", "dismissible", "selected", "horizontal", "focus",
+        "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending", "stack", "to", "checkpoint", "bases", "ui", "title", "sheet", "anchor", "dismissible", "selected", "horizontal", "focus", "held",
     ]
     /// The members of a base navigator in a `flowChanged` record.
     private static let baseKeys: JSONKeys = ["id", "rootKind"]
@@ -90,7 +90,8 @@ extension SessionEvent {
                 .finished(
                     FinishedFlow(
                         node: try reader.nodeID("node"), screen: try reader.string("screen"), parent: try reader.nodeID("parent"),
-                        result: reader.value("result") ?? .null)))
+                        // Written before results were held only when asked for: every parent held one.
+                        result: reader.value("result") ?? .null, held: try reader.optionalBool("held") ?? true)))
         case .tabSelected:
             return .navigation(.tabSelected(try reader.string("tab")))
         case .flagsChanged:
@@ -110,7 +111,9 @@ extension SessionEvent {
         case .sizeClassChanged:
             return .navigation(.sizeClassChanged(try reader.enumValue("horizontal", as: SizeClass.self)))
         case .presentationChanged:
-            return .navigation(.presentationChanged(node: try reader.nodeID("node"), selected: try reader.string("selected")))
+            return .navigation(
+                .presentationChanged(
+                    node: try reader.nodeID("node"), selected: try reader.optionalString("selected"), dismissible: try reader.optionalBool("dismissible")))
         case .uiChanged:
             return .navigation(.uiChanged(node: try reader.nodeID("node"), ui: try reader.object("ui")))
         case .resultConsumed:

@@ -36,6 +36,7 @@ extension SessionEvent.Change {
             writer.field("parent", finished.parent)
             writer.key("result")
             writer.value(finished.result)
+            writer.field("held", finished.held)
         case .navigation(.tabSelected(let tab)):
             writer.field("tab", tab)
         case .navigation(.flagsChanged(let flags)):
@@ -66,9 +67,10 @@ extension SessionEvent.Change {
             writer.value(.array(stack.map { .string($0.description) }))
         case .navigation(.sizeClassChanged(let horizontal)):
             writer.field("horizontal", horizontal.rawValue)
-        case .navigation(.presentationChanged(let node, let selected)):
+        case .navigation(.presentationChanged(let node, let selected, let dismissible)):
             writer.field("node", node)
-            writer.field("selected", selected)
+            if let selected { writer.field("selected", selected) }
+            if let dismissible { writer.field("dismissible", dismissible) }
         case .navigation(.uiChanged(let node, let ui)):
             writer.field("node", node)
             writer.key("ui")
