@@ -64,7 +64,7 @@ extension AppDescription {
             "settings":       {"presentation": "push", "title": "Settings",
                                "requires": "verified", "otherwise": {"screen": "verify"}},
             "verify":         {"presentation": "present", "style": "formSheet", "embedInNavigation": true, "title": "Confirm It's You"},
-            "editProfile":    {"presentation": "present", "style": "pageSheet", "embedInNavigation": true, "title": "Edit Profile"},
+            "editProfile":    {"presentation": "present", "style": "pageSheet", "embedInNavigation": true, "title": "Edit Profile", "result": true},
             "photo":          {"presentation": "present", "style": "fullScreen", "params": ["photoId"], "title": "Photo"}
           },
           "routes": [

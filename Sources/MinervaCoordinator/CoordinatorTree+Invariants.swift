@@ -24,7 +24,7 @@ extension CoordinatorTree {
         }
         // A collapse dismisses what hangs from a column compact does not show.
         for column in hiddenColumns {
-            if let presented = navigators[column]!.presentedNavigator, !navigators[presented]!.coversWindow {
+            if let presented = navigators[column]!.presentedNavigator {
                 return "\(presented) hangs from column \(column), which the compact split view does not show"
             }
         }

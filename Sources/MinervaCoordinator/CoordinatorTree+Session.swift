@@ -46,9 +46,8 @@ extension CoordinatorTree {
 
     /// Records the horizontal size class the device reports: a compact split view shows one
     /// column as one stack (``compactStack``). A collapse dismisses what a column compact does
-    /// not show presents (a popover from `detail` while `compactTop: primary`): reason
-    /// `sizeClass`, its flows cancelled with that cause; a window-level presentation covers
-    /// every column and stays. No node comes.
+    /// not show presents (a popover from `detail` while `compactTop: primary`), at any level:
+    /// reason `sizeClass`, its flows cancelled with that cause. No node comes.
     /// - Returns: the removals (the block says `sizeClassChanged` when it changed).
     @discardableResult
     public mutating func setSizeClass(_ horizontal: SizeClass) -> [NavigationEvent] {
@@ -61,7 +60,7 @@ extension CoordinatorTree {
     mutating func dismissHiddenPresentations() -> [NavigationEvent] {
         var targets = Set<NodeID>()
         for column in hiddenColumns {
-            guard let presented = navigators[column]!.presentedNavigator, !navigators[presented]!.coversWindow else { continue }
+            guard let presented = navigators[column]!.presentedNavigator else { continue }
             for navigator in [presented] + presentedChain(above: presented) { targets.formUnion(navigators[navigator]!.stack) }
         }
         return remove(targets, reason: .sizeClass)

@@ -35,8 +35,10 @@ extension MinervaAPI {
     func changePresentation(_ node: String, on session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
         let command = parse { () throws(APIError) in
             try readBody(request.body, required: true, keys: Self.presentationKeys) { body throws(JSONReadError) in
-                SessionCommand.changePresentation(
-                    node: node, selected: try body.optionalString("selected"), dismissible: try body.optionalBool("dismissible"))
+                let selected = try body.optionalString("selected")
+                let dismissible = try body.optionalBool("dismissible")
+                guard selected != nil || dismissible != nil else { throw body.error("give 'selected' (a detent), 'dismissible', or both") }
+                return SessionCommand.changePresentation(node: node, selected: selected, dismissible: dismissible)
             }
         }
         return try mutateAnsweringState(session, request, exchange, command: command)

@@ -3,8 +3,8 @@ import MinervaJSON
 import Testing
 import TestSupport
 
-/// Random operations on a tabs app and a three-column split app, the user's interactive ones and
-/// size-class changes among them: the model never reaches a state a device could not show (a
+/// Random operations on a tabs app and two three-column split apps, the user's interactive ones,
+/// the app's changes of `dismissible` and size-class changes (collapses that dismiss) among them: the model never reaches a state a device could not show (a
 /// presenter that was not visible, a window-level presentation under a tab switch), a refusal
 /// changes nothing, and replaying each block gives the live tree (results, UI state, detents and
 /// the size class included).
@@ -17,7 +17,7 @@ import TestSupport
         let node = tree.nodes.keys.map(\.description).randomElement(using: &random)!
         let (screen, params) = screens.randomElement(using: &random)!
         let interactive = Bool.random(using: &random)
-        switch Int.random(in: 0..<13, using: &random) {
+        switch Int.random(in: 0..<14, using: &random) {
         case 0, 1: return try tree.navigate(screen: screen, params: params, from: Bool.random(using: &random) ? node : nil).events
         case 2:
             let style = styles.randomElement(using: &random)!
@@ -30,6 +30,7 @@ import TestSupport
         case 7: return try tree.selectTab(tabs.randomElement(using: &random) ?? "none", dismiss: Bool.random(using: &random))
         case 8: return tree.setSizeClass(Bool.random(using: &random) ? .compact : .regular)
         case 9: return try tree.setUI(of: node, to: ["anchor": .int(Int.random(in: 0..<3, using: &random))])
+        case 13: return try tree.changePresentation(of: node, selected: nil, dismissible: Bool.random(using: &random))
         case 10: return try tree.finish(node: tree.focus.description, status: Bool.random(using: &random) ? .success : .cancelled)
         case 11:
             let results = tree.results.flatMap { parent, held in held.keys.map { (parent, $0) } }

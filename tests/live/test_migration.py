@@ -47,10 +47,23 @@ def without_levels_and_titles(value):
     return value
 
 
+def without_held(value):
+    """`value` without the `held` of `finished` events (added with results held only when asked
+    for), each checked to be true: an event of before was held."""
+    if isinstance(value, list):
+        return [without_held(element) for element in value]
+    if not isinstance(value, dict):
+        return value
+    value = {name: without_held(member) for name, member in value.items()}
+    if value.get("type") == "finished":
+        assert value.pop("held") is True, value
+    return value
+
+
 def without_additions_since_395c355(body):
     """A state document (or any other answer) without the members added since 395c355, each
     checked to hold what a session of a single-root app has."""
-    body = without_levels_and_titles(body)
+    body = without_held(without_levels_and_titles(body))
     if isinstance(body, dict) and "appVersion" in body and "root" in body:
         for name, value in ADDED.items():
             assert body.get(name) == value, (name, body)
@@ -76,7 +89,7 @@ class FixtureSet:
 
 SETS = [
     FixtureSet("395c355", "app-reloaded.json", without_additions_since_395c355),
-    FixtureSet("646b730", "646b730-app-reloaded.json", lambda body: body),  # it had every member there is
+    FixtureSet("646b730", "646b730-app-reloaded.json", without_held),  # it had every other member there is
 ]
 
 

@@ -100,10 +100,11 @@ def test_dismiss_removes_the_modal_and_everything_above_it(session):
     assert [(event["type"], event["node"], event["screen"], event["reason"], event["navigator"]) for event in block[:3]] == [
         ("removed", "n4", "photo", "dismiss", "v2"), ("removed", "n3", "onboardingStep", "dismiss", "v1"),
         ("removed", "n2", "onboarding", "dismiss", "v1")]
-    # The dismissed flow's parent stays: it learns that the flow was cancelled, and holds the result.
-    assert [(event["type"], event["node"], event["parent"], event["result"]) for event in block[3:]] == [
-        ("finished", "n2", "n1", {"status": "cancelled", "cause": "dismiss"})]
-    assert nodes(state)["n1"]["results"] == {"onboarding": {"status": "cancelled", "version": state["version"]}}
+    # The dismissed flow's parent stays: it learns that the flow was cancelled (onboarding says it
+    # returns no result, so none is held for the parent's client to take).
+    assert [(event["type"], event["node"], event["parent"], event["result"], event["held"]) for event in block[3:]] == [
+        ("finished", "n2", "n1", {"status": "cancelled", "cause": "dismiss"}, False)]
+    assert "results" not in nodes(state)["n1"]
     assert [event["seq"] for event in block] == [4, 5, 6, 7] and {event["version"] for event in block} == {5}
 
 

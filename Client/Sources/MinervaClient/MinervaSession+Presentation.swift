@@ -81,9 +81,26 @@ extension MinervaSession {
     /// - Throws: ``MinervaError``: 404, 409 (not a sheet with detents), 412, 422 (a detent it does not list).
     @discardableResult
     public func selectDetent(_ detent: String, of node: String) async throws -> SessionState {
-        let body = Components.Schemas.SelectDetentRequest(selected: detent)
-        return try await change { client, id, headers in
-            try await client.selectDetent(
+        try await changePresentation(of: node, .init(selected: detent))
+    }
+
+    /// Lets or stops the user swiping a shown node away (a presented one, with its navigator) or
+    /// back (a pushed one): set `false` when paying starts in a cart sheet, and set
+    /// `isModalInPresentation` from the node's `dismissible` as the state says it. A presented
+    /// navigator cannot be swiped away while any screen on its stack says `false`.
+    /// - Parameters:
+    ///   - dismissible: whether the user may.
+    ///   - node: the node.
+    /// - Returns: the new state.
+    /// - Throws: ``MinervaError``: 404, 409 (a base or tab root), 412.
+    @discardableResult
+    public func setDismissible(_ dismissible: Bool, of node: String) async throws -> SessionState {
+        try await changePresentation(of: node, .init(dismissible: dismissible))
+    }
+
+    private func changePresentation(of node: String, _ body: Components.Schemas.PresentationChangeRequest) async throws -> SessionState {
+        try await change { client, id, headers in
+            try await client.changePresentation(
                 path: .init(id: id, node: node), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)
             ).ok
         }

@@ -25,6 +25,8 @@ public enum OpenEnums {
         public static let restore = Self(rawValue: "restore")
         /// The session switched root flows.
         public static let flowChanged = Self(rawValue: "flowChanged")
+        /// A collapse to compact dismissed what a column compact does not show presented.
+        public static let sizeClass = Self(rawValue: "sizeClass")
     }
 
     /// How a node came on screen.
@@ -101,6 +103,8 @@ public enum OpenEnums {
         public static let present = Self(rawValue: "present")
         /// A set-root of the navigator.
         public static let setRoot = Self(rawValue: "setRoot")
+        /// A select-tab of the navigator's tab, whose root is guarded (a deep link's steps follow).
+        public static let selectTab = Self(rawValue: "selectTab")
         /// A deep link waiting for its root flow.
         public static let deepLink = Self(rawValue: "deepLink")
     }

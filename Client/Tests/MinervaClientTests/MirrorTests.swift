@@ -8,7 +8,7 @@ import Testing
 @Suite struct MirrorTests {
     static let apps = LiveServer.tabsApp.deletingLastPathComponent()
 
-    @Test(arguments: ["tabs.json", "mail.json", "fit.json"])
+    @Test(arguments: ["tabs.json", "mail.json", "fit.json", "news.json", "bank.json"])
     func aMirrorEqualsTheStateAfterEveryChange(app: String) async throws {
         try await withLiveServer(["--app", Self.apps.appendingPathComponent(app).path]) { server in
             var blocks = 0

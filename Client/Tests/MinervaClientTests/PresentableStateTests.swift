@@ -34,7 +34,7 @@ import Testing
             let kinds = block.map { event -> String in
                 switch event {
                 case .added: "added"
-                case .presentationChanged(let changed): "presentationChanged \(changed.selected)"
+                case .presentationChanged(let changed): "presentationChanged \(changed.selected ?? "-")"
                 case .removed: "removed"
                 case .finished(let finished): "finished \(finished.result.cause?.rawValue ?? "-") \(finished.result.interactive == true)"
                 case .resultConsumed(let taken): "resultConsumed \(taken.screen)"

@@ -10,7 +10,7 @@ import { $, append, formatParams, h, hasIcon, icon, onDrag, play, rectWithin, st
 import { screenPage } from "./screen.js";
 import { operate } from "./session.js";
 import {
-  baseNavigators, detentId, modalMode, presentedChain, selectedDetent, shown, staysInContext, store, subscribe, tabLabel,
+  baseNavigators, detentId, modalMode, presentedChain, selectedDetent, shown, staysInContext, store, subscribe, swipeable, tabLabel,
 } from "./store.js";
 
 const deviceEl = $('[data-testid="device"]');
@@ -302,10 +302,10 @@ function cycleDetent(layer) {
   selectDetent(layer, node, stops[(at + 1) % stops.length].id);
 }
 
-/** The user's swipe or tap that closes a presented node: `dismiss` with `interactive` (never for
- *  one that says it is not dismissible). */
+/** The user's swipe or tap that closes a presented node: `dismiss` with `interactive` (never while
+ *  it or a screen on its stack says it is not dismissible). */
 function dismissByUser(node) {
-  if (node.dismissible === false) return;
+  if (!swipeable(node)) return;
   operate("dismiss", { node: node.id, interactive: true });
 }
 
@@ -337,7 +337,7 @@ function dragSheet(layer) {
 function settleSheet(layer, node, start, top) {
   const stops = node.sheet ? detentStops(layer, node.sheet) : [{ id: null, top: start }];
   const lowest = Math.max(...stops.map((stop) => stop.top));
-  if (top > lowest + (layer.offsetHeight - lowest) * DISMISS_PULL && node.dismissible !== false) {
+  if (top > lowest + (layer.offsetHeight - lowest) * DISMISS_PULL && swipeable(node)) {
     dismissByUser(node);
     return;
   }

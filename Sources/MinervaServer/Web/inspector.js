@@ -193,7 +193,9 @@ function describeEvent(event) {
     case "sizeClassChanged":
       return [event.horizontal, h("span", { class: "badge" }, "size class")];
     case "presentationChanged":
-      return [[h("b", {}, event.node), " ", event.selected], h("span", { class: "badge" }, "detent")];
+      return [[h("b", {}, event.node), event.selected === undefined ? "" : ` detent ${event.selected}`,
+        event.dismissible === undefined ? "" : event.dismissible ? " dismissible" : " not dismissible"],
+      h("span", { class: "badge" }, "presentation")];
     case "uiChanged":
       return [[h("b", {}, event.node), " ", JSON.stringify(event.ui ?? {})], h("span", { class: "badge" }, "ui")];
     case "resultConsumed":

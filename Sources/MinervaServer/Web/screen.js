@@ -6,7 +6,7 @@ import { append, h, hashHue, icon, onDrag, rectWithin, zoomOf } from "./dom.js";
 import { screensOfFlow } from "./flows.js";
 import { listView } from "./list.js";
 import { operate } from "./session.js";
-import { isCover, nodeTitle, presentationLabel, screenInfo, screenTitle, shown, store } from "./store.js";
+import { isCover, nodeTitle, presentationLabel, screenInfo, screenTitle, shown, store, swipeable } from "./store.js";
 
 /** A swipe back starts this close to a page's left edge, and pops once it is past this share of
  *  its width. */
@@ -118,11 +118,11 @@ function completedFlag(node) {
 }
 
 /** How the person closes a presented root: a cover by its Close button, the app's own dismiss; a
- *  sheet or popover by a swipe, which its Close button stands for (`interactive`) — none when it
- *  says it is not dismissible. */
+ *  sheet or popover by a swipe, which its Close button stands for (`interactive`) — none while it
+ *  or a screen on its stack says it is not dismissible. */
 function closeKind(node) {
   if (isCover(node.presentation?.style)) return "close";
-  return node.dismissible === false ? "none" : "swipe";
+  return swipeable(node) ? "swipe" : "none";
 }
 
 function backButton(node, below) {

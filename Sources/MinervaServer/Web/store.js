@@ -133,6 +133,14 @@ export function modalMode(node, compact) {
   return style === "popover" && !compact ? "popover" : "sheet";
 }
 
+/** Whether the user may swipe a presented node away: it and every screen on its stack allow it
+ *  (UIKit asks the child shown; the server refuses the swipe otherwise). */
+export function swipeable(node) {
+  const { index } = shown();
+  const stack = index.navigators.get(node.navigator)?.stack ?? [node.id];
+  return stack.every((id) => index.nodes.get(id)?.dismissible !== false);
+}
+
 /** Whether a presented node stays inside its tab (or split column): `context` level; any other
  *  level, unknown ones too, covers the whole window. */
 export const staysInContext = (node) => node?.presentation?.level === "context";

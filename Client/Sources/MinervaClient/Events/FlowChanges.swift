@@ -11,13 +11,17 @@ public struct FlowFinished: EventChange {
     public var parent: String
     /// The result.
     public var result: FlowResult
+    /// Whether the parent holds the result until taken (the screen returns one, or a value came
+    /// back); `nil` from a server of before, which held every one.
+    public var held: Bool?
 
     /// Creates the change (the client reads them from the server; tests and previews make them).
-    public init(node: String, screen: String, parent: String, result: FlowResult) {
+    public init(node: String, screen: String, parent: String, result: FlowResult, held: Bool? = nil) {
         self.node = node
         self.screen = screen
         self.parent = parent
         self.result = result
+        self.held = held
     }
 }
 

@@ -95,19 +95,23 @@ public struct ParamsChanged: EventChange {
     }
 }
 
-/// The user moved a presented sheet to another of its detents.
+/// A shown node's presentation changed: the user moved its sheet to another detent, or whether
+/// the user may swipe it away changed. Each member only when it changed.
 public struct PresentationChanged: EventChange {
     /// `presentationChanged`.
     public static let type = "presentationChanged"
-    /// The presented node.
+    /// The node.
     public var node: String
-    /// The id of the detent shown now.
-    public var selected: String
+    /// The id of the detent shown now, when it changed.
+    public var selected: String?
+    /// Whether the user may swipe it away (or back) now, when it changed.
+    public var dismissible: Bool?
 
     /// Creates the change (the client reads them from the server; tests and previews make them).
-    public init(node: String, selected: String) {
+    public init(node: String, selected: String? = nil, dismissible: Bool? = nil) {
         self.node = node
         self.selected = selected
+        self.dismissible = dismissible
     }
 }
 

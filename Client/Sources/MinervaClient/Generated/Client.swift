@@ -56,16 +56,19 @@ import HTTPTypes
 ///   leaves by `dismiss`, `pop`, `setRoot` or `deepLink` while its parent stays sends
 ///   `finished` with `{"status": "cancelled", "cause": <the removal reason>}` after the
 ///   `removed` events (removal with an ancestor, by `flowChanged` or by `restore` sends none);
-///   every `finished` writes its result on the parent (`results` in the state, latest per
-///   screen, until `DELETE …/nodes/{node}/results/{screen}` takes it: `resultConsumed`).
+///   a `finished` whose `held` is true writes its result on the parent (`results` in the
+///   state, latest per screen, until `DELETE …/nodes/{node}/results/{screen}` takes it:
+///   `resultConsumed`): when the screen says it returns one (`"result": true`) or the finish
+///   carried a `value`, never on the app coordinator.
 ///   Nodes carry their screen's `title`; `PUT …/nodes/{node}/ui` keeps a node's UI state
 ///   (`uiChanged`). A present (or presenting `navigate`) may give a `sheet` (detents), a
 ///   popover's `anchor` (required for a popover a client presents) and `dismissible`; the
 ///   screen's `sheet` and `dismissible` stand for what it does not give; all three are on the
 ///   presented node and in its `added`. The user's detent change is `POST
-///   …/nodes/{node}/presentation` (`presentationChanged`); a swipe the user completed is
-///   `dismiss` or `pop` with `"interactive": true` (`409 not_dismissible` for a node that says
-///   `dismissible: false`). An `If-Match` still matches when the only blocks after its version
+///   …/nodes/{node}/presentation` (`presentationChanged`), and so is the app's change of
+///   `dismissible` while a node is shown; a swipe the user completed is `dismiss` or `pop` with
+///   `"interactive": true` (`409 not_dismissible` for a node that says `dismissible: false`,
+///   and for a presented navigator any screen on whose stack says so). An `If-Match` still matches when the only blocks after its version
 ///   are `uiChanged` or `presentationChanged` (scrolling never fails a tap). What changed for every app: `select-tab` under a window cover is `409`,
 ///   every presented node that leaves any way but `finish` while its parent stays sends
 ///   `finished cancelled` with `cause` (the flows analytics count them), and presented
@@ -78,7 +81,30 @@ import HTTPTypes
 ///   moves to the column before it. The size class is session state (`POST …/size-class`, or
 ///   `sizeClass` at creation): compact, the state's `compactStack` is what a client shows as
 ///   one stack, only that column is shown (and can present), and Back is `pop` of its top,
-///   whichever column holds it.
+///   whichever column holds it. A collapse to compact dismisses what the columns after the
+///   one compact shows present (reason `sizeClass`, their flows `finished cancelled` with that
+///   cause). A deep link builds the same tree in both size classes (as at regular width);
+///   only `collapsed` and `compactStack` differ.
+/// - **Flow rules of this release** (each changes what a client of the earlier one saw):
+///   1. `restore` to a version before the session's last switch of flows is `409` (reading
+///      it stays allowed): a sign-out and a sign-in no longer bring the old sign-in's screens
+///      back. 2. A route builds one tree in both size classes: a compact split view that
+///      shows `primary` puts a link's article in `detail`, as regular does (it used to put it
+///      in `supplementary` and drop the list without an event). 3. A swipe-down (`dismiss`
+///      with `"interactive": true`) is `409 not_dismissible` when any screen on the presented
+///      stack says `dismissible: false`, and `POST …/nodes/{node}/presentation` takes
+///      `{"dismissible"}` too: `presentationChanged` now carries `selected` and/or
+///      `dismissible`, each only when it changed. 4. A guard on a tab's root holds:
+///      `select-tab` to it (and a link into it) shows the guard's flow and waits as the
+///      pending `selectTab`. 5. A link applied in the session's flow leaves a link pending for
+///      a later flow alone (a newer link for a later flow still replaces it; clearing a flag
+///      still drops it). 6. Removals are listed from the top of what is shown down also when a
+///      link changes tab (a window cover over the old tab first). 7. A link's query parameters
+///      become params only where the last step's screen declares them and the path does not
+///      give them; others (`utm_source`) are ignored. 8. A size-class change may remove nodes
+///      (above). 9. A result is held only when asked for (`held` on `finished`, above): a
+///      dismissed share popover no longer costs a `DELETE` and a version. 10. An app file with
+///      a presented screen as a tab's root, or a guard on the first tab's root, is refused.
 /// - **Request ids.** Every answer carries `X-Request-ID` (the one exception: a long poll
 ///   that waited and the event stream, see `GET .../events`): the request's own
 ///   `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else
@@ -3205,7 +3231,9 @@ internal struct Client: APIProtocol {
     ///
     /// `404`: unknown `node`. `409`: `node` is not the root of a presented navigator, or
     /// (without `node`) nothing is presented; with `interactive`, something is presented above
-    /// it or it is not shown, or (code `not_dismissible`) it says `dismissible: false`. A
+    /// it or it is not shown, or (code `not_dismissible`) it or any screen on its stack says
+    /// `dismissible: false` (UIKit asks the child shown, `isModalInPresentation`; until this
+    /// release only the presented node itself was asked). A
     /// presented node whose parent stays sends `finished` with `{"status": "cancelled",
     /// "cause": "dismiss"}` (and `"interactive": true`) after the `removed` events.
     ///
@@ -5245,12 +5273,18 @@ internal struct Client: APIProtocol {
     /// universal link: an `https` URL on one of the app's `hosts`
     /// (`https://demo.example.com/users/42`, host case-insensitive, no port or user). It is
     /// matched against the app's routes after percent-decoding, empty segments (trailing
-    /// or doubled slashes) ignored, the first route in file order winning; query parameters
-    /// become params (strings) of the last step.
+    /// or doubled slashes) ignored, the first route in file order winning. A query parameter
+    /// becomes a param (a string) of the last step when that step's screen declares it and the
+    /// path does not give it (`/pay/42?amount=10` sets `amount`); any other (`utm_source`, or
+    /// one naming a path parameter) is ignored, so that the node never holds a param
+    /// `PATCH …/params` would refuse. (Until this release every query parameter became a param.)
     ///
     /// Every route belongs to a root flow. **Into the session's flow** the link reconciles:
     /// the route's `tab` is selected (other tabs keep their stacks; a window-level
-    /// presentation over them is dismissed), and the steps are matched against what the
+    /// presentation over them is dismissed, before the target tab's screens that leave: the
+    /// block lists removals from the top of what is shown down; a tab whose root is guarded
+    /// while the flag is missing shows the guard's flow and the link waits with the tab
+    /// switch, as `select-tab` does), and the steps are matched against what the
     /// visible navigators show above their base root (in `split`, `primary` above its root,
     /// then `detail`), then what is presented above, in the order the steps would build it.
     /// A node matches a step when the screen, its key params (the screen's `key`, default
@@ -5260,10 +5294,14 @@ internal struct Client: APIProtocol {
     /// reason `deepLink`; the remaining steps are shown as `navigate`s from the focus,
     /// guards included. When every step matches and the deepest kept node's other params
     /// differ, they change in place (`paramsChanged`, no new node). When the target is what
-    /// is shown (and no link is pending), nothing happens: `200` with the state, the version
-    /// unchanged and no event. An applied link replaces a pending one. All or nothing: a failing step answers its
-    /// own status, naming the route, the step and the fix in the app file, and nothing
-    /// changes.
+    /// is shown, nothing happens: `200` with the state, the version unchanged and no event. A
+    /// link applied here leaves a link pending for a later flow alone (a forgot-PIN link
+    /// during sign-in keeps the payment link waiting for the main flow; until this release it
+    /// dropped it). A route builds the same tree in both size classes: a compact split view
+    /// builds it as regular width does (a step pushed from a column replaces the next column),
+    /// then dismisses what the columns it does not show present, as a collapse does. All or
+    /// nothing: a failing step answers its own status, naming the route, the step and the fix
+    /// in the app file, and nothing changes.
     ///
     /// **Into a flow later in `launch`** than the session's (its first launch rule comes after
     /// the first rule of the session's flow: a notification tapped during onboarding), the
@@ -6296,6 +6334,13 @@ internal struct Client: APIProtocol {
     /// this id. `409` code `covered`: a window-level presentation covers the tab bar (UIKit
     /// shows it over the tab bar); send `"dismiss": true` to dismiss it in the same block.
     ///
+    /// A tab whose root screen is guarded (`requires`), selected while the session lacks the
+    /// flag, is not selected: the guard's `otherwise` flow is shown from the focus, as
+    /// `navigate` shows it, and the switch waits as the pending target (`operation`
+    /// `selectTab`, `navigator` the tab's); finishing that flow with `success` sets the flag and
+    /// selects the tab in the same block, dismissing it drops the switch. (Until this release
+    /// the tab was selected and the guard never held.)
+    ///
     ///
     /// - Remark: HTTP `POST /v1/sessions/{id}/select-tab`.
     /// - Remark: Generated from `#/paths//v1/sessions/{id}/select-tab/post(selectTab)`.
@@ -6762,10 +6807,14 @@ internal struct Client: APIProtocol {
     /// Report the device's size class
     ///
     /// The device's horizontal size class changed (rotation, multitasking, a window resized):
-    /// `sizeClassChanged`. It never adds or removes a node: a compact split view shows one
-    /// column as one stack (`collapsed`, `compactStack` in the state), the focus follows, and
-    /// only the column it shows can present. The same size class again changes nothing. Last
-    /// writer wins when several devices share a session.
+    /// `sizeClassChanged`. It adds no node: a compact split view shows one column as one stack
+    /// (`collapsed`, `compactStack` in the state), the focus follows, and only the column it
+    /// shows can present. A collapse dismisses what the columns after the one compact shows
+    /// present (a popover from `detail` while the split says `compactTop: primary`), at any
+    /// level: `removed` with reason `sizeClass` and `finished cancelled` with that cause come
+    /// first in the block (until this release such a presentation stayed, hanging from a
+    /// column nobody saw). Back to regular, nothing comes back. The same size class again
+    /// changes nothing. Last writer wins when several devices share a session.
     ///
     /// `422`: not `compact` or `regular`.
     ///
@@ -10052,22 +10101,27 @@ internal struct Client: APIProtocol {
             }
         )
     }
-    /// Report a sheet's detent change
+    /// Report a detent change, or let or stop the user swiping a node away
     ///
-    /// The user moved a presented sheet to another of its detents: `selected` becomes it and a
-    /// `presentationChanged` event says so. The detent shown changes nothing (`200`, no
-    /// event). An `If-Match` from before it still matches.
+    /// `selected`: the user moved a presented sheet to another of its detents. `dismissible`:
+    /// the app lets or stops the user swiping the node away (a cart that becomes
+    /// non-dismissible when paying starts; on a pushed node, its back swipe), overriding the
+    /// screen's `dismissible` while the node is shown. One `presentationChanged` event names
+    /// what changed; what is so already changes nothing (`200`, no event). An `If-Match` from
+    /// before it still matches. (Until this release the body took `selected` only, and
+    /// `dismissible` was set when the node was presented.)
     ///
-    /// `404`: unknown `node`. `409`: the node is not presented as a sheet with detents. `422`:
-    /// a detent the sheet does not list.
+    /// `404`: unknown `node`. `409`: a detent of a node not presented as a sheet with detents,
+    /// or `dismissible` of the app coordinator or a base or tab root. `422`: a detent the sheet
+    /// does not list. `400`: neither member.
     ///
     ///
     /// - Remark: HTTP `POST /v1/sessions/{id}/nodes/{node}/presentation`.
-    /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(selectDetent)`.
-    internal func selectDetent(_ input: Operations.SelectDetent.Input) async throws -> Operations.SelectDetent.Output {
+    /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(changePresentation)`.
+    internal func changePresentation(_ input: Operations.ChangePresentation.Input) async throws -> Operations.ChangePresentation.Output {
         try await client.send(
             input: input,
-            forOperation: Operations.SelectDetent.id,
+            forOperation: Operations.ChangePresentation.id,
             serializer: { input in
                 let path = try converter.renderedPath(
                     template: "/v1/sessions/{}/nodes/{}/presentation",

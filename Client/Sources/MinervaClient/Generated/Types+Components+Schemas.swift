@@ -22,7 +22,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/Layout`.
         internal typealias Layout = MinervaClient.OpenEnums.Layout
-        /// What resumes: `navigate` (also a deep link's steps), `push` or `present` of the one step, or `setRoot` of `navigator`: the steps replace its stack when `replacesStack` (the first entry was guarded), else they are pushed onto the entries placed before the guarded one; `deepLink` a link waiting for its flow. Open: a later release may add values; a client that does not know one shows the target as waiting.
+        /// What resumes: `navigate` (also a deep link's steps), `push` or `present` of the one step, or `setRoot` of `navigator`: the steps replace its stack when `replacesStack` (the first entry was guarded), else they are pushed onto the entries placed before the guarded one; `selectTab` the tab of `navigator`, whose guarded root is the first step (a deep link's steps into that tab follow it); `deepLink` a link waiting for its flow. Open: a later release may add values; a client that does not know one shows the target as waiting.
         ///
         /// - Remark: Generated from `#/components/schemas/PendingOperation`.
         internal typealias PendingOperation = MinervaClient.OpenEnums.PendingOperation
@@ -34,7 +34,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/PresentationKind`.
         internal typealias PresentationKind = MinervaClient.OpenEnums.PresentationKind
-        /// Why a node left: the operation that took it off screen, `ancestorRemoved` when it went only because an ancestor went, `restore` when the session went back to an earlier version, or `flowChanged` when the session switched root flows. Open: a later release may add values; a client animates an unknown one as a plain removal.
+        /// Why a node left: the operation that took it off screen, `ancestorRemoved` when it went only because an ancestor went, `restore` when the session went back to an earlier version, `flowChanged` when the session switched root flows, or `sizeClass` when a collapse to compact dismissed what a column compact does not show presented. Open: a later release may add values; a client animates an unknown one as a plain removal.
         ///
         /// - Remark: Generated from `#/components/schemas/RemovalReason`.
         internal typealias RemovalReason = MinervaClient.OpenEnums.RemovalReason
@@ -240,7 +240,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/DismissRequest/node`.
             internal var node: Swift.String?
-            /// The user swiped it away and the client reports it once it completed (`presentationControllerDidDismiss`): only the top-most presented node of a shown navigator, presented as a sheet (`automatic`, `pageSheet`, `formSheet`) or a popover (`409` otherwise), `409 not_dismissible` when it says `dismissible: false`; its `finished` result says `interactive`.
+            /// The user swiped it away and the client reports it once it completed (`presentationControllerDidDismiss`): only the top-most presented node of a shown navigator, presented as a sheet (`automatic`, `pageSheet`, `formSheet`) or a popover (`409` otherwise), `409 not_dismissible` when it or a screen on its stack says `dismissible: false`; its `finished` result says `interactive`.
             ///
             /// - Remark: Generated from `#/components/schemas/DismissRequest/interactive`.
             internal var interactive: Swift.Bool?
@@ -248,7 +248,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - node: The presented node to dismiss; default the top-most presented one.
-            ///   - interactive: The user swiped it away and the client reports it once it completed (`presentationControllerDidDismiss`): only the top-most presented node of a shown navigator, presented as a sheet (`automatic`, `pageSheet`, `formSheet`) or a popover (`409` otherwise), `409 not_dismissible` when it says `dismissible: false`; its `finished` result says `interactive`.
+            ///   - interactive: The user swiped it away and the client reports it once it completed (`presentationControllerDidDismiss`): only the top-most presented node of a shown navigator, presented as a sheet (`automatic`, `pageSheet`, `formSheet`) or a popover (`409` otherwise), `409 not_dismissible` when it or a screen on its stack says `dismissible: false`; its `finished` result says `interactive`.
             internal init(
                 node: Swift.String? = nil,
                 interactive: Swift.Bool? = nil
@@ -304,21 +304,33 @@ extension Components {
                 case interactive
             }
         }
-        /// - Remark: Generated from `#/components/schemas/SelectDetentRequest`.
-        internal struct SelectDetentRequest: Codable, Hashable, Sendable {
+        /// At least one of the two (`400` for neither).
+        ///
+        /// - Remark: Generated from `#/components/schemas/PresentationChangeRequest`.
+        internal struct PresentationChangeRequest: Codable, Hashable, Sendable {
             /// A detent id of the node's sheet (`422` for one it does not list).
             ///
-            /// - Remark: Generated from `#/components/schemas/SelectDetentRequest/selected`.
-            internal var selected: Swift.String
-            /// Creates a new `SelectDetentRequest`.
+            /// - Remark: Generated from `#/components/schemas/PresentationChangeRequest/selected`.
+            internal var selected: Swift.String?
+            /// Whether the user may swipe the node away (a presented node, and with it its navigator) or back-swipe it (a pushed node). `409` for a base or tab root.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PresentationChangeRequest/dismissible`.
+            internal var dismissible: Swift.Bool?
+            /// Creates a new `PresentationChangeRequest`.
             ///
             /// - Parameters:
             ///   - selected: A detent id of the node's sheet (`422` for one it does not list).
-            internal init(selected: Swift.String) {
+            ///   - dismissible: Whether the user may swipe the node away (a presented node, and with it its navigator) or back-swipe it (a pushed node). `409` for a base or tab root.
+            internal init(
+                selected: Swift.String? = nil,
+                dismissible: Swift.Bool? = nil
+            ) {
                 self.selected = selected
+                self.dismissible = dismissible
             }
             internal enum CodingKeys: String, CodingKey {
                 case selected
+                case dismissible
             }
         }
         /// A sheet's detents (`UISheetPresentationController`), for the styles `automatic`, `pageSheet`, `formSheet` and `popover` (its compact form). `422`: no detents, one listed twice, `selected` or `undimmedUpTo` naming one not listed, a sheet with another style.
@@ -921,9 +933,9 @@ extension Components {
                 case navigator
             }
         }
-        /// What the session keeps for later, in one slot, or null (wherever it is used) when nothing waits. The newest wins: any deep link (applied or kept) and any guard diversion replaces a kept link.
+        /// What the session keeps for later, in one slot, or null (wherever it is used) when nothing waits. The newest wins: a deep link kept for a later flow and any guard diversion replace a kept link (a link applied in the session's flow leaves it).
         ///
-        /// **A guarded target** (`operation` `navigate`, `push`, `present` or `setRoot`, with `steps`; `flow` is the node of the guard's `otherwise` flow). Finishing that flow with `success` sets the flag and resumes `operation` (each step meeting the guards again); a target that can no longer be shown then is dropped, and the finish still succeeds. The flow leaving any other way (dismissed, popped, replaced, removed with an ancestor, left by a deep link) drops the target with a `finished` event (`cancelled`) and `pendingChanged`; a switch of root flows drops it without one.
+        /// **A guarded target** (`operation` `navigate`, `push`, `present`, `setRoot` or `selectTab`, with `steps`; `flow` is the node of the guard's `otherwise` flow). Finishing that flow with `success` sets the flag and resumes `operation` (each step meeting the guards again); a target that can no longer be shown then is dropped, and the finish still succeeds. The flow leaving any other way (dismissed, popped, replaced, removed with an ancestor, left by a deep link) drops the target with a `finished` event (`cancelled`) and `pendingChanged`; a switch of root flows drops it without one.
         ///
         /// **A deep link waiting for its flow** (`operation` `deepLink`, `url` as it was given, `flow` the name of the flow its route belongs to, later in `launch` than the session's). It is applied (keeping what is shown, as `deep-link` does) in the block that switches to `flow`, surviving the switches on the way (onboarding → sign-in → main); it goes when a flag is cleared or a switch passes `flow`.
         ///
@@ -931,11 +943,11 @@ extension Components {
         internal struct Pending: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/Pending/operation`.
             internal var operation: Components.Schemas.PendingOperation
-            /// The navigator a `setRoot` fills (only for `setRoot`).
+            /// The navigator a `setRoot` fills, or the tab's a `selectTab` selects.
             ///
             /// - Remark: Generated from `#/components/schemas/Pending/navigator`.
             internal var navigator: Components.Schemas.NavigatorID?
-            /// Whether a `setRoot` replaces the whole stack (only for `setRoot`).
+            /// Whether a `setRoot` replaces the whole stack (with `navigator`; false for `selectTab`).
             ///
             /// - Remark: Generated from `#/components/schemas/Pending/replacesStack`.
             internal var replacesStack: Swift.Bool?
@@ -955,8 +967,8 @@ extension Components {
             ///
             /// - Parameters:
             ///   - operation:
-            ///   - navigator: The navigator a `setRoot` fills (only for `setRoot`).
-            ///   - replacesStack: Whether a `setRoot` replaces the whole stack (only for `setRoot`).
+            ///   - navigator: The navigator a `setRoot` fills, or the tab's a `selectTab` selects.
+            ///   - replacesStack: Whether a `setRoot` replaces the whole stack (with `navigator`; false for `selectTab`).
             ///   - steps: A guarded target's steps.
             ///   - url: A pending deep link as it was given.
             ///   - flow: For a guarded target, the node of the `otherwise` flow (finishing it with `success` resumes the steps); for a deep link, the name of the flow it waits for.
@@ -1676,7 +1688,7 @@ extension Components {
                 try self.value2.encode(to: encoder)
             }
         }
-        /// A flow ended with a result for its parent (after the flow's `removed` events): by `finish`, or cancelled because its flow root left another way while the parent stayed (`cause`). The result is also held on the parent (`results` in the state) until taken.
+        /// A flow ended with a result for its parent (after the flow's `removed` events): by `finish`, or cancelled because its flow root left another way while the parent stayed (`cause`). When `held`, the result is also held on the parent (`results` in the state) until taken: the screen says it returns one (`"result": true` in the app file) or the finish carried a `value`; a root flow's completion is never held (its flag is its result). Until this release every `finished` was held.
         ///
         /// - Remark: Generated from `#/components/schemas/FinishedEvent`.
         internal struct FinishedEvent: Codable, Hashable, Sendable {
@@ -1690,6 +1702,10 @@ extension Components {
                 }
                 /// - Remark: Generated from `#/components/schemas/FinishedEvent/value2/type`.
                 internal var _type: Components.Schemas.FinishedEvent.Value2Payload._TypePayload
+                /// Whether the parent holds the result until its client takes it.
+                ///
+                /// - Remark: Generated from `#/components/schemas/FinishedEvent/value2/held`.
+                internal var held: Swift.Bool
                 /// - Remark: Generated from `#/components/schemas/FinishedEvent/value2/node`.
                 internal var node: Components.Schemas.NodeID
                 /// - Remark: Generated from `#/components/schemas/FinishedEvent/value2/screen`.
@@ -1743,18 +1759,21 @@ extension Components {
                 ///
                 /// - Parameters:
                 ///   - _type:
+                ///   - held: Whether the parent holds the result until its client takes it.
                 ///   - node:
                 ///   - screen:
                 ///   - parent:
                 ///   - result:
                 internal init(
                     _type: Components.Schemas.FinishedEvent.Value2Payload._TypePayload,
+                    held: Swift.Bool,
                     node: Components.Schemas.NodeID,
                     screen: Swift.String,
                     parent: Components.Schemas.NodeID,
                     result: Components.Schemas.FinishedEvent.Value2Payload.ResultPayload
                 ) {
                     self._type = _type
+                    self.held = held
                     self.node = node
                     self.screen = screen
                     self.parent = parent
@@ -1762,6 +1781,7 @@ extension Components {
                 }
                 internal enum CodingKeys: String, CodingKey {
                     case _type = "type"
+                    case held
                     case node
                     case screen
                     case parent
@@ -2281,7 +2301,7 @@ extension Components {
                 try self.value2.encode(to: encoder)
             }
         }
-        /// The user moved a presented sheet to another of its detents (`POST …/nodes/{node}/presentation`).
+        /// A shown node's presentation changed (`POST …/nodes/{node}/presentation`, or a restore): the user moved its sheet to another detent (`selected`), or whether the user may swipe it away changed (`dismissible`). Each member only when it changed; at least one.
         ///
         /// - Remark: Generated from `#/components/schemas/PresentationChangedEvent`.
         internal struct PresentationChangedEvent: Codable, Hashable, Sendable {
@@ -2298,26 +2318,32 @@ extension Components {
                 /// - Remark: Generated from `#/components/schemas/PresentationChangedEvent/value2/node`.
                 internal var node: Components.Schemas.NodeID
                 /// - Remark: Generated from `#/components/schemas/PresentationChangedEvent/value2/selected`.
-                internal var selected: Swift.String
+                internal var selected: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/PresentationChangedEvent/value2/dismissible`.
+                internal var dismissible: Swift.Bool?
                 /// Creates a new `Value2Payload`.
                 ///
                 /// - Parameters:
                 ///   - _type:
                 ///   - node:
                 ///   - selected:
+                ///   - dismissible:
                 internal init(
                     _type: Components.Schemas.PresentationChangedEvent.Value2Payload._TypePayload,
                     node: Components.Schemas.NodeID,
-                    selected: Swift.String
+                    selected: Swift.String? = nil,
+                    dismissible: Swift.Bool? = nil
                 ) {
                     self._type = _type
                     self.node = node
                     self.selected = selected
+                    self.dismissible = dismissible
                 }
                 internal enum CodingKeys: String, CodingKey {
                     case _type = "type"
                     case node
                     case selected
+                    case dismissible
                 }
             }
             /// - Remark: Generated from `#/components/schemas/PresentationChangedEvent/value2`.
@@ -2559,10 +2585,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AppScreen/sheet`.
             internal var sheet: Components.Schemas.Sheet?
-            /// `false`: the user may not swipe it away, nor back-swipe it when pushed.
+            /// `false`: the user may not swipe it away, nor back-swipe it when pushed (nor swipe away a presented navigator whose stack holds it); `POST …/nodes/{node}/presentation` changes it on a shown node.
             ///
             /// - Remark: Generated from `#/components/schemas/AppScreen/dismissible`.
             internal var dismissible: Swift.Bool?
+            /// `true`: it returns a result: a flow of it that finishes, any way, leaves its result on its parent until taken. Absent: only a finish with a value leaves one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppScreen/result`.
+            internal var result: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/AppScreen/sampleList`.
             internal var sampleList: Components.Schemas.AppSampleList?
             /// The session flag the screen requires (a guard).
@@ -2609,7 +2639,8 @@ extension Components {
             ///   - title:
             ///   - flow: Its nodes start a flow of their own: one that leaves any way but `finish` while its parent stays sends the parent a `cancelled` result (presented nodes and guard flows always do). Absent: false.
             ///   - sheet: The detents it is presented with when its style is a sheet (a present may give others).
-            ///   - dismissible: `false`: the user may not swipe it away, nor back-swipe it when pushed.
+            ///   - dismissible: `false`: the user may not swipe it away, nor back-swipe it when pushed (nor swipe away a presented navigator whose stack holds it); `POST …/nodes/{node}/presentation` changes it on a shown node.
+            ///   - result: `true`: it returns a result: a flow of it that finishes, any way, leaves its result on its parent until taken. Absent: only a finish with a value leaves one.
             ///   - sampleList:
             ///   - requires: The session flag the screen requires (a guard).
             ///   - otherwise: The flow shown instead while the flag is missing.
@@ -2623,6 +2654,7 @@ extension Components {
                 flow: Swift.Bool? = nil,
                 sheet: Components.Schemas.Sheet? = nil,
                 dismissible: Swift.Bool? = nil,
+                result: Swift.Bool? = nil,
                 sampleList: Components.Schemas.AppSampleList? = nil,
                 requires: Swift.String? = nil,
                 otherwise: Components.Schemas.AppScreen.OtherwisePayload? = nil
@@ -2636,6 +2668,7 @@ extension Components {
                 self.flow = flow
                 self.sheet = sheet
                 self.dismissible = dismissible
+                self.result = result
                 self.sampleList = sampleList
                 self.requires = requires
                 self.otherwise = otherwise
@@ -2650,6 +2683,7 @@ extension Components {
                 case flow
                 case sheet
                 case dismissible
+                case result
                 case sampleList
                 case requires
                 case otherwise

@@ -3182,7 +3182,9 @@ internal enum Operations {
     ///
     /// `404`: unknown `node`. `409`: `node` is not the root of a presented navigator, or
     /// (without `node`) nothing is presented; with `interactive`, something is presented above
-    /// it or it is not shown, or (code `not_dismissible`) it says `dismissible: false`. A
+    /// it or it is not shown, or (code `not_dismissible`) it or any screen on its stack says
+    /// `dismissible: false` (UIKit asks the child shown, `isModalInPresentation`; until this
+    /// release only the presented node itself was asked). A
     /// presented node whose parent stays sends `finished` with `{"status": "cancelled",
     /// "cause": "dismiss"}` (and `"interactive": true`) after the `removed` events.
     ///
@@ -4882,12 +4884,18 @@ internal enum Operations {
     /// universal link: an `https` URL on one of the app's `hosts`
     /// (`https://demo.example.com/users/42`, host case-insensitive, no port or user). It is
     /// matched against the app's routes after percent-decoding, empty segments (trailing
-    /// or doubled slashes) ignored, the first route in file order winning; query parameters
-    /// become params (strings) of the last step.
+    /// or doubled slashes) ignored, the first route in file order winning. A query parameter
+    /// becomes a param (a string) of the last step when that step's screen declares it and the
+    /// path does not give it (`/pay/42?amount=10` sets `amount`); any other (`utm_source`, or
+    /// one naming a path parameter) is ignored, so that the node never holds a param
+    /// `PATCH …/params` would refuse. (Until this release every query parameter became a param.)
     ///
     /// Every route belongs to a root flow. **Into the session's flow** the link reconciles:
     /// the route's `tab` is selected (other tabs keep their stacks; a window-level
-    /// presentation over them is dismissed), and the steps are matched against what the
+    /// presentation over them is dismissed, before the target tab's screens that leave: the
+    /// block lists removals from the top of what is shown down; a tab whose root is guarded
+    /// while the flag is missing shows the guard's flow and the link waits with the tab
+    /// switch, as `select-tab` does), and the steps are matched against what the
     /// visible navigators show above their base root (in `split`, `primary` above its root,
     /// then `detail`), then what is presented above, in the order the steps would build it.
     /// A node matches a step when the screen, its key params (the screen's `key`, default
@@ -4897,10 +4905,14 @@ internal enum Operations {
     /// reason `deepLink`; the remaining steps are shown as `navigate`s from the focus,
     /// guards included. When every step matches and the deepest kept node's other params
     /// differ, they change in place (`paramsChanged`, no new node). When the target is what
-    /// is shown (and no link is pending), nothing happens: `200` with the state, the version
-    /// unchanged and no event. An applied link replaces a pending one. All or nothing: a failing step answers its
-    /// own status, naming the route, the step and the fix in the app file, and nothing
-    /// changes.
+    /// is shown, nothing happens: `200` with the state, the version unchanged and no event. A
+    /// link applied here leaves a link pending for a later flow alone (a forgot-PIN link
+    /// during sign-in keeps the payment link waiting for the main flow; until this release it
+    /// dropped it). A route builds the same tree in both size classes: a compact split view
+    /// builds it as regular width does (a step pushed from a column replaces the next column),
+    /// then dismisses what the columns it does not show present, as a collapse does. All or
+    /// nothing: a failing step answers its own status, naming the route, the step and the fix
+    /// in the app file, and nothing changes.
     ///
     /// **Into a flow later in `launch`** than the session's (its first launch rule comes after
     /// the first rule of the session's flow: a notification tapped during onboarding), the
@@ -5814,6 +5826,13 @@ internal enum Operations {
     /// this id. `409` code `covered`: a window-level presentation covers the tab bar (UIKit
     /// shows it over the tab bar); send `"dismiss": true` to dismiss it in the same block.
     ///
+    /// A tab whose root screen is guarded (`requires`), selected while the session lacks the
+    /// flag, is not selected: the guard's `otherwise` flow is shown from the focus, as
+    /// `navigate` shows it, and the switch waits as the pending target (`operation`
+    /// `selectTab`, `navigator` the tab's); finishing that flow with `success` sets the flag and
+    /// selects the tab in the same block, dismissing it drops the switch. (Until this release
+    /// the tab was selected and the guard never held.)
+    ///
     ///
     /// - Remark: HTTP `POST /v1/sessions/{id}/select-tab`.
     /// - Remark: Generated from `#/paths//v1/sessions/{id}/select-tab/post(selectTab)`.
@@ -6203,10 +6222,14 @@ internal enum Operations {
     /// Report the device's size class
     ///
     /// The device's horizontal size class changed (rotation, multitasking, a window resized):
-    /// `sizeClassChanged`. It never adds or removes a node: a compact split view shows one
-    /// column as one stack (`collapsed`, `compactStack` in the state), the focus follows, and
-    /// only the column it shows can present. The same size class again changes nothing. Last
-    /// writer wins when several devices share a session.
+    /// `sizeClassChanged`. It adds no node: a compact split view shows one column as one stack
+    /// (`collapsed`, `compactStack` in the state), the focus follows, and only the column it
+    /// shows can present. A collapse dismisses what the columns after the one compact shows
+    /// present (a popover from `detail` while the split says `compactTop: primary`), at any
+    /// level: `removed` with reason `sizeClass` and `finished cancelled` with that cause come
+    /// first in the block (until this release such a presentation stayed, hanging from a
+    /// column nobody saw). Back to regular, nothing comes back. The same size class again
+    /// changes nothing. Last writer wins when several devices share a session.
     ///
     /// `422`: not `compact` or `regular`.
     ///
@@ -9292,20 +9315,25 @@ internal enum Operations {
             }
         }
     }
-    /// Report a sheet's detent change
+    /// Report a detent change, or let or stop the user swiping a node away
     ///
-    /// The user moved a presented sheet to another of its detents: `selected` becomes it and a
-    /// `presentationChanged` event says so. The detent shown changes nothing (`200`, no
-    /// event). An `If-Match` from before it still matches.
+    /// `selected`: the user moved a presented sheet to another of its detents. `dismissible`:
+    /// the app lets or stops the user swiping the node away (a cart that becomes
+    /// non-dismissible when paying starts; on a pushed node, its back swipe), overriding the
+    /// screen's `dismissible` while the node is shown. One `presentationChanged` event names
+    /// what changed; what is so already changes nothing (`200`, no event). An `If-Match` from
+    /// before it still matches. (Until this release the body took `selected` only, and
+    /// `dismissible` was set when the node was presented.)
     ///
-    /// `404`: unknown `node`. `409`: the node is not presented as a sheet with detents. `422`:
-    /// a detent the sheet does not list.
+    /// `404`: unknown `node`. `409`: a detent of a node not presented as a sheet with detents,
+    /// or `dismissible` of the app coordinator or a base or tab root. `422`: a detent the sheet
+    /// does not list. `400`: neither member.
     ///
     ///
     /// - Remark: HTTP `POST /v1/sessions/{id}/nodes/{node}/presentation`.
-    /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(selectDetent)`.
-    internal enum SelectDetent {
-        internal static let id: Swift.String = "selectDetent"
+    /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(changePresentation)`.
+    internal enum ChangePresentation {
+        internal static let id: Swift.String = "changePresentation"
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/presentation/POST/path`.
             internal struct Path: Sendable, Hashable {
@@ -9330,7 +9358,7 @@ internal enum Operations {
                     self.node = node
                 }
             }
-            internal var path: Operations.SelectDetent.Input.Path
+            internal var path: Operations.ChangePresentation.Input.Path
             /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/presentation/POST/header`.
             internal struct Headers: Sendable, Hashable {
                 /// An id for this request, echoed in the answer's `X-Request-ID` and written to the server's request log. Used when it is 1 to 64 printable ASCII characters without spaces (`!` to `~`); any other value is replaced by one the server makes up (never refused).
@@ -9345,7 +9373,7 @@ internal enum Operations {
                 ///
                 /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/presentation/POST/header/Idempotency-Key`.
                 internal var idempotencyKey: Components.Parameters.IdempotencyKey?
-                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SelectDetent.AcceptableContentType>]
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ChangePresentation.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
@@ -9357,7 +9385,7 @@ internal enum Operations {
                     xRequestID: Components.Parameters.RequestID? = nil,
                     ifMatch: Components.Parameters.IfMatch? = nil,
                     idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
-                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SelectDetent.AcceptableContentType>] = .defaultValues()
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ChangePresentation.AcceptableContentType>] = .defaultValues()
                 ) {
                     self.xRequestID = xRequestID
                     self.ifMatch = ifMatch
@@ -9365,13 +9393,13 @@ internal enum Operations {
                     self.accept = accept
                 }
             }
-            internal var headers: Operations.SelectDetent.Input.Headers
+            internal var headers: Operations.ChangePresentation.Input.Headers
             /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/presentation/POST/requestBody`.
             internal enum Body: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/presentation/POST/requestBody/content/application\/json`.
-                case json(Components.Schemas.SelectDetentRequest)
+                case json(Components.Schemas.PresentationChangeRequest)
             }
-            internal var body: Operations.SelectDetent.Input.Body
+            internal var body: Operations.ChangePresentation.Input.Body
             /// Creates a new `Input`.
             ///
             /// - Parameters:
@@ -9379,9 +9407,9 @@ internal enum Operations {
             ///   - headers:
             ///   - body:
             internal init(
-                path: Operations.SelectDetent.Input.Path,
-                headers: Operations.SelectDetent.Input.Headers = .init(),
-                body: Operations.SelectDetent.Input.Body
+                path: Operations.ChangePresentation.Input.Path,
+                headers: Operations.ChangePresentation.Input.Headers = .init(),
+                body: Operations.ChangePresentation.Input.Body
             ) {
                 self.path = path
                 self.headers = headers
@@ -9391,7 +9419,7 @@ internal enum Operations {
         internal enum Output: Sendable, Hashable {
             /// The session's state after the request.
             ///
-            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(selectDetent)/responses/200`.
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(changePresentation)/responses/200`.
             ///
             /// HTTP response code: `200 ok`.
             case ok(Components.Responses.State)
@@ -9414,7 +9442,7 @@ internal enum Operations {
             }
             /// The body is not one JSON object, a required field is missing (or null), a field has the wrong JSON type, or a field is unknown (named with its path, and with the nearest known field when one is close).
             ///
-            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(selectDetent)/responses/400`.
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(changePresentation)/responses/400`.
             ///
             /// HTTP response code: `400 badRequest`.
             case badRequest(Components.Responses.BadRequest)
@@ -9437,7 +9465,7 @@ internal enum Operations {
             }
             /// The `Authorization` header is missing or its bearer token is wrong, or there is no such session.
             ///
-            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(selectDetent)/responses/401`.
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(changePresentation)/responses/401`.
             ///
             /// HTTP response code: `401 unauthorized`.
             case unauthorized(Components.Responses.Unauthorized)
@@ -9460,7 +9488,7 @@ internal enum Operations {
             }
             /// The session was made with an app description this server does not serve (another app, by its `name`): it cannot be served here; create a new session.
             ///
-            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(selectDetent)/responses/410`.
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(changePresentation)/responses/410`.
             ///
             /// HTTP response code: `410 gone`.
             case gone(Components.Responses.AppChanged)
@@ -9483,7 +9511,7 @@ internal enum Operations {
             }
             /// A node or navigator named in the body does not exist in this session.
             ///
-            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(selectDetent)/responses/404`.
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(changePresentation)/responses/404`.
             ///
             /// HTTP response code: `404 notFound`.
             case notFound(Components.Responses.NotFound)
@@ -9506,7 +9534,7 @@ internal enum Operations {
             }
             /// The navigation is not possible in the session's current state; nothing changed. Code `app_changed` when the app description changed under the session (see **App versions**): it names a screen or route the app no longer has while the session stays on an earlier version, or the session runs a newer version than this instance.
             ///
-            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(selectDetent)/responses/409`.
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(changePresentation)/responses/409`.
             ///
             /// HTTP response code: `409 conflict`.
             case conflict(Components.Responses.Conflict)
@@ -9529,7 +9557,7 @@ internal enum Operations {
             }
             /// `If-Match` names no current version; nothing changed. `ETag` names the current one.
             ///
-            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(selectDetent)/responses/412`.
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(changePresentation)/responses/412`.
             ///
             /// HTTP response code: `412 preconditionFailed`.
             case preconditionFailed(Components.Responses.PreconditionFailed)
@@ -9552,7 +9580,7 @@ internal enum Operations {
             }
             /// The request body is over the limit (`--max-body`, default 1 MiB). When `Content-Length` declares it, the answer comes before the body is read and the connection is closed.
             ///
-            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(selectDetent)/responses/413`.
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(changePresentation)/responses/413`.
             ///
             /// HTTP response code: `413 contentTooLarge`.
             case contentTooLarge(Components.Responses.PayloadTooLarge)
@@ -9575,7 +9603,7 @@ internal enum Operations {
             }
             /// The request target (path and query) is longer than `--max-url-bytes` (default 8,192). Checked before the path is matched.
             ///
-            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(selectDetent)/responses/414`.
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(changePresentation)/responses/414`.
             ///
             /// HTTP response code: `414 uriTooLong`.
             case uriTooLong(Components.Responses.UriTooLong)
@@ -9598,7 +9626,7 @@ internal enum Operations {
             }
             /// Well-formed but invalid - an unknown screen, missing params, a bad enum value, contradicting fields.
             ///
-            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(selectDetent)/responses/422`.
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(changePresentation)/responses/422`.
             ///
             /// HTTP response code: `422 unprocessableContent`.
             case unprocessableContent(Components.Responses.Unprocessable)
@@ -9621,7 +9649,7 @@ internal enum Operations {
             }
             /// The session spent its request budget (`--rate-limit` requests a second on average, bursts up to `--rate-burst`; defaults 100 and 200; `0` turns it off). Checked right after the token, before the method.
             ///
-            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(selectDetent)/responses/429`.
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(changePresentation)/responses/429`.
             ///
             /// HTTP response code: `429 tooManyRequests`.
             case tooManyRequests(Components.Responses.RateLimited)
@@ -9644,7 +9672,7 @@ internal enum Operations {
             }
             /// The header fields are larger than `--max-header-bytes` (default 16,384). Checked before the path is matched.
             ///
-            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(selectDetent)/responses/431`.
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(changePresentation)/responses/431`.
             ///
             /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
             case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
@@ -9667,7 +9695,7 @@ internal enum Operations {
             }
             /// With `--store sqlite:PATH`: the change could not be stored (a full disk, a read-only file) or the store could not be read; nothing was changed, no version or event number was used up and nobody was told of it. Retry after `Retry-After` seconds; the server recovers by itself once the store works again.
             ///
-            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(selectDetent)/responses/503`.
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(changePresentation)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
             case serviceUnavailable(Components.Responses.Unavailable)

@@ -164,7 +164,9 @@ internal protocol APIProtocol: Sendable {
     ///
     /// `404`: unknown `node`. `409`: `node` is not the root of a presented navigator, or
     /// (without `node`) nothing is presented; with `interactive`, something is presented above
-    /// it or it is not shown, or (code `not_dismissible`) it says `dismissible: false`. A
+    /// it or it is not shown, or (code `not_dismissible`) it or any screen on its stack says
+    /// `dismissible: false` (UIKit asks the child shown, `isModalInPresentation`; until this
+    /// release only the presented node itself was asked). A
     /// presented node whose parent stays sends `finished` with `{"status": "cancelled",
     /// "cause": "dismiss"}` (and `"interactive": true`) after the `removed` events.
     ///
@@ -244,12 +246,18 @@ internal protocol APIProtocol: Sendable {
     /// universal link: an `https` URL on one of the app's `hosts`
     /// (`https://demo.example.com/users/42`, host case-insensitive, no port or user). It is
     /// matched against the app's routes after percent-decoding, empty segments (trailing
-    /// or doubled slashes) ignored, the first route in file order winning; query parameters
-    /// become params (strings) of the last step.
+    /// or doubled slashes) ignored, the first route in file order winning. A query parameter
+    /// becomes a param (a string) of the last step when that step's screen declares it and the
+    /// path does not give it (`/pay/42?amount=10` sets `amount`); any other (`utm_source`, or
+    /// one naming a path parameter) is ignored, so that the node never holds a param
+    /// `PATCH …/params` would refuse. (Until this release every query parameter became a param.)
     ///
     /// Every route belongs to a root flow. **Into the session's flow** the link reconciles:
     /// the route's `tab` is selected (other tabs keep their stacks; a window-level
-    /// presentation over them is dismissed), and the steps are matched against what the
+    /// presentation over them is dismissed, before the target tab's screens that leave: the
+    /// block lists removals from the top of what is shown down; a tab whose root is guarded
+    /// while the flag is missing shows the guard's flow and the link waits with the tab
+    /// switch, as `select-tab` does), and the steps are matched against what the
     /// visible navigators show above their base root (in `split`, `primary` above its root,
     /// then `detail`), then what is presented above, in the order the steps would build it.
     /// A node matches a step when the screen, its key params (the screen's `key`, default
@@ -259,10 +267,14 @@ internal protocol APIProtocol: Sendable {
     /// reason `deepLink`; the remaining steps are shown as `navigate`s from the focus,
     /// guards included. When every step matches and the deepest kept node's other params
     /// differ, they change in place (`paramsChanged`, no new node). When the target is what
-    /// is shown (and no link is pending), nothing happens: `200` with the state, the version
-    /// unchanged and no event. An applied link replaces a pending one. All or nothing: a failing step answers its
-    /// own status, naming the route, the step and the fix in the app file, and nothing
-    /// changes.
+    /// is shown, nothing happens: `200` with the state, the version unchanged and no event. A
+    /// link applied here leaves a link pending for a later flow alone (a forgot-PIN link
+    /// during sign-in keeps the payment link waiting for the main flow; until this release it
+    /// dropped it). A route builds the same tree in both size classes: a compact split view
+    /// builds it as regular width does (a step pushed from a column replaces the next column),
+    /// then dismisses what the columns it does not show present, as a collapse does. All or
+    /// nothing: a failing step answers its own status, naming the route, the step and the fix
+    /// in the app file, and nothing changes.
     ///
     /// **Into a flow later in `launch`** than the session's (its first launch rule comes after
     /// the first rule of the session's flow: a notification tapped during onboarding), the
@@ -317,6 +329,13 @@ internal protocol APIProtocol: Sendable {
     /// this id. `409` code `covered`: a window-level presentation covers the tab bar (UIKit
     /// shows it over the tab bar); send `"dismiss": true` to dismiss it in the same block.
     ///
+    /// A tab whose root screen is guarded (`requires`), selected while the session lacks the
+    /// flag, is not selected: the guard's `otherwise` flow is shown from the focus, as
+    /// `navigate` shows it, and the switch waits as the pending target (`operation`
+    /// `selectTab`, `navigator` the tab's); finishing that flow with `success` sets the flag and
+    /// selects the tab in the same block, dismissing it drops the switch. (Until this release
+    /// the tab was selected and the guard never held.)
+    ///
     ///
     /// - Remark: HTTP `POST /v1/sessions/{id}/select-tab`.
     /// - Remark: Generated from `#/paths//v1/sessions/{id}/select-tab/post(selectTab)`.
@@ -324,10 +343,14 @@ internal protocol APIProtocol: Sendable {
     /// Report the device's size class
     ///
     /// The device's horizontal size class changed (rotation, multitasking, a window resized):
-    /// `sizeClassChanged`. It never adds or removes a node: a compact split view shows one
-    /// column as one stack (`collapsed`, `compactStack` in the state), the focus follows, and
-    /// only the column it shows can present. The same size class again changes nothing. Last
-    /// writer wins when several devices share a session.
+    /// `sizeClassChanged`. It adds no node: a compact split view shows one column as one stack
+    /// (`collapsed`, `compactStack` in the state), the focus follows, and only the column it
+    /// shows can present. A collapse dismisses what the columns after the one compact shows
+    /// present (a popover from `detail` while the split says `compactTop: primary`), at any
+    /// level: `removed` with reason `sizeClass` and `finished cancelled` with that cause come
+    /// first in the block (until this release such a presentation stayed, hanging from a
+    /// column nobody saw). Back to regular, nothing comes back. The same size class again
+    /// changes nothing. Last writer wins when several devices share a session.
     ///
     /// `422`: not `compact` or `regular`.
     ///
@@ -451,19 +474,24 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /v1/sessions/{id}/nodes/{node}/ui`.
     /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/ui/put(putUI)`.
     func putUI(_ input: Operations.PutUI.Input) async throws -> Operations.PutUI.Output
-    /// Report a sheet's detent change
+    /// Report a detent change, or let or stop the user swiping a node away
     ///
-    /// The user moved a presented sheet to another of its detents: `selected` becomes it and a
-    /// `presentationChanged` event says so. The detent shown changes nothing (`200`, no
-    /// event). An `If-Match` from before it still matches.
+    /// `selected`: the user moved a presented sheet to another of its detents. `dismissible`:
+    /// the app lets or stops the user swiping the node away (a cart that becomes
+    /// non-dismissible when paying starts; on a pushed node, its back swipe), overriding the
+    /// screen's `dismissible` while the node is shown. One `presentationChanged` event names
+    /// what changed; what is so already changes nothing (`200`, no event). An `If-Match` from
+    /// before it still matches. (Until this release the body took `selected` only, and
+    /// `dismissible` was set when the node was presented.)
     ///
-    /// `404`: unknown `node`. `409`: the node is not presented as a sheet with detents. `422`:
-    /// a detent the sheet does not list.
+    /// `404`: unknown `node`. `409`: a detent of a node not presented as a sheet with detents,
+    /// or `dismissible` of the app coordinator or a base or tab root. `422`: a detent the sheet
+    /// does not list. `400`: neither member.
     ///
     ///
     /// - Remark: HTTP `POST /v1/sessions/{id}/nodes/{node}/presentation`.
-    /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(selectDetent)`.
-    func selectDetent(_ input: Operations.SelectDetent.Input) async throws -> Operations.SelectDetent.Output
+    /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(changePresentation)`.
+    func changePresentation(_ input: Operations.ChangePresentation.Input) async throws -> Operations.ChangePresentation.Output
     /// Take a flow's result
     ///
     /// The node's client has handled the result a flow of `screen` left on it: it leaves the
@@ -729,7 +757,9 @@ extension APIProtocol {
     ///
     /// `404`: unknown `node`. `409`: `node` is not the root of a presented navigator, or
     /// (without `node`) nothing is presented; with `interactive`, something is presented above
-    /// it or it is not shown, or (code `not_dismissible`) it says `dismissible: false`. A
+    /// it or it is not shown, or (code `not_dismissible`) it or any screen on its stack says
+    /// `dismissible: false` (UIKit asks the child shown, `isModalInPresentation`; until this
+    /// release only the presented node itself was asked). A
     /// presented node whose parent stays sends `finished` with `{"status": "cancelled",
     /// "cause": "dismiss"}` (and `"interactive": true`) after the `removed` events.
     ///
@@ -849,12 +879,18 @@ extension APIProtocol {
     /// universal link: an `https` URL on one of the app's `hosts`
     /// (`https://demo.example.com/users/42`, host case-insensitive, no port or user). It is
     /// matched against the app's routes after percent-decoding, empty segments (trailing
-    /// or doubled slashes) ignored, the first route in file order winning; query parameters
-    /// become params (strings) of the last step.
+    /// or doubled slashes) ignored, the first route in file order winning. A query parameter
+    /// becomes a param (a string) of the last step when that step's screen declares it and the
+    /// path does not give it (`/pay/42?amount=10` sets `amount`); any other (`utm_source`, or
+    /// one naming a path parameter) is ignored, so that the node never holds a param
+    /// `PATCH …/params` would refuse. (Until this release every query parameter became a param.)
     ///
     /// Every route belongs to a root flow. **Into the session's flow** the link reconciles:
     /// the route's `tab` is selected (other tabs keep their stacks; a window-level
-    /// presentation over them is dismissed), and the steps are matched against what the
+    /// presentation over them is dismissed, before the target tab's screens that leave: the
+    /// block lists removals from the top of what is shown down; a tab whose root is guarded
+    /// while the flag is missing shows the guard's flow and the link waits with the tab
+    /// switch, as `select-tab` does), and the steps are matched against what the
     /// visible navigators show above their base root (in `split`, `primary` above its root,
     /// then `detail`), then what is presented above, in the order the steps would build it.
     /// A node matches a step when the screen, its key params (the screen's `key`, default
@@ -864,10 +900,14 @@ extension APIProtocol {
     /// reason `deepLink`; the remaining steps are shown as `navigate`s from the focus,
     /// guards included. When every step matches and the deepest kept node's other params
     /// differ, they change in place (`paramsChanged`, no new node). When the target is what
-    /// is shown (and no link is pending), nothing happens: `200` with the state, the version
-    /// unchanged and no event. An applied link replaces a pending one. All or nothing: a failing step answers its
-    /// own status, naming the route, the step and the fix in the app file, and nothing
-    /// changes.
+    /// is shown, nothing happens: `200` with the state, the version unchanged and no event. A
+    /// link applied here leaves a link pending for a later flow alone (a forgot-PIN link
+    /// during sign-in keeps the payment link waiting for the main flow; until this release it
+    /// dropped it). A route builds the same tree in both size classes: a compact split view
+    /// builds it as regular width does (a step pushed from a column replaces the next column),
+    /// then dismisses what the columns it does not show present, as a collapse does. All or
+    /// nothing: a failing step answers its own status, naming the route, the step and the fix
+    /// in the app file, and nothing changes.
     ///
     /// **Into a flow later in `launch`** than the session's (its first launch rule comes after
     /// the first rule of the session's flow: a notification tapped during onboarding), the
@@ -942,6 +982,13 @@ extension APIProtocol {
     /// this id. `409` code `covered`: a window-level presentation covers the tab bar (UIKit
     /// shows it over the tab bar); send `"dismiss": true` to dismiss it in the same block.
     ///
+    /// A tab whose root screen is guarded (`requires`), selected while the session lacks the
+    /// flag, is not selected: the guard's `otherwise` flow is shown from the focus, as
+    /// `navigate` shows it, and the switch waits as the pending target (`operation`
+    /// `selectTab`, `navigator` the tab's); finishing that flow with `success` sets the flag and
+    /// selects the tab in the same block, dismissing it drops the switch. (Until this release
+    /// the tab was selected and the guard never held.)
+    ///
     ///
     /// - Remark: HTTP `POST /v1/sessions/{id}/select-tab`.
     /// - Remark: Generated from `#/paths//v1/sessions/{id}/select-tab/post(selectTab)`.
@@ -959,10 +1006,14 @@ extension APIProtocol {
     /// Report the device's size class
     ///
     /// The device's horizontal size class changed (rotation, multitasking, a window resized):
-    /// `sizeClassChanged`. It never adds or removes a node: a compact split view shows one
-    /// column as one stack (`collapsed`, `compactStack` in the state), the focus follows, and
-    /// only the column it shows can present. The same size class again changes nothing. Last
-    /// writer wins when several devices share a session.
+    /// `sizeClassChanged`. It adds no node: a compact split view shows one column as one stack
+    /// (`collapsed`, `compactStack` in the state), the focus follows, and only the column it
+    /// shows can present. A collapse dismisses what the columns after the one compact shows
+    /// present (a popover from `detail` while the split says `compactTop: primary`), at any
+    /// level: `removed` with reason `sizeClass` and `finished cancelled` with that cause come
+    /// first in the block (until this release such a presentation stayed, hanging from a
+    /// column nobody saw). Back to regular, nothing comes back. The same size class again
+    /// changes nothing. Last writer wins when several devices share a session.
     ///
     /// `422`: not `compact` or `regular`.
     ///
@@ -1154,24 +1205,29 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Report a sheet's detent change
+    /// Report a detent change, or let or stop the user swiping a node away
     ///
-    /// The user moved a presented sheet to another of its detents: `selected` becomes it and a
-    /// `presentationChanged` event says so. The detent shown changes nothing (`200`, no
-    /// event). An `If-Match` from before it still matches.
+    /// `selected`: the user moved a presented sheet to another of its detents. `dismissible`:
+    /// the app lets or stops the user swiping the node away (a cart that becomes
+    /// non-dismissible when paying starts; on a pushed node, its back swipe), overriding the
+    /// screen's `dismissible` while the node is shown. One `presentationChanged` event names
+    /// what changed; what is so already changes nothing (`200`, no event). An `If-Match` from
+    /// before it still matches. (Until this release the body took `selected` only, and
+    /// `dismissible` was set when the node was presented.)
     ///
-    /// `404`: unknown `node`. `409`: the node is not presented as a sheet with detents. `422`:
-    /// a detent the sheet does not list.
+    /// `404`: unknown `node`. `409`: a detent of a node not presented as a sheet with detents,
+    /// or `dismissible` of the app coordinator or a base or tab root. `422`: a detent the sheet
+    /// does not list. `400`: neither member.
     ///
     ///
     /// - Remark: HTTP `POST /v1/sessions/{id}/nodes/{node}/presentation`.
-    /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(selectDetent)`.
-    internal func selectDetent(
-        path: Operations.SelectDetent.Input.Path,
-        headers: Operations.SelectDetent.Input.Headers = .init(),
-        body: Operations.SelectDetent.Input.Body
-    ) async throws -> Operations.SelectDetent.Output {
-        try await selectDetent(Operations.SelectDetent.Input(
+    /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(changePresentation)`.
+    internal func changePresentation(
+        path: Operations.ChangePresentation.Input.Path,
+        headers: Operations.ChangePresentation.Input.Headers = .init(),
+        body: Operations.ChangePresentation.Input.Body
+    ) async throws -> Operations.ChangePresentation.Output {
+        try await changePresentation(Operations.ChangePresentation.Input(
             path: path,
             headers: headers,
             body: body

@@ -71,7 +71,9 @@ struct MirroredTree {
             case .paramsChanged(let event): nodes[event.node]?.params = event.params
             case .tabSelected(let event): selectTab(event.tab)
             case .sizeClassChanged(let event): sizeClass = event.horizontal
-            case .presentationChanged(let event): nodes[event.node]?.sheet?.selected = event.selected
+            case .presentationChanged(let event):
+                if let selected = event.selected { nodes[event.node]?.sheet?.selected = selected }
+                if let dismissible = event.dismissible { nodes[event.node]?.dismissible = dismissible }
             case .flagsChanged(let event): state.flags = event.flags
             case .pendingChanged(let event): state.pending = event.pending
             case .uiChanged(let event): nodes[event.node]?.ui = event.ui.isEmpty ? nil : event.ui
@@ -215,9 +217,10 @@ struct MirroredTree {
         state.navigators[index].stack = stack
     }
 
-    /// Writes a flow's result on its parent, when the parent is still there.
+    /// Writes a flow's result on its parent, when the event says the parent holds it and the
+    /// parent is still there.
     private mutating func keepResult(of finished: Logged<FlowFinished>) {
-        guard nodes[finished.parent] != nil else { return }
+        guard finished.held != false, nodes[finished.parent] != nil else { return }
         let result = HeldResult(status: finished.result.status, value: finished.result.value, version: finished.version)
         nodes[finished.parent]!.results = (nodes[finished.parent]!.results ?? [:]).merging([finished.screen: result]) { _, new in new }
     }

@@ -16,5 +16,5 @@ public typealias PresentationMode = OpenEnums.PresentationMode
 public typealias RemovalReason = OpenEnums.RemovalReason
 /// How a flow ended: `success` or `cancelled`.
 public typealias FlowStatus = OpenEnums.FlowStatus
-/// What a pending target resumes: `navigate`, `push`, `present`, `setRoot` or `deepLink`.
+/// What a pending target resumes: `navigate`, `push`, `present`, `setRoot`, `selectTab` or `deepLink`.
 public typealias PendingOperation = OpenEnums.PendingOperation

@@ -85,6 +85,11 @@ struct RandomWalk {
                 try await session.setUI(ui, of: node)
                 return "ui \(ui) on \(node)"
             case 17:
+                if Bool.random(using: &generator) {
+                    let dismissible = Bool.random(using: &generator)
+                    try await session.setDismissible(dismissible, of: node)
+                    return "dismissible \(dismissible) of \(node)"
+                }
                 guard let sheetNode = nodes.first(where: { state.node($0)?.sheet != nil }) else { return "select a detent: no sheet" }
                 let detent = ["medium", "peek", "large"].randomElement(using: &generator)!
                 try await session.selectDetent(detent, of: sheetNode)
@@ -137,7 +142,9 @@ struct RandomWalk {
         for part in route.path.split(separator: "/") {
             parts.append(part.hasPrefix(":") ? value() : String(part))
         }
-        return "/" + parts.joined(separator: "/")
+        // A query sets the last screen's declared params; anything else is ignored.
+        let query = ["", "?utm_source=mail", "?amount=\(value())&ref=x", "?id=\(value())"].randomElement(using: &generator)!
+        return "/" + parts.joined(separator: "/") + query
     }
 
     /// The flags the app's launch rules, completing flows and guards name.
