@@ -78,4 +78,40 @@ import Testing
             #expect(state.compactStack == ["n1", "n2"] && state.focus == "n2")
         }
     }
+
+    @Test func theAppStopsASwipeWhilePayingAndAMirrorFollowsEveryNewRule() async throws {
+        let apps = LiveServer.tabsApp.deletingLastPathComponent()
+        try await withLiveServer(["--app", apps.appendingPathComponent("food.json").path]) { server in
+            let session = try await MinervaSession.create(on: server.connection())
+            var mirror = session.mirror().makeAsyncIterator()
+            _ = try await mirror.next()
+            let cart = try await session.navigate(to: "cart").focus
+            var state = try await session.setDismissible(false, of: cart)
+            #expect(state.node(cart)?.dismissible == false)
+            do {
+                _ = try await session.reportDismissal(of: cart)
+                Issue.record("a cart the app made non-dismissible was swiped away")
+            } catch let error as MinervaError {
+                #expect(error.status == 409 && error.code == .notDismissible)
+            }
+            state = try await session.setDismissible(true, of: cart)
+            state = try await session.reportDismissal(of: cart)
+            // The cart says it returns no result: the menu holds none to take.
+            #expect(state.node("n1")?.results == nil)
+            while let mirrored = try await mirror.next(), mirrored.version < state.version {}
+            #expect(try await session.refresh() == state)
+        }
+        try await withLiveServer(["--app", apps.appendingPathComponent("news.json").path]) { server in
+            let session = try await MinervaSession.create(on: server.connection())
+            var mirror = session.mirror().makeAsyncIterator()
+            _ = try await mirror.next()
+            _ = try await session.deepLink("/sections/world/articles/7")
+            _ = try await session.present("share", sheet: nil, anchor: Anchor(item: "share"), from: "n3")
+            let state = try await session.setSizeClass(.compact)
+            #expect(state.navigators.count == 3 && state.focus == "n1")
+            var mirrored = try #require(try await mirror.next())
+            while mirrored.version < state.version { mirrored = try #require(try await mirror.next()) }
+            #expect(mirrored == state)
+        }
+    }
 }
