@@ -1198,7 +1198,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Node/anchor`.
             internal var anchor: Components.Schemas.Anchor?
-            /// On a presented node that says it; `false` when the user may not swipe it away.
+            /// On a presented node that says it, or a node whose `dismissible` the app set while it is shown (`POST …/nodes/{node}/presentation`); `false` when the user may not swipe it away (a pushed one: back). Absent: the screen's `dismissible` (GET /v1/app), else true.
             ///
             /// - Remark: Generated from `#/components/schemas/Node/dismissible`.
             internal var dismissible: Swift.Bool?
@@ -1252,7 +1252,7 @@ extension Components {
             ///   - presentation:
             ///   - sheet: A presented node's sheet, when it has one (the detent shown is `selected`, else the first).
             ///   - anchor: A presented popover's anchor, as the client gave it.
-            ///   - dismissible: On a presented node that says it; `false` when the user may not swipe it away.
+            ///   - dismissible: On a presented node that says it, or a node whose `dismissible` the app set while it is shown (`POST …/nodes/{node}/presentation`); `false` when the user may not swipe it away (a pushed one: back). Absent: the screen's `dismissible` (GET /v1/app), else true.
             ///   - ui: The node's UI state (`PUT …/nodes/{node}/ui`); absent when it has none.
             ///   - results: What flows left on this node, by the flow's screen (latest wins), until its client takes one with `DELETE …/nodes/{node}/results/{screen}`; absent when none.
             ///   - navigator: The navigator whose stack holds it (a `NavigatorID`); null only for the app coordinator.
