@@ -777,6 +777,42 @@ def test_web_client_stands_a_sheet_at_its_detent_and_the_user_changes_or_closes_
     assert console_problems(browser, mail_server) == []
 
 
+def test_web_client_lets_no_swipe_take_a_sheet_that_a_screen_on_it_holds(browser):
+    """The food app's cart sheet: while the paying screen (dismissible: false) is on its stack, a
+    pull down leaves the sheet standing; popped, the cart's Close is back; the app's own
+    `dismissible: false` on the cart takes Close away again, and the event log says so."""
+    server = RunningServer("--app", str(APPS / "food.json"), "--rate-limit", "0")
+    try:
+        other = server.create_session(flags=["signedIn"])
+        page = Page(browser, server)
+        page.open(other)
+        state, _ = page.in_sync()
+        cart = other.op("navigate", {"screen": "cart"})["focus"]
+        state, focus = page.in_sync(newer_than=state["version"])
+        wait_for(lambda: page.all('[data-testid="close-button"]'), "the cart's Close")
+        layer = f'.layer-presented[data-navigator="{focus["navigator"]}"]'
+        other.op("push", {"screen": "payment"})
+        state, focus = page.in_sync(newer_than=state["version"])
+        page.settle()
+        height = page.box(f"{layer} > .card")["screen_height"]
+        # from the medium detent (half the screen) to near its bottom: a pull that takes a sheet
+        page.drag(f'{layer} [data-testid="sheet-grabber"]', height * 0.4)
+        page.settle()
+        assert page.state()["version"] == state["version"], "a pull took a sheet whose stack says it cannot be swiped away"
+        assert page.all(layer)
+        other.op("pop", {})
+        state, focus = page.in_sync(newer_than=state["version"])
+        assert focus["id"] == cart
+        wait_for(lambda: page.all('[data-testid="close-button"]'), "the cart's Close back")
+        other.op("nodes/" + cart + "/presentation", {"dismissible": False})
+        state, _ = page.in_sync(newer_than=state["version"])
+        wait_for(lambda: not page.all('[data-testid="close-button"]'), "no Close once the app says so")
+        wait_for(lambda: page.logged("presentationChanged", cart, "not", "dismissible"), "the change in the event log")
+        assert console_problems(browser, server) == []
+    finally:
+        assert server.stop() == 0, "".join(server.log)
+
+
 def test_web_client_shows_a_popover_at_its_anchor(mail_server, browser):
     # Another client opens a mailbox and a message; the page presents the attachment popover from
     # the message's "Go to…" list.

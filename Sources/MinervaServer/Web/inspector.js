@@ -5,7 +5,7 @@
 
 import { $, formatParams, h, icon, play } from "./dom.js";
 import { operate } from "./session.js";
-import { nodeTitle, screenTitle, selectedDetent, shown, store, subscribe, visibleNavigators } from "./store.js";
+import { isDismissible, nodeTitle, screenTitle, selectedDetent, shown, store, subscribe, visibleNavigators } from "./store.js";
 
 /** The event log shows this many of the newest events. */
 const SHOWN_EVENTS = 300;
@@ -38,7 +38,7 @@ function presentedBadges(node) {
     sheet ? h("span", { class: "badge badge-sheet", title: `detents ${JSON.stringify(sheet.detents)}` },
       `detent ${selectedDetent(sheet)}`) : null,
     anchor ? h("span", { class: "badge badge-anchor", title: JSON.stringify(anchor) }, `anchor ${anchor.item ?? anchor.element}`) : null,
-    node.dismissible === false ? h("span", { class: "badge", title: "the user may not swipe it away" }, "not dismissible") : null];
+    isDismissible(node) ? null : h("span", { class: "badge", title: "the user may not swipe it away (nor back)" }, "not dismissible")];
 }
 
 /** A result the node holds, said in words ("result for Home: cancelled"), and a button to take

@@ -6,7 +6,7 @@ import { append, h, hashHue, icon, onDrag, rectWithin, zoomOf } from "./dom.js";
 import { screensOfFlow } from "./flows.js";
 import { listView } from "./list.js";
 import { operate } from "./session.js";
-import { isCover, nodeTitle, presentationLabel, screenInfo, screenTitle, shown, store, swipeable } from "./store.js";
+import { isCover, isDismissible, nodeTitle, presentationLabel, screenInfo, screenTitle, shown, store, swipeable } from "./store.js";
 
 /** A swipe back starts this close to a page's left edge, and pops once it is past this share of
  *  its width. */
@@ -194,7 +194,7 @@ export function screenPage(nodeId) {
     const presented = position === 0 && Boolean(shown().index.navigators.get(current.navigator)?.parent);
     const below = position > 0 ? stack.ids[position - 1] : null;
     const key = below ? `back:${below}` : presented ? `close:${closeKind(current)}` : "";
-    swipePops = below && position === stack.ids.length - 1 ? current.navigator : null;
+    swipePops = below && position === stack.ids.length - 1 && isDismissible(current) ? current.navigator : null;
     if (key !== leadingKey) {
       leadingKey = key;
       leading.replaceChildren();

@@ -133,12 +133,18 @@ export function modalMode(node, compact) {
   return style === "popover" && !compact ? "popover" : "sheet";
 }
 
+/** Whether the user may swipe a node away (or back): the node's own `dismissible` (a present's, or
+ *  the app's while it is shown), else its screen's, else yes. */
+export function isDismissible(node) {
+  return (node.dismissible ?? screenInfo(node.screen)?.dismissible) !== false;
+}
+
 /** Whether the user may swipe a presented node away: it and every screen on its stack allow it
  *  (UIKit asks the child shown; the server refuses the swipe otherwise). */
 export function swipeable(node) {
   const { index } = shown();
   const stack = index.navigators.get(node.navigator)?.stack ?? [node.id];
-  return stack.every((id) => index.nodes.get(id)?.dismissible !== false);
+  return stack.every((id) => !index.nodes.has(id) || isDismissible(index.nodes.get(id)));
 }
 
 /** Whether a presented node stays inside its tab (or split column): `context` level; any other
