@@ -12,10 +12,12 @@ extension CoordinatorTree {
     /// the screen, its key params (``AppDescription/Screen/identity``), the way it was shown and,
     /// for a presented node, the style are the step's, and the step is not `fresh`. When every
     /// step matches and the deepest kept node's other params differ, they change in place
-    /// (`paramsChanged`); when nothing differs, nothing happens. An applied link leaves a
-    /// link kept for a later flow alone. A query
+    /// (`paramsChanged`); when nothing differs, nothing happens. An applied link leaves a link
+    /// kept for a later flow alone (forgot-PIN during sign-in keeps the payment link). A query
     /// parameter becomes a param of the last step when its screen declares it and the path does
-    /// not give it; others (`utm_source`) are ignored.
+    /// not give it; others (`utm_source`) are ignored. The tree is built as at regular width and
+    /// then collapsed, so that it is the same in both size classes; a route into a tab whose
+    /// root is guarded waits behind the guard with the tab switch.
     ///
     /// Into a flow later in `launch` than the session's, the link is kept as the pending one
     /// (the newest wins) and applied in the block that switches to that flow.
@@ -58,8 +60,6 @@ extension CoordinatorTree {
                 steps[steps.count - 1].params[name] = .string(value)
             }
         }
-        // A link kept for a later flow stays: following one in this flow (forgot-PIN during
-        // sign-in) says nothing about the other (the payment link waiting for the main flow).
         var next = self
         if let tab = route.tab, tab != selectedTab, let diverted = try next.divertSelection(of: tab, then: steps) {
             self = next
