@@ -33,6 +33,7 @@ WORKDIR /src
 # Dependencies first, in a layer of their own, so that editing the sources reuses it.
 # Package.resolved stays out (.dockerignore): it is git-ignored and resolved anew here.
 COPY Package.swift ./
+COPY Model/Package.swift Model/
 RUN swift package resolve
 
 COPY . .

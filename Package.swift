@@ -15,22 +15,25 @@ let grdb = Package.Dependency.package(url: "https://github.com/groue/GRDB.swift"
 let swiftCrypto = Package.Dependency.package(url: "https://github.com/apple/swift-crypto", from: "3.12.3")
 let swiftMetrics = Package.Dependency.package(url: "https://github.com/apple/swift-metrics", from: "2.13.0")
 let swiftPrometheus = Package.Dependency.package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1")
+// The navigation model (Model/Package.swift): a package of its own, without dependencies.
+let model = Package.Dependency.package(path: "Model")
+
+let json = Target.Dependency.product(name: "MinervaJSON", package: "Model")
+let list = Target.Dependency.product(name: "MinervaList", package: "Model")
+let coordinator = Target.Dependency.product(name: "MinervaCoordinator", package: "Model")
 
 let package = Package(
     name: "minerva-server",
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "minerva-server", targets: ["minerva-server"]),
-        .library(name: "MinervaCoordinator", targets: ["MinervaCoordinator"]),
-        .library(name: "MinervaList", targets: ["MinervaList"]),
-        .library(name: "MinervaJSON", targets: ["MinervaJSON"]),
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "MinervaSessions", targets: ["MinervaSessions"]),
         .library(name: "MinervaSQLite", targets: ["MinervaSQLite"]),
         .library(name: "MinervaPostgres", targets: ["MinervaPostgres"]),
         .library(name: "MinervaServer", targets: ["MinervaServer"]),
     ],
-    dependencies: [argumentParser, swiftLog, swiftCollections, grdb, swiftCrypto, swiftMetrics, swiftPrometheus],
+    dependencies: [model, argumentParser, swiftLog, swiftCollections, grdb, swiftCrypto, swiftMetrics, swiftPrometheus],
     targets: [
         // MARK: - Targets
         .systemLibrary(
@@ -53,27 +56,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
-            name: "MinervaJSON",
-            swiftSettings: swiftSettings,
-            linkerSettings: [.linkedLibrary("m")]
-        ),
-        .target(
-            name: "MinervaList",
-            dependencies: ["MinervaJSON"],
-            swiftSettings: swiftSettings
-        ),
-        .target(
-            name: "MinervaCoordinator",
-            dependencies: ["MinervaJSON"],
-            swiftSettings: swiftSettings
-        ),
-        .target(
             name: "MinervaSessions",
             dependencies: [
                 "Locking",
-                "MinervaJSON",
-                "MinervaCoordinator",
-                "MinervaList",
+                json,
+                coordinator,
+                list,
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -85,8 +73,8 @@ let package = Package(
             name: "MinervaSQLite",
             dependencies: [
                 "MinervaSessions",
-                "MinervaJSON",
-                "MinervaList",
+                json,
+                list,
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
@@ -106,9 +94,9 @@ let package = Package(
             dependencies: [
                 "MicroHTTP",
                 "Locking",
-                "MinervaJSON",
-                "MinervaCoordinator",
-                "MinervaList",
+                json,
+                coordinator,
+                list,
                 "MinervaSessions",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -123,11 +111,11 @@ let package = Package(
             dependencies: [
                 "MinervaServer",
                 "MinervaSessions",
-                "MinervaCoordinator",
+                coordinator,
                 "MinervaSQLite",
                 "MinervaPostgres",
                 "MicroHTTP",
-                "MinervaJSON",
+                json,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -139,23 +127,23 @@ let package = Package(
         // MARK: - Tests
         .target(
             name: "TestSupport",
-            dependencies: ["MinervaCoordinator", "MinervaSessions"],
+            dependencies: [coordinator, "MinervaSessions"],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "MinervaJSONTests",
-            dependencies: ["MinervaJSON", "TestSupport"],
+            dependencies: [json, "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "MinervaCoordinatorTests",
-            dependencies: ["MinervaCoordinator", "MinervaJSON", "TestSupport"],
+            dependencies: [coordinator, json, "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "MinervaListTests",
-            dependencies: ["MinervaList", "MinervaJSON", "TestSupport"],
+            dependencies: [list, json, "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -166,7 +154,7 @@ let package = Package(
         .testTarget(
             name: "MinervaSessionsTests",
             dependencies: [
-                "MinervaSessions", "MinervaSQLite", "MinervaPostgres", "MinervaCoordinator", "MinervaList", "MinervaJSON", "TestSupport",
+                "MinervaSessions", "MinervaSQLite", "MinervaPostgres", coordinator, list, json, "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -174,7 +162,7 @@ let package = Package(
         .testTarget(
             name: "MinervaServerTests",
             dependencies: [
-                "MinervaServer", "MinervaSessions", "MinervaSQLite", "MinervaCoordinator", "MinervaList", "MinervaJSON", "MicroHTTP",
+                "MinervaServer", "MinervaSessions", "MinervaSQLite", coordinator, list, json, "MicroHTTP",
                 "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings

@@ -14,9 +14,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        // Model benchmarks (Benchmarks/run-model.sh, MODEL.md): the main package by path,
-        // package-benchmark and swift-log.
+        // Model benchmarks (Benchmarks/run-model.sh, MODEL.md): the main package and the model
+        // package by path, package-benchmark and swift-log.
         .package(name: "minerva-server", path: ".."),
+        .package(path: "../Model"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // The follower benchmark (run-mirror.sh): the Swift client by path.
@@ -41,7 +42,7 @@ let package = Package(
         // The inputs of the list-diff benchmarks, shared by the ListDiff suite and diff-driver.
         .target(
             name: "ListDiffInputs",
-            dependencies: [.product(name: "MinervaList", package: "minerva-server")],
+            dependencies: [.product(name: "MinervaList", package: "Model")],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
         // An in-process MinervaAPI and the requests the model benchmarks send it.
@@ -51,7 +52,7 @@ let package = Package(
                 .product(name: "MinervaServer", package: "minerva-server"),
                 .product(name: "MinervaSessions", package: "minerva-server"),
                 .product(name: "MinervaSQLite", package: "minerva-server"),
-                .product(name: "MinervaCoordinator", package: "minerva-server"),
+                .product(name: "MinervaCoordinator", package: "Model"),
                 .product(name: "MicroHTTP", package: "minerva-server"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -60,7 +61,7 @@ let package = Package(
         // One diff per call, for valgrind's callgrind (instructions) and perf record.
         .executableTarget(
             name: "diff-driver",
-            dependencies: ["ListDiffInputs", .product(name: "MinervaList", package: "minerva-server")],
+            dependencies: ["ListDiffInputs", .product(name: "MinervaList", package: "Model")],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
         // One model operation per call, for callgrind (instructions per operation).
@@ -82,7 +83,7 @@ let package = Package(
                 "InProcessAPI",
                 "ListDiffInputs",
                 .product(name: "MinervaServer", package: "minerva-server"),
-                .product(name: "MinervaList", package: "minerva-server"),
+                .product(name: "MinervaList", package: "Model"),
                 .product(name: "MicroHTTP", package: "minerva-server"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
@@ -114,7 +115,7 @@ let package = Package(
             dependencies: [
                 "ListDiffInputs",
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "MinervaList", package: "minerva-server"),
+                .product(name: "MinervaList", package: "Model"),
             ],
             path: "Benchmarks/ListDiff",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -124,7 +125,7 @@ let package = Package(
             dependencies: [
                 "InProcessAPI",
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "MinervaCoordinator", package: "minerva-server"),
+                .product(name: "MinervaCoordinator", package: "Model"),
                 .product(name: "MinervaServer", package: "minerva-server"),
                 .product(name: "MicroHTTP", package: "minerva-server"),
             ],

@@ -16,6 +16,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "minerva-server", path: ".."),
+        .package(path: "../Model"),
     ],
     targets: [
         // MARK: - Targets
@@ -25,7 +26,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "fuzz-json",
-            dependencies: ["FuzzDriver", .product(name: "MinervaJSON", package: "minerva-server")],
+            dependencies: ["FuzzDriver", .product(name: "MinervaJSON", package: "Model")],
             swiftSettings: swiftSettings
         ),
         // Route is internal to MinervaServer: this target imports it @testable, which debug builds allow.

@@ -1,0 +1,40 @@
+// swift-tools-version:6.1
+// The navigation model as a package of its own, with no dependency: the coordinator tree and the
+// app description (MinervaCoordinator), lists and their fewest-moves diff (MinervaList), and the
+// JSON reader and writer they need (MinervaJSON). The server's package depends on it by path;
+// nothing in it knows HTTP, storage, logging or metrics, so that an app can build it too.
+//   swift build --package-path Model
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "minerva-model",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "MinervaCoordinator", targets: ["MinervaCoordinator"]),
+        .library(name: "MinervaList", targets: ["MinervaList"]),
+        .library(name: "MinervaJSON", targets: ["MinervaJSON"]),
+    ],
+    targets: [
+        .target(
+            name: "MinervaJSON",
+            swiftSettings: swiftSettings,
+            linkerSettings: [.linkedLibrary("m")]
+        ),
+        .target(
+            name: "MinervaList",
+            dependencies: ["MinervaJSON"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "MinervaCoordinator",
+            dependencies: ["MinervaJSON"],
+            swiftSettings: swiftSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
