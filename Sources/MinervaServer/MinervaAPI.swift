@@ -154,11 +154,21 @@ public final class MinervaAPI: HTTPResponder {
         if let preflight = try configuration.cors.preflight(request, route: route) {
             return .response(preflight)
         }
-        var session: LiveSession?
-        if let id = route.sessionID {
+        switch route {
+        case .server(let path):
+            _ = try admit(request, to: route)
+            return try answer(path, request, exchange)
+        case .session(let id, let path):
+            // The session first: a wrong token is 401 whatever the method.
             guard let token = request.header("authorization").flatMap(BearerToken.parse) else { throw .unauthorized }
-            session = try throughCore { () throws(SessionError) in try core.session(id, token: token) }
+            let session = try throughCore { () throws(SessionError) in try core.session(id, token: token) }
+            return try answer(path, try admit(request, to: route), on: session, request, exchange)
         }
+    }
+
+    /// Refuses a method the path does not answer (`405`) and a body over the limit (`413`).
+    /// - Returns: the method to answer (`GET` for `HEAD`).
+    private func admit(_ request: HTTPRequest, to route: Route) throws(APIError) -> String {
         let method = request.method == "HEAD" ? "GET" : request.method
         guard route.allowedMethods.contains(request.method) || route.allowedMethods.contains(method) else {
             throw .methodNotAllowed(request.method, allowed: route.allowedMethods)
@@ -166,52 +176,65 @@ public final class MinervaAPI: HTTPResponder {
         if request.bodyExceedsLimit {
             throw .payloadTooLarge(limit: configuration.maxBodySize)
         }
-        switch (route, method) {
-        case (.health, _):
+        return method
+    }
+
+    /// Answers a request on one of the server's own paths.
+    private func answer(_ path: Route.ServerPath, _ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
+        switch path {
+        case .health:
             return .response(health())
-        case (.metrics, _):
+        case .metrics:
             refreshGauges()
             return .response(
                 HTTPResponse(
                     status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")],
                     body: metricsText()))
-        case (.webAsset(let name), _):
+        case .webAsset(let name):
             guard let response = web.response(for: name) else { throw .notFound("no such file: \(Excerpt(name))") }
             return .response(response)
-        case (.app, _):
+        case .app:
             return .response(Self.json(200, appDocument.withLock { $0 }))
-        case (.server, _):
+        case .server:
             return .response(Self.json(200, serverDocument))
-        case (.sessions, _):
+        case .sessions:
             return try createSession(request, exchange)
-        case (.session, "DELETE"):
-            return try deleteSession(session!, request, exchange)
-        case (.session, _):
-            return try getSession(session!, request, exchange)
-        case (.events, _):
-            return try events(session!, request, exchange)
-        case (.operation(_, let operation), _):
-            return try perform(operation, on: session!, request, exchange)
-        case (.list(_, let node), "PUT"):
-            return try putList(node, on: session!, request, exchange)
-        case (.list(_, let node), _):
-            return .response(try getList(node, on: session!, request))
-        case (.params(_, let node), _):
-            return try updateParams(node, on: session!, request, exchange)
-        case (.ui(_, let node), _):
-            return try putUI(node, on: session!, request, exchange)
-        case (.presentation(_, let node), _):
-            return try changePresentation(node, on: session!, request, exchange)
-        case (.result(_, let node, let screen), _):
-            return try consumeResult(screen, of: node, on: session!, request, exchange)
-        case (.link, _):
-            return .response(try link(session!))
-        case (.version(_, let version), _):
-            return .response(try pastVersion(version, of: session!, request))
-        case (.restore, _):
-            return try restore(session!, request, exchange)
-        case (.analytics(let report), _):
+        case .analytics(let report):
             return .response(try analytics(report, request))
+        }
+    }
+
+    /// Answers a request on a session's path, with the session its id and token named.
+    private func answer(
+        _ path: Route.SessionPath, _ method: String, on session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange
+    ) throws(APIError) -> HTTPReply {
+        switch (path, method) {
+        case (.state, "DELETE"):
+            return try deleteSession(session, request, exchange)
+        case (.state, _):
+            return try getSession(session, request, exchange)
+        case (.events, _):
+            return try events(session, request, exchange)
+        case (.operation(let operation), _):
+            return try perform(operation, on: session, request, exchange)
+        case (.list(let node), "PUT"):
+            return try putList(node, on: session, request, exchange)
+        case (.list(let node), _):
+            return .response(try getList(node, on: session, request))
+        case (.params(let node), _):
+            return try updateParams(node, on: session, request, exchange)
+        case (.ui(let node), _):
+            return try putUI(node, on: session, request, exchange)
+        case (.presentation(let node), _):
+            return try changePresentation(node, on: session, request, exchange)
+        case (.result(let node, let screen), _):
+            return try consumeResult(screen, of: node, on: session, request, exchange)
+        case (.link, _):
+            return .response(try link(session))
+        case (.version(let version), _):
+            return .response(try pastVersion(version, of: session, request))
+        case (.restore, _):
+            return try restore(session, request, exchange)
         }
     }
 

@@ -7,7 +7,7 @@ extension Route {
     /// Whether the path is an admin path: answered only with the admin token, and unknown
     /// (`404`) when the server has none.
     var isAdmin: Bool {
-        if case .analytics = self { return true }
+        if case .server(.analytics) = self { return true }
         return false
     }
 }

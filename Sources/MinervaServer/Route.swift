@@ -1,41 +1,54 @@
 /// The API's paths, recognised before anything else is checked.
 enum Route: Equatable {
-    /// `/healthz`
-    case health
-    /// `/metrics`
-    case metrics
-    /// `/` (the web client's page) and `/web/{fileName}`
-    case webAsset(String)
-    /// `/v1/app`
-    case app
-    /// `/v1/server`
-    case server
-    /// `/v1/sessions`
-    case sessions
-    /// `/v1/sessions/{id}`
-    case session(String)
-    /// `/v1/sessions/{id}/events`
-    case events(String)
-    /// `/v1/sessions/{id}/{operation}`
-    case operation(String, Operation)
-    /// `/v1/sessions/{id}/nodes/{node}/list`
-    case list(String, node: String)
-    /// `/v1/sessions/{id}/nodes/{node}/params`
-    case params(String, node: String)
-    /// `/v1/sessions/{id}/nodes/{node}/ui`
-    case ui(String, node: String)
-    /// `/v1/sessions/{id}/nodes/{node}/presentation`
-    case presentation(String, node: String)
-    /// `/v1/sessions/{id}/nodes/{node}/results/{screen}`
-    case result(String, node: String, screen: String)
-    /// `/v1/sessions/{id}/link`
-    case link(String)
-    /// `/v1/sessions/{id}/versions/{version}`
-    case version(String, version: String)
-    /// `/v1/sessions/{id}/restore`
-    case restore(String)
-    /// `/v1/admin/analytics/{report}` (only with an admin token)
-    case analytics(AnalyticsReport)
+    /// A path of the server's own, answered without a session.
+    case server(ServerPath)
+    /// `/v1/sessions/{id}` and the paths under it: answered with the session its id and bearer
+    /// token name.
+    case session(String, SessionPath)
+
+    /// The paths answered without a session.
+    enum ServerPath: Equatable {
+        /// `/healthz`
+        case health
+        /// `/metrics`
+        case metrics
+        /// `/` (the web client's page) and `/web/{fileName}`
+        case webAsset(String)
+        /// `/v1/app`
+        case app
+        /// `/v1/server`
+        case server
+        /// `/v1/sessions`
+        case sessions
+        /// `/v1/admin/analytics/{report}` (only with an admin token)
+        case analytics(AnalyticsReport)
+    }
+
+    /// The paths of one session, under `/v1/sessions/{id}`.
+    enum SessionPath: Equatable {
+        /// `/v1/sessions/{id}`
+        case state
+        /// `/v1/sessions/{id}/events`
+        case events
+        /// `/v1/sessions/{id}/{operation}`
+        case operation(Operation)
+        /// `/v1/sessions/{id}/nodes/{node}/list`
+        case list(node: String)
+        /// `/v1/sessions/{id}/nodes/{node}/params`
+        case params(node: String)
+        /// `/v1/sessions/{id}/nodes/{node}/ui`
+        case ui(node: String)
+        /// `/v1/sessions/{id}/nodes/{node}/presentation`
+        case presentation(node: String)
+        /// `/v1/sessions/{id}/nodes/{node}/results/{screen}`
+        case result(node: String, screen: String)
+        /// `/v1/sessions/{id}/link`
+        case link
+        /// `/v1/sessions/{id}/versions/{version}`
+        case version(String)
+        /// `/v1/sessions/{id}/restore`
+        case restore
+    }
 
     /// The navigation operations, by their path segment.
     enum Operation: String, CaseIterable {
@@ -57,17 +70,39 @@ enum Route: Equatable {
     /// The methods this path answers.
     var allowedMethods: [String] {
         switch self {
-        case .health, .metrics, .app, .server, .events, .link, .webAsset, .version, .analytics: ["GET", "HEAD"]
-        case .sessions, .operation, .restore, .presentation: ["POST"]
-        case .session: ["GET", "HEAD", "DELETE"]
-        case .list: ["GET", "HEAD", "PUT"]
-        case .params: ["PATCH"]
-        case .ui: ["PUT"]
-        case .result: ["DELETE"]
+        case .server(let path): path.allowedMethods
+        case .session(_, let path): path.allowedMethods
         }
     }
 
     /// The route's name in metrics: a fixed set, never an id.
+    var metricName: String {
+        switch self {
+        case .server(let path): path.metricName
+        case .session(_, let path): path.metricName
+        }
+    }
+
+    /// Whether answering may read or write the session store: a session's paths, creating one,
+    /// the health check (which asks the store) and the analytics reports.
+    var usesStore: Bool {
+        switch self {
+        case .server(.sessions), .server(.health), .server(.analytics), .session: true
+        case .server(.metrics), .server(.app), .server(.server), .server(.webAsset): false
+        }
+    }
+}
+
+extension Route.ServerPath {
+    /// The methods this path answers.
+    var allowedMethods: [String] {
+        switch self {
+        case .health, .metrics, .app, .server, .webAsset, .analytics: ["GET", "HEAD"]
+        case .sessions: ["POST"]
+        }
+    }
+
+    /// The path's name in metrics.
     var metricName: String {
         switch self {
         case .health: "healthz"
@@ -75,9 +110,32 @@ enum Route: Equatable {
         case .app: "app"
         case .server: "server"
         case .sessions: "sessions"
-        case .session: "session"
+        case .metrics: "metrics"
+        case .analytics(let report): "analytics_" + report.rawValue
+        }
+    }
+}
+
+extension Route.SessionPath {
+    /// The methods this path answers.
+    var allowedMethods: [String] {
+        switch self {
+        case .events, .link, .version: ["GET", "HEAD"]
+        case .operation, .restore, .presentation: ["POST"]
+        case .state: ["GET", "HEAD", "DELETE"]
+        case .list: ["GET", "HEAD", "PUT"]
+        case .params: ["PATCH"]
+        case .ui: ["PUT"]
+        case .result: ["DELETE"]
+        }
+    }
+
+    /// The path's name in metrics.
+    var metricName: String {
+        switch self {
+        case .state: "session"
         case .events: "events"
-        case .operation(_, let operation): operation.rawValue
+        case .operation(let operation): operation.rawValue
         case .list: "list"
         case .params: "params"
         case .ui: "ui"
@@ -86,27 +144,6 @@ enum Route: Equatable {
         case .link: "link"
         case .version: "version"
         case .restore: "restore"
-        case .metrics: "metrics"
-        case .analytics(let report): "analytics_" + report.rawValue
-        }
-    }
-
-    /// The session the path names, if any.
-    /// Whether answering may read or write the session store: a session's paths, creating one,
-    /// and the health check (which asks the store).
-    var usesStore: Bool {
-        switch self {
-        case .session, .events, .operation, .list, .params, .ui, .presentation, .result, .link, .version, .restore, .sessions, .health, .analytics: true
-        case .metrics, .app, .server, .webAsset: false
-        }
-    }
-
-    var sessionID: String? {
-        switch self {
-        case .session(let id), .events(let id), .operation(let id, _), .list(let id, _), .params(let id, _), .ui(let id, _), .presentation(let id, _), .result(let id, _, _),
-            .link(let id), .version(let id, _), .restore(let id):
-            id
-        case .health, .metrics, .app, .server, .sessions, .webAsset, .analytics: nil
         }
     }
 }
@@ -155,6 +192,12 @@ private struct PathSegments {
 
     /// The API path these segments name, if any.
     var route: Route? {
+        if count >= 3, segment(0, is: "v1"), segment(1, is: "sessions"), !isEmpty(2) { return sessionRoute(id: string(2)) }
+        return serverPath.map { .server($0) }
+    }
+
+    /// The paths answered without a session.
+    private var serverPath: Route.ServerPath? {
         switch count {
         case 1 where isEmpty(0): return .webAsset("index.html")
         case 1 where segment(0, is: "healthz"): return .health
@@ -167,28 +210,28 @@ private struct PathSegments {
         case 2 where segment(0, is: "v1") && segment(1, is: "sessions"): return .sessions
         case 4 where segment(0, is: "v1") && segment(1, is: "admin") && segment(2, is: "analytics"):
             return Route.AnalyticsReport(rawValue: string(3)).map { .analytics($0) }
-        case 3...7 where segment(0, is: "v1") && segment(1, is: "sessions") && !isEmpty(2):
-            return sessionRoute(id: string(2))
         default: return nil
         }
     }
 
     /// The routes under `/v1/sessions/{id}`.
     private func sessionRoute(id: String) -> Route? {
+        let path: Route.SessionPath?
         switch count {
-        case 3: return .session(id)
-        case 4 where segment(3, is: "events"): return .events(id)
-        case 4 where segment(3, is: "link"): return .link(id)
-        case 4 where segment(3, is: "restore"): return .restore(id)
-        case 5 where segment(3, is: "versions") && !isEmpty(4): return .version(id, version: string(4))
-        case 4: return Route.Operation(rawValue: string(3)).map { .operation(id, $0) }
-        case 6 where segment(3, is: "nodes") && !isEmpty(4) && segment(5, is: "list"): return .list(id, node: string(4))
-        case 6 where segment(3, is: "nodes") && !isEmpty(4) && segment(5, is: "params"): return .params(id, node: string(4))
-        case 6 where segment(3, is: "nodes") && !isEmpty(4) && segment(5, is: "ui"): return .ui(id, node: string(4))
-        case 6 where segment(3, is: "nodes") && !isEmpty(4) && segment(5, is: "presentation"): return .presentation(id, node: string(4))
+        case 3: path = .state
+        case 4 where segment(3, is: "events"): path = .events
+        case 4 where segment(3, is: "link"): path = .link
+        case 4 where segment(3, is: "restore"): path = .restore
+        case 5 where segment(3, is: "versions") && !isEmpty(4): path = .version(string(4))
+        case 4: path = Route.Operation(rawValue: string(3)).map { .operation($0) }
+        case 6 where segment(3, is: "nodes") && !isEmpty(4) && segment(5, is: "list"): path = .list(node: string(4))
+        case 6 where segment(3, is: "nodes") && !isEmpty(4) && segment(5, is: "params"): path = .params(node: string(4))
+        case 6 where segment(3, is: "nodes") && !isEmpty(4) && segment(5, is: "ui"): path = .ui(node: string(4))
+        case 6 where segment(3, is: "nodes") && !isEmpty(4) && segment(5, is: "presentation"): path = .presentation(node: string(4))
         case 7 where segment(3, is: "nodes") && !isEmpty(4) && segment(5, is: "results") && !isEmpty(6):
-            return .result(id, node: string(4), screen: string(6))
-        default: return nil
+            path = .result(node: string(4), screen: string(6))
+        default: path = nil
         }
+        return path.map { .session(id, $0) }
     }
 }

@@ -119,10 +119,13 @@ func errorCode(_ json: JSONValue?) -> String? {
 
 @Suite struct HelperTests {
     @Test(arguments: [
-        ("/healthz", Route.health), ("/", .webAsset("index.html")), ("/web/app.js", .webAsset("app.js")), ("/v1/app", .app), ("/v1/server", .server), ("/v1/sessions", .sessions), ("/v1/sessions/abc", .session("abc")),
-        ("/v1/sessions/abc/events", .events("abc")), ("/v1/sessions/abc/set-root", .operation("abc", .setRoot)),
-        ("/metrics", .metrics), ("/v1/sessions/abc/link", .link("abc")), ("/v1/sessions/é/deep-link", .operation("é", .deepLink)),
-        ("/v1/sessions/s_1/nodes/n3/list", .list("s_1", node: "n3")),
+        ("/healthz", Route.server(.health)), ("/", .server(.webAsset("index.html"))), ("/web/app.js", .server(.webAsset("app.js"))),
+        ("/v1/app", .server(.app)), ("/v1/server", .server(.server)), ("/v1/sessions", .server(.sessions)), ("/v1/sessions/abc", .session("abc", .state)),
+        ("/v1/sessions/abc/events", .session("abc", .events)), ("/v1/sessions/abc/set-root", .session("abc", .operation(.setRoot))),
+        ("/metrics", .server(.metrics)), ("/v1/sessions/abc/link", .session("abc", .link)),
+        ("/v1/sessions/é/deep-link", .session("é", .operation(.deepLink))), ("/v1/sessions/s_1/nodes/n3/list", .session("s_1", .list(node: "n3"))),
+        ("/v1/sessions/s_1/nodes/n3/results/login", .session("s_1", .result(node: "n3", screen: "login"))),
+        ("/v1/sessions/s_1/versions/4", .session("s_1", .version("4"))), ("/v1/admin/analytics/funnel", .server(.analytics(.funnel))),
     ])
     func routesAreRecognised(path: String, route: Route) {
         #expect(Route(path: path) == route)

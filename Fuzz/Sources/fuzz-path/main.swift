@@ -23,29 +23,52 @@ public func fuzzPath(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
 /// Checks a route the router found: its ids, and that its own path finds it again.
 func check(_ route: Route?) {
     guard let route else { return }
-    for id in [route.sessionID, node(of: route)].compactMap({ $0 }) where id.isEmpty || id.utf8.contains(UInt8(ascii: "/")) {
+    for id in ids(of: route) where id.isEmpty || id.utf8.contains(UInt8(ascii: "/")) {
         finding("route \(route) has the id \(id.debugDescription)")
     }
     guard Route(path: path(of: route)) == route else { finding("route \(route) is not found again from \(path(of: route))") }
 }
 
-func node(of route: Route) -> String? {
-    if case .list(_, let node) = route { node } else { nil }
+/// The ids a route names: the session's, and the node, screen or version of a path under it.
+func ids(of route: Route) -> [String] {
+    guard case .session(let id, let path) = route else { return [] }
+    switch path {
+    case .list(let node), .params(let node), .ui(let node), .presentation(let node): return [id, node]
+    case .result(let node, let screen): return [id, node, screen]
+    case .version(let version): return [id, version]
+    case .state, .events, .operation, .link, .restore: return [id]
+    }
 }
 
 /// The path that names a route.
 func path(of route: Route) -> String {
     switch route {
-    case .health: "/healthz"
-    case .metrics: "/metrics"
-    case .webAsset(let name): "/web/\(name)"
-    case .app: "/v1/app"
-    case .sessions: "/v1/sessions"
-    case .session(let id): "/v1/sessions/\(id)"
-    case .events(let id): "/v1/sessions/\(id)/events"
-    case .operation(let id, let operation): "/v1/sessions/\(id)/\(operation.rawValue)"
-    case .list(let id, let node): "/v1/sessions/\(id)/nodes/\(node)/list"
-    case .link(let id): "/v1/sessions/\(id)/link"
+    case .server(let path):
+        switch path {
+        case .health: "/healthz"
+        case .metrics: "/metrics"
+        case .webAsset(let name): name == "index.html" ? "/" : "/web/\(name)"
+        case .app: "/v1/app"
+        case .server: "/v1/server"
+        case .sessions: "/v1/sessions"
+        case .analytics(let report): "/v1/admin/analytics/\(report.rawValue)"
+        }
+    case .session(let id, let path):
+        "/v1/sessions/\(id)" + {
+            switch path {
+            case .state: ""
+            case .events: "/events"
+            case .operation(let operation): "/\(operation.rawValue)"
+            case .list(let node): "/nodes/\(node)/list"
+            case .params(let node): "/nodes/\(node)/params"
+            case .ui(let node): "/nodes/\(node)/ui"
+            case .presentation(let node): "/nodes/\(node)/presentation"
+            case .result(let node, let screen): "/nodes/\(node)/results/\(screen)"
+            case .link: "/link"
+            case .version(let version): "/versions/\(version)"
+            case .restore: "/restore"
+            }
+        }()
     }
 }
 
