@@ -36,10 +36,12 @@ extension CoordinatorTree {
             }
             // UIKit asks the child shown (isModalInPresentation): any screen on the stack may hold the sheet.
             if let holding = navigators[navigatorID]!.stack.map({ nodes[$0]! }).first(where: { !isDismissible($0) }) {
-                let who = holding.id == root.id ? "'\(root.id)' says it" : "'\(holding.id)' ('\(holding.screen)') on its stack says it"
+                let why =
+                    holding.id == root.id
+                    ? "'\(root.id)' says it cannot be swiped away (dismissible: false)"
+                    : "'\(holding.id)' ('\(holding.screen)') on its stack says it cannot be swiped away (dismissible: false), so '\(root.id)' cannot be"
                 throw .notDismissible(
-                    "\(who) cannot be swiped away (dismissible: false), so '\(root.id)' cannot be; a client does not let the user do it, "
-                        + "and dismisses it without 'interactive' when the app decides to")
+                    "\(why); a client does not let the user do it, and dismisses it without 'interactive' when the app decides to")
             }
         }
         var targets = Set(navigators[navigatorID]!.stack)
