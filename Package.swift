@@ -21,6 +21,7 @@ let model = Package.Dependency.package(path: "Model")
 let json = Target.Dependency.product(name: "MinervaJSON", package: "Model")
 let list = Target.Dependency.product(name: "MinervaList", package: "Model")
 let coordinator = Target.Dependency.product(name: "MinervaCoordinator", package: "Model")
+let sessionModel = Target.Dependency.product(name: "MinervaModel", package: "Model")
 
 let package = Package(
     name: "minerva-server",
@@ -62,6 +63,7 @@ let package = Package(
                 json,
                 coordinator,
                 list,
+                sessionModel,
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -75,6 +77,7 @@ let package = Package(
                 "MinervaSessions",
                 json,
                 list,
+                sessionModel,
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
@@ -85,6 +88,7 @@ let package = Package(
                 "CLibPQ",
                 "Locking",
                 "MinervaSessions",
+                sessionModel,
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -97,6 +101,7 @@ let package = Package(
                 json,
                 coordinator,
                 list,
+                sessionModel,
                 "MinervaSessions",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -112,6 +117,7 @@ let package = Package(
                 "MinervaServer",
                 "MinervaSessions",
                 coordinator,
+                sessionModel,
                 "MinervaSQLite",
                 "MinervaPostgres",
                 "MicroHTTP",
@@ -127,7 +133,7 @@ let package = Package(
         // MARK: - Tests
         .target(
             name: "TestSupport",
-            dependencies: [coordinator, "MinervaSessions"],
+            dependencies: [coordinator, sessionModel, "MinervaSessions"],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
@@ -154,7 +160,7 @@ let package = Package(
         .testTarget(
             name: "MinervaSessionsTests",
             dependencies: [
-                "MinervaSessions", "MinervaSQLite", "MinervaPostgres", coordinator, list, json, "TestSupport",
+                "MinervaSessions", "MinervaSQLite", "MinervaPostgres", coordinator, sessionModel, list, json, "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -162,7 +168,7 @@ let package = Package(
         .testTarget(
             name: "MinervaServerTests",
             dependencies: [
-                "MinervaServer", "MinervaSessions", "MinervaSQLite", coordinator, list, json, "MicroHTTP",
+                "MinervaServer", "MinervaSessions", "MinervaSQLite", coordinator, sessionModel, list, json, "MicroHTTP",
                 "TestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings

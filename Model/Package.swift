@@ -1,7 +1,8 @@
 // swift-tools-version:6.1
-// The navigation model as a package of its own, with no dependency: the coordinator tree and the
-// app description (MinervaCoordinator), lists and their fewest-moves diff (MinervaList), and the
-// JSON reader and writer they need (MinervaJSON). The server's package depends on it by path;
+// The navigation model as a package of its own, with no dependency: a session's state, its pure
+// step and the replay of its change log (MinervaModel), the coordinator tree and the app
+// description (MinervaCoordinator), lists and their fewest-moves diff (MinervaList), and the JSON
+// reader and writer they need (MinervaJSON). The server's package depends on it by path;
 // nothing in it knows HTTP, storage, logging or metrics, so that an app can build it too.
 //   swift build --package-path Model
 import PackageDescription
@@ -15,6 +16,7 @@ let package = Package(
     name: "minerva-model",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "MinervaModel", targets: ["MinervaModel"]),
         .library(name: "MinervaCoordinator", targets: ["MinervaCoordinator"]),
         .library(name: "MinervaList", targets: ["MinervaList"]),
         .library(name: "MinervaJSON", targets: ["MinervaJSON"]),
@@ -33,6 +35,11 @@ let package = Package(
         .target(
             name: "MinervaCoordinator",
             dependencies: ["MinervaJSON"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "MinervaModel",
+            dependencies: ["MinervaCoordinator", "MinervaList", "MinervaJSON"],
             swiftSettings: swiftSettings
         ),
     ],

@@ -1,3 +1,4 @@
+import MinervaModel
 import MinervaSessions
 
 extension APIError {

@@ -1,4 +1,5 @@
 import MicroHTTP
+import MinervaModel
 import MinervaSessions
 
 /// A server-sent event stream following a session: each published block of events as frames,

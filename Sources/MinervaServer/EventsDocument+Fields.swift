@@ -1,5 +1,6 @@
 import MinervaCoordinator
 import MinervaJSON
+import MinervaModel
 import MinervaSessions
 
 extension SessionEvent.Change {

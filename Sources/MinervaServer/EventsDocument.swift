@@ -1,6 +1,7 @@
 import MicroHTTP
 import MinervaCoordinator
 import MinervaJSON
+import MinervaModel
 import MinervaSessions
 
 /// Writes the change log for clients: `{"events": [...], "last": N, "truncated"?: true}` for

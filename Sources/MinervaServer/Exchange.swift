@@ -1,4 +1,5 @@
 import MicroHTTP
+import MinervaModel
 import MinervaSessions
 
 /// One request on its way to its answer: what its log line and metrics need, kept until the

@@ -1,4 +1,5 @@
 import MicroHTTP
+import MinervaModel
 import MinervaSessions
 
 /// A long poll on the change log (`GET …/events?wait=S`): answered with the events after

@@ -1,6 +1,7 @@
 import Dispatch
 import MicroHTTP
 import MinervaCoordinator
+import MinervaModel
 import MinervaSessions
 
 extension MinervaAPI {

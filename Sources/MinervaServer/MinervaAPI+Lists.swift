@@ -2,6 +2,7 @@ import MicroHTTP
 import MinervaCoordinator
 import MinervaJSON
 import MinervaList
+import MinervaModel
 import MinervaSessions
 
 extension MinervaAPI {

@@ -1,4 +1,5 @@
 import MicroHTTP
+import MinervaModel
 import MinervaSessions
 
 extension MinervaAPI {

@@ -2,6 +2,7 @@ import Dispatch
 import MicroHTTP
 import MinervaCoordinator
 import MinervaJSON
+import MinervaModel
 import MinervaSessions
 
 extension MinervaAPI {

@@ -1,5 +1,6 @@
 import MicroHTTP
 import MinervaJSON
+import MinervaModel
 import MinervaSessions
 
 extension MinervaAPI {

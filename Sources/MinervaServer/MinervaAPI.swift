@@ -2,6 +2,7 @@ import Locking
 public import Logging
 public import MicroHTTP
 public import MinervaCoordinator
+public import MinervaModel
 import MinervaJSON
 public import MinervaSessions
 import Synchronization

@@ -1,5 +1,6 @@
 import Locking
 import Metrics
+import MinervaModel
 import MinervaSessions
 
 /// The figures operators expect, through swift-metrics (the executable exports them in the

@@ -1,6 +1,7 @@
 import MinervaCoordinator
 import MinervaJSON
 import MinervaList
+import MinervaModel
 import MinervaSessions
 import Synchronization
 

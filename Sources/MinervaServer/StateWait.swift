@@ -1,5 +1,6 @@
 import Dispatch
 import MicroHTTP
+import MinervaModel
 import MinervaSessions
 
 /// `GET /v1/sessions/{id}?wait=S` with `If-None-Match`: answered with the new state as soon as

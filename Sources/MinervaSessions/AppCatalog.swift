@@ -1,6 +1,7 @@
 import Locking
 import Logging
 import MinervaCoordinator
+import MinervaModel
 
 /// Every app description this process ran or read from the store, by version: a session runs
 /// the app of the version it records until it moves.

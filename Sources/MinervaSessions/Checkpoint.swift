@@ -1,5 +1,6 @@
 import MinervaCoordinator
 import MinervaJSON
+import MinervaModel
 
 /// A session's state at one version, as an event of its log carries it now and then: the tree
 /// (flags and pending target included) and the version of each list. Later versions are rebuilt

@@ -1,4 +1,5 @@
 import Locking
+import MinervaModel
 
 /// The `Idempotency-Key`s of `POST /v1/sessions`: answers remembered, and creations under way,
 /// so that a retry that arrives while the first request is still being stored waits for its answer

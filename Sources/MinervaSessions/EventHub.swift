@@ -1,4 +1,5 @@
 import Locking
+import MinervaModel
 
 /// Who follows which session. The core publishes a mutation's events here only after storage
 /// has accepted the mutation, so no subscriber ever sees an event a later read would not show.

@@ -1,3 +1,5 @@
+public import MinervaModel
+
 /// A page of a session's change log, as `GET …/events` answers it.
 public struct EventPage: Sendable {
     /// The events after the asked `seq`, oldest first.

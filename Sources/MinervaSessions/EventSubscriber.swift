@@ -1,3 +1,5 @@
+public import MinervaModel
+
 /// Something that follows a session's change log: a long poll, a server-sent event stream, a
 /// wait for a new version. The HTTP layer implements it; the core calls it while it holds the
 /// session's lock, so it must only hand the events on, never block.

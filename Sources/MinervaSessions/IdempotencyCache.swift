@@ -1,4 +1,5 @@
 import DequeModule
+import MinervaModel
 
 /// The answers of recent mutations by `Idempotency-Key`, so that a retry (a double tap, a
 /// client's second attempt) gets the first answer again instead of applying twice. Bounded by

@@ -1,4 +1,5 @@
 import Metrics
+import MinervaModel
 
 /// The list diffs' figures, through swift-metrics: how many, and how long each took.
 enum ListDiffMetrics {
@@ -10,10 +11,16 @@ enum ListDiffMetrics {
         _ = (diffs, duration)
     }
 
-    /// Records one diff that began at `started`.
-    static func record(since started: ContinuousClock.Instant) {
+    /// Records the diffs of a change's block, from the step that began at `started`: one per list
+    /// the block changed, each taking its share of the step's time (the diff is most of a list's step).
+    static func record(_ block: [SessionEvent], since started: ContinuousClock.Instant) {
+        let lists = block.reduce(0) { count, event in if case .listChanged = event.change { count + 1 } else { count } }
+        guard lists > 0 else { return }
         let elapsed = ContinuousClock.now - started
-        diffs.increment()
-        duration.recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        let nanoseconds = (elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000) / Int64(lists)
+        for _ in 0..<lists {
+            diffs.increment()
+            duration.recordNanoseconds(nanoseconds)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Locking
+import MinervaModel
 import Synchronization
 
 /// A session the core serves: its secret, its state behind its own lock, and its turn
@@ -13,6 +14,9 @@ public final class LiveSession: Sendable {
         var log: SessionLog
         /// Answers of its recent mutations by `Idempotency-Key`.
         var answers: IdempotencyCache
+        /// The version and newest event of the session's head in the store (the state a reader
+        /// starts from, replaying the events after it).
+        var storedHead: SessionHead
         /// Whose turn it is to change the session, and the work waiting for it.
         var turn = SessionTurn()
     }
@@ -33,12 +37,12 @@ public final class LiveSession: Sendable {
     private let lastUsedMilliseconds: Atomic<Int>
 
     init(
-        id: String, tokenHash: [UInt8], state: SessionState, log: SessionLog, answers: IdempotencyCache, configuration: SessionConfiguration,
-        lastUsed: Double
+        id: String, tokenHash: [UInt8], state: SessionState, storedHead: SessionHead, log: SessionLog, answers: IdempotencyCache,
+        configuration: SessionConfiguration, lastUsed: Double
     ) {
         self.id = id
         self.tokenHash = tokenHash
-        slot = Locked(Slot(state: state, log: log, answers: answers))
+        slot = Locked(Slot(state: state, log: log, answers: answers, storedHead: storedHead))
         let rate = configuration.rateLimit
         limiter = Locked(rate > 0 ? RateLimiter(rate: rate, burst: max(1, configuration.rateBurst), now: lastUsed) : nil)
         lastUsedMilliseconds = Atomic(Int(lastUsed * 1000))

@@ -1,3 +1,5 @@
+public import MinervaModel
+
 /// A mutation as the API hands it to the core.
 public struct Mutation: Sendable {
     /// What to do.

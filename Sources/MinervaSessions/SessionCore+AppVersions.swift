@@ -1,5 +1,6 @@
 import Dispatch
 import MinervaCoordinator
+import MinervaModel
 
 extension SessionCore {
     /// Brings a session that is being used to the app this process runs, when it runs an earlier

@@ -1,4 +1,5 @@
 public import MinervaCoordinator
+public import MinervaModel
 
 /// A session just made, for the API to answer with.
 public struct CreatedSession: Sendable {
@@ -86,12 +87,12 @@ extension SessionCore {
         if let deepLink, app.route(for: deepLink) == nil {
             throw .notFound(app.unmatchedLinkMessage(deepLink))
         }
-        try model { () throws(NavigationError) in try CoordinatorTree.check(layout: layout, for: app) }
+        try SessionError.catching { () throws(NavigationError) in try CoordinatorTree.check(layout: layout, for: app) }
         if flags.contains(where: \.isEmpty) { throw .invalid("flag names must not be empty") }
         var tree = CoordinatorTree(app: app, layout: layout, flags: Set(flags))
         tree.setSizeClass(sizeClass)
         if let deepLink {
-            try model { () throws(NavigationError) in _ = try tree.deepLink(deepLink) }
+            try SessionError.catching { () throws(NavigationError) in _ = try tree.deepLink(deepLink) }
             guard tree.nodes.count <= configuration.maxNodes else {
                 throw .conflict("the deep link would make \(tree.nodes.count) nodes, over the limit of \(configuration.maxNodes)")
             }
@@ -106,8 +107,8 @@ extension SessionCore {
         let state = SessionState(tree: tree, appVersion: appVersion)
         let created = CreatedSession(id: "s_" + Token.random(bytes: 16), token: token, state: state)
         let session = LiveSession(
-            id: created.id, tokenHash: Token.hash(token), state: state, log: SessionLog(), answers: newAnswers(), configuration: configuration,
-            lastUsed: now)
+            id: created.id, tokenHash: Token.hash(token), state: state, storedHead: SessionHead(version: 1, lastEvent: 0), log: SessionLog(),
+            answers: newAnswers(), configuration: configuration, lastUsed: now)
         let response = answer(created)
         let entry = key.map { IdempotencyCache.Entry(key: $0, answer: response, storedAt: now) }
         var write = state.creationWrite(id: session.id, tokenHash: session.tokenHash, lastUsed: now)

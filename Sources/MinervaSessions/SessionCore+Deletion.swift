@@ -1,3 +1,5 @@
+public import MinervaModel
+
 /// Receives a deletion's outcome once it is durable (or refused).
 public typealias DeletionCompletion = @Sendable (Result<Void, SessionError>) -> Void
 

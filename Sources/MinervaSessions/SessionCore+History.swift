@@ -1,4 +1,5 @@
 public import MinervaCoordinator
+public import MinervaModel
 public import MinervaList
 
 extension SessionCore {

@@ -1,3 +1,4 @@
+public import MinervaModel
 import Dispatch
 import MinervaCoordinator
 
@@ -69,30 +70,25 @@ extension SessionCore {
             if slot.turn.appGeneration != appGeneration.load(ordering: .acquiring), slot.state.appVersion != currentApp.version {
                 try checkNotAhead(slot.state.appVersion, of: session.id)
             }
-            var next = slot.state
-            let changes = try mutation.command.apply(to: &next, configuration: configuration)
-            let block = next.recordBlock(changes, from: slot.state, at: Int(now * 1000), listHistoryBudget: historyBudget.lists).map {
-                slot.log.withCheckpoints($0, from: slot.state, to: next, isRestore: mutation.command.isRestore)
-            }
-            if block == nil {
-                // A no-op: no version, no event; its answer is still remembered for its key.
-                next = slot.state
-            } else {
-                try checkLimits(next, growingFrom: slot.state)
-                next.cacheFocus()
-            }
+            let started = ContinuousClock.now
+            let step = try slot.state.step(mutation.command, limits: limits, at: Int(now * 1000))
+            // A no-op has no version and no event; its answer is still remembered for its key.
+            let next = step?.next ?? slot.state
+            let block = step.map { slot.log.withCheckpoints($0.block, from: slot.state, to: $0.next, isRestore: mutation.command.isRestore) }
+            if let block { ListDiffMetrics.record(block, since: started) }
             // An answer stored for an Idempotency-Key is made now; any other once it is sent.
             let entry = mutation.idempotencyKey.map { IdempotencyCache.Entry(key: $0, answer: mutation.answer(next), storedAt: now) }
             let result =
                 entry.map { MutationResult(answer: $0.answer, events: ArraySlice(block ?? []), replayed: false) }
                 ?? MutationResult(state: next, answer: mutation.answer, events: ArraySlice(block ?? []))
             if block == nil, entry == nil { return .success(result) }
+            var storedHead = slot.storedHead
             let write = next.write(
                 from: slot.state, id: session.id, tokenHash: session.tokenHash, lastUsed: session.lastUsed, block: block ?? [], answer: entry,
-                keptAnswers: configuration.idempotencyCapacity, eventHistory: configuration.eventHistory,
+                storedHead: &storedHead, keptAnswers: configuration.idempotencyCapacity, eventHistory: configuration.eventHistory,
                 listHistory: configuration.listHistory)
             let written = WrittenChange(
-                mutation: mutation, next: next, answer: entry, result: result, attempt: attempt,
+                mutation: mutation, next: next, storedHead: storedHead, answer: entry, result: result, attempt: attempt,
                 analytics: analytics.entries(ofBlock: block ?? [], from: slot.state, to: next, session: session.id))
             let inline = writes.commit(.session(write)) {
                 let completion = completion()
@@ -154,24 +150,11 @@ extension SessionCore {
         liveNodes.add(next.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
         if next.appVersion != slot.state.appVersion { slot.turn.appGeneration = -1 }
         slot.state = next
+        slot.storedHead = written.storedHead
         let block = written.result.events
         guard !block.isEmpty else { return }
         slot.log.append(Array(block), keep: eventsInMemory, budget: historyBudget.events)
         hub.publish(block, state: next, session: session.id)
-    }
-
-    /// Refuses a state that grows over the session's limits (a session already over them, say
-    /// under a lowered limit, may still shrink).
-    private func checkLimits(_ state: SessionState, growingFrom old: SessionState) throws(SessionError) {
-        let nodes = state.tree.nodes.count
-        guard nodes <= configuration.maxNodes || nodes <= old.tree.nodes.count else {
-            throw .conflict("the session would hold \(nodes) nodes, over its limit of \(configuration.maxNodes) (--max-nodes); pop or dismiss first")
-        }
-        guard state.byteCount <= configuration.maxSessionBytes || state.byteCount <= old.byteCount else {
-            throw .conflict(
-                "the session would hold \(state.byteCount) bytes, over its limit of \(configuration.maxSessionBytes) (--max-session-bytes); pop, dismiss or shrink a list first"
-            )
-        }
     }
 
     /// A session's write has ended: under its lock, its turn is freed, `settle` gives the write's
@@ -272,6 +255,8 @@ private final class WrittenChange: Sendable {
     let mutation: Mutation
     /// The state it made.
     let next: SessionState
+    /// The session's head in the store once it is written.
+    let storedHead: SessionHead
     /// The answer stored with it for its `Idempotency-Key`.
     let answer: IdempotencyCache.Entry?
     let result: MutationResult
@@ -281,9 +266,13 @@ private final class WrittenChange: Sendable {
     /// longer hold when the write ends: another process's change read meanwhile).
     let analytics: [AnalyticsEntry]
 
-    init(mutation: Mutation, next: SessionState, answer: IdempotencyCache.Entry?, result: MutationResult, attempt: Int, analytics: [AnalyticsEntry]) {
+    init(
+        mutation: Mutation, next: SessionState, storedHead: SessionHead, answer: IdempotencyCache.Entry?, result: MutationResult, attempt: Int,
+        analytics: [AnalyticsEntry]
+    ) {
         self.mutation = mutation
         self.next = next
+        self.storedHead = storedHead
         self.answer = answer
         self.result = result
         self.attempt = attempt

@@ -1,4 +1,5 @@
 import MinervaCoordinator
+import MinervaModel
 
 extension SessionCore {
     /// An empty answer cache, bounded as the configuration says.
@@ -14,15 +15,15 @@ extension SessionCore {
     /// - Throws: ``SnapshotError`` when what is stored is not a session of this app.
     func restore(
         _ stored: StoredSession, app: AppDescription
-    ) throws(SnapshotError) -> (state: SessionState, log: SessionLog, answers: IdempotencyCache, events: [SessionEvent]) {
+    ) throws(SnapshotError) -> (state: SessionState, storedHead: SessionHead, log: SessionLog, answers: IdempotencyCache, events: [SessionEvent]) {
         var events: [SessionEvent] = []
         for record in stored.events { events.append(try SessionEvent(record: record)) }
-        let state = try SessionState(stored: stored, events: events, app: app, configuration: configuration, listHistoryBudget: historyBudget.lists)
+        let (state, storedHead) = try SessionState.read(stored, events: events, app: app, limits: limits)
         var log = SessionLog(events)
         log.trim(keep: eventsInMemory, atLeast: 0, budget: historyBudget.events)
         var answers = newAnswers()
         let now = configuration.now()
         for record in stored.answers { answers.remember(try IdempotencyCache.Entry(record: record), now: now) }
-        return (state, log, answers, events)
+        return (state, storedHead, log, answers, events)
     }
 }

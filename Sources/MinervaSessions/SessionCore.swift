@@ -1,5 +1,6 @@
 public import Logging
 public import MinervaCoordinator
+public import MinervaModel
 import Synchronization
 import Locking
 
@@ -188,6 +189,14 @@ public final class SessionCore: Sendable {
         return (total / 2, total / 2, total / 4)
     }
 
+    /// What the step checks a change against.
+    var limits: StepLimits {
+        StepLimits(
+            maxListItems: configuration.maxListItems, maxListBytes: configuration.maxListBytes, maxNodes: configuration.maxNodes,
+            maxParamBytes: configuration.maxParamBytes, maxUIBytes: configuration.maxUIBytes, maxSessionBytes: configuration.maxSessionBytes,
+            listHistory: configuration.listHistory, listHistoryBudget: historyBudget.lists)
+    }
+
     /// A token hash no token matches (SHA-256 has no known preimage of all zeros).
     private static let matchesNoToken = [UInt8](repeating: 0, count: 32)
 
@@ -215,7 +224,7 @@ public final class SessionCore: Sendable {
             throw .storeUnreadable
         }
         guard let stored else { return nil }
-        let restored: (state: SessionState, log: SessionLog, answers: IdempotencyCache, events: [SessionEvent])
+        let restored: (state: SessionState, storedHead: SessionHead, log: SessionLog, answers: IdempotencyCache, events: [SessionEvent])
         let app = self.app
         let own = try apps.app(ofVersion: stored.record.appVersion)
         do throws(SnapshotError) {
@@ -236,8 +245,8 @@ public final class SessionCore: Sendable {
             logger.warning("session \(id) shows screens the app no longer declares: \(unknown.joined(separator: ", "))")
         }
         let session = LiveSession(
-            id: id, tokenHash: stored.record.tokenHash, state: restored.state, log: restored.log, answers: restored.answers,
-            configuration: configuration, lastUsed: stored.record.lastUsed)
+            id: id, tokenHash: stored.record.tokenHash, state: restored.state, storedHead: restored.storedHead, log: restored.log,
+            answers: restored.answers, configuration: configuration, lastUsed: stored.record.lastUsed)
         let inMemory = registry.insert(session)
         guard inMemory === session else {
             // Another request read it first, perhaps before a change this read saw: the one in

@@ -1,6 +1,7 @@
 import Logging
 import MinervaCoordinator
 import MinervaList
+import MinervaModel
 
 /// Reads a session's kept history: pages of its change log, diffs from older list versions, and
 /// earlier versions rebuilt from the log's checkpoints — from memory while it reaches back far
@@ -149,20 +150,21 @@ struct SessionHistory: Sendable {
                 block = []
             }
         }
-        var past = SessionState(tree: tree, appVersion: appVersion ?? state.appVersion)
-        past.version = version
-        past.lastEvent = lastEvent
+        var pastLists: [NodeID: ListHistory] = [:]
         for (node, list) in lists where !restartedSince.contains(node) {
             let current = removedSince.contains(node) ? nil : state.lists[node]
             guard let content = try listContent(node, version: list, current: current, session: session) else { continue }
             // With the version its diff then started from, so that the list reads back with that diff too.
             let from = listsFrom[node] ?? list - 1
             if from > 0, let previous = try listContent(node, version: from, current: current, session: session) {
-                past.lists[node] = try? ListHistory(keptVersions: [(from, previous), (list, content)], retainedVersions: configuration.listHistory)
+                pastLists[node] = try? ListHistory(keptVersions: [(from, previous), (list, content)], retainedVersions: configuration.listHistory)
             } else {
-                past.lists[node] = ListHistory(firstVersion: list, content: content, retainedVersions: configuration.listHistory)
+                pastLists[node] = ListHistory(firstVersion: list, content: content, retainedVersions: configuration.listHistory)
             }
         }
+        let past = SessionState(
+            tree: tree, appVersion: appVersion ?? state.appVersion, firstEvent: 1, version: version, lastEvent: lastEvent, structuralVersion: version,
+            lists: pastLists, listHistoryBudget: .max)
         return PastState(
             state: past, listVersions: lists, removedSince: removedSince, newestListVersions: newestLists, flowSwitchedSince: flowSwitchedSince)
     }

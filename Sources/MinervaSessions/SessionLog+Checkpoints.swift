@@ -1,4 +1,5 @@
 import MinervaCoordinator
+import MinervaModel
 
 extension SessionLog {
     /// A mutation's block with the checkpoints it carries: version 1 on the first mutation's first

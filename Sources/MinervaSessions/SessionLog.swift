@@ -1,4 +1,5 @@
 import DequeModule
+import MinervaModel
 
 /// The newest events of a session's change log, as the session keeps them in memory: its tail,
 /// while the store holds the whole kept log. It lives beside the

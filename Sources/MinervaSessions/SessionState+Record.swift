@@ -2,6 +2,7 @@ import DequeModule
 import MinervaCoordinator
 import MinervaJSON
 import MinervaList
+import MinervaModel
 
 extension SessionState {
     /// The session's own row as it is now, its head's state encoded only when `withState`.
@@ -34,16 +35,17 @@ extension SessionState {
     /// What a mutation from `old` to this state writes, as a delta: its block of events, new list
     /// versions and what fell out of the kept histories, and a remembered answer; and the head,
     /// when a snapshot is due (see ``headInterval``; always with a checkpoint or an app move, whose
-    /// blocks a reader does not replay). Records in this state whether it wrote the head.
+    /// blocks a reader does not replay).
     /// - Parameters:
     ///   - block: the mutation's events.
     ///   - answer: the answer remembered for the mutation's `Idempotency-Key`, if any.
+    ///   - storedHead: the session's head in the store; becomes this state's when the write writes it.
     ///   - keptAnswers: how many answers the store keeps for the session.
     ///   - eventHistory: how many events the log keeps.
     ///   - listHistory: how many versions before its current one a list keeps for diffs.
-    mutating func write(
+    func write(
         from old: SessionState, id: String, tokenHash: [UInt8], lastUsed: Double, block: [SessionEvent], answer: IdempotencyCache.Entry?,
-        keptAnswers: Int, eventHistory: Int, listHistory: Int
+        storedHead: inout SessionHead, keptAnswers: Int, eventHistory: Int, listHistory: Int
     ) -> SessionWrite {
         let writesHead =
             !block.isEmpty
@@ -83,9 +85,10 @@ extension SessionState {
     /// Reads a stored session's state back, its tree served with `app`: the head's state, and the
     /// events after it replayed block by block.
     /// - Parameter events: the stored session's events, read.
+    /// - Returns: the state, and the head it was read from (the version and newest event it holds).
     /// - Throws: ``SnapshotError`` when what is stored is not a session of this app.
-    init(stored: StoredSession, events: [SessionEvent], app: AppDescription, configuration: SessionConfiguration, listHistoryBudget: Int)
-        throws(SnapshotError)
+    static func read(_ stored: StoredSession, events: [SessionEvent], app: AppDescription, limits: StepLimits)
+        throws(SnapshotError) -> (state: SessionState, storedHead: SessionHead)
     {
         let record = stored.record
         var (tree, headFormat) = try CoordinatorTree.head(record.state, app: app)
@@ -107,13 +110,7 @@ extension SessionState {
             }
         }
         guard block.isEmpty else { throw SnapshotError("the session's last block of events has no final event") }
-        self.init(tree: tree, appVersion: record.appVersion, firstEvent: record.firstEvent)
-        version = head.version
-        lastEvent = head.lastEvent
-        // A head of a release before deltas is written again by the first change, so that no
-        // such head ever lags its events (that release would take it for the whole state).
-        storedHead = headFormat < RecordFormat.deltaHead ? Self.headDue : SessionHead(version: record.version, lastEvent: record.lastEvent)
-        structuralVersion = Self.structuralVersion(of: events, version: version)
+        var lists: [NodeID: ListHistory] = [:]
         var versions: [(version: Int, content: ListContent)] = []
         for (index, list) in stored.lists.enumerated() {
             versions.append((list.version, try ListContent(record: list.body)))
@@ -121,13 +118,18 @@ extension SessionState {
                 guard let node = NodeID(list.node) else { throw SnapshotError("'\(list.node)' is not a node id") }
                 let kept = versions
                 lists[node] = try Self.storedList { () throws(ListError) in
-                    try ListHistory(keptVersions: kept, retainedVersions: configuration.listHistory)
+                    try ListHistory(keptVersions: kept, retainedVersions: limits.listHistory)
                 }
                 versions = []
             }
         }
-        byteCount += lists.values.reduce(0) { $0 + $1.current.byteCount }
-        trimListHistory(budget: listHistoryBudget)
+        let state = SessionState(
+            tree: tree, appVersion: record.appVersion, firstEvent: record.firstEvent, version: head.version, lastEvent: head.lastEvent,
+            structuralVersion: structuralVersion(of: events, version: head.version), lists: lists, listHistoryBudget: limits.listHistoryBudget)
+        // A head of a release before deltas is written again by the first change, so that no
+        // such head ever lags its events (that release would take it for the whole state).
+        let storedHead = headFormat < RecordFormat.deltaHead ? headDue : SessionHead(version: record.version, lastEvent: record.lastEvent)
+        return (state, storedHead)
     }
 
     /// The newest version whose block changed more than UI state, read from the kept tail of the

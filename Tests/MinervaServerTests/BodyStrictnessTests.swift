@@ -1,5 +1,6 @@
 import MinervaJSON
 import MinervaList
+import MinervaModel
 import MinervaSessions
 @testable import MinervaServer
 import Testing

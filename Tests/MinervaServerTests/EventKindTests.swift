@@ -1,4 +1,5 @@
 import Foundation
+import MinervaModel
 @testable import MinervaServer
 import MinervaSessions
 import Testing

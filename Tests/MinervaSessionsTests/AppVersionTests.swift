@@ -1,5 +1,6 @@
 import Foundation
 import MinervaCoordinator
+import MinervaModel
 @testable import MinervaSessions
 import MinervaSQLite
 import TestSupport

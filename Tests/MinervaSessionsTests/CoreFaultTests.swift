@@ -2,6 +2,7 @@ import Foundation
 import Dispatch
 import Locking
 import MinervaCoordinator
+import MinervaModel
 @testable import MinervaSessions
 import Testing
 

@@ -2,6 +2,7 @@ import Dispatch
 import Locking
 import Logging
 import MinervaCoordinator
+import MinervaModel
 @testable import MinervaSessions
 import TestSupport
 
@@ -48,6 +49,11 @@ struct CoreHarness {
     /// The session's state now.
     func state(of session: LiveSession) throws -> SessionState {
         try core.read(session) { $0 }
+    }
+
+    /// The version and newest event of a session's head in the store, as the session keeps it.
+    func storedHead(of session: LiveSession) -> SessionHead {
+        session.slot.withLock { $0.storedHead }
     }
 
     /// Calls something that answers at once or later, and waits for the answer.

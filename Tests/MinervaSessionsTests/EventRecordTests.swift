@@ -1,4 +1,5 @@
 import MinervaCoordinator
+import MinervaModel
 @testable import MinervaSessions
 import Testing
 

@@ -3,6 +3,7 @@ import Foundation
 import Locking
 import Logging
 import MinervaCoordinator
+import MinervaModel
 @testable import MinervaPostgres
 @testable import MinervaSessions
 import TestSupport

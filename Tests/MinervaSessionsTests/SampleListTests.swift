@@ -1,6 +1,7 @@
 import MinervaCoordinator
 import MinervaJSON
 import MinervaList
+import MinervaModel
 @testable import MinervaSessions
 import Testing
 

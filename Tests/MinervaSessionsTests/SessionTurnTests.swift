@@ -1,4 +1,5 @@
 import Locking
+import MinervaModel
 @testable import MinervaSessions
 import Testing
 

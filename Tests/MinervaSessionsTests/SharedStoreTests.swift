@@ -1,6 +1,7 @@
 import Foundation
 import Locking
 import MinervaCoordinator
+import MinervaModel
 @testable import MinervaSessions
 import MinervaSQLite
 import Testing

@@ -1,5 +1,6 @@
 import MinervaCoordinator
 import MinervaList
+import MinervaModel
 @testable import MinervaSessions
 import Testing
 import TestSupport

@@ -2,6 +2,7 @@ import Dispatch
 import Locking
 public import Logging
 import MinervaCoordinator
+import MinervaModel
 import Synchronization
 
 /// Records flow analytics off the request's path: the session core hands it what it committed,

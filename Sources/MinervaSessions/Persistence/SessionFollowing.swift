@@ -1,3 +1,5 @@
+import MinervaModel
+
 /// How the core keeps the sessions it holds in memory in step with its store: nothing to do when
 /// this process is the store's only writer (``SoleWriter``), checks and catch-up when others
 /// write it too (``SharedStoreFollower``).

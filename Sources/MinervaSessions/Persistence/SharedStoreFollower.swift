@@ -1,3 +1,5 @@
+import MinervaModel
+
 /// Keeps the sessions this process holds in memory in step with a store other processes write
 /// too: every use checks the session's version in the store first, and commits the others
 /// announce bring the sessions followed here up to date, their followers hearing every block.
@@ -162,6 +164,7 @@ struct SharedStoreFollower: SessionFollowing {
             let missed = try older.filter { $0.seq > known }.map { try SessionEvent(record: $0) } + fresh.events.filter { $0.seq > known }
             core.liveNodes.add(fresh.state.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
             slot.state = fresh.state
+            slot.storedHead = fresh.storedHead
             slot.turn.appGeneration = -1
             if slot.log.events.last?.seq == known, fresh.log.events.first?.seq == known + 1 {
                 // Only what was missed was read: the log goes on from what it has.

@@ -1,5 +1,6 @@
 import MinervaCoordinator
 import MinervaJSON
+import MinervaModel
 
 extension SessionEvent {
     /// The event as stored (``EventRecord``): its own members as the store names them (not the

@@ -1,5 +1,6 @@
 import MinervaCoordinator
 import MinervaJSON
+import MinervaModel
 
 extension SessionEvent.Change {
     /// Writes the change's members into an open event record, as the store names them.

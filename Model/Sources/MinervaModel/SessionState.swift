@@ -16,34 +16,47 @@ public struct SessionState: Sendable {
     public internal(set) var version: Int
     /// The newest version whose block changed more than UI state: an `If-Match` naming any
     /// version from it to ``version`` still matches, so that scrolling never fails a tap.
-    var structuralVersion: Int
+    public internal(set) var structuralVersion: Int
     /// The `seq` of the newest event (0 when none).
     public internal(set) var lastEvent: Int
-    /// The version and newest event of the session's head in the store (the state a reader
-    /// starts from, replaying the events after it).
-    var storedHead = SessionHead(version: 1, lastEvent: 0)
     /// The `seq` the log starts from: 1, or later for a session migrated from a store that did
     /// not keep its events.
-    let firstEvent: Int
+    public let firstEvent: Int
     /// Each node's list, for the nodes that have one.
     public internal(set) var lists: [NodeID: ListHistory]
     /// The version of the app description the session runs (its tree's app).
     public internal(set) var appVersion: String
     /// What the session's size limit counts: every node (a fixed share and its params) and every
     /// list's current cells, in bytes.
-    var byteCount: Int
+    public internal(set) var byteCount: Int
 
-    init(tree: CoordinatorTree, appVersion: String, firstEvent: Int = 1) {
+    /// A new session's state: version 1, no event, no list.
+    public init(tree: CoordinatorTree, appVersion: String) {
+        self.init(tree: tree, appVersion: appVersion, firstEvent: 1, version: 1, lastEvent: 0, structuralVersion: 1, lists: [:], listHistoryBudget: .max)
+    }
+
+    /// A session's state at some version, as a store or an earlier version's rebuild gives it back.
+    /// - Parameters:
+    ///   - firstEvent: the `seq` its log starts from.
+    ///   - structuralVersion: see ``structuralVersion``.
+    ///   - lists: each node's list, with the versions kept for diffs.
+    ///   - listHistoryBudget: bytes the lists' older versions may take together (see ``StepLimits``).
+    public init(
+        tree: CoordinatorTree, appVersion: String, firstEvent: Int, version: Int, lastEvent: Int, structuralVersion: Int, lists: [NodeID: ListHistory],
+        listHistoryBudget: Int
+    ) {
         self.tree = tree
-        version = 1
-        structuralVersion = 1
-        lastEvent = 0
+        self.version = version
+        self.structuralVersion = structuralVersion
+        self.lastEvent = lastEvent
         self.firstEvent = firstEvent
-        lists = [:]
+        self.lists = lists
         self.appVersion = appVersion
         byteCount =
             tree.nodes.values.reduce(0) { $0 + Self.byteCount(ofNodeWith: $1.params) }
             + tree.ui.values.reduce(0) { $0 + Self.byteCount(ofUI: $1) } + tree.results.values.reduce(0) { $0 + Self.byteCount(ofResults: $1) }
+            + lists.values.reduce(0) { $0 + $1.current.byteCount }
+        trimListHistory(budget: listHistoryBudget)
     }
 
     /// The tree's focus, computed once per mutation (see ``cacheFocus()``).
@@ -53,7 +66,7 @@ public struct SessionState: Sendable {
 
     /// Computes the tree's focus once, for everything that reads it until the tree changes
     /// again (the mutation's analytics, its answer, the next mutation's start).
-    mutating func cacheFocus() {
+    public mutating func cacheFocus() {
         if cachedFocus == nil { cachedFocus = tree.focus }
     }
 
@@ -75,7 +88,7 @@ public struct SessionState: Sendable {
 
     /// The oldest `seq` a client can still read from this session's log (1 while nothing was
     /// dropped), given how many events are kept in all.
-    func oldestKeptEvent(history: Int) -> Int {
+    public func oldestKeptEvent(history: Int) -> Int {
         max(firstEvent, lastEvent - history + 1)
     }
 }

@@ -29,10 +29,10 @@ public struct SessionEvent: Hashable, Sendable {
     public let focus: NodeID?
     /// Now and then, a snapshot of the whole state at some version (``Checkpoint``), from which
     /// the log rebuilds later versions forward; clients never see it.
-    let checkpoint: [UInt8]?
+    public let checkpoint: [UInt8]?
     /// About how many bytes the event takes in memory, computed once when it is made: what the
     /// in-memory log's share of a session's byte budget counts, and what spaces checkpoints.
-    let approximateByteCount: Int
+    public let approximateByteCount: Int
 
     /// Creates an event; the core numbers them, and stores read them back.
     public init(seq: Int, version: Int, at: Int, isFinal: Bool, change: Change, focus: NodeID? = nil) {
@@ -40,7 +40,7 @@ public struct SessionEvent: Hashable, Sendable {
     }
 
     /// Creates an event that carries a checkpoint.
-    init(seq: Int, version: Int, at: Int, isFinal: Bool, change: Change, focus: NodeID?, checkpoint: [UInt8]?) {
+    public init(seq: Int, version: Int, at: Int, isFinal: Bool, change: Change, focus: NodeID?, checkpoint: [UInt8]?) {
         self.seq = seq
         self.version = version
         self.at = at
@@ -65,7 +65,7 @@ public struct SessionEvent: Hashable, Sendable {
     }
 
     /// The same event carrying `checkpoint`.
-    func carrying(_ checkpoint: [UInt8]) -> SessionEvent {
+    public func carrying(_ checkpoint: [UInt8]) -> SessionEvent {
         SessionEvent(seq: seq, version: version, at: at, isFinal: isFinal, change: change, focus: focus, checkpoint: checkpoint)
     }
 }

@@ -8,10 +8,10 @@ extension SessionCommand {
     /// content gets the node and its first list as one change.
     /// - Returns: the step's changes, then one `listChanged` per list put, by node id.
     func apply(
-        _ command: SessionCommand, withSampleListsTo state: inout SessionState, configuration: SessionConfiguration
+        _ command: SessionCommand, withSampleListsTo state: inout SessionState, limits: StepLimits
     ) throws(SessionError) -> [SessionEvent.Change] {
         let before = state.tree.nodes
-        var changes = try command.apply(to: &state, configuration: configuration)
+        var changes = try command.apply(to: &state, limits: limits)
         var added: [(node: NodeID, sample: AppDescription.SampleList)] = []
         for (id, node) in state.tree.nodes where before[id] == nil && state.lists[id] == nil {
             guard let sample = state.tree.app.screens[node.screen]?.sampleList else { continue }
@@ -20,7 +20,7 @@ extension SessionCommand {
         for (node, sample) in added.sorted(by: { $0.node < $1.node }) {
             let params = state.tree.nodes[node]!.params
             do throws(SessionError) {
-                changes.append(try putList(node.description, sample.sections(filling: params), on: &state, configuration: configuration))
+                changes.append(try putList(node.description, sample.sections(filling: params), on: &state, limits: limits))
             } catch {
                 let screen = state.tree.nodes[node]!.screen
                 throw SessionError(error.category, "the sample list of screen '\(screen)' cannot be put: \(error.description)", code: error.code)

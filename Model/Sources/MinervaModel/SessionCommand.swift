@@ -54,7 +54,7 @@ public enum SessionCommand: Sendable {
     case restore(RestoreTarget)
 
     /// Whether this is a restore.
-    var isRestore: Bool {
+    public var isRestore: Bool {
         if case .restore = self { return true }
         return false
     }

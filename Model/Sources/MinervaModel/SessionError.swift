@@ -43,22 +43,25 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
     /// An unknown session or a wrong token.
     public static let unauthorized = SessionError(.unauthorized, "unknown session or wrong token")
 
-    static func notFound(_ message: String) -> SessionError { SessionError(.notFound, message) }
-    static func invalid(_ message: String) -> SessionError { SessionError(.invalid, message) }
-    static func conflict(_ message: String) -> SessionError { SessionError(.conflict, message) }
+    /// An unknown node, navigator, route or list.
+    public static func notFound(_ message: String) -> SessionError { SessionError(.notFound, message) }
+    /// Well-formed but invalid.
+    public static func invalid(_ message: String) -> SessionError { SessionError(.invalid, message) }
+    /// Not possible in this state.
+    public static func conflict(_ message: String) -> SessionError { SessionError(.conflict, message) }
 
     /// A session made with an app description this server no longer serves.
-    static func appChanged(_ id: String, serving app: String) -> SessionError {
+    public static func appChanged(_ id: String, serving app: String) -> SessionError {
         SessionError(
             .appChanged,
             "session \(id) was made with an app description this server no longer serves (it serves '\(app)'); create a new session")
     }
 
     /// The store cannot be read right now.
-    static let storeUnreadable = SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "storage cannot be read right now; retry later")
+    public static let storeUnreadable = SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "storage cannot be read right now; retry later")
 
     /// Storage refused a write: nothing was changed.
-    static func notStored(_ what: String) -> SessionError {
+    public static func notStored(_ what: String) -> SessionError {
         SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "\(what) could not be stored; nothing was changed, retry later")
     }
 

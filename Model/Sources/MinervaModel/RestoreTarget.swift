@@ -10,6 +10,12 @@ public struct RestoreTarget: Sendable {
     /// The rebuilt state, or why there is none (a version no longer kept).
     let past: Result<PastState, SessionError>
 
+    /// A restore of `version`, rebuilt (or why it cannot be).
+    public init(version: Int, past: Result<PastState, SessionError>) {
+        self.version = version
+        self.past = past
+    }
+
     /// The nodes that had a list at that version.
     public var listNodes: [NodeID] {
         (try? past.get().listVersions.keys.sorted()) ?? []
@@ -55,7 +61,7 @@ public struct RestoreTarget: Sendable {
             if let content = past.state.lists[node]?.current { contents.append((node, content)) } else { replacing.insert(node) }
         }
         let shown = Set(state.tree.nodes.keys)
-        let events = try model { () throws(NavigationError) in try state.tree.restore(past.state.tree, replacing: replacing) }
+        let events = try SessionError.catching { () throws(NavigationError) in try state.tree.restore(past.state.tree, replacing: replacing) }
         var removed: Set<NodeID> = []
         for case .removed(let node) in events { removed.insert(node.node) }
         var changes = events.map(SessionEvent.Change.navigation)
@@ -77,15 +83,26 @@ public struct RestoreTarget: Sendable {
 
 /// A session's state at an earlier version: its tree, the lists whose content is still kept, and
 /// the version each list had then.
-struct PastState: Sendable {
+public struct PastState: Sendable {
     /// The state (with ``SessionState/lists`` holding the lists whose content is kept).
-    var state: SessionState
+    public var state: SessionState
     /// Each node's list version then, content kept or not.
-    var listVersions: [NodeID: Int]
+    public var listVersions: [NodeID: Int]
     /// Nodes of then that were removed later.
-    var removedSince: Set<NodeID>
+    public var removedSince: Set<NodeID>
     /// Each node's newest list version in the kept log, then or since.
-    var newestListVersions: [NodeID: Int]
+    public var newestListVersions: [NodeID: Int]
     /// The root flow the session switched to last after that version, if it switched since.
-    var flowSwitchedSince: String?
+    public var flowSwitchedSince: String?
+
+    /// Creates an earlier version's state.
+    public init(
+        state: SessionState, listVersions: [NodeID: Int], removedSince: Set<NodeID>, newestListVersions: [NodeID: Int], flowSwitchedSince: String? = nil
+    ) {
+        self.state = state
+        self.listVersions = listVersions
+        self.removedSince = removedSince
+        self.newestListVersions = newestListVersions
+        self.flowSwitchedSince = flowSwitchedSince
+    }
 }

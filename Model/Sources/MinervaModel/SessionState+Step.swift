@@ -1,0 +1,44 @@
+extension SessionState {
+    /// A step's outcome: the session's next state and the block of events that leads to it.
+    public struct Step: Sendable {
+        /// The state after the command.
+        public var next: SessionState
+        /// The command's block of events, numbered after this state's, the last one final.
+        public var block: [SessionEvent]
+    }
+
+    /// The step, pure: runs `command` on this state (its tree runs its app description), checks
+    /// the result against `limits`, and records the block of events that leads to it.
+    ///
+    /// The server applies every change with it; a client that holds the state can run it too.
+    /// - Parameters:
+    ///   - command: what to do.
+    ///   - limits: what one node, one list and the whole session may hold.
+    ///   - at: the change's time, in milliseconds since 1970 (what its events carry).
+    /// - Returns: the next state and its block, or `nil` when the command changes nothing (no
+    ///   version, no event).
+    /// - Throws: the refusal: `notFound`, `invalid` or `conflict` (with the model's code where it
+    ///   has one), or `appVersionConflict`; nothing changed.
+    public func step(_ command: SessionCommand, limits: StepLimits, at: Int) throws(SessionError) -> Step? {
+        var next = self
+        let changes = try command.apply(to: &next, limits: limits)
+        guard let block = next.recordBlock(changes, from: self, at: at, listHistoryBudget: limits.listHistoryBudget) else { return nil }
+        try next.check(limits, growingFrom: self)
+        next.cacheFocus()
+        return Step(next: next, block: block)
+    }
+
+    /// Refuses a state that grows over the session's limits (a session already over them, say
+    /// under a lowered limit, may still shrink).
+    private func check(_ limits: StepLimits, growingFrom old: SessionState) throws(SessionError) {
+        let nodes = tree.nodes.count
+        guard nodes <= limits.maxNodes || nodes <= old.tree.nodes.count else {
+            throw .conflict("the session would hold \(nodes) nodes, over its limit of \(limits.maxNodes) (--max-nodes); pop or dismiss first")
+        }
+        guard byteCount <= limits.maxSessionBytes || byteCount <= old.byteCount else {
+            throw .conflict(
+                "the session would hold \(byteCount) bytes, over its limit of \(limits.maxSessionBytes) (--max-session-bytes); pop, dismiss or shrink a list first"
+            )
+        }
+    }
+}
