@@ -26,8 +26,9 @@ extension AppDescription {
         writer.key("screens")
         writer.beginObject()
         for name in screenOrder {
+            guard let screen = screens[name] else { continue }
             writer.key(string: name)
-            Self.writeScreen(screens[name]!, into: &writer)
+            Self.writeScreen(screen, into: &writer)
         }
         writer.endObject()
         writer.key("routes")
@@ -53,7 +54,7 @@ extension AppDescription {
         writer.key("flows")
         writer.beginObject()
         for name in flowOrder {
-            let flow = flows[name]!
+            guard let flow = flows[name] else { continue }
             writer.key(string: name)
             writer.beginObject()
             writer.key("root")

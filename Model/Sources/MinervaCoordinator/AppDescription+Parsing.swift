@@ -57,9 +57,9 @@ private enum AppReader {
         let sampleLists = try top.members("screens", keys: screenKeys) { [screens] screen throws(JSONReadError) in
             try SampleListReader.read(screen, screens: screens)
         }
-        for (screenName, sampleList) in sampleLists { screens[screenName]!.sampleList = sampleList }
-        for screenName in screens.keys.sorted() {
-            if let guarded = screens[screenName]!.guarded, screens[guarded.otherwise]?.guarded?.flag == guarded.flag {
+        for (screenName, sampleList) in sampleLists { screens[screenName]?.sampleList = sampleList }
+        for (screenName, screen) in screens.sorted(by: { $0.key < $1.key }) {
+            if let guarded = screen.guarded, screens[guarded.otherwise]?.guarded?.flag == guarded.flag {
                 throw top.error(
                     "'\(guarded.otherwise)' requires '\(guarded.flag)' itself, so it could never be shown", at: "screens", .key(screenName), "otherwise")
             }
@@ -140,15 +140,14 @@ private enum AppReader {
         guard last.holdsAlways else {
             throw top.error("the last rule must hold whatever the flags: remove its 'if' and 'unless'", at: "launch", .index(rules.count - 1))
         }
-        let always = rules.firstIndex(where: \.holdsAlways)!
-        if always != rules.count - 1 {
+        if let always = rules.firstIndex(where: \.holdsAlways), always != rules.count - 1 {
             throw top.error("holds whatever the flags, so the rules after it are never used", at: "launch", .index(always))
         }
         for name in flows.keys.sorted() where !rules.contains(where: { $0.flow == name }) {
             throw top.error("no launch rule chooses '\(name)': add one, or remove the flow", at: "flows", .key(name))
         }
-        for name in flows.keys.sorted() {
-            guard let flag = flows[name]!.completes else { continue }
+        for (name, flow) in flows.sorted(by: { $0.key < $1.key }) {
+            guard let flag = flow.completes else { continue }
             guard rules.contains(where: { $0.ifFlag == flag || $0.unless == flag }) else {
                 throw top.error("'\(flag)' is read by no launch rule, so finishing '\(name)' would change nothing", at: "flows", .key(name), "completes")
             }
@@ -197,14 +196,15 @@ private enum AppReader {
         }
         var key: [String]?
         if let listed = try screen.optionalArray("key") {
-            key = []
+            var listedKey: [String] = []
             for (index, element) in listed.enumerated() {
                 guard let param = element.stringValue, params.contains(param) else {
                     throw screen.error("must name a declared param (\(params.isEmpty ? "the screen declares none" : params.joined(separator: ", ")))", at: "key", .index(index))
                 }
-                guard !key!.contains(param) else { throw screen.error("'\(param)' is listed twice", at: "key", .index(index)) }
-                key!.append(param)
+                guard !listedKey.contains(param) else { throw screen.error("'\(param)' is listed twice", at: "key", .index(index)) }
+                listedKey.append(param)
             }
+            key = listedKey
         }
         let title = try screen.optionalString("title")
         var guarded: AppDescription.Guard?
@@ -259,10 +259,10 @@ private enum AppReader {
         let tabs = try root.objects("tabs", keys: tabKeys) { tab throws(JSONReadError) in
             defer { index += 1 }
             let screen = try usable(tab)
-            if screens[screen]!.presentation == .present {
+            if screens[screen]?.presentation == .present {
                 throw tab.error("'\(screen)' is presented (a sheet or a cover over the tab bar), so it cannot be a tab's root: give the tab a pushed screen", at: "screen")
             }
-            if index == 0, let guarded = screens[screen]!.guarded {
+            if index == 0, let guarded = screens[screen]?.guarded {
                 throw tab.error(
                     "'\(screen)' requires '\(guarded.flag)', but the first tab is selected when the flow starts, where no guard can hold: "
                         + "put it on another tab, or guard the screens it leads to", at: "screen")
@@ -297,19 +297,20 @@ private enum AppReader {
             }
             patterns[pattern] = patterns.count
             let flow: String
+            let declaredFlow: AppDescription.Flow
             if let named = try route.optionalString("flow") {
-                guard flows[named] != nil else { throw route.error(unknownFlow(named, flows), at: "flow") }
-                flow = named
+                guard let named = flows[named].map({ (named, $0) }) else { throw route.error(unknownFlow(named, flows), at: "flow") }
+                (flow, declaredFlow) = named
             } else {
-                guard flows.count == 1 else {
+                guard flows.count == 1, let only = flows.first else {
                     throw route.error("is required when the app has several flows: name the flow the link opens in", at: "flow")
                 }
-                flow = flows.keys.first!
+                (flow, declaredFlow) = (only.key, only.value)
             }
             var tab: String?
             if let tabID = try route.optionalString("tab") {
                 let where_ = flows.count == 1 ? "the app has" : "flow '\(flow)' has"
-                guard let tabs = flows[flow]!.root.tabs else { throw route.error("\(where_) no tabs", at: "tab") }
+                guard let tabs = declaredFlow.root.tabs else { throw route.error("\(where_) no tabs", at: "tab") }
                 guard tabs.contains(where: { $0.id == tabID }) else {
                     throw route.error("'\(tabID)' is not a tab: \(where_) \(tabs.map(\.id).joined(separator: ", "))", at: "tab")
                 }
@@ -332,8 +333,8 @@ private enum AppReader {
             throw step.error(
                 "'\(screen)' requires the param '\(required)': give it as a constant or as ':name' from the route's path", at: "params")
         }
-        for param in params.keys.sorted() {
-            if let text = params[param]!.stringValue, text.hasPrefix(":"), !pathParams.contains(String(text.dropFirst())) {
+        for (param, value) in params.sorted(by: { $0.key < $1.key }) {
+            if let text = value.stringValue, text.hasPrefix(":"), !pathParams.contains(String(text.dropFirst())) {
                 throw step.error("'\(text)' is not a parameter of the route's path", at: "params", .key(param))
             }
         }

@@ -38,8 +38,8 @@ extension CoordinatorTree {
     init(app: AppDescription, flow: String, flags: Set<String>) {
         self.init(app: app, flags: flags)
         guard self.flow != flow else { return }
-        nodes[rootID]!.children = []
-        nodes = [rootID: nodes[rootID]!]
+        self[node: rootID].children = []
+        nodes = [rootID: self[node: rootID]]
         navigators = [:]
         navigatorOrder = []
         self.flow = flow

@@ -70,8 +70,8 @@ enum SampleListReader {
                 "'\(screen)' requires the param '\(required)': give it as a constant or as ':name', a param of the screen the list is shown on",
                 at: "content", "navigate", "params")
         }
-        for param in given.keys.sorted() {
-            guard let text = given[param]!.stringValue, text.hasPrefix(":"), !shownParams.contains(String(text.dropFirst())) else { continue }
+        for (param, value) in given.sorted(by: { $0.key < $1.key }) {
+            guard let text = value.stringValue, text.hasPrefix(":"), !shownParams.contains(String(text.dropFirst())) else { continue }
             let declaredHere = shownParams.isEmpty ? "it declares none" : "it declares \(shownParams.joined(separator: ", "))"
             throw item.error(
                 "'\(text)' is not a param of the screen the list is shown on (\(declaredHere))", at: "content", "navigate", "params", .key(param))

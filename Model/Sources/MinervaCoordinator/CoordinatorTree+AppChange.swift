@@ -39,7 +39,7 @@ extension CoordinatorTree {
             obstacles.structure.append("the session's base navigators are \(names(current)); the app now has \(names(wanted))")
         }
         for id in nodes.keys.sorted() where id != rootID {
-            let node = nodes[id]!
+            let node = self[node: id]
             guard let entry = newApp.screens[node.screen] else {
                 obstacles.screens.append("\(id) shows screen \(Excerpt(node.screen)), which the app no longer has")
                 continue
@@ -76,7 +76,7 @@ extension CoordinatorTree {
     /// Gives every node its screen's title in ``app`` (the app coordinator has none).
     mutating func takeTitles() {
         for id in nodes.keys where id != rootID {
-            nodes[id]!.title = app.screens[nodes[id]!.screen]?.title
+            self[node: id].title = app.screens[self[node: id].screen]?.title
         }
     }
 }

@@ -70,10 +70,10 @@ extension CoordinatorTree {
 
     /// How the `added` event describes a node of this tree.
     func added(_ node: Node) -> AddedNode {
-        let navigator = navigators[node.navigator!]!
+        let navigator = self[navigator: node.stackNavigator]
         let startsNavigator = !navigator.isBase && navigator.stack.first == node.id
         return AddedNode(
-            node: node.id, screen: node.screen, params: node.params, parent: node.parent!, navigator: navigator.id,
+            node: node.id, screen: node.screen, params: node.params, parent: node.parentID, navigator: navigator.id,
             presentation: node.presentation, presentedBy: startsNavigator ? navigator.parent : nil,
             embedded: startsNavigator ? navigator.embedded : nil, title: node.title,
             settings: presentationSettings.isEmpty ? nil : presentationSettings[node.id])

@@ -89,16 +89,16 @@ extension CoordinatorTree {
         var removing = Set<NodeID>()
         // Window-level presentations over other tabs or columns would cover the target.
         for base in baseNavigators where !bases.contains(base) {
-            for above in presentedChain(above: base) where navigators[above]!.coversWindow { removing.formUnion(navigators[above]!.stack) }
+            for above in presentedChain(above: base) where self[navigator: above].coversWindow { removing.formUnion(self[navigator: above].stack) }
         }
         let chain = shownChain(of: bases)
         var kept = 0
-        while kept < min(chain.count, steps.count), matches(nodes[chain[kept]]!, steps[kept]) { kept += 1 }
+        while kept < min(chain.count, steps.count), matches(self[node: chain[kept]], steps[kept]) { kept += 1 }
         removing.formUnion(chain[kept...])
         // Removed while the screens stand as shown (a cover over the old tab is on top), then the tab changes.
         var events = remove(removing, reason: .deepLink)
         if let tab { selectedTab = tab }
-        if kept == steps.count, let deepest = chain.prefix(kept).last, nodes[deepest]!.params != steps[kept - 1].params {
+        if kept == steps.count, let deepest = chain.prefix(kept).last, self[node: deepest].params != steps[kept - 1].params {
             events += updateParams(of: deepest, to: steps[kept - 1].params)
         }
         for index in kept..<steps.count {
@@ -122,7 +122,7 @@ extension CoordinatorTree {
         let step = route.steps[index]
         let place = "routes[\(app.routes.firstIndex(of: route) ?? 0)].steps[\(index)]"
         let entry = app.screens[step.screen]
-        let focused = nodes[focus]!
+        let focused = self[node: focus]
         var reason = error.description
         var fix = "change \(place) in the app file"
         if (step.presentation ?? entry?.presentation) == .push, let navigator = focused.navigator, navigators[navigator]?.embedded == false {
@@ -148,10 +148,10 @@ extension CoordinatorTree {
     private func shownChain(of bases: [NavigatorID]) -> [NodeID] {
         var chain: [NodeID] = []
         for (index, base) in bases.enumerated() {
-            chain += index == 0 ? navigators[base]!.stack.dropFirst() : navigators[base]!.stack[...]
+            chain += index == 0 ? self[navigator: base].stack.dropFirst() : self[navigator: base].stack[...]
         }
         for base in bases {
-            for above in presentedChain(above: base) { chain += navigators[above]!.stack }
+            for above in presentedChain(above: base) { chain += self[navigator: above].stack }
         }
         return chain
     }
@@ -166,7 +166,7 @@ extension CoordinatorTree {
         guard presented == (node.presentation.kind == .present) else { return false }
         guard presented else { return true }
         let embedded = step.embedInNavigation ?? entry.embedInNavigation ?? false
-        return node.presentation.style == (step.style ?? entry.style ?? .automatic) && navigators[node.navigator!]?.embedded == embedded
+        return node.presentation.style == (step.style ?? entry.style ?? .automatic) && navigators[node.stackNavigator]?.embedded == embedded
     }
 }
 

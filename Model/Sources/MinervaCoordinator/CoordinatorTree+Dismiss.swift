@@ -22,20 +22,20 @@ extension CoordinatorTree {
             }
             navigatorID = ownNavigator
         } else {
-            let top = nodes[focus]!.navigator!
-            guard !navigators[top]!.isBase else { throw .conflict("nothing is presented") }
+            let top = self[node: focus].stackNavigator
+            guard !self[navigator: top].isBase else { throw .conflict("nothing is presented") }
             navigatorID = top
         }
         if interactive {
             try requireOnTop(navigatorID, action: "dismissed interactively")
-            let root = nodes[navigators[navigatorID]!.stack[0]]!
+            let root = self[node: self[navigator: navigatorID].stack[0]]
             if let style = root.presentation.style, !style.takesSheet {
                 throw .conflict(
                     "'\(root.id)' is presented \(style.rawValue), which the user cannot swipe away (only sheets and popovers); "
                         + "leave out 'interactive' for a dismissal the app decided")
             }
             // UIKit asks the child shown (isModalInPresentation): any screen on the stack may hold the sheet.
-            if let holding = navigators[navigatorID]!.stack.map({ nodes[$0]! }).first(where: { !isDismissible($0) }) {
+            if let holding = self[navigator: navigatorID].stack.map({ self[node: $0] }).first(where: { !isDismissible($0) }) {
                 let why =
                     holding.id == root.id
                     ? "'\(root.id)' says it cannot be swiped away (dismissible: false)"
@@ -44,9 +44,9 @@ extension CoordinatorTree {
                     "\(why); a client does not let the user do it, and dismisses it without 'interactive' when the app decides to")
             }
         }
-        var targets = Set(navigators[navigatorID]!.stack)
+        var targets = Set(self[navigator: navigatorID].stack)
         for above in presentedChain(above: navigatorID) {
-            targets.formUnion(navigators[above]!.stack)
+            targets.formUnion(self[navigator: above].stack)
         }
         return remove(targets, reason: .dismiss, interactive: interactive)
     }

@@ -30,8 +30,8 @@ extension CoordinatorTree {
         guard let navigatorID = target.navigator, let parent = target.parent else {
             throw .conflict("the app coordinator '\(node)' cannot be finished")
         }
-        let navigator = navigators[navigatorID]!
-        let index = navigator.stack.firstIndex(of: target.id)!
+        let navigator = self[navigator: navigatorID]
+        let index = navigator.stack.index(ofKnown: target.id)
         if navigator.isBase, index == 0 {
             // The first node of `detail` is no root of the flow.
             let isFlowRoot = target.presentation.kind == .root || target.presentation.kind == .tab
@@ -49,7 +49,7 @@ extension CoordinatorTree {
         let waiting = next.pending?.guarded?.guardNode == target.id ? next.pending?.guarded : nil
         var removing = Set(navigator.stack[index...])
         if index == 0 {
-            for above in presentedChain(above: navigatorID) { removing.formUnion(navigators[above]!.stack) }
+            for above in presentedChain(above: navigatorID) { removing.formUnion(self[navigator: above].stack) }
         }
         var events = next.remove(removing, reason: .finish)
         var result: [String: JSONValue] = ["status": .string(status.rawValue)]

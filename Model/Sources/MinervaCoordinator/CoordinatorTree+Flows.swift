@@ -40,7 +40,7 @@ extension CoordinatorTree {
         flow = target
         buildBase()
         events.append(.flowChanged(FlowChange(from: from, to: target, bases: baseNavigators.map { id in
-            BaseNavigator(id: id, rootKind: navigators[id]!.rootPresentation.kind)
+            BaseNavigator(id: id, rootKind: self[navigator: id].rootPresentation.kind)
         })))
         if let link = pending?.link, app.launchRank(of: link.flow) < app.launchRank(of: target) {
             pending = nil

@@ -46,7 +46,7 @@ extension CoordinatorTree {
             }
             var events: [NavigationEvent] = []
             for step in target.steps {
-                events += try push(screen: step.screen, params: step.params, from: navigators[navigator]!.stack.last!.description).events
+                events += try push(screen: step.screen, params: step.params, from: self[navigator: navigator].top.description).events
             }
             return events
         case .selectTab:

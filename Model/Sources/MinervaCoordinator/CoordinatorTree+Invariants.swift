@@ -24,7 +24,7 @@ extension CoordinatorTree {
         }
         // A collapse dismisses what hangs from a column compact does not show.
         for column in hiddenColumns {
-            if let presented = navigators[column]!.presentedNavigator {
+            if let presented = self[navigator: column].presentedNavigator {
                 return "\(presented) hangs from column \(column), which the compact split view does not show"
             }
         }
@@ -34,9 +34,8 @@ extension CoordinatorTree {
     /// The first broken guarantee, described, or `nil` when the tree is sound (see ``checkInvariants()``).
     /// Used to refuse a stored snapshot that does not make a valid tree.
     public func invariantViolation() -> String? {
-        let root = nodes[rootID]
-        guard root != nil else { return "the app coordinator is missing" }
-        guard root!.navigator == nil && root!.parent == nil && root!.presentation.kind == .app else { return "the app coordinator is malformed" }
+        guard let root = nodes[rootID] else { return "the app coordinator is missing" }
+        guard root.navigator == nil && root.parent == nil && root.presentation.kind == .app else { return "the app coordinator is malformed" }
         guard Set(navigatorOrder) == Set(navigators.keys) && navigatorOrder.count == navigators.count else { return "navigator order out of step" }
         for base in baseNavigators {
             guard navigators[base]?.isBase == true else { return "base navigator \(base) missing" }
@@ -58,8 +57,7 @@ extension CoordinatorTree {
             } else {
                 guard !navigator.stack.isEmpty else { return "presented navigator \(id) is empty" }
                 guard navigator.embedded || navigator.stack.count == 1 else { return "\(id) is not embedded but holds several nodes" }
-                let parent = navigators[navigator.parent!]
-                guard parent?.presentedNavigator == id else { return "\(id) is not presented by its parent navigator" }
+                guard let parent = navigator.parent.flatMap({ navigators[$0] }), parent.presentedNavigator == id else { return "\(id) is not presented by its parent navigator" }
                 guard let presenter = nodes[navigator.stack[0]]?.parent else { return "\(id)'s root has no parent" }
                 guard nodes[presenter]?.navigator == navigator.parent else { return "\(id) is presented from a node of another navigator" }
                 for nodeID in navigator.stack {
@@ -77,7 +75,7 @@ extension CoordinatorTree {
         while let id = queue.popLast() {
             reached += 1
             guard reached <= nodes.count else { return "the tree has a cycle" }
-            let node = nodes[id]!
+            let node = self[node: id]
             for child in node.children {
                 guard nodes[child]?.parent == id else { return "\(child) does not name \(id) as parent" }
                 queue.append(child)
@@ -103,11 +101,10 @@ extension CoordinatorTree {
         case nil:
             break
         }
-        guard ui.keys.allSatisfy({ nodes[$0] != nil && !ui[$0]!.isEmpty }) else { return "UI state of a node that left, or an empty one" }
-        guard results.keys.allSatisfy({ nodes[$0] != nil && !results[$0]!.isEmpty }) else { return "results of a node that left" }
+        guard ui.allSatisfy({ nodes[$0.key] != nil && !$0.value.isEmpty }) else { return "UI state of a node that left, or an empty one" }
+        guard results.allSatisfy({ nodes[$0.key] != nil && !$0.value.isEmpty }) else { return "results of a node that left" }
         guard presentationSettings.keys.allSatisfy({ nodes[$0] != nil }) else { return "presentation settings of a node that left" }
-        let focused = nodes[focus]
-        guard focused != nil && focused!.id != rootID else { return "the focus is not a node on a stack" }
+        guard let focused = nodes[focus], focused.id != rootID else { return "the focus is not a node on a stack" }
         return nil
     }
 

@@ -26,12 +26,12 @@ extension CoordinatorTree {
         }
         var ids: [NodeID] = []
         for (index, base) in bases.enumerated() {
-            ids += index == 0 ? navigators[base]!.stack.dropFirst() : navigators[base]!.stack[...]
+            ids += index == 0 ? self[navigator: base].stack.dropFirst() : self[navigator: base].stack[...]
         }
         for base in bases {
-            for above in presentedChain(above: base) { ids += navigators[above]!.stack }
+            for above in presentedChain(above: base) { ids += self[navigator: above].stack }
         }
-        return ids.map { nodes[$0]! }
+        return ids.map { self[node: $0] }
     }
 
     private func fill(_ route: AppDescription.Route, with chain: [Node]) -> String? {

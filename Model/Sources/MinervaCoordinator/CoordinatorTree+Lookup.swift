@@ -15,7 +15,7 @@ extension CoordinatorTree {
 
     /// The node an operation starts from: the named one, else the focus.
     func origin(_ from: String?) throws(NavigationError) -> Node {
-        try from.map { text throws(NavigationError) in try self.node(named: text) } ?? nodes[focus]!
+        try from.map { text throws(NavigationError) in try self.node(named: text) } ?? self[node: focus]
     }
 
     /// Refuses the app coordinator as an origin; checked after the screen, as `409` comes after `422`.
@@ -42,10 +42,10 @@ extension CoordinatorTree {
     /// The navigator presented by `navigatorID` and every one presented above it, in order.
     func presentedChain(above navigatorID: NavigatorID) -> [NavigatorID] {
         var chain: [NavigatorID] = []
-        var current = navigators[navigatorID]!.presentedNavigator
+        var current = self[navigator: navigatorID].presentedNavigator
         while let next = current {
             chain.append(next)
-            current = navigators[next]!.presentedNavigator
+            current = self[navigator: next].presentedNavigator
         }
         return chain
     }

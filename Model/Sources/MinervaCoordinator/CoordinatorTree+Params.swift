@@ -32,8 +32,8 @@ extension CoordinatorTree {
 
     /// Gives a node new params in place: `paramsChanged`, or nothing when they are equal.
     mutating func updateParams(of id: NodeID, to params: [String: JSONValue]) -> [NavigationEvent] {
-        guard nodes[id]!.params != params else { return [] }
-        nodes[id]!.params = params
+        guard self[node: id].params != params else { return [] }
+        self[node: id].params = params
         return [.paramsChanged(node: id, params: params)]
     }
 }

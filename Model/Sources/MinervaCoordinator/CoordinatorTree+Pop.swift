@@ -36,12 +36,12 @@ extension CoordinatorTree {
                 throw .conflict("cannot pop to the app coordinator '\(text)'; it is on no stack")
             }
             navigatorID = own
-            keep = navigators[own]!.stack.firstIndex(of: node.id)! + 1
+            keep = self[navigator: own].stack.index(ofKnown: node.id) + 1
         } else {
             keep = target == .root ? 1 : 0
         }
-        let id = navigatorID ?? nodes[focus]!.navigator!
-        let stack = navigators[id]!.stack
+        let id = navigatorID ?? self[node: focus].stackNavigator
+        let stack = self[navigator: id].stack
         if target == .top { keep = stack.count - 1 }
         guard !stack.isEmpty else { throw .conflict("navigator '\(id)' is empty; there is nothing to pop") }
         // A split view's column after `primary` may be emptied ("back to the sidebar").
@@ -49,7 +49,7 @@ extension CoordinatorTree {
         guard keep >= 1 || emptiable else {
             throw .conflict(
                 "'\(stack[0])' is the root of navigator '\(id)' and cannot be popped"
-                    + (navigators[id]!.isBase ? "" : "; dismiss it instead"))
+                    + (self[navigator: id].isBase ? "" : "; dismiss it instead"))
         }
         guard keep < stack.count else { throw .conflict("nothing to pop: '\(stack[keep - 1])' is already the top of '\(id)'") }
         if interactive {
@@ -57,7 +57,7 @@ extension CoordinatorTree {
                 throw .conflict("a back swipe pops one screen: 'interactive' goes with popping the top only, not with 'to' or 'toRoot'")
             }
             try requireOnTop(id, action: "popped interactively")
-            let top = nodes[stack[stack.count - 1]]!
+            let top = self[node: stack[stack.count - 1]]
             guard isDismissible(top) else {
                 throw .notDismissible(
                     "'\(top.id)' says it cannot be swiped back (dismissible: false); a client does not let the user do it, "

@@ -45,8 +45,8 @@ extension CoordinatorTree {
         let modalStyle = style ?? entry.style ?? .automatic
         let effective = try Self.settings(settings, for: entry, style: modalStyle, requested: requested)
         let presentingID = try requireOnStack(origin, action: "present")
-        if let existing = navigators[presentingID]!.presentedNavigator {
-            let presentedNode = navigators[existing]!.stack.first!
+        if let existing = self[navigator: presentingID].presentedNavigator {
+            let presentedNode = self[navigator: existing].stack[0]
             throw .conflict("navigator '\(presentingID)' already presents '\(presentedNode)'; dismiss it first")
         }
         try requireVisible(presentingID, toPresent: screen)
@@ -58,8 +58,8 @@ extension CoordinatorTree {
         let id = makeNode(
             screen: screen, params: params, presentation: Presentation(.present, style: modalStyle), navigator: navigatorID,
             parent: origin.id)
-        navigators[navigatorID]!.stack.append(id)
-        navigators[presentingID]!.presentedNavigator = navigatorID
+        self[navigator: navigatorID].stack.append(id)
+        self[navigator: presentingID].presentedNavigator = navigatorID
         if !effective.isEmpty { presentationSettings[id] = effective }
         return ([], id)
     }

@@ -32,7 +32,7 @@ extension CoordinatorTree {
         if let dismissible {
             guard target.presentation.kind == .present || target.presentation.kind == .push else {
                 throw .conflict(
-                    "node '\(node)' is the \(target.id == rootID ? "app coordinator" : "root of base navigator '\(target.navigator!)'"), "
+                    "node '\(node)' is the \(target.id == rootID ? "app coordinator" : "root of base navigator '\(target.stackNavigator)'"), "
                         + "which the user cannot swipe away or back; 'dismissible' is for presented and pushed nodes")
             }
             if isDismissible(target) != dismissible { newDismissible = dismissible }

@@ -35,11 +35,11 @@ extension CoordinatorTree {
         let origin = try origin(from)
         _ = try screenEntry(screen, params: params)
         let navigatorID = try requireOnStack(origin, action: "push")
-        let navigator = navigators[navigatorID]!
+        let navigator = self[navigator: navigatorID]
         if let column = columnAfter(navigatorID) {
             try requireUncovered(toChange: column)
             let columns = columns
-            let emptied = columns[(columns.firstIndex(of: column)! + 1)...].flatMap { navigators[$0]!.stack }
+            let emptied = columns[(columns.index(ofKnown: column) + 1)...].flatMap { self[navigator: $0].stack }
             var events = remove(Set(emptied), reason: .setRoot)
             let replaced = replaceStack(of: column, with: [(screen, params)], parent: origin.id, reason: .setRoot)
             events += replaced.events
@@ -50,7 +50,7 @@ extension CoordinatorTree {
                 "navigator '\(navigatorID)' was presented without a navigation stack (embedInNavigation false) and cannot push; present instead")
         }
         let id = makeNode(screen: screen, params: params, presentation: Presentation(.push), navigator: navigatorID, parent: origin.id)
-        navigators[navigatorID]!.stack.append(id)
+        self[navigator: navigatorID].stack.append(id)
         return ([], id)
     }
 

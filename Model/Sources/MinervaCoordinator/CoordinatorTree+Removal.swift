@@ -23,7 +23,7 @@ extension CoordinatorTree {
         var removed = targets
         var queue = Array(targets)
         while let next = queue.popLast() {
-            for child in nodes[next]!.children where removed.insert(child).inserted {
+            for child in self[node: next].children where removed.insert(child).inserted {
                 queue.append(child)
             }
         }
@@ -31,16 +31,16 @@ extension CoordinatorTree {
         events.reserveCapacity(removed.count)
         // One node (a pop, the commonest removal) needs no screen order.
         for id in removed.count == 1 ? Array(removed) : nodesInScreenOrder.reversed() where removed.contains(id) {
-            let node = nodes[id]!
+            let node = self[node: id]
             events.append(
-                .removed(RemovedNode(node: id, screen: node.screen, reason: targets.contains(id) ? reason : .ancestorRemoved, navigator: node.navigator!)))
+                .removed(RemovedNode(node: id, screen: node.screen, reason: targets.contains(id) ? reason : .ancestorRemoved, navigator: node.stackNavigator)))
         }
         for navigatorID in Set(removed.compactMap { nodes[$0]?.navigator }) {
-            navigators[navigatorID]!.stack.removeAll { removed.contains($0) }
+            self[navigator: navigatorID].stack.removeAll { removed.contains($0) }
         }
-        let emptied = navigatorOrder.filter { navigators[$0]!.stack.isEmpty && !navigators[$0]!.isBase && $0 != refilling }
+        let emptied = navigatorOrder.filter { self[navigator: $0].stack.isEmpty && !self[navigator: $0].isBase && $0 != refilling }
         for navigatorID in emptied {
-            if let parent = navigators[navigatorID]!.parent {
+            if let parent = self[navigator: navigatorID].parent {
                 navigators[parent]?.presentedNavigator = nil
             }
             navigators[navigatorID] = nil
@@ -51,7 +51,7 @@ extension CoordinatorTree {
         if reason.cancelsFlows {
             var cancelled: [NavigationEvent] = []
             for case .removed(let gone) in events {
-                let node = nodes[gone.node]!
+                let node = self[node: gone.node]
                 guard isFlowRoot(node), targets.contains(node.id), let parent = node.parent, !removed.contains(parent) else { continue }
                 var result: [String: JSONValue] = ["status": .string(FlowStatus.cancelled.rawValue), "cause": .string(reason.rawValue)]
                 if interactive { result["interactive"] = true }
@@ -73,9 +73,9 @@ extension CoordinatorTree {
                 ui[id] = nil
                 presentationSettings[id] = nil
             }
-            let node = nodes.removeValue(forKey: id)!
+            guard let node = nodes.removeValue(forKey: id) else { continue }
             if let parent = node.parent, !removed.contains(parent) {
-                nodes[parent]!.children.removeAll { $0 == id }
+                self[node: parent].children.removeAll { $0 == id }
             }
         }
         return events

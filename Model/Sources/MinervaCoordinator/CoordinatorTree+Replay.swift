@@ -54,9 +54,9 @@ extension CoordinatorTree {
         keepResults(of: block, version: version)
         // Presented navigators left empty go, as they do when their last node leaves (a stack the
         // operation filled again in the same block kept its navigator).
-        let emptied = navigatorOrder.filter { navigators[$0]!.stack.isEmpty && !navigators[$0]!.isBase }
+        let emptied = navigatorOrder.filter { self[navigator: $0].stack.isEmpty && !self[navigator: $0].isBase }
         for id in emptied {
-            if let parent = navigators[id]!.parent, navigators[parent]?.presentedNavigator == id { navigators[parent]!.presentedNavigator = nil }
+            if let parent = self[navigator: id].parent, navigators[parent]?.presentedNavigator == id { self[navigator: parent].presentedNavigator = nil }
             navigators[id] = nil
         }
         if !emptied.isEmpty { navigatorOrder.removeAll { navigators[$0] == nil } }
@@ -112,17 +112,17 @@ extension CoordinatorTree {
     /// place; those it added or moved there go last among the owner's children, in stack order.
     private mutating func restack(_ navigatorID: NavigatorID, _ stack: [NodeID], owner: NodeID, added: Set<NodeID>) {
         guard let navigator = navigators[navigatorID], stack.allSatisfy({ nodes[$0] != nil }) else { return }
-        let placed = stack.filter { added.contains($0) || nodes[$0]!.parent != owner }
+        let placed = stack.filter { added.contains($0) || self[node: $0].parent != owner }
         for id in placed {
-            if let parent = nodes[id]!.parent { nodes[parent]?.children.removeAll { $0 == id } }
+            if let parent = self[node: id].parent { nodes[parent]?.children.removeAll { $0 == id } }
         }
         nodes[owner]?.children.append(contentsOf: placed)
         for (index, id) in stack.enumerated() {
-            let node = nodes[id]!
+            let node = self[node: id]
             nodes[id] = Node(
                 id: id, screen: node.screen, params: node.params, presentation: index == 0 ? navigator.rootPresentation : Presentation(.push),
                 navigator: navigatorID, parent: owner, children: node.children, title: node.title)
         }
-        navigators[navigatorID]!.stack = stack
+        self[navigator: navigatorID].stack = stack
     }
 }

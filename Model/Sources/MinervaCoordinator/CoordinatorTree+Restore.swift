@@ -27,11 +27,11 @@ extension CoordinatorTree {
         let kept = keptNodes(toward: target, replacing: replacing)
         var events: [NavigationEvent] = []
         for id in nodesInScreenOrder.reversed() where !kept.contains(id) {
-            let node = nodes[id]!
-            events.append(.removed(RemovedNode(node: id, screen: node.screen, reason: .restore, navigator: node.navigator!)))
+            let node = self[node: id]
+            events.append(.removed(RemovedNode(node: id, screen: node.screen, reason: .restore, navigator: node.stackNavigator)))
         }
         for id in target.additionOrder(of: Set(target.nodes.keys).subtracting(kept)) {
-            let node = target.nodes[id]!
+            let node = target[node: id]
             if let guarded = app.screens[node.screen]?.guarded, !flags.contains(guarded.flag) {
                 throw .conflict(
                     "that version shows '\(node.screen)' (\(id)), which needs flag '\(guarded.flag)'; flags are not restored: set it first")
@@ -49,8 +49,8 @@ extension CoordinatorTree {
             if let then = target.presentationSettings[id]?.sheet?.shown, let now = presentationSettings[id]?.sheet?.shown, then != now {
                 selected = then
             }
-            let dismissible = target.isDismissible(target.nodes[id]!)
-            let changed = dismissible != isDismissible(nodes[id]!) ? dismissible : nil
+            let dismissible = target.isDismissible(target[node: id])
+            let changed = dismissible != isDismissible(self[node: id]) ? dismissible : nil
             if selected != nil || changed != nil { events.append(.presentationChanged(node: id, selected: selected, dismissible: changed)) }
         }
         var next = target
@@ -74,7 +74,7 @@ extension CoordinatorTree {
             guard id != rootID, !replacing.contains(id), let node = nodes[id], let old = target.nodes[id] else { return id == rootID }
             guard node.screen == old.screen, node.params == old.params, node.presentation == old.presentation,
                 node.navigator == old.navigator, node.parent == old.parent,
-                let navigator = navigators[node.navigator!], let oldNavigator = target.navigators[node.navigator!]
+                let navigator = navigators[node.stackNavigator], let oldNavigator = target.navigators[node.stackNavigator]
             else { return false }
             return navigator.parent == oldNavigator.parent && navigator.embedded == oldNavigator.embedded && navigator.role == oldNavigator.role
         })
@@ -84,15 +84,15 @@ extension CoordinatorTree {
         while changed {
             changed = false
             for id in kept where id != rootID {
-                let node = nodes[id]!
-                let stack = navigators[node.navigator!]!.stack
-                let oldStack = target.navigators[node.navigator!]!.stack
-                let index = stack.firstIndex(of: id)!
-                let siblings = nodes[node.parent!]!.children
-                let oldSiblings = target.nodes[node.parent!]!.children
-                let place = siblings.firstIndex(of: id)!
+                let node = self[node: id]
+                let stack = self[navigator: node.stackNavigator].stack
+                let oldStack = target[navigator: node.stackNavigator].stack
+                let index = stack.index(ofKnown: id)
+                let siblings = self[node: node.parentID].children
+                let oldSiblings = target[node: node.parentID].children
+                let place = siblings.index(ofKnown: id)
                 let stays =
-                    kept.contains(node.parent!) && oldStack.count > index && Array(stack[...index]) == Array(oldStack[...index])
+                    kept.contains(node.parentID) && oldStack.count > index && Array(stack[...index]) == Array(oldStack[...index])
                     && stack[..<index].allSatisfy(kept.contains) && oldSiblings.count > place && Array(siblings[...place]) == Array(oldSiblings[...place])
                     && siblings[..<place].allSatisfy(kept.contains)
                 if !stays {
@@ -125,15 +125,15 @@ extension CoordinatorTree {
         for navigator in navigators.values {
             for pair in zip(navigator.stack, navigator.stack.dropFirst()) { constrain(pair.0, before: pair.1) }
         }
-        let presentedRoots = navigatorOrder.compactMap { navigators[$0]!.isBase ? nil : navigators[$0]!.stack.first }.filter(added.contains)
+        let presentedRoots = navigatorOrder.compactMap { self[navigator: $0].isBase ? nil : self[navigator: $0].stack.first }.filter(added.contains)
         for pair in zip(presentedRoots, presentedRoots.dropFirst()) { constrain(pair.0, before: pair.1) }
         var order: [NodeID] = []
         var ready = screenOrder.filter { waitingFor[$0, default: 0] == 0 }
-        while let next = ready.min(by: { rank[$0]! < rank[$1]! }) {
+        while let next = ready.min(by: { rank[$0, default: 0] < rank[$1, default: 0] }) {
             ready.removeAll { $0 == next }
             order.append(next)
             for later in after[next] ?? [] {
-                waitingFor[later]! -= 1
+                waitingFor[later, default: 0] -= 1
                 if waitingFor[later] == 0 { ready.append(later) }
             }
         }

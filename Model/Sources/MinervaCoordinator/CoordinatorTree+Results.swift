@@ -41,8 +41,8 @@ extension CoordinatorTree {
                 description: "node '\(node)' holds no result of screen \(Excerpt(screen)); "
                     + (held.isEmpty ? "it holds none" : "it holds results of: \(held)"))
         }
-        results[parent.id]![screen] = nil
-        if results[parent.id]!.isEmpty { results[parent.id] = nil }
+        results[parent.id]?[screen] = nil
+        if results[parent.id]?.isEmpty == true { results[parent.id] = nil }
         return [.resultConsumed(node: parent.id, screen: screen)]
     }
 

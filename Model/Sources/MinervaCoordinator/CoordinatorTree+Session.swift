@@ -30,8 +30,8 @@ extension CoordinatorTree {
             }
             var targets = Set<NodeID>()
             for cover in covers {
-                targets.formUnion(navigators[cover]!.stack)
-                for above in presentedChain(above: cover) { targets.formUnion(navigators[above]!.stack) }
+                targets.formUnion(self[navigator: cover].stack)
+                for above in presentedChain(above: cover) { targets.formUnion(self[navigator: above].stack) }
             }
             events = next.remove(targets, reason: .dismiss)
         }
@@ -60,8 +60,8 @@ extension CoordinatorTree {
     mutating func dismissHiddenPresentations() -> [NavigationEvent] {
         var targets = Set<NodeID>()
         for column in hiddenColumns {
-            guard let presented = navigators[column]!.presentedNavigator else { continue }
-            for navigator in [presented] + presentedChain(above: presented) { targets.formUnion(navigators[navigator]!.stack) }
+            guard let presented = self[navigator: column].presentedNavigator else { continue }
+            for navigator in [presented] + presentedChain(above: presented) { targets.formUnion(self[navigator: navigator].stack) }
         }
         return remove(targets, reason: .sizeClass)
     }

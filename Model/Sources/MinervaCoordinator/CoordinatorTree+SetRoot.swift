@@ -31,9 +31,9 @@ extension CoordinatorTree {
         throws(NavigationError) -> (events: [NavigationEvent], nodes: [NodeID])
     {
         let navigatorID = try navigator.map { text throws(NavigationError) in try self.navigator(named: text).id }
-            ?? nodes[focus]!.navigator!
+            ?? self[node: focus].stackNavigator
         guard !entries.isEmpty else { throw .invalid("stack must hold at least one screen") }
-        let target = navigators[navigatorID]!
+        let target = self[navigator: navigatorID]
         var listed: Set<NodeID> = []
         for entry in entries {
             switch entry {
@@ -68,11 +68,10 @@ extension CoordinatorTree {
         var ids: [NodeID] = []
         let placed = entries[..<(guarded ?? entries.endIndex)]
         if !placed.isEmpty {
-            let parent = target.isBase ? rootID : nodes[target.stack[0]]!.parent!
+            let parent = target.isBase ? rootID : self[node: target.stack[0]].parentID
             (events, ids) = next.rebuildStack(of: navigatorID, with: Array(placed), parent: parent)
         }
-        if guarded != nil {
-            let flow = try next.divert(waiting, as: .setRoot, navigator: navigatorID, replacesStack: placed.isEmpty, from: nil)!
+        if guarded != nil, let flow = try next.divert(waiting, as: .setRoot, navigator: navigatorID, replacesStack: placed.isEmpty, from: nil) {
             events += flow.events
         }
         self = next
@@ -89,11 +88,11 @@ extension CoordinatorTree {
             return NodeID(text)
         })
         for id in kept {
-            if let oldParent = nodes[id]!.parent, oldParent != parent { nodes[oldParent]?.children.removeAll { $0 == id } }
+            if let oldParent = self[node: id].parent, oldParent != parent { nodes[oldParent]?.children.removeAll { $0 == id } }
         }
-        let before = navigators[navigatorID]!.stack.filter(kept.contains).map { Placement(nodes[$0]!) }
-        var events = remove(Set(navigators[navigatorID]!.stack).subtracting(kept), reason: .setRoot, refilling: navigatorID)
-        let rootPresentation = navigators[navigatorID]!.rootPresentation
+        let before = self[navigator: navigatorID].stack.filter(kept.contains).map { Placement(self[node: $0]) }
+        var events = remove(Set(self[navigator: navigatorID].stack).subtracting(kept), reason: .setRoot, refilling: navigatorID)
+        let rootPresentation = self[navigator: navigatorID].rootPresentation
         var ids: [NodeID] = []
         for (index, entry) in entries.enumerated() {
             let presentation = index == 0 ? rootPresentation : Presentation(.push)
@@ -101,18 +100,20 @@ extension CoordinatorTree {
             case .screen(let screen, let params):
                 ids.append(makeNode(screen: screen, params: params, presentation: presentation, navigator: navigatorID, parent: parent))
             case .node(let text):
-                let old = nodes[NodeID(text)!]!
+                // Checked by setRoot: a node of this stack.
+                guard let id = NodeID(text) else { continue }
+                let old = self[node: id]
                 nodes[old.id] = Node(
                     id: old.id, screen: old.screen, params: old.params, presentation: presentation, navigator: navigatorID, parent: parent,
                     children: old.children, title: old.title)
-                if old.parent != parent { nodes[parent]!.children.append(old.id) }
+                if old.parent != parent { self[node: parent].children.append(old.id) }
                 ids.append(old.id)
             }
         }
-        navigators[navigatorID]!.stack = ids
+        self[navigator: navigatorID].stack = ids
         // Kept nodes that moved (another order, another parent or kind) or that new nodes went
         // below are a change of their own, which `added` (on top of a stack) and `removed` do not describe.
-        if before != ids.filter(kept.contains).map({ Placement(nodes[$0]!) }) || !ids.prefix(kept.count).allSatisfy(kept.contains) {
+        if before != ids.filter(kept.contains).map({ Placement(self[node: $0]) }) || !ids.prefix(kept.count).allSatisfy(kept.contains) {
             events.append(.stackChanged(navigator: navigatorID, stack: ids))
         }
         return (events, ids)
@@ -123,14 +124,14 @@ extension CoordinatorTree {
         of navigatorID: NavigatorID, with stack: [(screen: String, params: [String: JSONValue])], parent: NodeID,
         reason: NavigationEvent.RemovalReason
     ) -> (events: [NavigationEvent], nodes: [NodeID]) {
-        let events = remove(Set(navigators[navigatorID]!.stack), reason: reason, refilling: navigatorID)
-        let rootPresentation = navigators[navigatorID]!.rootPresentation
+        let events = remove(Set(self[navigator: navigatorID].stack), reason: reason, refilling: navigatorID)
+        let rootPresentation = self[navigator: navigatorID].rootPresentation
         var ids: [NodeID] = []
         for (index, entry) in stack.enumerated() {
             let presentation = index == 0 ? rootPresentation : Presentation(.push)
             ids.append(makeNode(screen: entry.screen, params: entry.params, presentation: presentation, navigator: navigatorID, parent: parent))
         }
-        navigators[navigatorID]!.stack = ids
+        self[navigator: navigatorID].stack = ids
         return (events, ids)
     }
 }

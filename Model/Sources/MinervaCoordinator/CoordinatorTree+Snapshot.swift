@@ -18,11 +18,11 @@ extension CoordinatorTree {
         writer.endArray()
         writer.key("nodes")
         writer.beginArray()
-        for id in nodes.keys.sorted() { writeSnapshot(of: nodes[id]!, into: &writer) }
+        for id in nodes.keys.sorted() { writeSnapshot(of: self[node: id], into: &writer) }
         writer.endArray()
         writer.key("navigators")
         writer.beginArray()
-        for id in navigatorOrder { writeSnapshot(of: navigators[id]!, into: &writer) }
+        for id in navigatorOrder { writeSnapshot(of: self[navigator: id], into: &writer) }
         writer.endArray()
         if let selectedTab { writer.field("selectedTab", selectedTab) }
         if sizeClass != .regular { writer.field("sizeClass", sizeClass.rawValue) }
@@ -38,9 +38,8 @@ extension CoordinatorTree {
         if !results.isEmpty {
             writer.key("results")
             writer.beginArray()
-            for id in results.keys.sorted() {
-                for screen in results[id]!.keys.sorted() {
-                    let result = results[id]![screen]!
+            for (id, held) in results.sorted(by: { $0.key < $1.key }) {
+                for (screen, result) in held.sorted(by: { $0.key < $1.key }) {
                     writer.beginObject()
                     writer.field("node", id)
                     writer.field("screen", screen)
@@ -133,10 +132,10 @@ extension CoordinatorTree {
         guard !table.isEmpty else { return }
         writer.key(name)
         writer.beginArray()
-        for id in table.keys.sorted() {
+        for (id, value) in table.sorted(by: { $0.key < $1.key }) {
             writer.beginObject()
             writer.field("node", id)
-            members(table[id]!, &writer)
+            members(value, &writer)
             writer.endObject()
         }
         writer.endArray()

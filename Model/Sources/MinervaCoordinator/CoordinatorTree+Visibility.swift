@@ -21,11 +21,11 @@ extension CoordinatorTree {
     /// state today's rules reach).
     var windowCovers: [NavigatorID] {
         navigatorOrder.filter { id in
-            guard navigators[id]!.coversWindow else { return false }
-            var parent = navigators[id]!.parent
+            guard self[navigator: id].coversWindow else { return false }
+            var parent = self[navigator: id].parent
             while let next = parent {
-                if navigators[next]!.coversWindow { return false }
-                parent = navigators[next]!.parent
+                if self[navigator: next].coversWindow { return false }
+                parent = self[navigator: next].parent
             }
             return true
         }
@@ -75,9 +75,9 @@ extension CoordinatorTree {
     /// dismisses the top-most presentation of a shown navigator, a back swipe pops the top of
     /// such a stack.
     func requireOnTop(_ navigatorID: NavigatorID, action: String) throws(NavigationError) {
-        if let above = navigators[navigatorID]!.presentedNavigator {
+        if let above = self[navigator: navigatorID].presentedNavigator {
             throw .conflict(
-                "navigator '\(navigatorID)' presents '\(navigators[above]!.stack[0])', so it cannot have been \(action) by the user; "
+                "navigator '\(navigatorID)' presents '\(self[navigator: above].stack[0])', so it cannot have been \(action) by the user; "
                     + "only what is on top can be; leave out 'interactive' for a programmatic change")
         }
         let presenters = presenters(of: navigatorID)
@@ -90,8 +90,8 @@ extension CoordinatorTree {
 
     /// Why a window-level presentation blocks an action, and what to do.
     func coverMessage(_ cover: NavigatorID, action: String, fix: String) -> String {
-        let root = navigators[cover]!.stack[0]
-        let style = nodes[root]!.presentation.style ?? .automatic
+        let root = self[navigator: cover].stack[0]
+        let style = self[node: root].presentation.style ?? .automatic
         return "'\(root)' is presented \(style.rawValue) at window level and covers the tab bar and every column, so a device cannot "
             + "\(action); dismiss '\(root)' first, \(fix)"
     }

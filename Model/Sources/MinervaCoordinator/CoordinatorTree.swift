@@ -80,7 +80,7 @@ public struct CoordinatorTree: Sendable {
     /// Makes the base navigators of ``flow`` and their roots (the tree holds only the app
     /// coordinator); selects the first tab of a tab bar.
     mutating func buildBase() {
-        let root = app.flows[flow]!.root
+        let root = currentFlow.root
         if case .split = root { layout = .split } else if app.declaresFlows { layout = .stack }
         selectedTab = nil
         switch (root, layout) {
@@ -88,12 +88,12 @@ public struct CoordinatorTree: Sendable {
             for tab in tabs {
                 let id = Self.navigatorID(forTab: tab.id)
                 addNavigator(Navigator(id: id, stack: [], presentedNavigator: nil, parent: nil, embedded: true, role: .base(rootKind: .tab)))
-                navigators[id]!.stack = [makeNode(screen: tab.screen, params: [:], presentation: Presentation(.tab), navigator: id, parent: rootID)]
+                self[navigator: id].stack = [makeNode(screen: tab.screen, params: [:], presentation: Presentation(.tab), navigator: id, parent: rootID)]
             }
             selectedTab = tabs[0].id
         case (.screen(let screen), .stack):
             addNavigator(Navigator(id: .main, stack: [], presentedNavigator: nil, parent: nil, embedded: true, role: .base(rootKind: .root)))
-            navigators[.main]!.stack = [makeNode(screen: screen, params: [:], presentation: Presentation(.root), navigator: .main, parent: rootID)]
+            self[navigator: .main].stack = [makeNode(screen: screen, params: [:], presentation: Presentation(.root), navigator: .main, parent: rootID)]
         case (.screen(let screen), .split):
             buildSplit(primary: screen, columns: 2)
         case (.split(let split), _):
@@ -108,7 +108,7 @@ public struct CoordinatorTree: Sendable {
                 Navigator(id: .supplementary, stack: [], presentedNavigator: nil, parent: nil, embedded: true, role: .base(rootKind: .supplementary)))
         }
         addNavigator(Navigator(id: .detail, stack: [], presentedNavigator: nil, parent: nil, embedded: true, role: .base(rootKind: .detail)))
-        navigators[.primary]!.stack = [makeNode(screen: screen, params: [:], presentation: Presentation(.root), navigator: .primary, parent: rootID)]
+        self[navigator: .primary].stack = [makeNode(screen: screen, params: [:], presentation: Presentation(.root), navigator: .primary, parent: rootID)]
     }
 
     /// The navigator id of a tab (`tab:home`).
@@ -149,7 +149,7 @@ public struct CoordinatorTree: Sendable {
     /// when the split view says so.
     public var compactTopColumn: NavigatorID {
         if split?.compactTop == .primary { return .primary }
-        return columns.last { !navigators[$0]!.stack.isEmpty } ?? .primary
+        return columns.last { !self[navigator: $0].stack.isEmpty } ?? .primary
     }
 
     /// The columns a compact split view does not show at all: those after ``compactTopColumn``
@@ -157,7 +157,7 @@ public struct CoordinatorTree: Sendable {
     var hiddenColumns: ArraySlice<NavigatorID> {
         guard collapsed else { return [] }
         let columns = columns
-        return columns[(columns.firstIndex(of: compactTopColumn)! + 1)...]
+        return columns[(columns.index(ofKnown: compactTopColumn) + 1)...]
     }
 
     /// What a compact split view shows as one stack: the columns' stacks concatenated up to the
@@ -167,7 +167,7 @@ public struct CoordinatorTree: Sendable {
         let top = compactTopColumn
         var stack: [NodeID] = []
         for column in columns {
-            stack += navigators[column]!.stack
+            stack += self[navigator: column].stack
             if column == top { break }
         }
         return stack
@@ -177,10 +177,10 @@ public struct CoordinatorTree: Sendable {
     /// navigators to the last one, and take the top of its stack.
     public var focus: NodeID {
         var navigatorID = visibleBaseNavigator
-        while let next = navigators[navigatorID]!.presentedNavigator {
+        while let next = self[navigator: navigatorID].presentedNavigator {
             navigatorID = next
         }
-        return navigators[navigatorID]!.stack.last!
+        return self[navigator: navigatorID].top
     }
 
     /// The base navigator on top: the selected tab's or `v0`; in a split view the column under a
@@ -196,7 +196,7 @@ public struct CoordinatorTree: Sendable {
             if let cover = windowCovers.first { return base(of: cover) }
             if collapsed { return compactTopColumn }
             let columns = columns
-            return columns.first { navigators[$0]!.presentedNavigator != nil } ?? columns.last { !navigators[$0]!.stack.isEmpty } ?? .primary
+            return columns.first { self[navigator: $0].presentedNavigator != nil } ?? columns.last { !self[navigator: $0].stack.isEmpty } ?? .primary
         }
     }
 
@@ -238,7 +238,7 @@ public struct CoordinatorTree: Sendable {
         nodes[id] = Node(
             id: id, screen: screen, params: params, presentation: presentation, navigator: navigator, parent: parent, children: [],
             title: app.screens[screen]?.title)
-        nodes[parent]!.children.append(id)
+        self[node: parent].children.append(id)
         return id
     }
 }

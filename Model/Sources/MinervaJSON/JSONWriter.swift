@@ -146,9 +146,9 @@ public struct JSONWriter: ~Copyable {
                 key(string: memberKey)
                 self.value(memberValue)
             } else if !members.isEmpty {
-                for memberKey in members.keys.sorted() {
+                for (memberKey, memberValue) in members.sorted(by: { $0.key < $1.key }) {
                     key(string: memberKey)
-                    self.value(members[memberKey]!)
+                    self.value(memberValue)
                 }
             }
             endObject()

@@ -66,8 +66,8 @@ public struct RestoreTarget: Sendable {
         for case .removed(let node) in events { removed.insert(node.node) }
         var changes = events.map(SessionEvent.Change.navigation)
         for (node, content) in contents.sorted(by: { $0.node < $1.node }) where !removed.contains(node) {
-            let previous = state.lists[node]!.version
-            _ = state.lists[node]!.replace(with: content)
+            guard let previous = state.lists[node]?.version else { continue }
+            state.lists[node]?.replace(with: content)
             changes.append(.listChanged(node: node, list: previous + 1, from: previous))
         }
         // A node that comes back brings its list of then, as a first list numbered after every

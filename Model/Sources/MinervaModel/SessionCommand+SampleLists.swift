@@ -18,11 +18,11 @@ extension SessionCommand {
             added.append((id, sample))
         }
         for (node, sample) in added.sorted(by: { $0.node < $1.node }) {
-            let params = state.tree.nodes[node]!.params
+            let params = state.tree[node: node].params
             do throws(SessionError) {
                 changes.append(try putList(node.description, sample.sections(filling: params), on: &state, limits: limits))
             } catch {
-                let screen = state.tree.nodes[node]!.screen
+                let screen = state.tree[node: node].screen
                 throw SessionError(error.category, "the sample list of screen '\(screen)' cannot be put: \(error.description)", code: error.code)
             }
         }

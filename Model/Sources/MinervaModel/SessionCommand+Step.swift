@@ -122,9 +122,7 @@ extension SessionCommand {
             throw .invalid("the list holds \(bytes) bytes of cells, over the limit of \(limits.maxListBytes) (--max-list-bytes)")
         }
         let previous = state.lists[node]?.version ?? 0
-        if state.lists[node] != nil {
-            state.lists[node]!.replace(with: content)
-        } else {
+        if state.lists[node]?.replace(with: content) == nil {
             state.lists[node] = ListHistory(content: content, retainedVersions: limits.listHistory)
         }
         return .listChanged(node: node, list: previous + 1, from: previous)

@@ -83,7 +83,7 @@ extension SessionState {
         case .navigation(.paramsChanged(let node, let params)):
             if let before = old.tree.nodes[node] { byteCount += Self.byteCount(ofNodeWith: params) - Self.byteCount(ofNodeWith: before.params) }
         case .listChanged(let node, _, _):
-            byteCount += lists[node]!.current.byteCount - (old.lists[node]?.current.byteCount ?? 0)
+            byteCount += (lists[node]?.current.byteCount ?? 0) - (old.lists[node]?.current.byteCount ?? 0)
         case .navigation, .appChanged:
             break
         }

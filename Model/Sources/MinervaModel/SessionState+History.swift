@@ -9,8 +9,9 @@ extension SessionState {
         guard budget < .max else { return }
         var sizes = lists.mapValues(\.olderByteCount)
         var total = sizes.values.reduce(0, +)
-        while total > budget, let (node, size) = sizes.max(by: { $0.value < $1.value }), lists[node]!.forgetOldestVersion() {
-            let smaller = lists[node]!.olderByteCount
+        while total > budget, let (node, size) = sizes.max(by: { $0.value < $1.value }), lists[node]?.forgetOldestVersion() == true,
+            let smaller = lists[node]?.olderByteCount
+        {
             sizes[node] = smaller
             total -= size - smaller
         }
