@@ -46,7 +46,7 @@ enum EventsDocument {
         writer.field("version", event.version)
         writer.field("at", Timestamp.rfc3339(milliseconds: event.at))
         writer.field("type", event.type)
-        event.change.writeWireFields(into: &writer)
+        event.change.writeFields(into: &writer, form: .wire)
         if event.isFinal { writer.field("final", true) }
         if let focus = event.focus { writer.field("focus", focus) }
         writer.endObject()

@@ -62,7 +62,7 @@ extension MinervaAPI {
     ) throws(APIError) -> HTTPReply {
         let id = session.id
         return try mutate(session, request, exchange, command: command) { state in
-            Self.json(200, StateDocument.encode(sessionID: id, state: state), headers: [Self.etag(state.version)])
+            Self.json(200, StateDocument.answer(sessionID: id, state: state), headers: [Self.etag(state.version)])
         }
     }
 

@@ -33,7 +33,7 @@ extension MinervaAPI {
         }
         let deferred = exchange.deferred(fallback: Exchange.shuttingDownDuringWrite)
         let outcome = core.create(layout: layout, deepLink: deepLink, flags: flags, sizeClass: sizeClass, key: key) { created in
-            let document = StateDocument.encode(sessionID: created.id, state: created.state, token: created.token)
+            let document = StateDocument.answer(sessionID: created.id, state: created.state, token: created.token)
             return StoredAnswer(Self.json(201, document, headers: [Self.etag(1), ("Location", "/v1/sessions/\(created.id)")]))
         } completion: { outcome in
             exchange.complete(deferred, with: Self.response(to: outcome))
@@ -58,7 +58,7 @@ extension MinervaAPI {
         let wait = try Self.waitSeconds(request)
         let id = session.id
         let encode: @Sendable (SessionState) -> HTTPResponse = { state in
-            Self.json(200, StateDocument.encode(sessionID: id, state: state, lists: lists), headers: [Self.etag(state.version)])
+            Self.json(200, StateDocument.answer(sessionID: id, state: state, lists: lists), headers: [Self.etag(state.version)])
         }
         var reply: HTTPReply?
         core.observe(session) { state, _ in

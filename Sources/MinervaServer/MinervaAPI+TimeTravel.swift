@@ -13,7 +13,7 @@ extension MinervaAPI {
         }
         let version = Int(text) ?? .max  // beyond any session: 404
         let state = try throughCore { () throws(SessionError) in try core.pastState(of: session, at: version) }
-        return Self.json(200, StateDocument.encode(sessionID: session.id, state: state, lists: lists), headers: [Self.etag(version)])
+        return Self.json(200, StateDocument.answer(sessionID: session.id, state: state, lists: lists), headers: [Self.etag(version)])
     }
 
     /// `POST /v1/sessions/{id}/restore {"version"}`: the state at that version becomes the current
@@ -31,7 +31,7 @@ extension MinervaAPI {
         let id = session.id
         return try mutate(session, request, exchange, command: command) { state in
             guard case .success(.restore(let target)) = command else { preconditionFailure("a restore without its target") }
-            return Self.json(200, StateDocument.encode(sessionID: id, state: state, restored: target), headers: [Self.etag(state.version)])
+            return Self.json(200, StateDocument.answer(sessionID: id, state: state, restored: target), headers: [Self.etag(state.version)])
         }
     }
 }

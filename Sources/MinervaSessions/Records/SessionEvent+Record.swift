@@ -16,7 +16,7 @@ extension SessionEvent {
         if isFinal { writer.field("final", true) }
         if let focus { writer.field("focus", focus) }
         writer.field("type", type)
-        change.writeRecordFields(into: &writer)
+        change.writeFields(into: &writer, form: .record)
         if let checkpoint {
             writer.key("checkpoint")
             writer.json(checkpoint)

@@ -1,18 +1,14 @@
-import MinervaCoordinator
-import MinervaJSON
+public import MinervaCoordinator
+public import MinervaJSON
 import MinervaList
-import MinervaModel
-import MinervaSessions
-import Synchronization
 
-/// Writes the state document: the tree as nested nodes, the navigators, the focus.
-enum StateDocument {
-    /// The size of the last document written: the next one's buffer starts that large (at most
-    /// four times its own estimate), so that a document is written without growing its buffer.
-    private static let lastSize = Atomic<Int>(0)
-
+/// Writes the state document, as `GET /v1/sessions/{id}` answers it: the tree as nested nodes,
+/// the navigators, the focus. The server writes every state it answers with it; a client that
+/// mirrors a session writes the state its replay made with it, and reads one back with
+/// ``SessionState/init(document:app:)``.
+public enum StateDocument {
     /// How much of each node's list the document carries (`?lists=`).
-    enum ListDetail: String, CaseIterable {
+    public enum ListDetail: String, CaseIterable, Sendable {
         /// No `list` member.
         case none
         /// `{"version", "count"}`.
@@ -29,13 +25,15 @@ enum StateDocument {
     ///   - lists: how much of each list to include.
     ///   - restored: for the answer to a restore, the version it went back to: `restored` names it
     ///     and the nodes whose list came back or did not (its content no longer kept).
+    ///   - sizeHint: the size of a document written before: the buffer starts that large (at most
+    ///     four times its own estimate), so that a document is written without growing its buffer.
     /// - Complexity: O(n) in the number of nodes (and list cells with `full`).
-    static func encode(
-        sessionID: String, state: SessionState, token: String? = nil, lists: ListDetail = .full, restored: RestoreTarget? = nil
+    public static func encode(
+        sessionID: String, state: SessionState, token: String? = nil, lists: ListDetail = .full, restored: RestoreTarget? = nil, sizeHint: Int = 0
     ) -> [UInt8] {
         let tree = state.tree
         let estimate = 256 + tree.nodes.count * 160
-        var writer = JSONWriter(capacity: max(estimate, min(lastSize.load(ordering: .relaxed), 4 * estimate)))
+        var writer = JSONWriter(capacity: max(estimate, min(sizeHint, 4 * estimate)))
         writer.beginObject()
         writer.field("id", sessionID)
         if let token { writer.field("token", token) }
@@ -59,7 +57,7 @@ enum StateDocument {
         writer.key("navigators")
         writer.beginArray()
         for id in tree.navigatorOrder {
-            writeNavigator(tree.navigators[id]!, of: tree, into: &writer)
+            writeNavigator(tree[navigator: id], of: tree, into: &writer)
         }
         writer.endArray()
         writer.key("tabs")
@@ -95,15 +93,13 @@ enum StateDocument {
         if let restored { write(restored, state: state, into: &writer) }
         writer.field("lastEvent", state.lastEvent)
         writer.endObject()
-        let bytes = writer.bytes
-        lastSize.store(bytes.count, ordering: .relaxed)
-        return bytes
+        return writer.bytes
     }
 
     private static func writeNode(
         _ id: NodeID, of tree: CoordinatorTree, lists: [NodeID: ListHistory], detail: ListDetail, into writer: inout JSONWriter
     ) {
-        let node = tree.nodes[id]!
+        let node = tree[node: id]
         writer.beginObject()
         writer.field("id", id)
         writer.field("screen", node.screen)
@@ -147,8 +143,7 @@ enum StateDocument {
     private static func write(_ results: [String: FlowResult], into writer: inout JSONWriter) {
         writer.key("results")
         writer.beginObject()
-        for screen in results.keys.sorted() {
-            let result = results[screen]!
+        for (screen, result) in results.sorted(by: { $0.key < $1.key }) {
             writer.key(string: screen)
             writer.beginObject()
             writer.field("status", result.status.rawValue)
@@ -180,7 +175,7 @@ enum StateDocument {
     /// A guarded target as `{"operation", "steps", "flow"}` (the guard's node; and `"navigator"`,
     /// `"replacesStack"` for a set-root), a deep link as `{"operation": "deepLink", "url", "flow"}`
     /// (the flow's name), or `null`.
-    static func write(_ pending: Pending?, into writer: inout JSONWriter) {
+    public static func write(_ pending: Pending?, into writer: inout JSONWriter) {
         switch pending {
         case nil:
             writer.null()

@@ -1,13 +1,22 @@
+public import MinervaJSON
 import MinervaCoordinator
-import MinervaJSON
-import MinervaModel
-import MinervaSessions
+
+extension SessionEvent {
+    /// How an event's members are written: as the API shows them, or as a store keeps them.
+    public enum Form: Sendable {
+        /// As the API shows them: a presentation as its kind and style, a pending target as the
+        /// state document shows it, a flow switch's base navigators by id.
+        case wire
+        /// As a store keeps them: what a replay needs that the API does not show (a base
+        /// navigator's root kind), in the snapshot's own names.
+        case record
+    }
+}
 
 extension SessionEvent.Change {
-    /// Writes the change's own members into an open event object, as the API shows them
-    /// (`node`, `screen`, `reason`, …); the caller writes the event's number, version, time and
-    /// type around them. (The store writes events with code of its own, `writeRecordFields`.)
-    func writeWireFields(into writer: inout JSONWriter) {
+    /// Writes the change's own members (`node`, `screen`, `reason`, …) into an open event
+    /// object, in `form`; the caller writes the event's number, version, time and type around them.
+    public func writeFields(into writer: inout JSONWriter, form: SessionEvent.Form) {
         switch self {
         case .listChanged(let node, let list, let from):
             writer.field("node", node)
@@ -24,7 +33,10 @@ extension SessionEvent.Change {
             writer.field("parent", added.parent)
             writer.field("navigator", added.navigator.rawValue)
             writer.key("presentation")
-            added.presentation.write(into: &writer)
+            switch form {
+            case .wire: added.presentation.write(into: &writer)
+            case .record: added.presentation.writeSnapshot(into: &writer)
+            }
             if let presentedBy = added.presentedBy { writer.field("presentedBy", presentedBy.rawValue) }
             if let embedded = added.embedded { writer.field("embedded", embedded) }
             if let title = added.title { writer.field("title", title) }
@@ -45,18 +57,30 @@ extension SessionEvent.Change {
             writer.field("tab", tab)
         case .navigation(.flagsChanged(let flags)):
             writer.key("flags")
-            writer.beginArray()
-            for flag in flags { writer.string(flag) }
-            writer.endArray()
+            writer.value(.array(flags.map(JSONValue.string)))
         case .navigation(.pendingChanged(let pending)):
             writer.key("pending")
-            StateDocument.write(pending, into: &writer)
+            switch (form, pending) {
+            case (.wire, _): StateDocument.write(pending, into: &writer)
+            case (.record, let pending?): pending.writeSnapshot(into: &writer)
+            case (.record, nil): writer.null()
+            }
         case .navigation(.flowChanged(let change)):
             writer.field("from", change.from)
             writer.field("to", change.to)
-            writer.key("navigators")
+            writer.key(form == .wire ? "navigators" : "bases")
             writer.beginArray()
-            for base in change.bases { writer.string(base.id.rawValue) }
+            for base in change.bases {
+                switch form {
+                case .wire:
+                    writer.string(base.id.rawValue)
+                case .record:
+                    writer.beginObject()
+                    writer.field("id", base.id.rawValue)
+                    writer.field("rootKind", base.rootKind.rawValue)
+                    writer.endObject()
+                }
+            }
             writer.endArray()
         case .navigation(.paramsChanged(let node, let params)):
             writer.field("node", node)
@@ -65,9 +89,7 @@ extension SessionEvent.Change {
         case .navigation(.stackChanged(let navigator, let stack)):
             writer.field("navigator", navigator.rawValue)
             writer.key("stack")
-            writer.beginArray()
-            for node in stack { writer.string(node.description) }
-            writer.endArray()
+            writer.value(.array(stack.map { .string($0.description) }))
         case .navigation(.sizeClassChanged(let horizontal)):
             writer.field("horizontal", horizontal.rawValue)
         case .navigation(.presentationChanged(let node, let selected, let dismissible)):
