@@ -48,6 +48,14 @@ public struct NavigatorID: Hashable, Sendable, CustomStringConvertible, Expressi
     public static let supplementary: NavigatorID = "supplementary"
     /// The detail side of a `split` layout.
     public static let detail: NavigatorID = "detail"
+
+    /// The kind of the root a base navigator of this id shows, by its place: a tab's, a split
+    /// view's middle or detail column, or a root (`v0`, `primary`).
+    public var baseRootKind: Presentation.Kind {
+        if self == .detail { return .detail }
+        if self == .supplementary { return .supplementary }
+        return rawValue.hasPrefix("tab:") ? .tab : .root
+    }
 }
 
 extension JSONWriter {

@@ -21,6 +21,9 @@ extension Presentation {
 
     /// The members of a written presentation.
     public static let keys: JSONKeys = ["kind", "style"]
+    /// The members of a presentation as the API shows it (``write(into:)``): `level` follows
+    /// from the kind and style, and is not read.
+    public static let documentKeys: JSONKeys = ["kind", "style", "level"]
 
     /// Reads a stored presentation back (a reader over ``keys``).
     public init(reader: JSONObjectReader) throws(JSONReadError) {

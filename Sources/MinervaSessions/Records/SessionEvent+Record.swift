@@ -30,8 +30,6 @@ extension SessionEvent {
         "format", "version", "at", "final", "type", "node", "list", "from", "screen", "params", "parent", "navigator", "presentation",
         "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending", "stack", "to", "checkpoint", "bases", "ui", "title", "sheet", "anchor", "dismissible", "selected", "horizontal", "focus", "held",
     ]
-    /// The members of a base navigator in a `flowChanged` record.
-    private static let baseKeys: JSONKeys = ["id", "rootKind"]
 
     /// Reads an event back from its record, in any format up to ``RecordFormat/current``.
     /// - Throws: ``SnapshotError`` when the record is not an event.
@@ -42,16 +40,10 @@ extension SessionEvent {
             let reader = try JSONObjectReader(value, keys: Self.recordKeys)
             self.init(
                 seq: record.seq, version: try reader.int("version"), at: try reader.int("at"), isFinal: try reader.optionalBool("final") ?? false,
-                change: try Self.change(reader), focus: try reader.optionalNodeID("focus"), checkpoint: reader.value("checkpoint").map(Self.bytes))
+                change: try Change(reader: reader, form: .record, app: nil), focus: try reader.optionalNodeID("focus"), checkpoint: reader.value("checkpoint").map(Self.bytes))
         } catch {
             throw SnapshotError("event \(record.seq): \(error)")
         }
-    }
-
-    /// An `added` record's presentation settings, `nil` when it holds none.
-    private static func settings(_ reader: JSONObjectReader) throws(JSONReadError) -> PresentationSettings? {
-        let settings = try PresentationSettings(members: reader)
-        return settings.isEmpty ? nil : settings
     }
 
     /// A checkpoint's bytes, written again from the value read.
@@ -59,67 +51,6 @@ extension SessionEvent {
         var writer = JSONWriter(capacity: 512)
         writer.value(value)
         return writer.bytes
-    }
-
-    private static func change(_ reader: JSONObjectReader) throws(JSONReadError) -> Change {
-        let type = try reader.string("type")
-        guard let kind = Kind(rawValue: type) else { throw reader.error("unknown event type '\(type.prefix(64))'", at: .key("type")) }
-        switch kind {
-        case .listChanged:
-            return .listChanged(node: try reader.nodeID("node"), list: try reader.int("list"), from: try reader.int("from"))
-        case .appChanged:
-            return .appChanged(from: try reader.string("from"), to: try reader.string("to"))
-        case .added:
-            return .navigation(
-                .added(
-                    AddedNode(
-                        node: try reader.nodeID("node"), screen: try reader.string("screen"), params: try reader.optionalObject("params") ?? [:],
-                        parent: try reader.nodeID("parent"), navigator: NavigatorID(try reader.string("navigator")),
-                        presentation: try reader.object("presentation", keys: Presentation.keys, Presentation.init(reader:)),
-                        presentedBy: try reader.optionalString("presentedBy").map { NavigatorID($0) },
-                        embedded: try reader.optionalBool("embedded"), title: try reader.optionalString("title"),
-                        settings: try Self.settings(reader))))
-        case .removed:
-            return .navigation(
-                .removed(
-                    RemovedNode(
-                        node: try reader.nodeID("node"), screen: try reader.string("screen"),
-                        reason: try reader.enumValue("reason", as: NavigationEvent.RemovalReason.self),
-                        navigator: NavigatorID(try reader.string("navigator")))))
-        case .finished:
-            return .navigation(
-                .finished(
-                    FinishedFlow(
-                        node: try reader.nodeID("node"), screen: try reader.string("screen"), parent: try reader.nodeID("parent"),
-                        // Written before results were held only when asked for: every parent held one.
-                        result: reader.value("result") ?? .null, held: try reader.optionalBool("held") ?? true)))
-        case .tabSelected:
-            return .navigation(.tabSelected(try reader.string("tab")))
-        case .flagsChanged:
-            return .navigation(.flagsChanged(try reader.strings("flags")))
-        case .pendingChanged:
-            return .navigation(
-                .pendingChanged(try reader.optionalObject("pending", keys: Pending.snapshotKeys, Pending.init(reader:))))
-        case .flowChanged:
-            let bases = try reader.objects("bases", keys: baseKeys) { base throws(JSONReadError) in
-                BaseNavigator(id: NavigatorID(try base.string("id")), rootKind: try base.enumValue("rootKind", as: Presentation.Kind.self))
-            }
-            return .navigation(.flowChanged(FlowChange(from: try reader.string("from"), to: try reader.string("to"), bases: bases)))
-        case .paramsChanged:
-            return .navigation(.paramsChanged(node: try reader.nodeID("node"), params: try reader.optionalObject("params") ?? [:]))
-        case .stackChanged:
-            return .navigation(.stackChanged(navigator: NavigatorID(try reader.string("navigator")), stack: try reader.nodeIDs("stack")))
-        case .sizeClassChanged:
-            return .navigation(.sizeClassChanged(try reader.enumValue("horizontal", as: SizeClass.self)))
-        case .presentationChanged:
-            return .navigation(
-                .presentationChanged(
-                    node: try reader.nodeID("node"), selected: try reader.optionalString("selected"), dismissible: try reader.optionalBool("dismissible")))
-        case .uiChanged:
-            return .navigation(.uiChanged(node: try reader.nodeID("node"), ui: try reader.object("ui")))
-        case .resultConsumed:
-            return .navigation(.resultConsumed(node: try reader.nodeID("node"), screen: try reader.string("screen")))
-        }
     }
 }
 
