@@ -1,5 +1,6 @@
 import MicroHTTP
 import MinervaJSON
+import MinervaModel
 import MinervaSessions
 
 /// The query of an analytics report, checked strictly: `since` and `until` (RFC 3339) for

@@ -13,7 +13,7 @@ enum EventsDocument {
         writer.beginObject()
         writer.key("events")
         writer.beginArray()
-        for event in page.events { write(event, into: &writer) }
+        for event in page.events { event.writeWire(into: &writer) }
         writer.endArray()
         writer.field("last", page.last)
         if page.truncated { writer.field("truncated", true) }
@@ -32,23 +32,10 @@ enum EventsDocument {
         for event in events {
             bytes.append(contentsOf: "id: \(event.seq)\nevent: \(event.type)\ndata: ".utf8)
             var writer = JSONWriter(capacity: 160)
-            write(event, into: &writer)
+            event.writeWire(into: &writer)
             bytes.append(contentsOf: writer.bytes)
             bytes.append(contentsOf: "\n\n".utf8)
         }
         return bytes
-    }
-
-    /// One event: `{"seq", "version", "at", "type", …its fields, "final"?, "focus"?}`.
-    static func write(_ event: SessionEvent, into writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.field("seq", event.seq)
-        writer.field("version", event.version)
-        writer.field("at", Timestamp.rfc3339(milliseconds: event.at))
-        writer.field("type", event.type)
-        event.change.writeFields(into: &writer, form: .wire)
-        if event.isFinal { writer.field("final", true) }
-        if let focus = event.focus { writer.field("focus", focus) }
-        writer.endObject()
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import MicroHTTP
 import MinervaJSON
+import MinervaModel
 import MinervaSessions
 
 extension MinervaAPI {

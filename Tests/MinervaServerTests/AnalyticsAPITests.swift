@@ -1,5 +1,6 @@
 import MicroHTTP
 import MinervaJSON
+import MinervaModel
 @testable import MinervaServer
 import MinervaSessions
 import Testing

@@ -13,6 +13,22 @@ extension SessionEvent {
     }
 }
 
+extension SessionEvent {
+    /// Writes the event as the API shows it: `{"seq", "version", "at", "type", …its fields,
+    /// "final"?, "focus"?}`, `at` as an RFC 3339 timestamp; read back with ``init(wire:app:)``.
+    public func writeWire(into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("seq", seq)
+        writer.field("version", version)
+        writer.field("at", Timestamp.rfc3339(milliseconds: at))
+        writer.field("type", type)
+        change.writeFields(into: &writer, form: .wire)
+        if isFinal { writer.field("final", true) }
+        if let focus { writer.field("focus", focus) }
+        writer.endObject()
+    }
+}
+
 extension SessionEvent.Change {
     /// Writes the change's own members (`node`, `screen`, `reason`, …) into an open event
     /// object, in `form`; the caller writes the event's number, version, time and type around them.

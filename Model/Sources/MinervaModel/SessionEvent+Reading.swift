@@ -14,8 +14,10 @@ extension SessionEvent {
     ///   as the server writes them.
     public init(wire value: JSONValue, app: AppDescription) throws(JSONReadError) {
         let reader = try JSONObjectReader(value, keys: Self.wireKeys)
+        let time = try reader.string("at")
+        guard let at = Timestamp.milliseconds(rfc3339: time) else { throw reader.error("'\(time.prefix(64))' is not an RFC 3339 timestamp", at: .key("at")) }
         self.init(
-            seq: try reader.int("seq"), version: try reader.int("version"), at: try reader.int("at"), isFinal: try reader.optionalBool("final") ?? false,
+            seq: try reader.int("seq"), version: try reader.int("version"), at: at, isFinal: try reader.optionalBool("final") ?? false,
             change: try Change(reader: reader, form: .wire, app: app), focus: try reader.optionalNodeID("focus"))
     }
 }

@@ -77,7 +77,8 @@ extension SessionState {
             tree.keepResult(of: finished, version: version)
             byteCount += Self.byteCount(ofResults: tree.results[finished.parent]) - before
         case .navigation(.uiChanged(let node, let ui)):
-            byteCount += Self.byteCount(ofUI: ui) - Self.byteCount(ofUI: old.tree.ui[node])
+            // An empty object clears the node's UI state: the tree keeps none.
+            byteCount += Self.byteCount(ofUI: ui.isEmpty ? nil : ui) - Self.byteCount(ofUI: old.tree.ui[node])
         case .navigation(.resultConsumed(let node, _)):
             byteCount += Self.byteCount(ofResults: tree.results[node]) - Self.byteCount(ofResults: old.tree.results[node])
         case .navigation(.paramsChanged(let node, let params)):

@@ -52,11 +52,14 @@ public struct SessionState: Sendable {
         self.firstEvent = firstEvent
         self.lists = lists
         self.appVersion = appVersion
-        byteCount =
-            tree.nodes.values.reduce(0) { $0 + Self.byteCount(ofNodeWith: $1.params) }
-            + tree.ui.values.reduce(0) { $0 + Self.byteCount(ofUI: $1) } + tree.results.values.reduce(0) { $0 + Self.byteCount(ofResults: $1) }
-            + lists.values.reduce(0) { $0 + $1.current.byteCount }
+        byteCount = Self.byteCount(of: tree, lists: lists)
         trimListHistory(budget: listHistoryBudget)
+    }
+
+    /// What a session's size limit counts of a tree and its lists (see ``byteCount``).
+    static func byteCount(of tree: CoordinatorTree, lists: [NodeID: ListHistory]) -> Int {
+        tree.nodes.values.reduce(0) { $0 + byteCount(ofNodeWith: $1.params) } + tree.ui.values.reduce(0) { $0 + byteCount(ofUI: $1) }
+            + tree.results.values.reduce(0) { $0 + byteCount(ofResults: $1) } + lists.values.reduce(0) { $0 + $1.current.byteCount }
     }
 
     /// The tree's focus, computed once per mutation (see ``cacheFocus()``).

@@ -1,8 +1,8 @@
 /// RFC 3339 timestamps in UTC with milliseconds (`2026-11-24T01:02:03.456Z`), as events carry them.
-enum Timestamp {
+public enum Timestamp {
     /// The timestamp of a moment given in milliseconds since 1970.
     /// - Complexity: O(1); no calendar or locale is consulted (the civil-from-days algorithm).
-    static func rfc3339(milliseconds: Int) -> String {
+    public static func rfc3339(milliseconds: Int) -> String {
         let (days, dayMilliseconds) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
         let (day, millisecondOfDay) = dayMilliseconds < 0 ? (days - 1, dayMilliseconds + 86_400_000) : (days, dayMilliseconds)
         let shifted = day + 719_468

@@ -1,7 +1,7 @@
 extension Timestamp {
     /// The moment an RFC 3339 timestamp names (`2026-11-24T01:02:03Z`, with optional fractional
     /// seconds and a `±hh:mm` offset), in milliseconds since 1970; `nil` when it is not one.
-    static func milliseconds(rfc3339 text: String) -> Int? {
+    public static func milliseconds(rfc3339 text: String) -> Int? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[13] == UInt8(ascii: ":"),
             bytes[16] == UInt8(ascii: ":"), bytes[10] | 0x20 == UInt8(ascii: "t"),
