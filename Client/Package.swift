@@ -19,6 +19,8 @@ let openAPIAsyncHTTPClient = Package.Dependency.package(
     url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0")
 let asyncHTTPClient = Package.Dependency.package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0")
 let httpTypes = Package.Dependency.package(url: "https://github.com/apple/swift-http-types", from: "1.8.0")
+// The navigation model (../Model): the server's own replay, which the mirror runs on the device.
+let model = Package.Dependency.package(path: "../Model")
 
 /// AsyncHTTPClient is the transport off Apple platforms; apps on Apple platforms use URLSession
 /// and never build SwiftNIO.
@@ -30,12 +32,15 @@ let package = Package(
     products: [
         .library(name: "MinervaClient", targets: ["MinervaClient"]),
     ],
-    dependencies: [openAPIRuntime, openAPIURLSession, openAPIAsyncHTTPClient, asyncHTTPClient, httpTypes],
+    dependencies: [model, openAPIRuntime, openAPIURLSession, openAPIAsyncHTTPClient, asyncHTTPClient, httpTypes],
     targets: [
         // MARK: - Targets
         .target(
             name: "MinervaClient",
             dependencies: [
+                .product(name: "MinervaModel", package: "Model"),
+                .product(name: "MinervaCoordinator", package: "Model"),
+                .product(name: "MinervaJSON", package: "Model"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client", condition: notApple),

@@ -14,7 +14,8 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "minerva-model",
-    platforms: [.macOS(.v15)],
+    // As old as MinervaClient's, which builds the model on the device.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "MinervaModel", targets: ["MinervaModel"]),
         .library(name: "MinervaCoordinator", targets: ["MinervaCoordinator"]),

@@ -13,9 +13,11 @@ extension AppDescription {
     /// - Parameters:
     ///   - bytes: the file's content.
     ///   - source: the file's name, for error messages.
+    ///   - served: whether the bytes are the document `GET /v1/app` answers (``document(version:)``),
+    ///     whose `version` member is the server's and is not read.
     /// - Returns: the validated description.
     /// - Throws: ``AppDescriptionError`` naming the file and the JSON path at fault.
-    public static func parse(_ bytes: some Collection<UInt8>, source: String) throws(AppDescriptionError) -> AppDescription {
+    public static func parse(_ bytes: some Collection<UInt8>, source: String, served: Bool = false) throws(AppDescriptionError) -> AppDescription {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)
@@ -23,7 +25,7 @@ extension AppDescription {
             throw AppDescriptionError(source: source, key: "", message: "not valid JSON: \(error)")
         }
         do throws(JSONReadError) {
-            return try AppReader.app(document)
+            return try AppReader.app(document, keys: served ? AppReader.servedKeys : AppReader.appKeys)
         } catch {
             throw AppDescriptionError(source: source, key: error.path, message: error.reason)
         }
@@ -34,6 +36,8 @@ extension AppDescription {
 private enum AppReader {
     /// `$schema` lets an editor find the description's JSON Schema; the server ignores it.
     static let appKeys: JSONKeys = ["$schema", "name", "scheme", "hosts", "root", "flows", "launch", "screens", "routes"]
+    /// The members of the document `GET /v1/app` answers: a file's, and its `version`.
+    static let servedKeys: JSONKeys = ["$schema", "name", "scheme", "hosts", "root", "flows", "launch", "screens", "routes", "version"]
     static let screenKeys: JSONKeys = ["presentation", "style", "embedInNavigation", "params", "key", "title", "requires", "otherwise", "flow", "sheet", "dismissible", "sampleList", "result"]
     static let otherwiseKeys: JSONKeys = ["screen", "params"]
     static let rootKeys: JSONKeys = ["screen", "tabs", "split"]
@@ -45,8 +49,8 @@ private enum AppReader {
     static let routeKeys: JSONKeys = ["path", "flow", "tab", "steps"]
     static let stepKeys: JSONKeys = ["screen", "params", "presentation", "style", "embedInNavigation", "fresh"]
 
-    static func app(_ document: JSONValue) throws(JSONReadError) -> AppDescription {
-        let top = try JSONObjectReader(document, keys: appKeys)
+    static func app(_ document: JSONValue, keys: JSONKeys) throws(JSONReadError) -> AppDescription {
+        let top = try JSONObjectReader(document, keys: keys)
         let name = try top.optionalString("name") ?? "app"
         let scheme = try top.optionalString("scheme")
         let declared = try top.object("screens")

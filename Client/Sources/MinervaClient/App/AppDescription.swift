@@ -105,6 +105,8 @@ public struct AppScreen: Codable, Hashable, Sendable {
     public var sheet: Sheet?
     /// `false` when the user may not swipe it away.
     public var dismissible: Bool?
+    /// `true` when a flow of it that finishes, any way, leaves its result on its parent until taken.
+    public var result: Bool?
     /// The flag it needs, when guarded.
     public var requires: String?
     /// The screen shown first when the flag is missing.

@@ -1,15 +1,15 @@
 /// A session's state kept current from its change log, as an `AsyncSequence`: the state now,
 /// then the state after each change, each equal to what a `GET` of the session would answer.
 ///
-/// It applies each block of events to the last state as the server applied the change — nodes
-/// added and removed, stacks set, flows switched, results held, the focus the block's last event
-/// names — so a follower reads one small event per change instead of the whole document. Where
-/// the events do not carry what the state shows, it reads exactly that: a list's cells after
-/// `listChanged`, the app's split rules once, and the whole state at that version after a
-/// restore (nodes come back in the places they had), a change of app version, an event type this
-/// client does not know, or a list that changed again before it was read (a mirror that fell
-/// behind); the current state after a gap the server no longer holds, or after a block it could
-/// not read (the server out of reach).
+/// It applies each block of events to the last state with the server's own navigation model
+/// (the `MinervaModel` package: the replay the server rebuilds versions with, and its writer of
+/// the state document), so a follower reads one small event per change instead of the whole
+/// document. Where the events do not carry what the state shows, it reads exactly that: a list's
+/// cells after `listChanged`, the app description of the session's version once, and the whole
+/// state at that version after a restore (nodes come back in the places they had), a change of
+/// app version, an event type this client does not know, or a list that changed again before it
+/// was read (a mirror that fell behind); the current state after a gap the server no longer
+/// holds, or after a block it could not read (the server out of reach).
 /// Each state it delivers becomes the session's ``MinervaSession/state``, so the next change
 /// sends its version as `If-Match`.
 ///
@@ -34,8 +34,11 @@ public struct SessionMirror: AsyncSequence, Sendable {
         private var state: SessionState?
         private var changes: SessionChanges.Iterator?
         private var block: [Event] = []
-        /// The app description the split rules come from, read when a split view first needs them.
-        private var app: AppDescription?
+        /// The session's state as the model holds it, kept from block to block; made again from
+        /// a state read whole.
+        private var replay: MirrorReplay?
+        /// The app description the model runs, read once per version of the app.
+        private var app: (version: String, model: MirrorReplay.ModelApp)?
         /// The highest node number seen: ids are never reused, so a node added below it came back.
         private var highestNode = 0
         /// Whether applying a block failed (the server could not be reached): the next `next()`
@@ -54,7 +57,7 @@ public struct SessionMirror: AsyncSequence, Sendable {
             guard let current = state else {
                 let first = await session.state
                 state = first
-                highestNode = MirroredTree.highestNode(in: first)
+                highestNode = MirrorReplay.highestNode(in: first)
                 var following = SessionChanges(session: session, after: first.lastEvent, delivery: delivery)
                 following.advancesVersion = false
                 changes = following.makeAsyncIterator()
@@ -64,12 +67,14 @@ public struct SessionMirror: AsyncSequence, Sendable {
                 let read = try await session.refresh()
                 missedBlock = false
                 block = []
+                replay = nil
                 return delivered(read)
             }
             while let change = try await changes?.next() {
                 switch change {
                 case .reloaded(let reloaded):
                     block = []
+                    replay = nil
                     return delivered(reloaded)
                 case .event(let event):
                     guard event.seq > current.lastEvent else { continue }
@@ -90,48 +95,50 @@ public struct SessionMirror: AsyncSequence, Sendable {
         /// Keeps a state as the one the next block applies to.
         private mutating func delivered(_ next: SessionState) -> SessionState {
             state = next
-            highestNode = Swift.max(highestNode, MirroredTree.highestNode(in: next))
+            highestNode = Swift.max(highestNode, MirrorReplay.highestNode(in: next))
             return next
         }
 
         /// The state after one block: from its events, with the lists it changed read; or read
         /// whole at the block's version when its events do not carry it.
         private mutating func applying(_ block: [Event], to state: SessionState) async throws -> SessionState {
-            var tree = MirroredTree(state)
             do {
-                try tree.apply(block, highestNode: highestNode, compactTop: try await compactTop(for: state, after: block))
-                for changed in tree.listsToFetch {
+                var replay = try await self.replay(from: state)
+                self.replay = nil
+                var read: [String: NodeList] = [:]
+                for changed in try replay.apply(block, highestNode: highestNode) {
                     // The list as it is now is the block's only when nothing changed since (a
                     // later change may have replaced it, removed its node, or started it again at
                     // the same number): otherwise the version's own state says what it was.
-                    let read: (page: ListPage, sessionVersion: Int?)
+                    let page: (page: ListPage, sessionVersion: Int?)
                     do {
-                        read = try await session.listPage(of: changed.node, since: changed.from)
+                        page = try await session.listPage(of: changed.node, since: changed.from)
                     } catch let error as MinervaError where error.status == 404 || error.status == 422 {
-                        throw MirroredTree.Unmirrorable()
+                        throw MirrorReplay.Unmirrorable()
                     }
-                    let page = read.page
-                    guard read.sessionVersion == block.last!.version, page.version == changed.list, let diff = page.diff else {
-                        throw MirroredTree.Unmirrorable()
+                    guard page.sessionVersion == changed.version, page.page.version == changed.list, let diff = page.page.diff else {
+                        throw MirrorReplay.Unmirrorable()
                     }
-                    tree.setList(NodeList(version: page.version, sections: page.sections, diff: diff), of: changed.node)
+                    read[changed.node] = NodeList(version: page.page.version, sections: page.page.sections, diff: diff)
                 }
-                return tree.mirroredState
-            } catch is MirroredTree.Unmirrorable {
-                return try await session.stateForMirror(at: block.last!.version)
+                let next = try replay.state(with: read)
+                self.replay = replay
+                return next
+            } catch is MirrorReplay.Unmirrorable {
+                return try await session.stateForMirror(at: block[block.count - 1].version)
             }
         }
 
-        /// What a compact split view shows after the block (`primary`, or nil for the deepest
-        /// column), from the app description of the session's version; nil without a split view.
-        private mutating func compactTop(for state: SessionState, after block: [Event]) async throws -> String? {
-            var flow = state.flow
-            for case .flowChanged(let change) in block { flow = change.to }
-            let split = state.layout == .split || block.contains { if case .flowChanged(let change) = $0 { change.navigators.contains("detail") } else { false } }
-            guard split else { return nil }
-            if app?.version != state.appVersion { app = try await session.connection.app() }
-            guard let app, app.version == state.appVersion else { throw MirroredTree.Unmirrorable() }
-            return app.root(of: flow)?.split?.compactTop
+        /// The model's state the block applies to: the one kept since the last block, or `state`
+        /// read with the app description of its version.
+        private mutating func replay(from state: SessionState) async throws -> MirrorReplay {
+            if let replay { return replay }
+            if app?.version != state.appVersion {
+                let read = try await session.connection.app()
+                app = (read.version, try MirrorReplay.modelApp(read))
+            }
+            guard let app, app.version == state.appVersion else { throw MirrorReplay.Unmirrorable() }
+            return try MirrorReplay(state, app: app.model)
         }
     }
 }
