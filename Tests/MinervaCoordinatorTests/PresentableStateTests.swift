@@ -73,7 +73,7 @@ import TestSupport
         // The photo leaves with its parent (the sheet); the sheet's parent stays: one result
         // (Edit Profile says it returns one).
         #expect(kinds == ["removed n5 dismiss", "removed \(sheet) dismiss", "finished \(sheet)", "tab account"])
-        #expect(tree.results[NodeID(1)]?["editProfile"] == FlowResult(status: .cancelled, value: nil, version: 5))
+        #expect(tree.nodes[NodeID(1)]?.results?["editProfile"] == FlowResult(status: .cancelled, value: nil, version: 5))
     }
 
     @Test func aContextLevelPresentationStaysWithItsTab() throws {
@@ -101,12 +101,12 @@ import TestSupport
         // Latest wins per screen; a result is kept until taken.
         _ = try tree.present(screen: "photo", params: ["photoId": "2"])
         _ = try apply(&tree, version: 6) { tree throws(NavigationError) in try tree.finish(node: tree.focus.description, status: .success, value: "ok") }
-        #expect(tree.results[NodeID(1)]?["photo"] == FlowResult(status: .success, value: "ok", version: 6))
+        #expect(tree.nodes[NodeID(1)]?.results?["photo"] == FlowResult(status: .success, value: "ok", version: 6))
         let snapshot = try CoordinatorTree(snapshot: JSONParser.parse(tree.snapshotBytes), app: .tabs)
         #expect(snapshot == tree)
         #expect(throws: NavigationError.self) { try tree.consumeResult(of: "n1", screen: "editProfile") }
         block = try apply(&tree, version: 7) { tree throws(NavigationError) in try tree.consumeResult(of: "n1", screen: "photo") }
-        #expect(block == [.resultConsumed(node: NodeID(1), screen: "photo")] && tree.results.isEmpty)
+        #expect(block == [.resultConsumed(node: NodeID(1), screen: "photo")] && tree.nodes.values.allSatisfy { $0.results == nil })
     }
 
     @Test func uiStateLivesWithItsNodeAndComesBackWithRestore() throws {
@@ -119,9 +119,9 @@ import TestSupport
         let then = tree
         try tree.setUI(of: profile.description, to: ["scrollAnchor": "b"])
         _ = try tree.pop()
-        #expect(tree.ui.isEmpty)
+        #expect(tree.nodes.values.allSatisfy { $0.ui == nil })
         let restored = try tree.restore(then)
-        #expect(tree.ui[profile] == ["scrollAnchor": "a"])
+        #expect(tree.nodes[profile]?.ui == ["scrollAnchor": "a"])
         #expect(restored.contains(.uiChanged(node: profile, ui: ["scrollAnchor": "a"])))
     }
 }
@@ -135,7 +135,7 @@ import TestSupport
     @Test func aPresentTakesItsSheetAndTheScreensDismissibleAndTheUserMovesTheDetent() throws {
         var tree = CoordinatorTree(app: .tabs)
         let node = try tree.present(screen: "editProfile", settings: PresentationSettings(sheet: sheet, dismissible: false)).node
-        #expect(tree.presentationSettings[node] == PresentationSettings(sheet: sheet, dismissible: false))
+        #expect(tree.nodes[node]?.settings == PresentationSettings(sheet: sheet, dismissible: false))
         #expect(try tree.changePresentation(of: node.description, selected: "medium", dismissible: nil).isEmpty)
         #expect(
             try tree.changePresentation(of: node.description, selected: "peek", dismissible: nil) == [
@@ -153,7 +153,7 @@ import TestSupport
         }
         #expect(tree == before)
         #expect(try !tree.dismiss(node: node.description).isEmpty)
-        #expect(tree.presentationSettings.isEmpty)
+        #expect(tree.nodes.values.allSatisfy { $0.settings == nil })
     }
 
     @Test func settingsThatDoNotHoldTogetherAreRefused() throws {

@@ -80,10 +80,8 @@ import TestSupport
                 tree.keepResults(of: block, version: applied)
                 var replayed = before
                 replayed.replay(block, version: applied)
-                #expect(replayed.results == tree.results, "replay differs")
                 #expect(replayed.nodes == tree.nodes && replayed.navigators == tree.navigators && replayed.flow == tree.flow, "replay differs")
                 #expect(replayed.selectedTab == tree.selectedTab && replayed.flags == tree.flags && replayed.pending == tree.pending, "replay differs")
-                #expect(replayed.presentationSettings == tree.presentationSettings, "replay differs")
             } catch {
                 #expect(tree == before, "refused operation changed the tree: \(error)")
             }

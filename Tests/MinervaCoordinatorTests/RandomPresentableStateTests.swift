@@ -33,7 +33,7 @@ import TestSupport
         case 13: return try tree.changePresentation(of: node, selected: nil, dismissible: Bool.random(using: &random))
         case 10: return try tree.finish(node: tree.focus.description, status: Bool.random(using: &random) ? .success : .cancelled)
         case 11:
-            let results = tree.results.flatMap { parent, held in held.keys.map { (parent, $0) } }
+            let results = tree.nodes.values.flatMap { node in (node.results ?? [:]).keys.map { (node.id, $0) } }
             guard let (parent, screen) = results.randomElement(using: &random) else { return [] }
             return try tree.consumeResult(of: parent.description, screen: screen)
         default: return try tree.pop(navigator: nil, target: .root)

@@ -64,9 +64,9 @@ import TestSupport
     /// tabs and flags.
     static func command(for state: SessionState, app: AppDescription, _ random: inout SeededGenerator) -> SessionCommand {
         let tree = state.tree
-        let node = tree.nodes.keys.randomElement(using: &random)!.description
+        let node = tree.nodes.keys.sorted().randomElement(using: &random)!.description
         let from = Bool.random(using: &random) ? node : nil
-        let (screenName, screen) = app.screens.randomElement(using: &random)!
+        let (screenName, screen) = app.screens.sorted(by: { $0.key < $1.key }).randomElement(using: &random)!
         let params = Dictionary(uniqueKeysWithValues: screen.params.map { ($0, JSONValue.string("\(Int.random(in: 0..<3, using: &random))")) })
         let flags = Set(app.screens.values.compactMap(\.guarded?.flag) + app.flows.values.compactMap(\.completes)).sorted()
         switch Int.random(in: 0..<18, using: &random) {
@@ -88,7 +88,8 @@ import TestSupport
         case 12: return .putUI(node: node, ui: Bool.random(using: &random) ? ["scroll": .int(Int.random(in: 0..<9, using: &random))] : [:])
         case 13: return .changePresentation(node: node, selected: nil, dismissible: Bool.random(using: &random))
         case 14:
-            guard let (parent, held) = tree.results.randomElement(using: &random), let screen = held.keys.randomElement(using: &random) else {
+            let holding = tree.nodes.values.filter { $0.results != nil }.sorted { $0.id < $1.id }
+            guard let parent = holding.randomElement(using: &random)?.id, let screen = tree.nodes[parent]?.results?.keys.sorted().randomElement(using: &random) else {
                 return .pop(navigator: nil, to: nil, toRoot: false)
             }
             return .consumeResult(node: parent.description, screen: screen)

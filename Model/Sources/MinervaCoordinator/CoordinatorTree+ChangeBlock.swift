@@ -76,6 +76,6 @@ extension CoordinatorTree {
             node: node.id, screen: node.screen, params: node.params, parent: node.parentID, navigator: navigator.id,
             presentation: node.presentation, presentedBy: startsNavigator ? navigator.parent : nil,
             embedded: startsNavigator ? navigator.embedded : nil, title: node.title,
-            settings: presentationSettings.isEmpty ? nil : presentationSettings[node.id])
+            settings: node.settings)
     }
 }

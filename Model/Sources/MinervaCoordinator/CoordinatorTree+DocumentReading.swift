@@ -61,8 +61,8 @@ extension CoordinatorTree {
             navigator: try node.optionalString("navigator").map { NavigatorID($0) }, parent: parent, children: childIDs,
             title: try node.optionalString("title"))
         let settings = try PresentationSettings(members: node)
-        if !settings.isEmpty { presentationSettings[id] = settings }
-        if let ui = try node.optionalObject("ui"), !ui.isEmpty { self.ui[id] = ui }
+        if !settings.isEmpty { nodes[id]?.holdings.settings = settings }
+        if let ui = try node.optionalObject("ui"), !ui.isEmpty { nodes[id]?.holdings.ui = ui }
         if let held = try node.optionalObject("results") {
             var byScreen: [String: FlowResult] = [:]
             for (screen, value) in held {
@@ -70,7 +70,7 @@ extension CoordinatorTree {
                 byScreen[screen] = FlowResult(
                     status: try result.enumValue("status", as: FlowStatus.self), value: result.value("value"), version: try result.int("version"))
             }
-            if !byScreen.isEmpty { results[id] = byScreen }
+            if !byScreen.isEmpty { nodes[id]?.holdings.results = byScreen }
         }
         for child in children { try readNode(child, parent: id) }
     }

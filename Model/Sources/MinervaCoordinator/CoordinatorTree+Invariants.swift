@@ -101,9 +101,11 @@ extension CoordinatorTree {
         case nil:
             break
         }
-        guard ui.allSatisfy({ nodes[$0.key] != nil && !$0.value.isEmpty }) else { return "UI state of a node that left, or an empty one" }
-        guard results.allSatisfy({ nodes[$0.key] != nil && !$0.value.isEmpty }) else { return "results of a node that left" }
-        guard presentationSettings.keys.allSatisfy({ nodes[$0] != nil }) else { return "presentation settings of a node that left" }
+        for node in nodes.values {
+            guard node.ui?.isEmpty != true else { return "\(node.id) holds an empty UI state" }
+            guard node.results?.isEmpty != true else { return "\(node.id) holds an empty set of results" }
+            guard node.settings?.isEmpty != true else { return "\(node.id) holds empty presentation settings" }
+        }
         guard let focused = nodes[focus], focused.id != rootID else { return "the focus is not a node on a stack" }
         return nil
     }

@@ -60,7 +60,7 @@ extension CoordinatorTree {
             parent: origin.id)
         self[navigator: navigatorID].stack.append(id)
         self[navigator: presentingID].presentedNavigator = navigatorID
-        if !effective.isEmpty { presentationSettings[id] = effective }
+        if !effective.isEmpty { self[node: id].holdings.settings = effective }
         return ([], id)
     }
 

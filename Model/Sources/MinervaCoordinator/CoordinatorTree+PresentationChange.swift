@@ -19,7 +19,7 @@ extension CoordinatorTree {
         guard selected != nil || dismissible != nil else { throw .invalid("give 'selected' (a detent), 'dismissible', or both") }
         var newDetent: String?
         if let selected {
-            guard let sheet = presentationSettings[target.id]?.sheet else {
+            guard let sheet = target.settings?.sheet else {
                 throw .conflict(
                     "node '\(node)' is not presented as a sheet with detents; only a sheet (or a popover's compact form) has a detent to select")
             }
@@ -44,13 +44,14 @@ extension CoordinatorTree {
 
     /// What a `presentationChanged` does to the tree, live and in replay.
     mutating func applyPresentationChange(of node: NodeID, selected: String?, dismissible: Bool?) {
-        guard nodes[node] != nil else { return }
-        if let selected { presentationSettings[node]?.sheet?.selected = selected }
-        if let dismissible { presentationSettings[node, default: PresentationSettings()].dismissible = dismissible }
+        guard var settings = nodes[node].map({ $0.settings ?? PresentationSettings() }) else { return }
+        if let selected { settings.sheet?.selected = selected }
+        if let dismissible { settings.dismissible = dismissible }
+        self[node: node].holdings.settings = settings.isEmpty ? nil : settings
     }
 
     /// Whether the user may swipe a node away (or back-swipe it): its presentation's setting, else its screen's.
     func isDismissible(_ node: Node) -> Bool {
-        presentationSettings[node.id]?.dismissible ?? app.screens[node.screen]?.dismissible ?? true
+        node.settings?.dismissible ?? app.screens[node.screen]?.dismissible ?? true
     }
 }

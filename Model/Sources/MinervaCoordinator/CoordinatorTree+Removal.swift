@@ -65,14 +65,7 @@ extension CoordinatorTree {
         }
         // A guard's flow that leaves takes its target with it.
         if let guardNode = pending?.guarded?.guardNode, removed.contains(guardNode) { pending = nil }
-        // Most sessions hold none of these: an empty table costs no lookup per node.
-        let holdsNodeState = !results.isEmpty || !ui.isEmpty || !presentationSettings.isEmpty
         for id in removed {
-            if holdsNodeState {
-                results[id] = nil
-                ui[id] = nil
-                presentationSettings[id] = nil
-            }
             guard let node = nodes.removeValue(forKey: id) else { continue }
             if let parent = node.parent, !removed.contains(parent) {
                 self[node: parent].children.removeAll { $0 == id }

@@ -45,10 +45,11 @@ extension CoordinatorTree {
             case .presentationChanged(let node, let selected, let dismissible):
                 applyPresentationChange(of: node, selected: selected, dismissible: dismissible)
             case .uiChanged(let node, let value):
-                if nodes[node] != nil { ui[node] = value.isEmpty ? nil : value }
+                nodes[node]?.holdings.ui = value.isEmpty ? nil : value
             case .resultConsumed(let node, let screen):
-                results[node]?[screen] = nil
-                if results[node]?.isEmpty == true { results[node] = nil }
+                guard var held = nodes[node]?.results else { continue }
+                held[screen] = nil
+                nodes[node]?.holdings.results = held.isEmpty ? nil : held
             }
         }
         keepResults(of: block, version: version)
@@ -91,9 +92,9 @@ extension CoordinatorTree {
         nodes[added.node] = Node(
             id: added.node, screen: added.screen, params: added.params, presentation: added.presentation, navigator: added.navigator,
             parent: added.parent, children: [], title: app.screens[added.screen]?.title)
+        if let settings = added.settings, !settings.isEmpty { nodes[added.node]?.holdings.settings = settings }
         nodes[added.parent]?.children.append(added.node)
         navigators[added.navigator]?.stack.append(added.node)
-        if let settings = added.settings, !settings.isEmpty { presentationSettings[added.node] = settings }
         nextNodeNumber = max(nextNodeNumber, added.node.number + 1)
     }
 
@@ -101,9 +102,6 @@ extension CoordinatorTree {
     /// stays although its old parent goes).
     private mutating func take(_ id: NodeID) {
         guard let node = nodes.removeValue(forKey: id) else { return }
-        results[id] = nil
-        ui[id] = nil
-        presentationSettings[id] = nil
         if let navigator = node.navigator { navigators[navigator]?.stack.removeAll { $0 == id } }
         if let parent = node.parent { nodes[parent]?.children.removeAll { $0 == id } }
     }
@@ -121,7 +119,7 @@ extension CoordinatorTree {
             let node = self[node: id]
             nodes[id] = Node(
                 id: id, screen: node.screen, params: node.params, presentation: index == 0 ? navigator.rootPresentation : Presentation(.push),
-                navigator: navigatorID, parent: owner, children: node.children, title: node.title)
+                navigator: navigatorID, parent: owner, children: node.children, title: node.title, holdings: node.holdings)
         }
         self[navigator: navigatorID].stack = stack
     }

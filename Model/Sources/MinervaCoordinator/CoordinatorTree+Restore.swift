@@ -40,13 +40,13 @@ extension CoordinatorTree {
         }
         // The UI state of then comes back (for nodes that stay, too); results do not: those of
         // nodes that stay are kept, nodes that come back hold none.
-        for id in target.nodesInScreenOrder where (target.ui[id] ?? [:]) != (kept.contains(id) ? ui[id] ?? [:] : [:]) {
-            events.append(.uiChanged(node: id, ui: target.ui[id] ?? [:]))
+        for id in target.nodesInScreenOrder where (target[node: id].ui ?? [:]) != (kept.contains(id) ? self[node: id].ui ?? [:] : [:]) {
+            events.append(.uiChanged(node: id, ui: target[node: id].ui ?? [:]))
         }
         // A sheet that stays moves to the detent of then; a node that stays says again whether it could be swiped away then.
         for id in target.nodesInScreenOrder where kept.contains(id) {
             var selected: String?
-            if let then = target.presentationSettings[id]?.sheet?.shown, let now = presentationSettings[id]?.sheet?.shown, then != now {
+            if let then = target[node: id].settings?.sheet?.shown, let now = self[node: id].settings?.sheet?.shown, then != now {
                 selected = then
             }
             let dismissible = target.isDismissible(target[node: id])
@@ -55,7 +55,7 @@ extension CoordinatorTree {
         }
         var next = target
         next.keepDismissible(of: kept, from: self, changes: events)
-        next.results = results.filter { kept.contains($0.key) }
+        for id in next.nodes.keys { next[node: id].holdings.results = kept.contains(id) ? self[node: id].results : nil }
         next.sizeClass = sizeClass
         // A pending link waits on flags, which are not restored: the one of now stays, one of
         // then does not come back (a guard's target comes back with its flow).
@@ -150,9 +150,9 @@ extension CoordinatorTree {
     /// block holds too.
     fileprivate mutating func keepDismissible(of kept: Set<NodeID>, from current: CoordinatorTree, changes events: [NavigationEvent]) {
         for id in kept where id != rootID {
-            var settings = presentationSettings[id] ?? PresentationSettings()
-            settings.dismissible = current.presentationSettings[id]?.dismissible
-            presentationSettings[id] = settings.isEmpty ? nil : settings
+            var settings = self[node: id].settings ?? PresentationSettings()
+            settings.dismissible = current[node: id].settings?.dismissible
+            self[node: id].holdings.settings = settings.isEmpty ? nil : settings
         }
         for case .presentationChanged(let node, let selected, let dismissible) in events {
             applyPresentationChange(of: node, selected: selected, dismissible: dismissible)

@@ -16,7 +16,8 @@ extension CoordinatorTree {
         guard finished.held, nodes[finished.parent] != nil else { return }
         let result = finished.result.objectValue ?? [:]
         let status = result["status"]?.stringValue.flatMap(FlowStatus.init(rawValue:)) ?? .cancelled
-        results[finished.parent, default: [:]][finished.screen] = FlowResult(status: status, value: result["value"], version: version)
+        self[node: finished.parent].holdings.results = (nodes[finished.parent]?.results ?? [:]).merging(
+            [finished.screen: FlowResult(status: status, value: result["value"], version: version)]) { _, new in new }
     }
 
     /// Whether a flow of `screen` that finished leaves its result on `parent`: the screen says it
@@ -34,15 +35,15 @@ extension CoordinatorTree {
     @discardableResult
     public mutating func consumeResult(of node: String, screen: String) throws(NavigationError) -> [NavigationEvent] {
         let parent = try self.node(named: node)
-        guard results[parent.id]?[screen] != nil else {
-            let held = results[parent.id].map { $0.keys.sorted().joined(separator: ", ") } ?? ""
+        guard var held = parent.results, held[screen] != nil else {
+            let held = parent.results.map { $0.keys.sorted().joined(separator: ", ") } ?? ""
             throw NavigationError(
                 category: .notFound,
                 description: "node '\(node)' holds no result of screen \(Excerpt(screen)); "
                     + (held.isEmpty ? "it holds none" : "it holds results of: \(held)"))
         }
-        results[parent.id]?[screen] = nil
-        if results[parent.id]?.isEmpty == true { results[parent.id] = nil }
+        held[screen] = nil
+        self[node: parent.id].holdings.results = held.isEmpty ? nil : held
         return [.resultConsumed(node: parent.id, screen: screen)]
     }
 
@@ -54,8 +55,8 @@ extension CoordinatorTree {
     public mutating func setUI(of node: String, to value: [String: JSONValue]) throws(NavigationError) -> [NavigationEvent] {
         let target = try self.node(named: node)
         guard target.id != rootID else { throw .conflict("the app coordinator '\(node)' shows no screen and holds no UI state") }
-        guard (ui[target.id] ?? [:]) != value else { return [] }
-        ui[target.id] = value.isEmpty ? nil : value
+        guard (target.ui ?? [:]) != value else { return [] }
+        self[node: target.id].holdings.ui = value.isEmpty ? nil : value
         return [.uiChanged(node: target.id, ui: value)]
     }
 }

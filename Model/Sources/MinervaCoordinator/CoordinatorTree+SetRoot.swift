@@ -105,7 +105,7 @@ extension CoordinatorTree {
                 let old = self[node: id]
                 nodes[old.id] = Node(
                     id: old.id, screen: old.screen, params: old.params, presentation: presentation, navigator: navigatorID, parent: parent,
-                    children: old.children, title: old.title)
+                    children: old.children, title: old.title, holdings: old.holdings)
                 if old.parent != parent { self[node: parent].children.append(old.id) }
                 ids.append(old.id)
             }

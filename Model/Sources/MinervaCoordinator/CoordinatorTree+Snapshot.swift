@@ -18,7 +18,8 @@ extension CoordinatorTree {
         writer.endArray()
         writer.key("nodes")
         writer.beginArray()
-        for id in nodes.keys.sorted() { writeSnapshot(of: self[node: id], into: &writer) }
+        let ids = nodes.keys.sorted()
+        for id in ids { writeSnapshot(of: self[node: id], into: &writer) }
         writer.endArray()
         writer.key("navigators")
         writer.beginArray()
@@ -30,16 +31,17 @@ extension CoordinatorTree {
             writer.key("pending")
             pending.writeSnapshot(into: &writer)
         }
-        Self.writeSnapshot("ui", of: ui, into: &writer) { ui, writer in
+        writeSnapshot("ui", of: ids, \.ui, into: &writer) { ui, writer in
             writer.key("ui")
             writer.value(.object(ui))
         }
-        Self.writeSnapshot("presentations", of: presentationSettings, into: &writer) { settings, writer in settings.writeMembers(into: &writer) }
-        if !results.isEmpty {
+        writeSnapshot("presentations", of: ids, \.settings, into: &writer) { settings, writer in settings.writeMembers(into: &writer) }
+        let holdingResults = ids.filter { self[node: $0].results != nil }
+        if !holdingResults.isEmpty {
             writer.key("results")
             writer.beginArray()
-            for (id, held) in results.sorted(by: { $0.key < $1.key }) {
-                for (screen, result) in held.sorted(by: { $0.key < $1.key }) {
+            for id in holdingResults {
+                for (screen, result) in (self[node: id].results ?? [:]).sorted(by: { $0.key < $1.key }) {
                     writer.beginObject()
                     writer.field("node", id)
                     writer.field("screen", screen)
@@ -74,6 +76,8 @@ extension CoordinatorTree {
         nodes = [:]
         navigators = [:]
         navigatorOrder = []
+        // What nodes hold comes in tables of its own, each entry naming its node.
+        var holdings: [(node: NodeID, holding: (inout Node.Holdings) -> Void)] = []
         do throws(JSONReadError) {
             let reader = try JSONObjectReader(value, keys: Self.snapshotKeys)
             layout = try reader.enumValue("layout", as: Layout.self)
@@ -90,25 +94,24 @@ extension CoordinatorTree {
             for entry in try reader.optionalObjects("ui", keys: Self.uiKeys, { entry throws(JSONReadError) in
                 (try entry.nodeID("node"), try entry.object("ui"))
             }) ?? [] where !entry.1.isEmpty {
-                ui[entry.0] = entry.1
+                holdings.append((entry.0, { $0.ui = entry.1 }))
             }
             for entry in try reader.optionalObjects("presentations", keys: Self.presentationKeys, { entry throws(JSONReadError) in
                 (try entry.nodeID("node"), try PresentationSettings(members: entry))
             }) ?? [] where !entry.1.isEmpty {
-                presentationSettings[entry.0] = entry.1
+                holdings.append((entry.0, { $0.settings = entry.1 }))
             }
             for entry in try reader.optionalObjects("results", keys: Self.resultKeys, Self.result) ?? [] {
-                results[entry.node, default: [:]][entry.screen] = entry.result
+                holdings.append((entry.node, { $0.results = ($0.results ?? [:]).merging([entry.screen: entry.result]) { _, new in new } }))
             }
         } catch {
             throw SnapshotError(error.description)
         }
         guard nodes[rootID] != nil, navigators.count == navigatorOrder.count else { throw SnapshotError("the snapshot has no app coordinator") }
         if let violation = invariantViolation() { throw SnapshotError("the snapshot is not a valid tree: \(violation)") }
-        guard ui.keys.allSatisfy({ nodes[$0] != nil }), results.keys.allSatisfy({ nodes[$0] != nil }),
-            presentationSettings.keys.allSatisfy({ nodes[$0] != nil })
-        else {
-            throw SnapshotError("the snapshot holds UI state or results of nodes it does not hold")
+        for (node, holding) in holdings {
+            guard nodes[node] != nil else { throw SnapshotError("the snapshot holds UI state or results of nodes it does not hold") }
+            holding(&self[node: node].holdings)
         }
         restoredUnknownScreens = nodes.values.contains { $0.id != rootID && app.screens[$0.screen] == nil }
         takeTitles()
@@ -125,20 +128,26 @@ extension CoordinatorTree {
     }
 
     /// Writes a table of what some nodes hold as `"name": [{"node", …members}]`, by node id; nothing
-    /// for an empty table.
-    private static func writeSnapshot<Value>(
-        _ name: StaticString, of table: [NodeID: Value], into writer: inout JSONWriter, members: (Value, inout JSONWriter) -> Void
+    /// when no node holds any.
+    /// - Parameter ids: every node's id, sorted.
+    private func writeSnapshot<Value>(
+        _ name: StaticString, of ids: [NodeID], _ holding: KeyPath<Node, Value?>, into writer: inout JSONWriter,
+        members: (Value, inout JSONWriter) -> Void
     ) {
-        guard !table.isEmpty else { return }
-        writer.key(name)
-        writer.beginArray()
-        for (id, value) in table.sorted(by: { $0.key < $1.key }) {
+        var started = false
+        for id in ids {
+            guard let value = self[node: id][keyPath: holding] else { continue }
+            if !started {
+                writer.key(name)
+                writer.beginArray()
+                started = true
+            }
             writer.beginObject()
             writer.field("node", id)
             members(value, &writer)
             writer.endObject()
         }
-        writer.endArray()
+        if started { writer.endArray() }
     }
 
     private func writeSnapshot(of node: Node, into writer: inout JSONWriter) {

@@ -1,4 +1,4 @@
-public import MinervaJSON
+import MinervaJSON
 
 /// One session's coordinator tree and the navigators that show it.
 ///
@@ -15,7 +15,7 @@ public struct CoordinatorTree: Sendable {
     public internal(set) var layout: Layout
     /// The app coordinator's id (`n0`).
     public let rootID: NodeID
-    /// Every node, by id.
+    /// Every node, by id: one record each, with what it holds (``Node/Holdings``).
     public internal(set) var nodes: [NodeID: Node]
     /// Every navigator, by id.
     public internal(set) var navigators: [NavigatorID: Navigator]
@@ -28,14 +28,8 @@ public struct CoordinatorTree: Sendable {
     /// A guarded target waiting for its `otherwise` flow to finish, or a deep link waiting for
     /// its flow.
     public internal(set) var pending: Pending?
-    /// The results flows left on their parents, by parent and then by the flow's screen.
-    public internal(set) var results: [NodeID: [String: FlowResult]] = [:]
     /// The horizontal size class the session's device reports (`regular` until it says).
     public internal(set) var sizeClass: SizeClass = .regular
-    /// The sheet, anchor and `dismissible` of presented nodes that have any.
-    public internal(set) var presentationSettings: [NodeID: PresentationSettings] = [:]
-    /// Each node's UI state, for the nodes that have one (never an empty object).
-    public internal(set) var ui: [NodeID: [String: JSONValue]] = [:]
     var nextNodeNumber = 0
     /// Whether the tree was restored from a snapshot with screens the app no longer declares;
     /// only then can ``unknownScreens`` be non-empty (the operations accept declared screens only).
@@ -244,13 +238,12 @@ public struct CoordinatorTree: Sendable {
 }
 
 extension CoordinatorTree: Equatable {
-    /// Two trees are equal when they hold the same nodes, navigators, counters, results and UI state.
+    /// Two trees are equal when they hold the same nodes (what each holds included), navigators and counters.
     public static func == (lhs: CoordinatorTree, rhs: CoordinatorTree) -> Bool {
         lhs.layout == rhs.layout && lhs.nodes == rhs.nodes && lhs.navigators == rhs.navigators
             && lhs.navigatorOrder == rhs.navigatorOrder
             && lhs.nextNodeNumber == rhs.nextNodeNumber && lhs.nextNavigatorNumber == rhs.nextNavigatorNumber
             && lhs.selectedTab == rhs.selectedTab && lhs.flags == rhs.flags && lhs.pending == rhs.pending && lhs.flow == rhs.flow
-            && lhs.results == rhs.results && lhs.ui == rhs.ui && lhs.presentationSettings == rhs.presentationSettings
             && lhs.sizeClass == rhs.sizeClass
     }
 }

@@ -19,11 +19,13 @@ public struct Node: Hashable, Sendable {
     /// Its screen's title in the app the session runs, when the screen declares one (kept on the
     /// node, so that documents and events write it without looking the screen up).
     public internal(set) var title: String?
+    /// What it holds besides its place, boxed: most nodes hold nothing, and cost one word for it.
+    private var box: Holdings.Box?
 
     /// Creates a node.
     public init(
         id: NodeID, screen: String, params: [String: JSONValue], presentation: Presentation, navigator: NavigatorID?, parent: NodeID?,
-        children: [NodeID], title: String? = nil
+        children: [NodeID], title: String? = nil, holdings: Holdings = Holdings()
     ) {
         self.id = id
         self.screen = screen
@@ -33,5 +35,44 @@ public struct Node: Hashable, Sendable {
         self.parent = parent
         self.children = children
         self.title = title
+        self.holdings = holdings
     }
+
+    /// What a node holds besides its place in the tree: its presentation settings, its UI state
+    /// and the results flows left on it. A node leaves the tree with all of it.
+    public struct Holdings: Hashable, Sendable {
+        /// The sheet, anchor and `dismissible` it was presented with, when it has any (never empty).
+        public internal(set) var settings: PresentationSettings?
+        /// Its UI state, when it has some (never an empty object).
+        public internal(set) var ui: [String: JSONValue]?
+        /// The results flows left on it, by the flow's screen (never empty).
+        public internal(set) var results: [String: FlowResult]?
+
+        /// Holds nothing.
+        public init() {}
+
+        /// Whether it holds nothing.
+        var isEmpty: Bool { settings == nil && ui == nil && results == nil }
+
+        /// Holdings in a box of their own (an indirect case), so that a node carries one word for them.
+        fileprivate enum Box: Hashable, Sendable {
+            indirect case holding(Holdings)
+        }
+    }
+
+    /// What the node holds besides its place (see ``Holdings``).
+    public internal(set) var holdings: Holdings {
+        get {
+            guard case .holding(let holdings) = box else { return Holdings() }
+            return holdings
+        }
+        set { box = newValue.isEmpty ? nil : .holding(newValue) }
+    }
+
+    /// The sheet, anchor and `dismissible` it was presented with, when it has any.
+    public var settings: PresentationSettings? { holdings.settings }
+    /// Its UI state, when it has some.
+    public var ui: [String: JSONValue]? { holdings.ui }
+    /// The results flows left on it, by the flow's screen.
+    public var results: [String: FlowResult]? { holdings.results }
 }

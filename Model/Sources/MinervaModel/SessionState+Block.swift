@@ -67,20 +67,20 @@ extension SessionState {
         case .navigation(.added(let added)):
             byteCount += Self.byteCount(ofNodeWith: added.params)
         case .navigation(.removed(let removed)):
-            if let node = old.tree.nodes[removed.node] { byteCount -= Self.byteCount(ofNodeWith: node.params) }
+            if let node = old.tree.nodes[removed.node] {
+                byteCount -= Self.byteCount(ofNodeWith: node.params) + Self.byteCount(ofUI: node.ui) + Self.byteCount(ofResults: node.results)
+            }
             if let list = lists.removeValue(forKey: removed.node) { byteCount -= list.current.byteCount }
-            if !old.tree.ui.isEmpty { byteCount -= Self.byteCount(ofUI: old.tree.ui[removed.node]) }
-            if !old.tree.results.isEmpty { byteCount -= Self.byteCount(ofResults: old.tree.results[removed.node]) }
         case .navigation(.finished(let finished)):
             // The flow's result is written on its parent (latest wins per screen).
-            let before = Self.byteCount(ofResults: tree.results[finished.parent])
+            let before = Self.byteCount(ofResults: tree.nodes[finished.parent]?.results)
             tree.keepResult(of: finished, version: version)
-            byteCount += Self.byteCount(ofResults: tree.results[finished.parent]) - before
+            byteCount += Self.byteCount(ofResults: tree.nodes[finished.parent]?.results) - before
         case .navigation(.uiChanged(let node, let ui)):
             // An empty object clears the node's UI state: the tree keeps none.
-            byteCount += Self.byteCount(ofUI: ui.isEmpty ? nil : ui) - Self.byteCount(ofUI: old.tree.ui[node])
+            byteCount += Self.byteCount(ofUI: ui.isEmpty ? nil : ui) - Self.byteCount(ofUI: old.tree.nodes[node]?.ui)
         case .navigation(.resultConsumed(let node, _)):
-            byteCount += Self.byteCount(ofResults: tree.results[node]) - Self.byteCount(ofResults: old.tree.results[node])
+            byteCount += Self.byteCount(ofResults: tree.nodes[node]?.results) - Self.byteCount(ofResults: old.tree.nodes[node]?.results)
         case .navigation(.paramsChanged(let node, let params)):
             if let before = old.tree.nodes[node] { byteCount += Self.byteCount(ofNodeWith: params) - Self.byteCount(ofNodeWith: before.params) }
         case .listChanged(let node, _, _):

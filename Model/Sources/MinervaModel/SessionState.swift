@@ -58,8 +58,8 @@ public struct SessionState: Sendable {
 
     /// What a session's size limit counts of a tree and its lists (see ``byteCount``).
     static func byteCount(of tree: CoordinatorTree, lists: [NodeID: ListHistory]) -> Int {
-        tree.nodes.values.reduce(0) { $0 + byteCount(ofNodeWith: $1.params) } + tree.ui.values.reduce(0) { $0 + byteCount(ofUI: $1) }
-            + tree.results.values.reduce(0) { $0 + byteCount(ofResults: $1) } + lists.values.reduce(0) { $0 + $1.current.byteCount }
+        tree.nodes.values.reduce(0) { $0 + byteCount(ofNodeWith: $1.params) + byteCount(ofUI: $1.ui) + byteCount(ofResults: $1.results) }
+            + lists.values.reduce(0) { $0 + $1.current.byteCount }
     }
 
     /// The tree's focus, computed once per mutation (see ``cacheFocus()``).

@@ -108,14 +108,13 @@ public enum StateDocument {
         writer.value(.object(node.params))
         writer.key("presentation")
         node.presentation.write(into: &writer)
-        // Most sessions hold none of these: an empty table costs no lookup per node.
-        if !tree.presentationSettings.isEmpty { tree.presentationSettings[id]?.writeMembers(into: &writer) }
+        node.settings?.writeMembers(into: &writer)
         writer.field("navigator", node.navigator?.rawValue)
-        if !tree.ui.isEmpty, let ui = tree.ui[id] {
+        if let ui = node.ui {
             writer.key("ui")
             writer.value(.object(ui))
         }
-        if !tree.results.isEmpty, let results = tree.results[id] { write(results, into: &writer) }
+        if let results = node.results { write(results, into: &writer) }
         writer.key("children")
         writer.beginArray()
         for child in node.children {
