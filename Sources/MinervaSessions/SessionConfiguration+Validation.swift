@@ -8,15 +8,15 @@ extension SessionConfiguration {
         var problems: [String] = []
         if maxSessions < 1 { problems.append("--max-sessions must be at least 1") }
         if eventHistory < 1000 { problems.append("--event-history must be at least 1000") }
-        if listHistory < 32 { problems.append("--list-history must be at least 32") }
-        if maxListItems < 1 { problems.append("--max-list-items must be at least 1") }
-        if maxNodes < 2 { problems.append("--max-nodes must be at least 2") }
-        if maxParamBytes < 2 || maxListBytes < 1 || maxSessionBytes < maxListBytes + 4096 || maxSessionBytes < maxParamBytes + 4096 {
+        if limits.listHistory < 32 { problems.append("--list-history must be at least 32") }
+        if limits.maxListItems < 1 { problems.append("--max-list-items must be at least 1") }
+        if limits.maxNodes < 2 { problems.append("--max-nodes must be at least 2") }
+        if limits.maxParamBytes < 2 || limits.maxListBytes < 1 || limits.maxSessionBytes < limits.maxListBytes + 4096 || limits.maxSessionBytes < limits.maxParamBytes + 4096 {
             problems.append(
                 "--max-param-bytes must be at least 2 and --max-list-bytes at least 1; --max-session-bytes must leave 4096 bytes beside the largest list and the largest params"
             )
         }
-        if maxUIBytes < 2 || maxSessionBytes < maxUIBytes + 4096 {
+        if limits.maxUIBytes < 2 || limits.maxSessionBytes < limits.maxUIBytes + 4096 {
             problems.append("--max-ui-bytes must be at least 2, and --max-session-bytes must leave 4096 bytes beside it")
         }
         if memoryHistoryBytes < Self.minimumMemoryHistoryBytes {
@@ -34,6 +34,6 @@ extension SessionConfiguration {
     /// The most memory `--store memory` may take at worst: every session at its size limit, its
     /// in-memory history as much again, and its history in the store at its budget.
     public var worstMemoryStoreBytes: Int {
-        maxSessions.multipliedReportingOverflow(by: 2 * maxSessionBytes + memoryHistoryBytes).partialValue
+        maxSessions.multipliedReportingOverflow(by: 2 * limits.maxSessionBytes + memoryHistoryBytes).partialValue
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+public import MinervaModel
 
 /// What the session core allows, and its clock.
 public struct SessionConfiguration: Sendable {
@@ -10,22 +11,11 @@ public struct SessionConfiguration: Sendable {
     public var eventHistory: Int
     /// The newest events each live session keeps in memory when a store holds the rest.
     public var eventsInMemory: Int
-    /// List versions kept per node for diffs from older versions (at least 32 by the contract).
-    public var listHistory: Int
-    /// Cells per list at most.
-    public var maxListItems: Int
-    /// Bytes of one list's cells (ids, kinds, contents and a share per cell) at most.
-    public var maxListBytes: Int
-    /// Nodes per session at most.
-    public var maxNodes: Int
-    /// Bytes of one node's params (as JSON) at most.
-    public var maxParamBytes: Int
-    /// Bytes of one node's UI state (as JSON) at most.
-    public var maxUIBytes: Int
-    /// Bytes of a whole session at most: a share per node and its params, and every list's
-    /// current cells. Its in-memory history (the newest events, older list versions) keeps within
-    /// as many bytes again, half each.
-    public var maxSessionBytes: Int
+    /// What the step checks each change against: the size of one node's params and UI state, of
+    /// one list, of a whole session, and the list versions kept (its `listHistoryBudget` is half of
+    /// `maxSessionBytes`: the lists' older versions take half of the in-memory history, whose whole
+    /// is as many bytes again as the session; at least 32 versions kept by the contract).
+    public var limits: StepLimits
     /// With the memory store: the bytes of records (events, older list versions, remembered
     /// answers) one session's history may keep there, the oldest going first beyond it.
     public var memoryHistoryBytes: Int
@@ -59,13 +49,9 @@ public struct SessionConfiguration: Sendable {
         self.maxSessions = maxSessions
         self.eventHistory = eventHistory
         self.eventsInMemory = eventsInMemory
-        self.listHistory = listHistory
-        self.maxListItems = maxListItems
-        self.maxListBytes = maxListBytes
-        self.maxNodes = maxNodes
-        self.maxParamBytes = maxParamBytes
-        self.maxUIBytes = maxUIBytes
-        self.maxSessionBytes = maxSessionBytes
+        limits = StepLimits(
+            maxListItems: maxListItems, maxListBytes: maxListBytes, maxNodes: maxNodes, maxParamBytes: maxParamBytes, maxUIBytes: maxUIBytes,
+            maxSessionBytes: maxSessionBytes, listHistory: listHistory, listHistoryBudget: maxSessionBytes / 2)
         self.memoryHistoryBytes = memoryHistoryBytes
         self.sessionTTL = sessionTTL
         self.rateLimit = rateLimit

@@ -93,8 +93,8 @@ extension SessionCore {
         tree.setSizeClass(sizeClass)
         if let deepLink {
             try SessionError.catching { () throws(NavigationError) in _ = try tree.deepLink(deepLink) }
-            guard tree.nodes.count <= configuration.maxNodes else {
-                throw .conflict("the deep link would make \(tree.nodes.count) nodes, over the limit of \(configuration.maxNodes)")
+            guard tree.nodes.count <= configuration.limits.maxNodes else {
+                throw .conflict("the deep link would make \(tree.nodes.count) nodes, over the limit of \(configuration.limits.maxNodes)")
             }
         }
         guard liveCount.add(1, ordering: .relaxed).newValue <= configuration.maxSessions else {

@@ -71,7 +71,7 @@ extension SessionCore {
                 try checkNotAhead(slot.state.appVersion, of: session.id)
             }
             let started = ContinuousClock.now
-            let step = try slot.state.step(mutation.command, limits: limits, at: Int(now * 1000))
+            let step = try slot.state.step(mutation.command, limits: configuration.limits, at: Int(now * 1000))
             // A no-op has no version and no event; its answer is still remembered for its key.
             let next = step?.next ?? slot.state
             let block = step.map { slot.log.withCheckpoints($0.block, from: slot.state, to: $0.next, isRestore: mutation.command.isRestore) }
@@ -86,7 +86,7 @@ extension SessionCore {
             let write = next.write(
                 from: slot.state, id: session.id, tokenHash: session.tokenHash, lastUsed: session.lastUsed, block: block ?? [], answer: entry,
                 storedHead: &storedHead, keptAnswers: configuration.idempotencyCapacity, eventHistory: configuration.eventHistory,
-                listHistory: configuration.listHistory)
+                listHistory: configuration.limits.listHistory)
             let written = WrittenChange(
                 mutation: mutation, next: next, storedHead: storedHead, answer: entry, result: result, attempt: attempt,
                 analytics: analytics.entries(ofBlock: block ?? [], from: slot.state, to: next, session: session.id))

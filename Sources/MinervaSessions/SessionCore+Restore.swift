@@ -18,7 +18,7 @@ extension SessionCore {
     ) throws(SnapshotError) -> (state: SessionState, storedHead: SessionHead, log: SessionLog, answers: IdempotencyCache, events: [SessionEvent]) {
         var events: [SessionEvent] = []
         for record in stored.events { events.append(try SessionEvent(record: record)) }
-        let (state, storedHead) = try SessionState.read(stored, events: events, app: app, limits: limits)
+        let (state, storedHead) = try SessionState.read(stored, events: events, app: app, limits: configuration.limits)
         var log = SessionLog(events)
         log.trim(keep: eventsInMemory, atLeast: 0, budget: historyBudget.events)
         var answers = newAnswers()

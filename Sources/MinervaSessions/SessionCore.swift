@@ -185,17 +185,11 @@ public final class SessionCore: Sendable {
     /// the newest events, half for its lists' older versions, and a quarter more for remembered
     /// answers. The store keeps the rest.
     var historyBudget: (events: Int, lists: Int, answers: Int) {
-        let total = configuration.maxSessionBytes
+        let total = configuration.limits.maxSessionBytes
         return (total / 2, total / 2, total / 4)
     }
 
-    /// What the step checks a change against.
-    var limits: StepLimits {
-        StepLimits(
-            maxListItems: configuration.maxListItems, maxListBytes: configuration.maxListBytes, maxNodes: configuration.maxNodes,
-            maxParamBytes: configuration.maxParamBytes, maxUIBytes: configuration.maxUIBytes, maxSessionBytes: configuration.maxSessionBytes,
-            listHistory: configuration.listHistory, listHistoryBudget: historyBudget.lists)
-    }
+
 
     /// A token hash no token matches (SHA-256 has no known preimage of all zeros).
     private static let matchesNoToken = [UInt8](repeating: 0, count: 32)

@@ -157,9 +157,9 @@ struct SessionHistory: Sendable {
             // With the version its diff then started from, so that the list reads back with that diff too.
             let from = listsFrom[node] ?? list - 1
             if from > 0, let previous = try listContent(node, version: from, current: current, session: session) {
-                pastLists[node] = try? ListHistory(keptVersions: [(from, previous), (list, content)], retainedVersions: configuration.listHistory)
+                pastLists[node] = try? ListHistory(keptVersions: [(from, previous), (list, content)], retainedVersions: configuration.limits.listHistory)
             } else {
-                pastLists[node] = ListHistory(firstVersion: list, content: content, retainedVersions: configuration.listHistory)
+                pastLists[node] = ListHistory(firstVersion: list, content: content, retainedVersions: configuration.limits.listHistory)
             }
         }
         let past = SessionState(

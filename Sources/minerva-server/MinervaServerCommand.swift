@@ -83,33 +83,33 @@ struct MinervaServerCommand: ParsableCommand {
     var eventHistory = SessionConfiguration.standard.eventHistory
 
     @Option(help: "List versions kept per node for GET …/list?since= (at least 32).")
-    var listHistory = SessionConfiguration.standard.listHistory
+    var listHistory = SessionConfiguration.standard.limits.listHistory
 
     @Option(help: "Cells per list at most; more answer 422.")
-    var maxListItems = SessionConfiguration.standard.maxListItems
+    var maxListItems = SessionConfiguration.standard.limits.maxListItems
 
     @Option(help: ArgumentHelp("Time a session may stay unused before it expires: seconds, or with s, m, h or d.", valueName: "duration"))
     var sessionTTL = Duration(seconds: SessionConfiguration.standard.sessionTTL)
 
     @Option(help: "Nodes per session at most; operations that would pass it answer 409.")
-    var maxNodes = SessionConfiguration.standard.maxNodes
+    var maxNodes = SessionConfiguration.standard.limits.maxNodes
 
     @Option(help: ArgumentHelp("Bytes of one node's params (as JSON) at most; more answer 422.", valueName: "bytes"))
-    var maxParamBytes = SessionConfiguration.standard.maxParamBytes
+    var maxParamBytes = SessionConfiguration.standard.limits.maxParamBytes
 
     @Option(
         name: .customLong("max-ui-bytes"),
         help: ArgumentHelp("Bytes of one node's UI state (PUT …/ui, as JSON) at most; more answer 422.", valueName: "bytes"))
-    var maxUIBytes = SessionConfiguration.standard.maxUIBytes
+    var maxUIBytes = SessionConfiguration.standard.limits.maxUIBytes
 
     @Option(help: ArgumentHelp("Bytes of one list at most (ids, kinds, contents, 64 per cell); more answer 422.", valueName: "bytes"))
-    var maxListBytes = SessionConfiguration.standard.maxListBytes
+    var maxListBytes = SessionConfiguration.standard.limits.maxListBytes
 
     @Option(
         help: ArgumentHelp(
             "Bytes of a session at most (512 per node and its params, its lists); growing past it answers 409. Its in-memory history keeps within as much again.",
             valueName: "bytes"))
-    var maxSessionBytes = SessionConfiguration.standard.maxSessionBytes
+    var maxSessionBytes = SessionConfiguration.standard.limits.maxSessionBytes
 
     @Option(
         help: ArgumentHelp(
