@@ -3,6 +3,11 @@ import MinervaJSON
 import MinervaModel
 import MinervaSessions
 
+/// The reports under `/v1/admin/analytics/`.
+enum AnalyticsReport {
+    case screens, funnel, flows
+}
+
 /// The query of an analytics report, checked strictly: `since` and `until` (RFC 3339) for
 /// every report, `steps` and `within` for the funnel; anything else is refused by name.
 struct AnalyticsQuery {
@@ -19,7 +24,7 @@ struct AnalyticsQuery {
 
     /// Reads and checks the query.
     /// - Throws: `400` naming the parameter that is unknown, repeated or not valid.
-    init(_ request: HTTPRequest, report: Route.AnalyticsReport, screens: Set<String>) throws(APIError) {
+    init(_ request: HTTPRequest, report: AnalyticsReport, screens: Set<String>) throws(APIError) {
         let allowed = report == .funnel ? ["since", "until", "steps", "within"] : ["since", "until"]
         let unknown = request.query.map(\.name).filter { !allowed.contains($0) }
         guard unknown.isEmpty else {

@@ -49,9 +49,9 @@ public struct CORSPolicy: Sendable {
 
     /// The answer to a preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`)
     /// on a known path; `nil` for any other request. It needs no token: `204` with the path's
-    /// methods for an allowed origin.
+    /// `methods` for an allowed origin.
     /// - Throws: `403` for an origin not allowed, naming the flag that would allow it.
-    func preflight(_ request: HTTPRequest, route: Route) throws(APIError) -> HTTPResponse? {
+    func preflight(_ request: HTTPRequest, allowing methods: [String]) throws(APIError) -> HTTPResponse? {
         guard request.method == "OPTIONS", let origin = request.header("origin"),
             request.header("access-control-request-method") != nil
         else { return nil }
@@ -59,7 +59,7 @@ public struct CORSPolicy: Sendable {
         return HTTPResponse(
             status: 204,
             headers: [
-                ("Access-Control-Allow-Methods", route.allowedMethods.joined(separator: ", ")),
+                ("Access-Control-Allow-Methods", methods.joined(separator: ", ")),
                 ("Access-Control-Allow-Headers", Self.allowedHeaders), ("Access-Control-Max-Age", Self.maxAge),
                 ("Cache-Control", "no-store"),
             ])

@@ -27,7 +27,7 @@ struct Exchange: Sendable {
             case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE": request.method
             default: "other"
             }
-        routeName = route?.metricName ?? "unknown"
+        routeName = route?.endpoint.metricName ?? "unknown"
     }
 
     /// The answer with the exchange's ``headers``, counted and logged.

@@ -11,7 +11,7 @@ extension MinervaAPI {
 
     /// `GET /v1/admin/analytics/{screens,funnel,flows}` with the admin token: the flow analytics
     /// of every session, from the store's rollups and paths (recorded changes are written first).
-    func analytics(_ report: Route.AnalyticsReport, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+    func analytics(_ report: AnalyticsReport, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         guard let given = request.header("authorization").flatMap(BearerToken.parse), let adminToken = configuration.adminToken,
             Token.matches(given, hash: Token.hash(adminToken))
         else { throw .adminUnauthorized }

@@ -31,9 +31,9 @@ public final class MinervaAPI: HTTPResponder {
     /// The text of `GET /metrics`, from whatever metrics backend the executable bootstrapped.
     let metricsText: @Sendable () -> [UInt8]
     /// `GET /v1/app`'s answer, written once per app description.
-    private let appDocument: Locked<[UInt8]>
+    let appDocument: Locked<[UInt8]>
     /// `GET /v1/server`'s answer, written once.
-    private let serverDocument: [UInt8]
+    let serverDocument: [UInt8]
 
     /// Creates the API and its session core.
     /// - Parameters:
@@ -89,7 +89,7 @@ public final class MinervaAPI: HTTPResponder {
 
     public func reply(to request: HTTPRequest) -> HTTPReply {
         let route = Route(path: request.path)
-        guard let storeWorkers, route?.usesStore == true else {
+        guard let storeWorkers, route?.endpoint.usesStore == true else {
             return answer(request, route, Exchange(api: self, request: request, route: route, requestID: requestID(request), storeDeadline: nil))
         }
         // A shared store is read over the network: the request waits on a store thread, its
@@ -104,7 +104,7 @@ public final class MinervaAPI: HTTPResponder {
             deferred.complete(with: self.answer(request, route, exchange))
         }
         let writes = request.method != "GET" && request.method != "HEAD"
-        DispatchQueue.global().asyncAfter(deadline: .now() + (route?.isAdmin == true ? Self.reportDeadline : configuration.storeDeadline)) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + (route?.endpoint.isAdmin == true ? Self.reportDeadline : configuration.storeDeadline)) {
             guard !deadline.isReleased, !deferred.isCompleted else { return }
             let error =
                 writes
@@ -144,99 +144,43 @@ public final class MinervaAPI: HTTPResponder {
         return requestIDPrefix + String(requestSequence.add(1, ordering: .relaxed).newValue, radix: 16)
     }
 
+    /// Checks the request in the contract's order (a malformed request, its sizes, its path, a
+    /// preflight, then its session and method) and answers it with its endpoint's handler.
     private func route(_ request: HTTPRequest, _ route: Route?, _ exchange: Exchange) throws(APIError) -> HTTPReply {
         if let malformation = request.malformation {
             throw .invalidRequest(malformation)
         }
         try checkSizes(request)
-        guard let route, route.isAdmin == false || configuration.adminToken != nil else {
+        guard let route, !route.endpoint.isAdmin || configuration.adminToken != nil else {
             throw .notFound(Self.unknownPathMessage(request.path))
         }
-        if let preflight = try configuration.cors.preflight(request, route: route) {
+        if let preflight = try configuration.cors.preflight(request, allowing: route.endpoint.methods) {
             return .response(preflight)
         }
-        switch route {
-        case .server(let path):
-            _ = try admit(request, to: route)
-            return try answer(path, request, exchange)
-        case .session(let id, let path):
+        switch route.endpoint.handler {
+        case .server(let handle):
+            _ = try admit(request, to: route.endpoint)
+            return try handle(self, ServerCall(request: request, exchange: exchange, path: route.parameters))
+        case .session(let handle):
             // The session first: a wrong token is 401 whatever the method.
             guard let token = request.header("authorization").flatMap(BearerToken.parse) else { throw .unauthorized }
-            let session = try throughCore { () throws(SessionError) in try core.session(id, token: token) }
-            return try answer(path, try admit(request, to: route), on: session, request, exchange)
+            let session = try throughCore { () throws(SessionError) in try core.session(route.parameters.id, token: token) }
+            let method = try admit(request, to: route.endpoint)
+            return try handle(self, SessionCall(session: session, method: method, request: request, exchange: exchange, path: route.parameters))
         }
     }
 
-    /// Refuses a method the path does not answer (`405`) and a body over the limit (`413`).
+    /// Refuses a method the endpoint does not answer (`405`) and a body over the limit (`413`).
     /// - Returns: the method to answer (`GET` for `HEAD`).
-    private func admit(_ request: HTTPRequest, to route: Route) throws(APIError) -> String {
+    private func admit(_ request: HTTPRequest, to endpoint: Endpoint) throws(APIError) -> String {
         let method = request.method == "HEAD" ? "GET" : request.method
-        guard route.allowedMethods.contains(request.method) || route.allowedMethods.contains(method) else {
-            throw .methodNotAllowed(request.method, allowed: route.allowedMethods)
+        guard endpoint.methods.contains(request.method) || endpoint.methods.contains(method) else {
+            throw .methodNotAllowed(request.method, allowed: endpoint.methods)
         }
         if request.bodyExceedsLimit {
             throw .payloadTooLarge(limit: configuration.maxBodySize)
         }
         return method
-    }
-
-    /// Answers a request on one of the server's own paths.
-    private func answer(_ path: Route.ServerPath, _ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
-        switch path {
-        case .health:
-            return .response(health())
-        case .metrics:
-            refreshGauges()
-            return .response(
-                HTTPResponse(
-                    status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")],
-                    body: metricsText()))
-        case .webAsset(let name):
-            guard let response = web.response(for: name) else { throw .notFound("no such file: \(Excerpt(name))") }
-            return .response(response)
-        case .app:
-            return .response(Self.json(200, appDocument.withLock { $0 }))
-        case .server:
-            return .response(Self.json(200, serverDocument))
-        case .sessions:
-            return try createSession(request, exchange)
-        case .analytics(let report):
-            return .response(try analytics(report, request))
-        }
-    }
-
-    /// Answers a request on a session's path, with the session its id and token named.
-    private func answer(
-        _ path: Route.SessionPath, _ method: String, on session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange
-    ) throws(APIError) -> HTTPReply {
-        switch (path, method) {
-        case (.state, "DELETE"):
-            return try deleteSession(session, request, exchange)
-        case (.state, _):
-            return try getSession(session, request, exchange)
-        case (.events, _):
-            return try events(session, request, exchange)
-        case (.operation(let operation), _):
-            return try perform(operation, on: session, request, exchange)
-        case (.list(let node), "PUT"):
-            return try putList(node, on: session, request, exchange)
-        case (.list(let node), _):
-            return .response(try getList(node, on: session, request))
-        case (.params(let node), _):
-            return try updateParams(node, on: session, request, exchange)
-        case (.ui(let node), _):
-            return try putUI(node, on: session, request, exchange)
-        case (.presentation(let node), _):
-            return try changePresentation(node, on: session, request, exchange)
-        case (.result(let node, let screen), _):
-            return try consumeResult(screen, of: node, on: session, request, exchange)
-        case (.link, _):
-            return .response(try link(session))
-        case (.version(let version), _):
-            return .response(try pastVersion(version, of: session, request))
-        case (.restore, _):
-            return try restore(session, request, exchange)
-        }
     }
 
     /// Refuses a request target or header block over the configured limits (`414`, `431`).
@@ -253,18 +197,6 @@ public final class MinervaAPI: HTTPResponder {
         let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
         guard trimmed != path, !trimmed.isEmpty, Route(path: trimmed) != nil else { return "no such path: \(Excerpt(path))" }
         return "no such path: \(Excerpt(path)); paths have no trailing slash — try \(Excerpt(trimmed))"
-    }
-
-    /// `/healthz`: `200` while the session store can be used, else `503` with the reason (a load
-    /// balancer then routes around this instance until the store is back).
-    private func health() -> HTTPResponse {
-        guard let problem = core.storageProblem() else { return Self.json(200, Array(#"{"status":"ok"}"#.utf8)) }
-        var writer = JSONWriter()
-        writer.beginObject()
-        writer.field("status", "unavailable")
-        writer.field("reason", "the session store cannot be used: \(problem)")
-        writer.endObject()
-        return Self.json(503, writer.bytes, headers: [("Retry-After", "1")])
     }
 
     /// Records the core's session and node counts in the gauges.

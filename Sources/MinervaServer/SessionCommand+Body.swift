@@ -3,6 +3,11 @@ import MinervaJSON
 import MinervaModel
 import MinervaSessions
 
+/// The navigation operations, each `POST /v1/sessions/{id}/{operation}` with a body of its own.
+enum NavigationOperation {
+    case push, present, dismiss, pop, navigate, finish, flags, setRoot, deepLink, selectTab, sizeClass
+}
+
 extension SessionCommand {
     /// Reads the body of `operation`: a JSON object of that operation's fields and no others.
     /// Only the body's shape is checked here; values (screens, nodes, styles) when it runs.
@@ -12,7 +17,7 @@ extension SessionCommand {
     /// The operations that can add nodes (push, present, set-root, navigate, deep-link, finish,
     /// flags) also take `sampleLists`: `true` puts their screen's sample list on each node added,
     /// in the same change (``withSampleLists(_:)``).
-    init(_ operation: Route.Operation, bytes: [UInt8]) throws(APIError) {
+    init(_ operation: NavigationOperation, bytes: [UInt8]) throws(APIError) {
         switch operation {
         case .push:
             self = try readBody(bytes, required: true, keys: Fields.push) { body throws(JSONReadError) in

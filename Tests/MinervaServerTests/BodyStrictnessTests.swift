@@ -7,7 +7,7 @@ import Testing
 
 /// Request bodies carry only the fields of their operation: any other is `400`, naming it.
 @Suite struct BodyStrictnessTests {
-    func refusal(_ operation: Route.Operation, _ body: String) -> APIError? {
+    func refusal(_ operation: NavigationOperation, _ body: String) -> APIError? {
         do throws(APIError) {
             _ = try SessionCommand(operation, bytes: Array(body.utf8))
             return nil
@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (Route.Operation.push, #"{"screen": "home", "param": {"a": 1}}"#, "unknown field 'param'; did you mean 'params'?"),
+        (NavigationOperation.push, #"{"screen": "home", "param": {"a": 1}}"#, "unknown field 'param'; did you mean 'params'?"),
         (.present, #"{"screen": "login", "embedInNavigaton": true}"#, "unknown field 'embedInNavigaton'; did you mean 'embedInNavigation'?"),
         (.dismiss, #"{"nodeId": "n4"}"#, "unknown field 'nodeId'; did you mean 'node'?"),
         (.pop, #"{"to_root": true}"#, "unknown field 'to_root'; did you mean 'toRoot'?"),
@@ -29,12 +29,12 @@ import Testing
         (.selectTab, #"{"tab": "home", "animated": true}"#, "unknown field 'animated'; the known fields are 'tab', 'dismiss'"),
         (.flags, #"{"sets": ["signedIn"]}"#, "unknown field 'sets'; did you mean 'set'?"),
     ])
-    func unknownFieldsAreRefused(operation: Route.Operation, body: String, message: String) {
+    func unknownFieldsAreRefused(operation: NavigationOperation, body: String, message: String) {
         #expect(refusal(operation, body) == .invalidRequest(message))
     }
 
     @Test(arguments: [
-        (Route.Operation.push, #"{"from": "n1", "screen": "home", "params": {"any": {"thing": [1]}}}"#),
+        (NavigationOperation.push, #"{"from": "n1", "screen": "home", "params": {"any": {"thing": [1]}}}"#),
         (.present, #"{"from": null, "screen": "login", "params": {}, "style": "formSheet", "embedInNavigation": true}"#),
         (.dismiss, ""), (.dismiss, #"{"node": "n4"}"#),
         (.pop, "{}"), (.pop, #"{"navigator": "v0", "to": "n1", "toRoot": null}"#),
@@ -44,12 +44,12 @@ import Testing
         (.finish, #"{"node": "n3", "result": {"status": "success", "value": {"free": "form"}}}"#),
         (.selectTab, #"{"tab": "home"}"#), (.flags, #"{"set": ["a"], "clear": []}"#),
     ])
-    func knownFieldsAreRead(operation: Route.Operation, body: String) {
+    func knownFieldsAreRead(operation: NavigationOperation, body: String) {
         #expect(refusal(operation, body) == nil)
     }
 
     @Test(arguments: [
-        (Route.Operation.push, #"{"screen": 1}"#, "field 'screen' must be a string, not number"),
+        (NavigationOperation.push, #"{"screen": 1}"#, "field 'screen' must be a string, not number"),
         (.push, "", "a JSON object body is required"),
         (.pop, "[]", "the body must be a JSON object, not array"),
         (.setRoot, "{}", "field 'screen' or 'stack' is required"),
@@ -58,7 +58,7 @@ import Testing
         (.finish, #"{"node": "n3", "result": {}}"#, "field 'result.status' is required"),
         (.flags, #"{"set": ["a", 2]}"#, "field 'set[1]' must be a string, not number"),
     ])
-    func wrongShapesNameTheField(operation: Route.Operation, body: String, message: String) {
+    func wrongShapesNameTheField(operation: NavigationOperation, body: String, message: String) {
         #expect(refusal(operation, body) == .invalidRequest(message))
     }
 

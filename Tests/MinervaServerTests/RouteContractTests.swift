@@ -2,9 +2,10 @@ import Foundation
 @testable import MinervaServer
 import Testing
 
-/// The paths openapi.yaml lists and the routes the server answers are the same: each documented
-/// path (its placeholders filled) is a route that answers exactly the documented methods, and
-/// the `route` label names `/metrics` documents are exactly the routes' metric names.
+/// openapi.yaml and the endpoints' table (``Endpoint/all``) say the same: each path and method
+/// documented is exactly one endpoint's pattern and method, every endpoint is documented, each
+/// endpoint is what its own path routes to, and the `route` label names `/metrics` documents are
+/// exactly the endpoints' metric names.
 @Suite struct RouteContractTests {
     static let contract: String = {
         let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -29,7 +30,10 @@ import Testing
         return paths
     }()
 
-    /// A documented path with its placeholders filled as a client would.
+    /// Each endpoint's pattern, as written in the table.
+    static let patterns = Endpoint.all.map { "\($0.pattern.text)" }
+
+    /// A pattern with its placeholders filled as a client would.
     static func filled(_ pattern: String) -> String {
         let values = ["{id}": "s_abc", "{node}": "n3", "{screen}": "login", "{version}": "4", "{fileName}": "app.js"]
         return values.reduce(pattern) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
@@ -39,20 +43,43 @@ import Testing
         #expect(Self.documented.count > 20)
     }
 
-    @Test(arguments: documented.map(\.path))
-    func eachDocumentedPathIsARouteWithItsMethods(pattern: String) throws {
-        let route = try #require(Route(path: Self.filled(pattern)), "openapi.yaml lists \(pattern), which the server does not route")
-        let documented = Self.documented.first { $0.path == pattern }!.methods
-        // HEAD is answered wherever GET is, documented or not.
-        let expected = documented.contains("GET") ? documented.union(["HEAD"]) : documented
-        #expect(Set(route.allowedMethods) == expected, "\(pattern): the server answers \(route.allowedMethods.sorted())")
+    @Test func theDocumentedMethodsAreExactlyTheEndpoints() {
+        let documented = Set(Self.documented.flatMap { path in path.methods.map { "\($0) \(path.path)" } })
+        let answered = Set(Endpoint.all.flatMap { endpoint in endpoint.methods.map { "\($0) \(endpoint.pattern.text)" } })
+        #expect(documented.subtracting(answered).isEmpty, "documented, but no endpoint answers: \(documented.subtracting(answered).sorted())")
+        #expect(answered.subtracting(documented).isEmpty, "answered, but not in openapi.yaml: \(answered.subtracting(documented).sorted())")
     }
 
-    @Test func metricsNameExactlyTheRoutes() throws {
+    @Test func eachPatternIsOneEndpoint() {
+        #expect(Set(Self.patterns).count == Self.patterns.count, "\(Self.patterns.sorted())")
+    }
+
+    @Test(arguments: patterns)
+    func eachEndpointIsWhatItsPathRoutesTo(pattern: String) {
+        #expect(Route(path: Self.filled(pattern)).map { "\($0.endpoint.pattern.text)" } == pattern)
+    }
+
+    @Test func theSessionsEndpointsAreTheOnesThatNameASession() {
+        for endpoint in Endpoint.all {
+            let namesASession = "\(endpoint.pattern.text)".hasPrefix("/v1/sessions/{id}")
+            guard case .session = endpoint.handler else {
+                #expect(!namesASession, "\(endpoint.pattern.text) is answered without its session")
+                continue
+            }
+            #expect(namesASession, "\(endpoint.pattern.text) is answered with a session it does not name")
+        }
+    }
+
+    @Test func eachMetricNameIsOneEndpoint() {
+        let shared = Dictionary(grouping: Endpoint.all.map(\.metricName)) { $0 }.filter { $0.value.count > 1 }
+        // `/` is the web client's `index.html`, counted as `web` like its other files.
+        #expect(shared.mapValues(\.count) == ["web": 2])
+    }
+
+    @Test func metricsNameExactlyTheEndpoints() throws {
         let start = try #require(Self.contract.range(of: "`route` is one of"))
         let end = try #require(Self.contract.range(of: "for a path that is not listed here", range: start.upperBound..<Self.contract.endIndex))
         let listed = Self.contract[start.upperBound..<end.lowerBound].split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
-        let routed = Self.documented.compactMap { Route(path: Self.filled($0.path))?.metricName }
-        #expect(Set(listed) == Set(routed).union(["unknown"]))
+        #expect(Set(listed) == Set(Endpoint.all.map(\.metricName)).union(["unknown"]))
     }
 }

@@ -23,52 +23,45 @@ public func fuzzPath(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
 /// Checks a route the router found: its ids, and that its own path finds it again.
 func check(_ route: Route?) {
     guard let route else { return }
+    let pattern = "\(route.endpoint.pattern.text)"
     for id in ids(of: route) where id.isEmpty || id.utf8.contains(UInt8(ascii: "/")) {
-        finding("route \(route) has the id \(id.debugDescription)")
+        finding("route \(pattern) has the id \(id.debugDescription)")
     }
-    guard Route(path: path(of: route)) == route else { finding("route \(route) is not found again from \(path(of: route))") }
+    guard let again = Route(path: path(of: route)), "\(again.endpoint.pattern.text)" == pattern, again.parameters == route.parameters else {
+        finding("route \(pattern) \(route.parameters) is not found again from \(path(of: route))")
+    }
 }
 
-/// The ids a route names: the session's, and the node, screen or version of a path under it.
+/// The ids a route names: one for each placeholder of its pattern.
 func ids(of route: Route) -> [String] {
-    guard case .session(let id, let path) = route else { return [] }
-    switch path {
-    case .list(let node), .params(let node), .ui(let node), .presentation(let node): return [id, node]
-    case .result(let node, let screen): return [id, node, screen]
-    case .version(let version): return [id, version]
-    case .state, .events, .operation, .link, .restore: return [id]
+    let pattern = route.endpoint.pattern
+    return (0..<pattern.count).compactMap { index in
+        guard case .placeholder(let name) = pattern.segments[index] else { return nil }
+        return value(of: name, in: route.parameters)
     }
 }
 
-/// The path that names a route.
+/// The path that names a route: its pattern, each placeholder replaced by its id.
 func path(of route: Route) -> String {
-    switch route {
-    case .server(let path):
-        switch path {
-        case .health: "/healthz"
-        case .metrics: "/metrics"
-        case .webAsset(let name): name == "index.html" ? "/" : "/web/\(name)"
-        case .app: "/v1/app"
-        case .server: "/v1/server"
-        case .sessions: "/v1/sessions"
-        case .analytics(let report): "/v1/admin/analytics/\(report.rawValue)"
-        }
-    case .session(let id, let path):
-        "/v1/sessions/\(id)" + {
-            switch path {
-            case .state: ""
-            case .events: "/events"
-            case .operation(let operation): "/\(operation.rawValue)"
-            case .list(let node): "/nodes/\(node)/list"
-            case .params(let node): "/nodes/\(node)/params"
-            case .ui(let node): "/nodes/\(node)/ui"
-            case .presentation(let node): "/nodes/\(node)/presentation"
-            case .result(let node, let screen): "/nodes/\(node)/results/\(screen)"
-            case .link: "/link"
-            case .version(let version): "/versions/\(version)"
-            case .restore: "/restore"
+    let pattern = route.endpoint.pattern
+    return pattern.text.withUTF8Buffer { text in
+        (0..<pattern.count).map { index in
+            switch pattern.segments[index] {
+            case .literal(let range): "/" + String(decoding: UnsafeBufferPointer(rebasing: text[range]), as: UTF8.self)
+            case .placeholder(let name): "/" + value(of: name, in: route.parameters)
             }
-        }()
+        }.joined()
+    }
+}
+
+/// The id a route gives a placeholder.
+func value(of name: PathParameters.Name, in parameters: PathParameters) -> String {
+    switch name {
+    case .id: parameters.id
+    case .node: parameters.node
+    case .screen: parameters.screen
+    case .version: parameters.version
+    case .fileName: parameters.fileName
     }
 }
 
