@@ -5,8 +5,11 @@ import MinervaSessions
 struct ServerCall {
     let request: HTTPRequest
     let exchange: Exchange
+    /// The endpoint and the ids its path names.
+    let route: Route
+
     /// The ids the path names (`{fileName}`).
-    let path: PathParameters
+    var path: PathParameters { route.parameters }
 }
 
 /// A request to one of a session's endpoints, as its handler gets it: its session found (the
@@ -17,6 +20,9 @@ struct SessionCall {
     let method: String
     let request: HTTPRequest
     let exchange: Exchange
+    /// The endpoint and the ids its path names.
+    let route: Route
+
     /// The ids the path names under the session's (`{node}`, `{screen}`, `{version}`).
-    let path: PathParameters
+    var path: PathParameters { route.parameters }
 }

@@ -20,7 +20,7 @@ public struct Node: Hashable, Sendable {
     /// node, so that documents and events write it without looking the screen up).
     public internal(set) var title: String?
     /// What it holds besides its place, boxed: most nodes hold nothing, and cost one word for it.
-    private var box: Holdings.Box?
+    @usableFromInline var box: Holdings.Box?
 
     /// Creates a node.
     public init(
@@ -55,7 +55,7 @@ public struct Node: Hashable, Sendable {
         var isEmpty: Bool { settings == nil && ui == nil && results == nil }
 
         /// Holdings in a box of their own (an indirect case), so that a node carries one word for them.
-        fileprivate enum Box: Hashable, Sendable {
+        @usableFromInline enum Box: Hashable, Sendable {
             indirect case holding(Holdings)
         }
     }
@@ -70,9 +70,18 @@ public struct Node: Hashable, Sendable {
     }
 
     /// The sheet, anchor and `dismissible` it was presented with, when it has any.
-    public var settings: PresentationSettings? { holdings.settings }
+    @inlinable public var settings: PresentationSettings? {
+        guard case .holding(let holdings) = box else { return nil }
+        return holdings.settings
+    }
     /// Its UI state, when it has some.
-    public var ui: [String: JSONValue]? { holdings.ui }
+    @inlinable public var ui: [String: JSONValue]? {
+        guard case .holding(let holdings) = box else { return nil }
+        return holdings.ui
+    }
     /// The results flows left on it, by the flow's screen.
-    public var results: [String: FlowResult]? { holdings.results }
+    @inlinable public var results: [String: FlowResult]? {
+        guard case .holding(let holdings) = box else { return nil }
+        return holdings.results
+    }
 }

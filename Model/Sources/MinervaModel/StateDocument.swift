@@ -57,7 +57,8 @@ public enum StateDocument {
         writer.key("navigators")
         writer.beginArray()
         for id in tree.navigatorOrder {
-            writeNavigator(tree[navigator: id], of: tree, into: &writer)
+            guard let navigator = tree.navigators[id] else { continue }
+            writeNavigator(navigator, of: tree, into: &writer)
         }
         writer.endArray()
         writer.key("tabs")
@@ -99,7 +100,7 @@ public enum StateDocument {
     private static func writeNode(
         _ id: NodeID, of tree: CoordinatorTree, lists: [NodeID: ListHistory], detail: ListDetail, into writer: inout JSONWriter
     ) {
-        let node = tree[node: id]
+        guard let node = tree.nodes[id] else { return }
         writer.beginObject()
         writer.field("id", id)
         writer.field("screen", node.screen)
