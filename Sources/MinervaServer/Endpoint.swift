@@ -2,8 +2,8 @@ import MicroHTTP
 
 /// One endpoint of the API, a row of ``all`` (`Endpoints.swift`): its path as openapi.yaml writes
 /// it, the methods it answers, its name in metrics, whether answering it may use the session
-/// store, and its handler. A class, so that a request's route holds its row by one reference.
-final class Endpoint: Sendable {
+/// store, and its handler.
+struct Endpoint: Sendable {
     /// How the endpoint is answered, once its method is admitted.
     enum Handler: Sendable {
         /// A path of the server's own, answered without a session.
@@ -25,15 +25,6 @@ final class Endpoint: Sendable {
     let isAdmin: Bool
     /// What answers it.
     let handler: Handler
-
-    private init(pattern: PathPattern, methods: [String], metricName: String, usesStore: Bool, isAdmin: Bool, handler: Handler) {
-        self.pattern = pattern
-        self.methods = methods
-        self.metricName = metricName
-        self.usesStore = usesStore
-        self.isAdmin = isAdmin
-        self.handler = handler
-    }
 
     /// A path of the server's own.
     static func server(

@@ -5,11 +5,8 @@ import MinervaSessions
 struct ServerCall {
     let request: HTTPRequest
     let exchange: Exchange
-    /// The endpoint and the ids its path names.
-    let route: Route
-
     /// The ids the path names (`{fileName}`).
-    var path: PathParameters { route.parameters }
+    let path: PathParameters
 }
 
 /// A request to one of a session's endpoints, as its handler gets it: its session found (the
@@ -20,9 +17,6 @@ struct SessionCall {
     let method: String
     let request: HTTPRequest
     let exchange: Exchange
-    /// The endpoint and the ids its path names.
-    let route: Route
-
     /// The ids the path names under the session's (`{node}`, `{screen}`, `{version}`).
-    var path: PathParameters { route.parameters }
+    let path: PathParameters
 }

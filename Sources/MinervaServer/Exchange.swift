@@ -4,9 +4,8 @@ import MinervaSessions
 
 /// One request on its way to its answer: what its log line and metrics need, kept until the
 /// answer is sent (at once, or when a stored mutation or a long poll completes), and the
-/// header fields every answer to it carries, whichever it is. A class: one per request, which
-/// its handler and a later answer's completion hold by one reference.
-final class Exchange: Sendable {
+/// header fields every answer to it carries, whichever it is.
+struct Exchange: Sendable {
     let api: MinervaAPI
     /// The request's id, sent back as `X-Request-ID` and logged.
     private let requestID: String

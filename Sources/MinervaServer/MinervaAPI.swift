@@ -88,7 +88,7 @@ public final class MinervaAPI: HTTPResponder {
     }
 
     public func reply(to request: HTTPRequest) -> HTTPReply {
-        let route = Route.find(request.path)
+        let route = Route(path: request.path)
         guard let storeWorkers, route?.endpoint.usesStore == true else {
             return answer(request, route, Exchange(api: self, request: request, route: route, requestID: requestID(request), storeDeadline: nil))
         }
@@ -160,13 +160,13 @@ public final class MinervaAPI: HTTPResponder {
         switch route.endpoint.handler {
         case .server(let handle):
             _ = try admit(request, to: route.endpoint)
-            return try handle(self, ServerCall(request: request, exchange: exchange, route: route))
+            return try handle(self, ServerCall(request: request, exchange: exchange, path: route.parameters))
         case .session(let handle):
             // The session first: a wrong token is 401 whatever the method.
             guard let token = request.header("authorization").flatMap(BearerToken.parse) else { throw .unauthorized }
             let session = try throughCore { () throws(SessionError) in try core.session(route.parameters.id, token: token) }
             let method = try admit(request, to: route.endpoint)
-            return try handle(self, SessionCall(session: session, method: method, request: request, exchange: exchange, route: route))
+            return try handle(self, SessionCall(session: session, method: method, request: request, exchange: exchange, path: route.parameters))
         }
     }
 
@@ -195,7 +195,7 @@ public final class MinervaAPI: HTTPResponder {
     /// mistake when the path without it exists.
     private static func unknownPathMessage(_ path: String) -> String {
         let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
-        guard trimmed != path, !trimmed.isEmpty, Route.find(trimmed) != nil else { return "no such path: \(Excerpt(path))" }
+        guard trimmed != path, !trimmed.isEmpty, Route(path: trimmed) != nil else { return "no such path: \(Excerpt(path))" }
         return "no such path: \(Excerpt(path)); paths have no trailing slash — try \(Excerpt(trimmed))"
     }
 

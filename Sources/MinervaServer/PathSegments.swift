@@ -1,4 +1,4 @@
-/// The `/`-separated segments of a path, as byte ranges, for ``RouteTree`` to find their endpoint.
+/// The `/`-separated segments of a path, as byte ranges, matched against the endpoints' patterns.
 struct PathSegments {
     /// Room for as many segments as the longest API path has.
     typealias Slots<Element> = InlineArray<7, Element>
@@ -25,8 +25,43 @@ struct PathSegments {
         ranges[index]
     }
 
+    /// Whether the segments are a path `pattern` describes: its literals where it has them, and a
+    /// segment that is not empty for each of its placeholders.
+    func matches(_ pattern: PathPattern) -> Bool {
+        guard pattern.count == count else { return false }
+        return pattern.text.withUTF8Buffer { text in
+            for index in 0..<count {
+                switch pattern.segments[index] {
+                case .literal(let literal):
+                    guard segment(index, is: UnsafeBufferPointer(rebasing: text[literal])) else { return false }
+                case .placeholder:
+                    guard !range(index).isEmpty else { return false }
+                }
+            }
+            return true
+        }
+    }
+
+    /// The ids the segments give the placeholders of `pattern`, which they match; `nil` when a
+    /// placeholder cannot take its segment (``PathParameters/set(_:to:)``).
+    /// - Complexity: it allocates only for the ids it returns.
+    func parameters(of pattern: PathPattern) -> PathParameters? {
+        var parameters = PathParameters()
+        for index in 0..<count {
+            guard case .placeholder(let name) = pattern.segments[index] else { continue }
+            guard parameters.set(name, to: string(index)) else { return nil }
+        }
+        return parameters
+    }
+
+    /// Whether segment `index` is exactly `literal`.
+    private func segment(_ index: Int, is literal: UnsafeBufferPointer<UInt8>) -> Bool {
+        let range = range(index)
+        return range.count == literal.count && UnsafeBufferPointer(rebasing: path[range]).elementsEqual(literal)
+    }
+
     /// Segment `index` as a string.
-    func string(_ index: Int) -> String {
+    private func string(_ index: Int) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: path[range(index)]), as: UTF8.self)
     }
 }

@@ -56,7 +56,7 @@ import Testing
 
     @Test(arguments: patterns)
     func eachEndpointIsWhatItsPathRoutesTo(pattern: String) {
-        #expect(Route.find(Self.filled(pattern)).map { "\($0.endpoint.pattern.text)" } == pattern)
+        #expect(Route(path: Self.filled(pattern)).map { "\($0.endpoint.pattern.text)" } == pattern)
     }
 
     @Test func theSessionsEndpointsAreTheOnesThatNameASession() {

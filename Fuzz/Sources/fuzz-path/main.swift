@@ -10,13 +10,13 @@ import MicroHTTP
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPath(_ data: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     let bytes = UnsafeBufferPointer(start: data, count: count)
-    check(Route.find(String(decoding: bytes, as: UTF8.self)))
+    check(Route(path: String(decoding: bytes, as: UTF8.self)))
     guard let decoded = try? PercentDecoding.decode(bytes) else { return 0 }
     guard !decoded.utf8.contains(0) else { finding("a decoded path holds a NUL byte") }
     guard let again = try? PercentDecoding.decode(percentEncoded(decoded)), again.utf8.elementsEqual(decoded.utf8) else {
         finding("decoding does not round-trip \(decoded.debugDescription)")
     }
-    check(Route.find(decoded))
+    check(Route(path: decoded))
     return 0
 }
 
@@ -27,7 +27,7 @@ func check(_ route: Route?) {
     for id in ids(of: route) where id.isEmpty || id.utf8.contains(UInt8(ascii: "/")) {
         finding("route \(pattern) has the id \(id.debugDescription)")
     }
-    guard let again = Route.find(path(of: route)), "\(again.endpoint.pattern.text)" == pattern, again.parameters == route.parameters else {
+    guard let again = Route(path: path(of: route)), "\(again.endpoint.pattern.text)" == pattern, again.parameters == route.parameters else {
         finding("route \(pattern) \(route.parameters) is not found again from \(path(of: route))")
     }
 }
