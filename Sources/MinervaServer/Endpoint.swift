@@ -1,15 +1,24 @@
 import MicroHTTP
+import MinervaSessions
 
 /// One endpoint of the API, a row of ``all`` (`Endpoints.swift`): its path as openapi.yaml writes
 /// it, the methods it answers, its name in metrics, whether answering it may use the session
-/// store, and its handler.
-struct Endpoint: Sendable {
-    /// How the endpoint is answered, once its method is admitted.
+/// store, and its handler. A row is shared, not copied: a route holds a reference to it.
+final class Endpoint: Sendable {
+    /// Answers a path of the server's own, once its method is admitted, from the request, its
+    /// exchange and the ids the path names.
+    typealias ServerHandler = @Sendable (MinervaAPI, HTTPRequest, Exchange, PathParameters) throws(APIError) -> HTTPReply
+    /// Answers a path under `/v1/sessions/{id}`, once its method is admitted, with the session
+    /// the path's id and the bearer token name.
+    typealias SessionHandler = @Sendable (MinervaAPI, LiveSession, HTTPRequest, Exchange, PathParameters) throws(APIError) -> HTTPReply
+
+    /// How the endpoint is answered. A handler gets the request and its exchange as they are,
+    /// not copied into a bundle: that would retain and release their fields on every request.
     enum Handler: Sendable {
-        /// A path of the server's own, answered without a session.
-        case server(@Sendable (MinervaAPI, ServerCall) throws(APIError) -> HTTPReply)
-        /// A path under `/v1/sessions/{id}`, answered with the session its id and the bearer token name.
-        case session(@Sendable (MinervaAPI, SessionCall) throws(APIError) -> HTTPReply)
+        /// Without a session.
+        case server(ServerHandler)
+        /// With the session the path names.
+        case session(SessionHandler)
     }
 
     /// The path, its ids as placeholders in braces.
@@ -26,28 +35,31 @@ struct Endpoint: Sendable {
     /// What answers it.
     let handler: Handler
 
+    /// A row; the table makes its rows with the factories below, one for each kind of endpoint.
+    private init(pattern: StaticString, methods: [String], metricName: String, usesStore: Bool, isAdmin: Bool, handler: Handler) {
+        self.pattern = PathPattern(pattern)
+        self.methods = methods
+        self.metricName = metricName
+        self.usesStore = usesStore
+        self.isAdmin = isAdmin
+        self.handler = handler
+    }
+
     /// A path of the server's own.
     static func server(
-        _ pattern: StaticString, _ methods: [String], metric: String, usesStore: Bool,
-        _ handle: @escaping @Sendable (MinervaAPI, ServerCall) throws(APIError) -> HTTPReply
+        _ pattern: StaticString, _ methods: [String], metric: String, usesStore: Bool, _ handle: @escaping ServerHandler
     ) -> Endpoint {
-        Endpoint(pattern: PathPattern(pattern), methods: methods, metricName: metric, usesStore: usesStore, isAdmin: false, handler: .server(handle))
+        Endpoint(pattern: pattern, methods: methods, metricName: metric, usesStore: usesStore, isAdmin: false, handler: .server(handle))
     }
 
     /// An admin report: answered only with the admin token; it reads the store, within the longer
     /// deadline of reports.
-    static func admin(
-        _ pattern: StaticString, _ methods: [String], metric: String,
-        _ handle: @escaping @Sendable (MinervaAPI, ServerCall) throws(APIError) -> HTTPReply
-    ) -> Endpoint {
-        Endpoint(pattern: PathPattern(pattern), methods: methods, metricName: metric, usesStore: true, isAdmin: true, handler: .server(handle))
+    static func admin(_ pattern: StaticString, _ methods: [String], metric: String, _ handle: @escaping ServerHandler) -> Endpoint {
+        Endpoint(pattern: pattern, methods: methods, metricName: metric, usesStore: true, isAdmin: true, handler: .server(handle))
     }
 
     /// A path of one session (`/v1/sessions/{id}…`): every one uses the store.
-    static func session(
-        _ pattern: StaticString, _ methods: [String], metric: String,
-        _ handle: @escaping @Sendable (MinervaAPI, SessionCall) throws(APIError) -> HTTPReply
-    ) -> Endpoint {
-        Endpoint(pattern: PathPattern(pattern), methods: methods, metricName: metric, usesStore: true, isAdmin: false, handler: .session(handle))
+    static func session(_ pattern: StaticString, _ methods: [String], metric: String, _ handle: @escaping SessionHandler) -> Endpoint {
+        Endpoint(pattern: pattern, methods: methods, metricName: metric, usesStore: true, isAdmin: false, handler: .session(handle))
     }
 }

@@ -1,57 +1,80 @@
 extension Endpoint {
     /// Every endpoint of the API, one row each, as openapi.yaml lists them (`RouteContractTests`
-    /// holds the two to each other). No two patterns match the same path.
+    /// holds the two to each other). No two patterns match the same path; a path is matched
+    /// against the rows in order, so a session's paths, which most requests name, come first.
     static let all: [Endpoint] = [
-        .server("/", ["GET", "HEAD"], metric: "web", usesStore: false) { api, _ throws(APIError) in .response(try api.getWebFile("index.html")) },
-        .server("/web/{fileName}", ["GET", "HEAD"], metric: "web", usesStore: false) { api, call throws(APIError) in
-            .response(try api.getWebFile(call.path.fileName))
+        .session("/v1/sessions/{id}", ["GET", "HEAD", "DELETE"], metric: "session") { api, session, request, exchange, _ throws(APIError) in
+            try request.method == "DELETE" ? api.deleteSession(session, request, exchange) : api.getSession(session, request, exchange)
         },
-        .server("/metrics", ["GET", "HEAD"], metric: "metrics", usesStore: false) { api, _ in .response(api.getMetrics()) },
-        .server("/healthz", ["GET", "HEAD"], metric: "healthz", usesStore: true) { api, _ in .response(api.health()) },
-        .server("/v1/app", ["GET", "HEAD"], metric: "app", usesStore: false) { api, _ in .response(api.getApp()) },
-        .server("/v1/server", ["GET", "HEAD"], metric: "server", usesStore: false) { api, _ in .response(api.getServer()) },
-        .admin("/v1/admin/analytics/screens", ["GET", "HEAD"], metric: "analytics_screens") { api, call throws(APIError) in
-            .response(try api.analytics(.screens, call.request))
+        .session("/v1/sessions/{id}/events", ["GET", "HEAD"], metric: "events") { api, session, request, exchange, _ throws(APIError) in
+            try api.events(session, request, exchange)
         },
-        .admin("/v1/admin/analytics/funnel", ["GET", "HEAD"], metric: "analytics_funnel") { api, call throws(APIError) in
-            .response(try api.analytics(.funnel, call.request))
+        .operation("/v1/sessions/{id}/push", ["POST"], metric: "push", .push),
+        .operation("/v1/sessions/{id}/present", ["POST"], metric: "present", .present),
+        .operation("/v1/sessions/{id}/dismiss", ["POST"], metric: "dismiss", .dismiss),
+        .operation("/v1/sessions/{id}/pop", ["POST"], metric: "pop", .pop),
+        .operation("/v1/sessions/{id}/set-root", ["POST"], metric: "set-root", .setRoot),
+        .operation("/v1/sessions/{id}/navigate", ["POST"], metric: "navigate", .navigate),
+        .operation("/v1/sessions/{id}/deep-link", ["POST"], metric: "deep-link", .deepLink),
+        .operation("/v1/sessions/{id}/finish", ["POST"], metric: "finish", .finish),
+        .operation("/v1/sessions/{id}/select-tab", ["POST"], metric: "select-tab", .selectTab),
+        .operation("/v1/sessions/{id}/size-class", ["POST"], metric: "size-class", .sizeClass),
+        .operation("/v1/sessions/{id}/flags", ["POST"], metric: "flags", .flags),
+        .session("/v1/sessions/{id}/link", ["GET", "HEAD"], metric: "link") { api, session, _, _, _ throws(APIError) in
+            .response(try api.link(session))
         },
-        .admin("/v1/admin/analytics/flows", ["GET", "HEAD"], metric: "analytics_flows") { api, call throws(APIError) in
-            .response(try api.analytics(.flows, call.request))
+        .session("/v1/sessions/{id}/versions/{version}", ["GET", "HEAD"], metric: "version") { api, session, request, _, path throws(APIError) in
+            .response(try api.pastVersion(path.version, of: session, request))
         },
-        .server("/v1/sessions", ["POST"], metric: "sessions", usesStore: true) { api, call throws(APIError) in
-            try api.createSession(call.request, call.exchange)
+        .session("/v1/sessions/{id}/restore", ["POST"], metric: "restore") { api, session, request, exchange, _ throws(APIError) in
+            try api.restore(session, request, exchange)
         },
-        .session("/v1/sessions/{id}", ["GET", "HEAD", "DELETE"], metric: "session") { api, call throws(APIError) in
-            try call.method == "DELETE" ? api.deleteSession(call) : api.getSession(call)
+        .session("/v1/sessions/{id}/nodes/{node}/params", ["PATCH"], metric: "params") { api, session, request, exchange, path throws(APIError) in
+            try api.updateParams(path.node, on: session, request, exchange)
         },
-        .session("/v1/sessions/{id}/events", ["GET", "HEAD"], metric: "events") { api, call throws(APIError) in try api.events(call) },
-        .session("/v1/sessions/{id}/push", ["POST"], metric: "push") { api, call throws(APIError) in try api.perform(.push, call) },
-        .session("/v1/sessions/{id}/present", ["POST"], metric: "present") { api, call throws(APIError) in try api.perform(.present, call) },
-        .session("/v1/sessions/{id}/dismiss", ["POST"], metric: "dismiss") { api, call throws(APIError) in try api.perform(.dismiss, call) },
-        .session("/v1/sessions/{id}/pop", ["POST"], metric: "pop") { api, call throws(APIError) in try api.perform(.pop, call) },
-        .session("/v1/sessions/{id}/set-root", ["POST"], metric: "set-root") { api, call throws(APIError) in try api.perform(.setRoot, call) },
-        .session("/v1/sessions/{id}/navigate", ["POST"], metric: "navigate") { api, call throws(APIError) in try api.perform(.navigate, call) },
-        .session("/v1/sessions/{id}/deep-link", ["POST"], metric: "deep-link") { api, call throws(APIError) in try api.perform(.deepLink, call) },
-        .session("/v1/sessions/{id}/finish", ["POST"], metric: "finish") { api, call throws(APIError) in try api.perform(.finish, call) },
-        .session("/v1/sessions/{id}/select-tab", ["POST"], metric: "select-tab") { api, call throws(APIError) in try api.perform(.selectTab, call) },
-        .session("/v1/sessions/{id}/size-class", ["POST"], metric: "size-class") { api, call throws(APIError) in try api.perform(.sizeClass, call) },
-        .session("/v1/sessions/{id}/flags", ["POST"], metric: "flags") { api, call throws(APIError) in try api.perform(.flags, call) },
-        .session("/v1/sessions/{id}/link", ["GET", "HEAD"], metric: "link") { api, call throws(APIError) in .response(try api.link(call)) },
-        .session("/v1/sessions/{id}/versions/{version}", ["GET", "HEAD"], metric: "version") { api, call throws(APIError) in
-            .response(try api.pastVersion(call))
+        .session("/v1/sessions/{id}/nodes/{node}/ui", ["PUT"], metric: "ui") { api, session, request, exchange, path throws(APIError) in
+            try api.putUI(path.node, on: session, request, exchange)
         },
-        .session("/v1/sessions/{id}/restore", ["POST"], metric: "restore") { api, call throws(APIError) in try api.restore(call) },
-        .session("/v1/sessions/{id}/nodes/{node}/params", ["PATCH"], metric: "params") { api, call throws(APIError) in try api.updateParams(call) },
-        .session("/v1/sessions/{id}/nodes/{node}/ui", ["PUT"], metric: "ui") { api, call throws(APIError) in try api.putUI(call) },
-        .session("/v1/sessions/{id}/nodes/{node}/presentation", ["POST"], metric: "presentation") { api, call throws(APIError) in
-            try api.changePresentation(call)
+        .session("/v1/sessions/{id}/nodes/{node}/presentation", ["POST"], metric: "presentation") {
+            api, session, request, exchange, path throws(APIError) in
+            try api.changePresentation(path.node, on: session, request, exchange)
         },
-        .session("/v1/sessions/{id}/nodes/{node}/results/{screen}", ["DELETE"], metric: "result") { api, call throws(APIError) in
-            try api.consumeResult(call)
+        .session("/v1/sessions/{id}/nodes/{node}/results/{screen}", ["DELETE"], metric: "result") {
+            api, session, request, exchange, path throws(APIError) in
+            try api.consumeResult(path.screen, of: path.node, on: session, request, exchange)
         },
-        .session("/v1/sessions/{id}/nodes/{node}/list", ["GET", "HEAD", "PUT"], metric: "list") { api, call throws(APIError) in
-            try call.method == "PUT" ? api.putList(call) : .response(api.getList(call))
+        .session("/v1/sessions/{id}/nodes/{node}/list", ["GET", "HEAD", "PUT"], metric: "list") {
+            api, session, request, exchange, path throws(APIError) in
+            try request.method == "PUT"
+                ? api.putList(path.node, on: session, request, exchange) : .response(api.getList(path.node, on: session, request))
         },
+        .server("/v1/sessions", ["POST"], metric: "sessions", usesStore: true) { api, request, exchange, _ throws(APIError) in
+            try api.createSession(request, exchange)
+        },
+        .server("/", ["GET", "HEAD"], metric: "web", usesStore: false) { api, _, _, _ throws(APIError) in
+            .response(try api.getWebFile("index.html"))
+        },
+        .server("/web/{fileName}", ["GET", "HEAD"], metric: "web", usesStore: false) { api, _, _, path throws(APIError) in
+            .response(try api.getWebFile(path.fileName))
+        },
+        .server("/metrics", ["GET", "HEAD"], metric: "metrics", usesStore: false) { api, _, _, _ in .response(api.getMetrics()) },
+        .server("/healthz", ["GET", "HEAD"], metric: "healthz", usesStore: true) { api, _, _, _ in .response(api.health()) },
+        .server("/v1/app", ["GET", "HEAD"], metric: "app", usesStore: false) { api, _, _, _ in .response(api.getApp()) },
+        .server("/v1/server", ["GET", "HEAD"], metric: "server", usesStore: false) { api, _, _, _ in .response(api.getServer()) },
+        .report("/v1/admin/analytics/screens", ["GET", "HEAD"], metric: "analytics_screens", .screens),
+        .report("/v1/admin/analytics/funnel", ["GET", "HEAD"], metric: "analytics_funnel", .funnel),
+        .report("/v1/admin/analytics/flows", ["GET", "HEAD"], metric: "analytics_flows", .flows),
     ]
+
+    /// A report under `/v1/admin/analytics/`.
+    private static func report(_ pattern: StaticString, _ methods: [String], metric: String, _ report: AnalyticsReport) -> Endpoint {
+        .admin(pattern, methods, metric: metric) { api, request, _, _ throws(APIError) in .response(try api.analytics(report, request)) }
+    }
+
+    /// A navigation operation, `POST /v1/sessions/{id}/{operation}`.
+    private static func operation(_ pattern: StaticString, _ methods: [String], metric: String, _ operation: NavigationOperation) -> Endpoint {
+        .session(pattern, methods, metric: metric) { api, session, request, exchange, _ throws(APIError) in
+            try api.perform(operation, on: session, request, exchange)
+        }
+    }
 }

@@ -10,8 +10,7 @@ extension MinervaAPI {
     /// thread while it waits). With an `Accept` that prefers `text/event-stream` strictly over
     /// JSON, the same events as server-sent events, resuming after `Last-Event-ID` (or `after`),
     /// then every new block as it is stored.
-    func events(_ call: SessionCall) throws(APIError) -> HTTPReply {
-        let (session, request, exchange) = (call.session, call.request, call.exchange)
+    func events(_ session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
         let wait = try Self.waitSeconds(request)
         let lastEventID = try Self.wholeNumber(request.header("last-event-id"), "header Last-Event-ID")
         let afterQuery = try Self.wholeNumber(request.queryValue("after"), "query parameter 'after'")

@@ -8,10 +8,9 @@ import MinervaSessions
 extension MinervaAPI {
     /// `PUT /v1/sessions/{id}/nodes/{node}/list`: replaces the node's list and answers the diff.
     /// A PUT is a session mutation: the session version grows and `If-Match` applies.
-    func putList(_ call: SessionCall) throws(APIError) -> HTTPReply {
-        let nodeText = call.path.node
-        let command = parse { () throws(APIError) in SessionCommand.putList(node: nodeText, sections: try ListBody.sections(call.request.body)) }
-        return try mutate(call.session, call.request, call.exchange, command: command) { state in
+    func putList(_ nodeText: String, on session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
+        let command = parse { () throws(APIError) in SessionCommand.putList(node: nodeText, sections: try ListBody.sections(request.body)) }
+        return try mutate(session, request, exchange, command: command) { state in
             let history = state.lists[NodeID(nodeText)!]!
             var writer = JSONWriter(capacity: 128)
             writer.beginObject()
@@ -25,10 +24,9 @@ extension MinervaAPI {
 
     /// `GET /v1/sessions/{id}/nodes/{node}/list?since=V`: the sections and the diff from `V`
     /// (default: from the previous version), or `reload: true` when `V` is too old.
-    func getList(_ call: SessionCall) throws(APIError) -> HTTPResponse {
-        let (nodeText, session) = (call.path.node, call.session)
+    func getList(_ nodeText: String, on session: LiveSession, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         var since: Int?
-        if let text = call.request.queryValue("since") {
+        if let text = request.queryValue("since") {
             guard let value = Int(text), value >= 0 else {
                 throw .invalidRequest("query parameter 'since' must be a whole number of at least 0, not \(Excerpt(text))")
             }

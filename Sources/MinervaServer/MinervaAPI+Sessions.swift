@@ -52,8 +52,7 @@ extension MinervaAPI {
     /// `GET /v1/sessions/{id}?lists=none|summary|full&wait=S`: the state document.
     /// With `If-None-Match` naming the current version, `304` and no body; with `wait` as well,
     /// the answer waits (holding no thread) until the version moves or `S` seconds pass.
-    func getSession(_ call: SessionCall) throws(APIError) -> HTTPReply {
-        let (session, request, exchange) = (call.session, call.request, call.exchange)
+    func getSession(_ session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
         let ifNoneMatch = try request.header("if-none-match").map { header throws(APIError) in try IfMatch(header, name: "If-None-Match") }
         let lists = try enumValue(request.queryValue("lists"), field: "lists", kind: "query parameter", as: StateDocument.ListDetail.self) ?? .full
         let wait = try Self.waitSeconds(request)
@@ -86,11 +85,10 @@ extension MinervaAPI {
     }
 
     /// `DELETE /v1/sessions/{id}`: the session and its token are gone; its streams end.
-    func deleteSession(_ call: SessionCall) throws(APIError) -> HTTPReply {
-        let exchange = call.exchange
-        let precondition = try IfMatch(call.request.header("if-match"), name: "If-Match").precondition
+    func deleteSession(_ session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
+        let precondition = try IfMatch(request.header("if-match"), name: "If-Match").precondition
         let deferred = exchange.deferred(fallback: Exchange.shuttingDownDuringWrite)
-        let outcome = core.delete(call.session, precondition: precondition) { outcome in
+        let outcome = core.delete(session, precondition: precondition) { outcome in
             exchange.complete(deferred, with: Self.response(toDeletion: outcome))
         }
         guard let outcome else { return .deferred(deferred) }
@@ -106,9 +104,9 @@ extension MinervaAPI {
 
     /// `GET /v1/sessions/{id}/link`: the deep link that rebuilds the current state, or
     /// `{"url": null}` when no route describes it.
-    func link(_ call: SessionCall) throws(APIError) -> HTTPResponse {
+    func link(_ session: LiveSession) throws(APIError) -> HTTPResponse {
         let (version, path) = try throughCore { () throws(SessionError) in
-            try core.read(call.session) { state in (state.version, state.tree.link()) }
+            try core.read(session) { state in (state.version, state.tree.link()) }
         }
         var writer = JSONWriter(capacity: 32 + (path?.utf8.count ?? 0))
         writer.beginObject()

@@ -6,9 +6,8 @@ import MinervaSessions
 extension MinervaAPI {
     /// `GET /v1/sessions/{id}/versions/{version}?lists=none|summary|full`: the state document as
     /// it was at that version, rebuilt from the kept log (`404` naming the versions kept).
-    func pastVersion(_ call: SessionCall) throws(APIError) -> HTTPResponse {
-        let (text, session) = (call.path.version, call.session)
-        let lists = try enumValue(call.request.queryValue("lists"), field: "lists", kind: "query parameter", as: StateDocument.ListDetail.self) ?? .full
+    func pastVersion(_ text: String, of session: LiveSession, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let lists = try enumValue(request.queryValue("lists"), field: "lists", kind: "query parameter", as: StateDocument.ListDetail.self) ?? .full
         guard text.first != "0", text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
             throw .invalidRequest("a version is a whole number of at least 1, not \(Excerpt(text))")
         }
@@ -20,10 +19,9 @@ extension MinervaAPI {
     /// `POST /v1/sessions/{id}/restore {"version"}`: the state at that version becomes the current
     /// one as a new version, described by `removed` (reason `restore`), `added` and `listChanged`
     /// events; the answer is the new state document with `restored` saying which lists came back.
-    func restore(_ call: SessionCall) throws(APIError) -> HTTPReply {
-        let session = call.session
+    func restore(_ session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
         let version = parse { () throws(APIError) in
-            try readBody(call.request.body, required: true, keys: ["version"]) { body throws(JSONReadError) in
+            try readBody(request.body, required: true, keys: ["version"]) { body throws(JSONReadError) in
                 let version = try body.int("version")
                 guard version >= 1 else { throw body.error("a version is a whole number of at least 1", at: .key("version")) }
                 return version
@@ -31,7 +29,7 @@ extension MinervaAPI {
         }
         let command = version.map { version in SessionCommand.restore(core.restoreTarget(of: session, version: version)) }
         let id = session.id
-        return try mutate(session, call.request, call.exchange, command: command) { state in
+        return try mutate(session, request, exchange, command: command) { state in
             guard case .success(.restore(let target)) = command else { preconditionFailure("a restore without its target") }
             return Self.json(200, StateDocument.answer(sessionID: id, state: state, restored: target), headers: [Self.etag(state.version)])
         }

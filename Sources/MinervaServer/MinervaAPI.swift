@@ -116,7 +116,7 @@ public final class MinervaAPI: HTTPResponder {
     }
 
     /// Answers a request on the calling thread.
-    private func answer(_ request: HTTPRequest, _ route: Route?, _ exchange: Exchange) -> HTTPReply {
+    private func answer(_ request: HTTPRequest, _ route: borrowing Route?, _ exchange: Exchange) -> HTTPReply {
         do throws(APIError) {
             switch try self.route(request, route, exchange) {
             case .response(let response):
@@ -145,34 +145,44 @@ public final class MinervaAPI: HTTPResponder {
     }
 
     /// Checks the request in the contract's order (a malformed request, its sizes, its path, a
-    /// preflight, then its session and method) and answers it with its endpoint's handler.
-    private func route(_ request: HTTPRequest, _ route: Route?, _ exchange: Exchange) throws(APIError) -> HTTPReply {
+    /// preflight, then its session and method) and answers it with its endpoint's handler. The
+    /// route is borrowed all the way (`borrowing`: the compiler refuses to copy it).
+    private func route(_ request: HTTPRequest, _ route: borrowing Route?, _ exchange: Exchange) throws(APIError) -> HTTPReply {
         if let malformation = request.malformation {
             throw .invalidRequest(malformation)
         }
         try checkSizes(request)
-        guard let route, !route.endpoint.isAdmin || configuration.adminToken != nil else {
+        switch route {
+        case .some(let route) where !route.endpoint.isAdmin || configuration.adminToken != nil:
+            return try handle(request, route, exchange)
+        default:
             throw .notFound(Self.unknownPathMessage(request.path))
         }
+    }
+
+    /// Answers a request on a path the API has: a CORS preflight, else its endpoint's handler
+    /// once the session (on a session's path) and then the method are admitted.
+    private func handle(_ request: HTTPRequest, _ route: borrowing Route, _ exchange: Exchange) throws(APIError) -> HTTPReply {
         if let preflight = try configuration.cors.preflight(request, allowing: route.endpoint.methods) {
             return .response(preflight)
         }
         switch route.endpoint.handler {
-        case .server(let handle):
-            _ = try admit(request, to: route.endpoint)
-            return try handle(self, ServerCall(request: request, exchange: exchange, path: route.parameters))
-        case .session(let handle):
+        case .server(let handler):
+            try admit(request, to: route.endpoint)
+            return try handler(self, request, exchange, route.parameters)
+        case .session(let handler):
             // The session first: a wrong token is 401 whatever the method.
             guard let token = request.header("authorization").flatMap(BearerToken.parse) else { throw .unauthorized }
-            let session = try throughCore { () throws(SessionError) in try core.session(route.parameters.id, token: token) }
-            let method = try admit(request, to: route.endpoint)
-            return try handle(self, SessionCall(session: session, method: method, request: request, exchange: exchange, path: route.parameters))
+            let id = route.parameters.id
+            let session = try throughCore { () throws(SessionError) in try core.session(id, token: token) }
+            try admit(request, to: route.endpoint)
+            return try handler(self, session, request, exchange, route.parameters)
         }
     }
 
-    /// Refuses a method the endpoint does not answer (`405`) and a body over the limit (`413`).
-    /// - Returns: the method to answer (`GET` for `HEAD`).
-    private func admit(_ request: HTTPRequest, to endpoint: Endpoint) throws(APIError) -> String {
+    /// Refuses a method the endpoint does not answer (`405`; `HEAD` is answered wherever `GET`
+    /// is) and a body over the limit (`413`).
+    private func admit(_ request: HTTPRequest, to endpoint: Endpoint) throws(APIError) {
         let method = request.method == "HEAD" ? "GET" : request.method
         guard endpoint.methods.contains(request.method) || endpoint.methods.contains(method) else {
             throw .methodNotAllowed(request.method, allowed: endpoint.methods)
@@ -180,7 +190,6 @@ public final class MinervaAPI: HTTPResponder {
         if request.bodyExceedsLimit {
             throw .payloadTooLarge(limit: configuration.maxBodySize)
         }
-        return method
     }
 
     /// Refuses a request target or header block over the configured limits (`414`, `431`).

@@ -1,35 +1,55 @@
-/// The ids a path gives its endpoint's placeholders (`/v1/sessions/{id}/nodes/{node}/list`); a
-/// placeholder the endpoint's pattern does not have is empty.
-struct PathParameters: Equatable, Sendable {
+/// The ids a path gives its endpoint's placeholders (`/v1/sessions/{id}/nodes/{node}/list`): byte
+/// ranges of the path, made into strings when read; a placeholder the endpoint's pattern does not
+/// have reads as empty. Copying it copies the one reference to the path.
+struct PathParameters: Sendable {
     /// A placeholder's name, as openapi.yaml writes it between braces.
     enum Name: String, Sendable {
         case id, node, screen, version, fileName
     }
 
-    /// `{id}`: the session's id.
-    var id = ""
-    /// `{node}`: a node's id.
-    var node = ""
-    /// `{screen}`: a screen's name.
-    var screen = ""
-    /// `{version}`: a version of the session, as the path writes it.
-    var version = ""
-    /// `{fileName}`: a file of the web client.
-    var fileName = ""
+    /// The path the ids are segments of.
+    private let path: String
+    private var idRange = 0..<0
+    private var nodeRange = 0..<0
+    private var screenRange = 0..<0
+    private var versionRange = 0..<0
+    private var fileNameRange = 0..<0
 
-    /// Gives the placeholder `name` its value.
-    /// - Returns: `false` when the placeholder cannot take it: a `{fileName}` the web client does
-    ///   not have names no path of the API (`404`).
-    mutating func set(_ name: Name, to value: String) -> Bool {
+    /// No ids yet, of `path`.
+    init(of path: String) {
+        self.path = path
+    }
+
+    /// `{id}`: the session's id.
+    var id: String { self[idRange] }
+    /// `{node}`: a node's id.
+    var node: String { self[nodeRange] }
+    /// `{screen}`: a screen's name.
+    var screen: String { self[screenRange] }
+    /// `{version}`: a version of the session, as the path writes it.
+    var version: String { self[versionRange] }
+    /// `{fileName}`: a file of the web client.
+    var fileName: String { self[fileNameRange] }
+
+    /// Gives the placeholder `name` the bytes `range` of the path.
+    /// - Returns: `false` when the placeholder cannot take them: a `{fileName}` the web client
+    ///   does not have names no path of the API (`404`).
+    mutating func set(_ name: Name, to range: Range<Int>) -> Bool {
         switch name {
-        case .id: id = value
-        case .node: node = value
-        case .screen: screen = value
-        case .version: version = value
+        case .id: idRange = range
+        case .node: nodeRange = range
+        case .screen: screenRange = range
+        case .version: versionRange = range
         case .fileName:
-            guard WebAssets.contains(value) else { return false }
-            fileName = value
+            guard WebAssets.contains(self[range]) else { return false }
+            fileNameRange = range
         }
         return true
+    }
+
+    /// The bytes `range` of the path, as a string.
+    private subscript(range: Range<Int>) -> String {
+        var path = path
+        return path.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
     }
 }

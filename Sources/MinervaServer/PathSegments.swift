@@ -26,14 +26,18 @@ struct PathSegments {
     }
 
     /// Whether the segments are a path `pattern` describes: its literals where it has them, and a
-    /// segment that is not empty for each of its placeholders.
+    /// segment that is not empty for each of its placeholders. Asked of every endpoint in turn, so
+    /// inlined: most are told apart by their number of segments alone.
+    @inline(__always)
     func matches(_ pattern: PathPattern) -> Bool {
         guard pattern.count == count else { return false }
         return pattern.text.withUTF8Buffer { text in
-            for index in 0..<count {
+            // From the last segment back: the last one tells most endpoints apart.
+            for index in (0..<count).reversed() {
                 switch pattern.segments[index] {
                 case .literal(let literal):
-                    guard segment(index, is: UnsafeBufferPointer(rebasing: text[literal])) else { return false }
+                    let bytes = UnsafeBufferPointer(rebasing: text[Int(literal.lowerBound)..<Int(literal.upperBound)])
+                    guard segment(index, is: bytes) else { return false }
                 case .placeholder:
                     guard !range(index).isEmpty else { return false }
                 }
@@ -42,14 +46,13 @@ struct PathSegments {
         }
     }
 
-    /// The ids the segments give the placeholders of `pattern`, which they match; `nil` when a
-    /// placeholder cannot take its segment (``PathParameters/set(_:to:)``).
-    /// - Complexity: it allocates only for the ids it returns.
-    func parameters(of pattern: PathPattern) -> PathParameters? {
-        var parameters = PathParameters()
+    /// The ids the segments of `path` give the placeholders of `pattern`, which they match; `nil`
+    /// when a placeholder cannot take its segment (``PathParameters/set(_:to:)``).
+    func parameters(of pattern: PathPattern, in path: String) -> PathParameters? {
+        var parameters = PathParameters(of: path)
         for index in 0..<count {
             guard case .placeholder(let name) = pattern.segments[index] else { continue }
-            guard parameters.set(name, to: string(index)) else { return nil }
+            guard parameters.set(name, to: range(index)) else { return nil }
         }
         return parameters
     }
@@ -58,10 +61,5 @@ struct PathSegments {
     private func segment(_ index: Int, is literal: UnsafeBufferPointer<UInt8>) -> Bool {
         let range = range(index)
         return range.count == literal.count && UnsafeBufferPointer(rebasing: path[range]).elementsEqual(literal)
-    }
-
-    /// Segment `index` as a string.
-    private func string(_ index: Int) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: path[range(index)]), as: UTF8.self)
     }
 }

@@ -7,18 +7,20 @@ struct Route {
     let parameters: PathParameters
 
     /// Recognises a path; `nil` means an unknown path (`404`).
-    /// - Complexity: O(n) in the path's bytes and the endpoints; it allocates only for the ids it returns.
+    /// - Complexity: O(n) in the path's bytes and the endpoints; it allocates only to look up a
+    ///   web client's file name (the ids are made when read).
     init?(path: String) {
-        var path = path
-        guard let route = path.withUTF8({ bytes in PathSegments(bytes).flatMap(Self.init(matching:)) }) else { return nil }
+        var bytes = path
+        let route = bytes.withUTF8 { PathSegments($0).flatMap { segments in Self(matching: segments, of: path) } }
+        guard let route else { return nil }
         self = route
     }
 
-    /// The endpoint whose pattern the segments match (no two patterns match the same path).
-    private init?(matching segments: PathSegments) {
+    /// The endpoint whose pattern the segments of `path` match (no two patterns match the same path).
+    private init?(matching segments: PathSegments, of path: String) {
         let endpoints = Endpoint.all
         for index in endpoints.indices where segments.matches(endpoints[index].pattern) {
-            guard let parameters = segments.parameters(of: endpoints[index].pattern) else { return nil }
+            guard let parameters = segments.parameters(of: endpoints[index].pattern, in: path) else { return nil }
             self.endpoint = endpoints[index]
             self.parameters = parameters
             return

@@ -27,8 +27,8 @@ func check(_ route: Route?) {
     for id in ids(of: route) where id.isEmpty || id.utf8.contains(UInt8(ascii: "/")) {
         finding("route \(pattern) has the id \(id.debugDescription)")
     }
-    guard let again = Route(path: path(of: route)), "\(again.endpoint.pattern.text)" == pattern, again.parameters == route.parameters else {
-        finding("route \(pattern) \(route.parameters) is not found again from \(path(of: route))")
+    guard let again = Route(path: path(of: route)), "\(again.endpoint.pattern.text)" == pattern, ids(of: again) == ids(of: route) else {
+        finding("route \(pattern) \(ids(of: route)) is not found again from \(path(of: route))")
     }
 }
 
@@ -47,7 +47,7 @@ func path(of route: Route) -> String {
     return pattern.text.withUTF8Buffer { text in
         (0..<pattern.count).map { index in
             switch pattern.segments[index] {
-            case .literal(let range): "/" + String(decoding: UnsafeBufferPointer(rebasing: text[range]), as: UTF8.self)
+            case .literal(let range): "/" + String(decoding: text[Int(range.lowerBound)..<Int(range.upperBound)], as: UTF8.self)
             case .placeholder(let name): "/" + value(of: name, in: route.parameters)
             }
         }.joined()
