@@ -148,7 +148,7 @@ do {
         let api = makeAPI(
             configuration: ServerConfiguration(sessions: SessionConfiguration(maxSessions: count + 10, rateLimit: 0)),
             storage: durable ? try SQLiteSessionStorage(path: path) : nil)
-        let bigParam = String(repeating: "7", count: SessionConfiguration().maxParamBytes - 16)
+        let bigParam = String(repeating: "7", count: SessionConfiguration().limits.maxParamBytes - 16)
         var nodes = 0
         func build(_ index: Int) throws {
             let session = try api.createSession()
