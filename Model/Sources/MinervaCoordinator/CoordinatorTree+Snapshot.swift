@@ -45,12 +45,7 @@ extension CoordinatorTree {
                     writer.beginObject()
                     writer.field("node", id)
                     writer.field("screen", screen)
-                    writer.field("status", result.status.rawValue)
-                    if let value = result.value {
-                        writer.key("value")
-                        writer.value(value)
-                    }
-                    writer.field("version", result.version)
+                    result.writeMembers(into: &writer)
                     writer.endObject()
                 }
             }

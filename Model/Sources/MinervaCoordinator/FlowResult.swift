@@ -17,4 +17,15 @@ public struct FlowResult: Hashable, Sendable {
         self.value = value
         self.version = version
     }
+
+    /// Writes `"status", "value"?, "version"` into an open object: the members the state document
+    /// and a stored snapshot both give a held result.
+    public func writeMembers(into writer: inout JSONWriter) {
+        writer.field("status", status.rawValue)
+        if let value {
+            writer.key("value")
+            writer.value(value)
+        }
+        writer.field("version", version)
+    }
 }

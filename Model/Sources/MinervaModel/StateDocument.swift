@@ -146,12 +146,7 @@ public enum StateDocument {
         for (screen, result) in results.sorted(by: { $0.key < $1.key }) {
             writer.key(string: screen)
             writer.beginObject()
-            writer.field("status", result.status.rawValue)
-            if let value = result.value {
-                writer.key("value")
-                writer.value(value)
-            }
-            writer.field("version", result.version)
+            result.writeMembers(into: &writer)
             writer.endObject()
         }
         writer.endObject()
