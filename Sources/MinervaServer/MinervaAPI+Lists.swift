@@ -11,7 +11,9 @@ extension MinervaAPI {
     func putList(_ nodeText: String, on session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
         let command = parse { () throws(APIError) in SessionCommand.putList(node: nodeText, sections: try ListBody.sections(request.body)) }
         return try mutate(session, request, exchange, command: command) { state in
-            let history = state.lists[NodeID(nodeText)!]!
+            guard let node = try? state.tree.resolve(node: nodeText), let history = state.lists[node] else {
+                preconditionFailure("a list PUT that succeeded left no list on node \(nodeText)")
+            }
             var writer = JSONWriter(capacity: 128)
             writer.beginObject()
             writer.field("version", history.version)
@@ -33,9 +35,7 @@ extension MinervaAPI {
             since = value
         }
         let state = try throughCore { () throws(SessionError) in try core.read(session) { $0 } }
-        guard let node = NodeID(nodeText), state.tree.nodes[node] != nil else {
-            throw .notFound("no node \(Excerpt(nodeText)) in this session")
-        }
+        guard let node = try? state.tree.resolve(node: nodeText) else { throw .notFound("no node \(Excerpt(nodeText)) in this session") }
         guard let history = state.lists[node] else {
             throw .notFound("node '\(node)' has no list yet; PUT one first")
         }

@@ -91,7 +91,7 @@ extension SessionCommand {
             guard !body.contains("screen"), !body.contains("params") else {
                 throw body.error("give either 'stack' or 'screen' (with its 'params'), not both")
             }
-            let stack = try body.objects("stack", keys: Fields.stackEntry) { entry throws(JSONReadError) -> StackEntry in
+            let stack = try body.objects("stack", keys: Fields.stackEntry) { entry throws(JSONReadError) -> StackEntry<String> in
                 guard let node = try entry.optionalString("node") else {
                     return .screen(try entry.string("screen"), params: try entry.optionalObject("params") ?? [:])
                 }

@@ -37,21 +37,25 @@ struct Checkpoint: Sendable {
     /// - Throws: ``SnapshotError`` when the bytes are not a checkpoint of this app's session.
     init(bytes: [UInt8], app: AppDescription) throws(SnapshotError) {
         let value = try StoredJSON.parse(bytes)
-        let tree: JSONValue
+        let snapshot: JSONValue
+        let listVersions: [String: JSONValue]
         do throws(JSONReadError) {
             let reader = try JSONObjectReader(value, keys: ["version", "tree", "lists"])
             version = try reader.int("version")
-            guard let snapshot = reader.value("tree") else { throw reader.error("field 'tree' is required", at: .key("tree")) }
-            tree = snapshot
-            var lists: [NodeID: Int] = [:]
-            for (key, list) in try reader.optionalObject("lists") ?? [:] {
-                guard let node = NodeID(key), case .int(let number) = list else { throw reader.error("not a list version", at: .key("lists")) }
-                lists[node] = number
-            }
-            self.lists = lists
+            guard let tree = reader.value("tree") else { throw reader.error("field 'tree' is required", at: .key("tree")) }
+            snapshot = tree
+            listVersions = try reader.optionalObject("lists") ?? [:]
         } catch {
             throw SnapshotError("checkpoint: \(error)")
         }
-        self.tree = try CoordinatorTree(snapshot: tree, app: app)
+        tree = try CoordinatorTree(snapshot: snapshot, app: app)
+        var lists: [NodeID: Int] = [:]
+        for (key, list) in listVersions {
+            guard let node = try? tree.resolve(node: key), case .int(let number) = list else {
+                throw SnapshotError("checkpoint: the list of '\(key.prefix(64))' is not a list version of a node of the session")
+            }
+            lists[node] = number
+        }
+        self.lists = lists
     }
 }

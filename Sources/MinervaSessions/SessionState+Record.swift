@@ -115,7 +115,7 @@ extension SessionState {
         for (index, list) in stored.lists.enumerated() {
             versions.append((list.version, try ListContent(record: list.body)))
             if index == stored.lists.count - 1 || stored.lists[index + 1].node != list.node {
-                guard let node = NodeID(list.node) else { throw SnapshotError("'\(list.node)' is not a node id") }
+                guard let node = try? tree.resolve(node: list.node) else { throw SnapshotError("a list of '\(list.node)', which is not a node of the session") }
                 let kept = versions
                 lists[node] = try Self.storedList { () throws(ListError) in
                     try ListHistory(keptVersions: kept, retainedVersions: limits.listHistory)

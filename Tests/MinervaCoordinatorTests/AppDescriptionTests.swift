@@ -1,4 +1,4 @@
-import MinervaCoordinator
+@testable import MinervaCoordinator
 import Testing
 
 @Suite struct AppDescriptionTests {

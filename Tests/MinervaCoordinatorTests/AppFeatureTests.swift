@@ -1,4 +1,4 @@
-import MinervaCoordinator
+@testable import MinervaCoordinator
 import MinervaJSON
 import TestSupport
 import Testing
@@ -51,7 +51,7 @@ func screens(_ tree: CoordinatorTree, _ navigator: NavigatorID) -> [String] {
         let login = tree.focus
         #expect(tree.nodes[login]?.screen == "login")
         #expect(tree.pending?.guarded?.steps.map(\.screen) == ["secret", "settings"])
-        let events = try checked(&tree) { try $0.finish(node: login.description, status: .success) }
+        let events = try checked(&tree) { try $0.finish(node: login, status: .success) }
         #expect(removals(events) == ["\(login):finish", "\(login):finished"])
         #expect(tree.flags == ["signedIn"])
         #expect(tree.pending == nil)
@@ -60,7 +60,7 @@ func screens(_ tree: CoordinatorTree, _ navigator: NavigatorID) -> [String] {
 
     @Test mutating func cancellingOrRemovingTheFlowDropsTheTarget() throws {
         try checked(&tree) { try $0.navigate(screen: "secret") }
-        let login = tree.focus.description
+        let login = tree.focus
         try checked(&tree) { try $0.finish(node: login, status: .cancelled) }
         #expect(tree.pending == nil && tree.flags.isEmpty)
         try checked(&tree) { try $0.navigate(screen: "secret") }
@@ -71,14 +71,14 @@ func screens(_ tree: CoordinatorTree, _ navigator: NavigatorID) -> [String] {
     @Test mutating func finishRemovesAsShown() throws {
         try checked(&tree) { try $0.push(screen: "settings") }                      // n2
         try checked(&tree) { try $0.push(screen: "settings") }                      // n3
-        let popped = try checked(&tree) { try $0.finish(node: "n2", status: .success, value: 7) }
+        let popped = try checked(&tree) { try $0.finish(node: NodeID(2), status: .success, value: 7) }
         #expect(removals(popped) == ["n3:finish", "n2:finish", "n2:finished"])
         guard case .finished(let finished) = popped.last! else { Issue.record("no finished event"); return }
         #expect(finished.parent == NodeID(1))
         #expect(finished.result == ["status": "success", "value": 7])
-        expectRefused(&tree, .conflict) { try $0.finish(node: "n1", status: .success) }
-        expectRefused(&tree, .conflict) { try $0.finish(node: "n0", status: .success) }
-        expectRefused(&tree, .notFound) { try $0.finish(node: "n2", status: .success) }
+        expectRefused(&tree, .conflict) { try $0.finish(node: NodeID(1), status: .success) }
+        expectRefused(&tree, .conflict) { try $0.finish(node: NodeID(0), status: .success) }
+        expectRefused(&tree, .notFound) { _ = try $0.resolve(node: "n2") }
     }
 }
 

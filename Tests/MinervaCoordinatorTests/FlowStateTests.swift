@@ -1,4 +1,4 @@
-import MinervaCoordinator
+@testable import MinervaCoordinator
 import MinervaJSON
 import Testing
 import TestSupport
@@ -95,7 +95,7 @@ import TestSupport
         let restored = try CoordinatorTree(snapshot: JSONParser.parse(tree.snapshotBytes), app: tree.app)
         #expect(restored == tree)
         var resumed = restored
-        _ = try resumed.finish(node: waiting.guardNode.description, status: .success)
+        _ = try resumed.finish(node: waiting.guardNode, status: .success)
         #expect(resumed.selectedTab == "invest" && resumed.flags.contains("investor") && resumed.pending == nil)
         // Selecting it again is plain: the flag holds now.
         _ = try resumed.selectTab("accounts")
@@ -108,14 +108,14 @@ import TestSupport
         var tree = CoordinatorTree(app: .testApp(named: "food.json"))
         let cart = try tree.navigate(screen: "cart").node
         let then = tree
-        _ = try tree.changePresentation(of: cart.description, selected: "large", dismissible: false)
-        #expect(throws: NavigationError.self) { try tree.dismiss(node: cart.description, interactive: true) }
+        _ = try tree.changePresentation(of: cart, selected: "large", dismissible: false)
+        #expect(throws: NavigationError.self) { try tree.dismiss(node: cart, interactive: true) }
         let before = tree
         let events = try tree.restore(then)
         #expect(events.contains(.presentationChanged(node: cart, selected: "medium", dismissible: true)))
         var replayed = before
         replayed.replay(tree.changeBlock(since: before, operationEvents: events), version: 9)
         #expect(replayed.nodes == tree.nodes)
-        _ = try tree.dismiss(node: cart.description, interactive: true)
+        _ = try tree.dismiss(node: cart, interactive: true)
     }
 }

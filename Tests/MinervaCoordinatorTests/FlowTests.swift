@@ -1,4 +1,4 @@
-import MinervaCoordinator
+@testable import MinervaCoordinator
 import MinervaJSON
 import Testing
 
@@ -60,16 +60,16 @@ import Testing
 
     @Test func finishingACompletingFlowSwitchesInOneBlock() throws {
         var tree = CoordinatorTree(app: .fit)
-        let welcome = tree.focus.description
+        let welcome = tree.focus
         let block = try block(&tree) { tree throws(NavigationError) in try tree.finish(node: welcome, status: .success, value: "done") }
         #expect(types(block) == ["removed welcome flowChanged", "finished welcome", "flowChanged onboarding→auth", "added login", "flagsChanged"])
         guard case .finished(let finished) = block[1] else { return }
         #expect(finished.parent == tree.rootID && finished.result == ["status": "success", "value": "done"])
         #expect(tree.flow == "auth" && tree.flags == ["onboarded"])
         // Cancelling a flow's root, or finishing a flow that completes nothing, stays refused.
-        #expect(throws: NavigationError.self) { try tree.finish(node: tree.focus.description, status: .cancelled) }
+        #expect(throws: NavigationError.self) { try tree.finish(node: tree.focus, status: .cancelled) }
         var main = signedIn()
-        #expect(throws: NavigationError.self) { try main.finish(node: main.focus.description, status: .success) }
+        #expect(throws: NavigationError.self) { try main.finish(node: main.focus, status: .success) }
     }
 
     @Test func aSwitchIntoTabsRemovesEverythingTopMostFirstAndSelectsTheFirstTab() throws {
@@ -92,10 +92,10 @@ import Testing
         #expect(types(kept) == ["pendingChanged fit://workouts/7/play"])
         // A newer link replaces it.
         _ = try block(&tree) { tree throws(NavigationError) in try tree.deepLink("/workouts/8/play").events }
-        let welcome = tree.focus.description
+        let welcome = tree.focus
         let onboarded = try block(&tree) { tree throws(NavigationError) in try tree.finish(node: welcome, status: .success) }
         #expect(!types(onboarded).contains { $0.hasPrefix("pendingChanged") } && tree.pending?.link?.url == "/workouts/8/play")
-        let login = tree.focus.description
+        let login = tree.focus
         let signedIn = try block(&tree) { tree throws(NavigationError) in try tree.finish(node: login, status: .success) }
         #expect(types(signedIn) == [
             "removed login flowChanged", "finished login", "flowChanged auth→main", "added dashboard", "added profile", "added workout",
@@ -166,7 +166,7 @@ import Testing
     @Test func paramsChangeInPlaceOnlyForDeclaredParams() throws {
         var tree = signedIn()
         try tree.deepLink("/workouts/3")
-        let node = tree.focus.description
+        let node = tree.focus
         let changed = try block(&tree) { tree throws(NavigationError) in try tree.updateParams(node: node, set: ["mode": "edit"], unset: []) }
         #expect(types(changed) == ["paramsChanged \(node)"])
         #expect(try tree.updateParams(node: node, set: ["mode": "edit"], unset: []).isEmpty)
@@ -174,7 +174,7 @@ import Testing
         #expect(throws: NavigationError.self) { try tree.updateParams(node: node, set: ["colour": "red"], unset: []) }
         #expect(throws: NavigationError.self) { try tree.updateParams(node: node, set: [:], unset: ["mode"]) }
         #expect(throws: NavigationError.self) { try tree.updateParams(node: node, set: [:], unset: ["colour"]) }
-        #expect(throws: NavigationError.self) { try tree.updateParams(node: "n0", set: [:], unset: []) }
+        #expect(throws: NavigationError.self) { try tree.updateParams(node: NodeID(0), set: [:], unset: []) }
         #expect(tree == before)
     }
 

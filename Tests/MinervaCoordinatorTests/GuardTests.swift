@@ -1,4 +1,4 @@
-import MinervaCoordinator
+@testable import MinervaCoordinator
 import MinervaJSON
 import Testing
 
@@ -8,9 +8,9 @@ import Testing
     var tree = CoordinatorTree(app: .basic)
 
     /// The flow shown for the guarded target, checked to be the `login` sheet.
-    func login() -> String {
+    func login() -> NodeID {
         #expect(tree.nodes[tree.focus]?.screen == "login")
-        return tree.focus.description
+        return tree.focus
     }
 
     @Test mutating func pushShowsTheFlowAndResumesAsAPush() throws {
@@ -56,10 +56,10 @@ import Testing
     @Test mutating func aSecondGuardedTargetReplacesThePendingOneWithoutASecondFlow() throws {
         try checked(&tree) { try $0.navigate(screen: "secret") }
         let flow = login()
-        let (_, shown) = try checked(&tree) { try $0.push(screen: "secret", from: "n1") }
-        #expect(shown.description == flow && tree.focus.description == flow)
+        let (_, shown) = try checked(&tree) { try $0.push(screen: "secret", from: NodeID(1)) }
+        #expect(shown == flow && tree.focus == flow)
         #expect(tree.nodes.values.filter { $0.screen == "login" }.count == 1)
-        #expect(tree.pending?.guarded?.operation == .push && tree.pending?.guarded?.guardNode.description == flow)
+        #expect(tree.pending?.guarded?.operation == .push && tree.pending?.guarded?.guardNode == flow)
     }
 
     @Test mutating func aFlowThatLeavesAnyOtherWayDropsTheTargetAsCancelled() throws {

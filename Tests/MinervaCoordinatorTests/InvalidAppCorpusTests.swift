@@ -1,5 +1,5 @@
 import Foundation
-import MinervaCoordinator
+@testable import MinervaCoordinator
 import Testing
 
 /// The files of `Tests/InvalidApps`: app descriptions each refused with its JSON path.

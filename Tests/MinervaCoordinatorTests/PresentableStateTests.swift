@@ -1,4 +1,4 @@
-import MinervaCoordinator
+@testable import MinervaCoordinator
 import MinervaJSON
 import Testing
 import TestSupport
@@ -42,10 +42,10 @@ import TestSupport
     @Test func aHiddenTabCannotPresent() throws {
         var tree = CoordinatorTree(app: .tabs)
         let before = tree
-        #expect(code { () throws(NavigationError) in _ = try tree.present(screen: "photo", params: ["photoId": "1"], from: "n2") } == "not_visible")
+        #expect(code { () throws(NavigationError) in _ = try tree.present(screen: "photo", params: ["photoId": "1"], from: NodeID(2)) } == "not_visible")
         #expect(tree == before)
         try tree.selectTab("account")
-        _ = try tree.present(screen: "photo", params: ["photoId": "1"], from: "n2")
+        _ = try tree.present(screen: "photo", params: ["photoId": "1"], from: NodeID(2))
     }
 
     @Test func aWindowCoverBlocksPresentsFromBelowItsChainAndTabChanges() throws {
@@ -53,14 +53,14 @@ import TestSupport
         let sheet = try tree.present(screen: "editProfile").node  // window level, from tab:home
         let before = tree
         // The presenting navigator already presents: the conflict keeps its code.
-        #expect(code { () throws(NavigationError) in _ = try tree.present(screen: "login", from: "n1") } == "conflict")
+        #expect(code { () throws(NavigationError) in _ = try tree.present(screen: "login", from: NodeID(1)) } == "conflict")
         #expect(code { () throws(NavigationError) in _ = try tree.selectTab("account") } == "covered")
         // Selecting the selected tab stays a no-op, covered or not.
         #expect(try tree.selectTab("home").isEmpty)
         #expect(tree == before)
         // On top of the cover, and pushes under it, are fine.
-        _ = try tree.push(screen: "profile", params: ["userId": "1"], from: "n1")
-        _ = try tree.present(screen: "photo", params: ["photoId": "1"], from: sheet.description)
+        _ = try tree.push(screen: "profile", params: ["userId": "1"], from: NodeID(1))
+        _ = try tree.present(screen: "photo", params: ["photoId": "1"], from: sheet)
         let block = try apply(&tree, version: 5) { tree throws(NavigationError) in try tree.selectTab("account", dismiss: true) }
         let kinds = block.map { event -> String in
             switch event {
@@ -91,7 +91,7 @@ import TestSupport
     @Test func everyFlowRootThatLeavesWhileItsParentStaysIsCancelledWithItsCause() throws {
         var tree = CoordinatorTree(app: .tabs)
         let photo = try tree.present(screen: "photo", params: ["photoId": "1"]).node
-        var block = try apply(&tree, version: 3) { tree throws(NavigationError) in try tree.dismiss(node: photo.description, interactive: false) }
+        var block = try apply(&tree, version: 3) { tree throws(NavigationError) in try tree.dismiss(node: photo, interactive: false) }
         guard case .finished(let finished) = block.last else { Issue.record("no finished"); return }
         #expect(finished.result == ["status": "cancelled", "cause": "dismiss"] && finished.parent == NodeID(1))
         // A pushed screen is no flow root unless its screen says so.
@@ -100,24 +100,24 @@ import TestSupport
         #expect(!block.contains { if case .finished = $0 { true } else { false } })
         // Latest wins per screen; a result is kept until taken.
         _ = try tree.present(screen: "photo", params: ["photoId": "2"])
-        _ = try apply(&tree, version: 6) { tree throws(NavigationError) in try tree.finish(node: tree.focus.description, status: .success, value: "ok") }
+        _ = try apply(&tree, version: 6) { tree throws(NavigationError) in try tree.finish(node: tree.focus, status: .success, value: "ok") }
         #expect(tree.nodes[NodeID(1)]?.results?["photo"] == FlowResult(status: .success, value: "ok", version: 6))
         let snapshot = try CoordinatorTree(snapshot: JSONParser.parse(tree.snapshotBytes), app: .tabs)
         #expect(snapshot == tree)
-        #expect(throws: NavigationError.self) { try tree.consumeResult(of: "n1", screen: "editProfile") }
-        block = try apply(&tree, version: 7) { tree throws(NavigationError) in try tree.consumeResult(of: "n1", screen: "photo") }
+        #expect(throws: NavigationError.self) { try tree.consumeResult(of: NodeID(1), screen: "editProfile") }
+        block = try apply(&tree, version: 7) { tree throws(NavigationError) in try tree.consumeResult(of: NodeID(1), screen: "photo") }
         #expect(block == [.resultConsumed(node: NodeID(1), screen: "photo")] && tree.nodes.values.allSatisfy { $0.results == nil })
     }
 
     @Test func uiStateLivesWithItsNodeAndComesBackWithRestore() throws {
         var tree = CoordinatorTree(app: .tabs)
         let profile = try tree.push(screen: "profile", params: ["userId": "1"]).node
-        let block = try apply(&tree, version: 2) { tree throws(NavigationError) in try tree.setUI(of: profile.description, to: ["scrollAnchor": "a"]) }
+        let block = try apply(&tree, version: 2) { tree throws(NavigationError) in try tree.setUI(of: profile, to: ["scrollAnchor": "a"]) }
         #expect(block == [.uiChanged(node: profile, ui: ["scrollAnchor": "a"])])
-        #expect(try tree.setUI(of: profile.description, to: ["scrollAnchor": "a"]).isEmpty)
-        #expect(throws: NavigationError.self) { try tree.setUI(of: "n0", to: ["a": 1]) }
+        #expect(try tree.setUI(of: profile, to: ["scrollAnchor": "a"]).isEmpty)
+        #expect(throws: NavigationError.self) { try tree.setUI(of: NodeID(0), to: ["a": 1]) }
         let then = tree
-        try tree.setUI(of: profile.description, to: ["scrollAnchor": "b"])
+        try tree.setUI(of: profile, to: ["scrollAnchor": "b"])
         _ = try tree.pop()
         #expect(tree.nodes.values.allSatisfy { $0.ui == nil })
         let restored = try tree.restore(then)
@@ -136,23 +136,23 @@ import TestSupport
         var tree = CoordinatorTree(app: .tabs)
         let node = try tree.present(screen: "editProfile", settings: PresentationSettings(sheet: sheet, dismissible: false)).node
         #expect(tree.nodes[node]?.settings == PresentationSettings(sheet: sheet, dismissible: false))
-        #expect(try tree.changePresentation(of: node.description, selected: "medium", dismissible: nil).isEmpty)
+        #expect(try tree.changePresentation(of: node, selected: "medium", dismissible: nil).isEmpty)
         #expect(
-            try tree.changePresentation(of: node.description, selected: "peek", dismissible: nil) == [
+            try tree.changePresentation(of: node, selected: "peek", dismissible: nil) == [
                 .presentationChanged(node: node, selected: "peek", dismissible: nil)
             ])
-        #expect(throws: NavigationError.self) { try tree.changePresentation(of: node.description, selected: "tall", dismissible: nil) }
-        #expect(throws: NavigationError.self) { try tree.changePresentation(of: "n1", selected: "peek", dismissible: nil) }
-        #expect(throws: NavigationError.self) { try tree.changePresentation(of: node.description, selected: nil, dismissible: nil) }
+        #expect(throws: NavigationError.self) { try tree.changePresentation(of: node, selected: "tall", dismissible: nil) }
+        #expect(throws: NavigationError.self) { try tree.changePresentation(of: NodeID(1), selected: "peek", dismissible: nil) }
+        #expect(throws: NavigationError.self) { try tree.changePresentation(of: node, selected: nil, dismissible: nil) }
         let before = tree
         do {
-            _ = try tree.dismiss(node: node.description, interactive: true)
+            _ = try tree.dismiss(node: node, interactive: true)
             Issue.record("an undismissible sheet was swiped away")
         } catch {
             #expect(error.code == "not_dismissible")
         }
         #expect(tree == before)
-        #expect(try !tree.dismiss(node: node.description).isEmpty)
+        #expect(try !tree.dismiss(node: node).isEmpty)
         #expect(tree.nodes.values.allSatisfy { $0.settings == nil })
     }
 

@@ -1,4 +1,4 @@
-import MinervaCoordinator
+@testable import MinervaCoordinator
 import MinervaJSON
 import Testing
 import TestSupport
@@ -53,7 +53,7 @@ import TestSupport
         var switches = 0
         for _ in 0..<3000 {
             let before = tree
-            let nodeIDs = tree.nodes.keys.map(\.description)
+            let nodeIDs = Array(tree.nodes.keys)
             let node = nodeIDs.randomElement(using: &random)!
             let screen = subject.screens.randomElement(using: &random)!
             do throws(NavigationError) {
@@ -65,7 +65,7 @@ import TestSupport
                     events = Bool.random(using: &random) ? try tree.updateFlags(set: [flag], clear: []) : try tree.updateFlags(set: [], clear: [flag])
                 case 3:
                     let status = CoordinatorTree.FlowStatus.allCases.randomElement(using: &random)!
-                    events = try tree.finish(node: Bool.random(using: &random) ? tree.focus.description : node, status: status)
+                    events = try tree.finish(node: Bool.random(using: &random) ? tree.focus : node, status: status)
                 case 4: events = try tree.updateParams(node: node, set: ["mode": Bool.random(using: &random) ? "edit" : "view"], unset: [])
                 case 5: events = try tree.selectTab(subject.tabs.randomElement(using: &random)!, dismiss: Bool.random(using: &random))
                 case 6: events = try tree.dismiss(node: nil, interactive: Bool.random(using: &random))

@@ -1,4 +1,4 @@
-import MinervaCoordinator
+@testable import MinervaCoordinator
 import MinervaJSON
 import Testing
 import TestSupport
@@ -26,19 +26,21 @@ import TestSupport
         var applied = 0
         for _ in 0..<3000 {
             let before = tree
+            // Wire ids (and ones nothing has), resolved as a command's edge resolves them.
             let nodeIDs = tree.nodes.keys.map(\.description) + ["n999"]
             let navigatorIDs = tree.navigatorOrder.map(\.rawValue) + ["v99"]
-            let from = Bool.random(using: &random) ? nil : nodeIDs.randomElement(using: &random)
+            let fromText = Bool.random(using: &random) ? nil : nodeIDs.randomElement(using: &random)
             let screen = Self.screens.randomElement(using: &random)!
             let params = Self.params(for: screen, &random)
             do throws(NavigationError) {
+                let from = try fromText.map { text throws(NavigationError) in try tree.resolve(node: text) }
                 let events: [NavigationEvent]
                 switch Int.random(in: 0..<14, using: &random) {
                 case 10: events = try tree.navigate(screen: screen, params: params, from: from).events
                 case 11: events = try tree.deepLink(Self.links.randomElement(using: &random)!).events
                 case 12:
                     let status = CoordinatorTree.FlowStatus.allCases.randomElement(using: &random)!
-                    events = try tree.finish(node: from ?? tree.focus.description, status: status)
+                    events = try tree.finish(node: from ?? tree.focus, status: status)
                 case 13:
                     try tree.updateFlags(set: [], clear: ["signedIn"])
                     events = []
@@ -49,16 +51,22 @@ import TestSupport
                         embedInNavigation: Bool.random(using: &random)).events
                 case 5: events = try tree.dismiss(node: from)
                 case 6, 7:
-                    let target: CoordinatorTree.PopTarget = [.top, .root, .to(nodeIDs.randomElement(using: &random)!)].randomElement(using: &random)!
-                    events = try tree.pop(navigator: Bool.random(using: &random) ? nil : navigatorIDs.randomElement(using: &random), target: target)
+                    let target: CoordinatorTree.PopTarget = [.top, .root, .to(try tree.resolve(node: nodeIDs.randomElement(using: &random)!))].randomElement(using: &random)!
+                    let navigator = try (Bool.random(using: &random) ? nil : navigatorIDs.randomElement(using: &random)).map { text throws(NavigationError) in
+                        try tree.resolve(navigator: text)
+                    }
+                    events = try tree.pop(navigator: navigator, target: target)
                 default:
                     // New screens and nodes kept from the stack (mostly its own, sometimes any node), in a random order.
-                    let navigator = Bool.random(using: &random) ? nil : navigatorIDs.randomElement(using: &random)
-                    let onStack = tree.navigators[NavigatorID(navigator ?? tree.nodes[tree.focus]!.navigator!.rawValue)]?.stack ?? []
-                    var entries: [StackEntry] = (0..<Int.random(in: 0...2, using: &random)).map { _ in .screen("settings", params: [:]) }
+                    let navigator = try (Bool.random(using: &random) ? nil : navigatorIDs.randomElement(using: &random)).map { text throws(NavigationError) in
+                        try tree.resolve(navigator: text)
+                    }
+                    let onStack = tree.navigators[navigator ?? tree.nodes[tree.focus]!.navigator!]?.stack ?? []
+                    var entries: [StackEntry<String>] = (0..<Int.random(in: 0...2, using: &random)).map { _ in .screen("settings", params: [:]) }
                     entries += onStack.filter { _ in Bool.random(using: &random) }.map { .node($0.description) }
                     if Int.random(in: 0..<8, using: &random) == 0 { entries.append(.node(nodeIDs.randomElement(using: &random)!)) }
-                    events = try tree.setRoot(navigator: navigator, entries: entries.shuffled(using: &random)).events
+                    let resolved = try entries.shuffled(using: &random).map { entry throws(NavigationError) in try entry.resolved(in: tree) }
+                    events = try tree.setRoot(navigator: navigator, entries: resolved).events
                 }
                 applied += 1
                 for event in events {

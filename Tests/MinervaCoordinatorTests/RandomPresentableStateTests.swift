@@ -1,4 +1,4 @@
-import MinervaCoordinator
+@testable import MinervaCoordinator
 import MinervaJSON
 import Testing
 import TestSupport
@@ -14,7 +14,7 @@ import TestSupport
     static func operate(
         on tree: inout CoordinatorTree, screens: [(String, [String: JSONValue])], tabs: [String], _ random: inout SeededGenerator
     ) throws(NavigationError) -> [NavigationEvent] {
-        let node = tree.nodes.keys.map(\.description).randomElement(using: &random)!
+        let node = Array(tree.nodes.keys).randomElement(using: &random)!
         let (screen, params) = screens.randomElement(using: &random)!
         let interactive = Bool.random(using: &random)
         switch Int.random(in: 0..<14, using: &random) {
@@ -31,11 +31,11 @@ import TestSupport
         case 8: return tree.setSizeClass(Bool.random(using: &random) ? .compact : .regular)
         case 9: return try tree.setUI(of: node, to: ["anchor": .int(Int.random(in: 0..<3, using: &random))])
         case 13: return try tree.changePresentation(of: node, selected: nil, dismissible: Bool.random(using: &random))
-        case 10: return try tree.finish(node: tree.focus.description, status: Bool.random(using: &random) ? .success : .cancelled)
+        case 10: return try tree.finish(node: tree.focus, status: Bool.random(using: &random) ? .success : .cancelled)
         case 11:
             let results = tree.nodes.values.flatMap { node in (node.results ?? [:]).keys.map { (node.id, $0) } }
             guard let (parent, screen) = results.randomElement(using: &random) else { return [] }
-            return try tree.consumeResult(of: parent.description, screen: screen)
+            return try tree.consumeResult(of: parent, screen: screen)
         default: return try tree.pop(navigator: nil, target: .root)
         }
     }

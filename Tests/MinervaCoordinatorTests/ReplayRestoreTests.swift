@@ -1,4 +1,4 @@
-import MinervaCoordinator
+@testable import MinervaCoordinator
 import MinervaJSON
 import Testing
 import TestSupport
@@ -17,16 +17,19 @@ import TestSupport
 
     /// One random operation (valid or not) as the random operation tests run them.
     static func randomOperation(on tree: inout CoordinatorTree, _ random: inout SeededGenerator) throws(NavigationError) -> [NavigationEvent] {
+        // Wire ids (one no node has), resolved as a command's edge resolves them.
         let nodeIDs = tree.nodes.keys.map(\.description) + ["n999"]
-        let navigatorIDs = tree.navigatorOrder.map(\.rawValue)
-        let from = Bool.random(using: &random) ? nil : nodeIDs.randomElement(using: &random)
+        let navigatorIDs = tree.navigatorOrder
+        let from = try (Bool.random(using: &random) ? nil : nodeIDs.randomElement(using: &random)).map { text throws(NavigationError) in
+            try tree.resolve(node: text)
+        }
         let screen = RandomOperationTests.screens.randomElement(using: &random)!
         let params = RandomOperationTests.params(for: screen, &random)
         switch Int.random(in: 0..<15, using: &random) {
         case 10: return try tree.navigate(screen: screen, params: params, from: from).events
         case 11: return try tree.deepLink(RandomOperationTests.links.randomElement(using: &random)!).events
         case 12:
-            return try tree.finish(node: from ?? tree.focus.description, status: CoordinatorTree.FlowStatus.allCases.randomElement(using: &random)!)
+            return try tree.finish(node: from ?? tree.focus, status: CoordinatorTree.FlowStatus.allCases.randomElement(using: &random)!)
         case 13:
             try tree.updateFlags(set: Bool.random(using: &random) ? ["signedIn"] : [], clear: Bool.random(using: &random) ? ["signedIn"] : [])
             return []
@@ -40,13 +43,13 @@ import TestSupport
                 embedInNavigation: Bool.random(using: &random)).events
         case 5: return try tree.dismiss(node: from)
         case 6, 7:
-            let target: CoordinatorTree.PopTarget = [.top, .root, .to(nodeIDs.randomElement(using: &random)!)].randomElement(using: &random)!
+            let target: CoordinatorTree.PopTarget = [.top, .root, .to(try tree.resolve(node: nodeIDs.randomElement(using: &random)!))].randomElement(using: &random)!
             return try tree.pop(navigator: Bool.random(using: &random) ? nil : navigatorIDs.randomElement(using: &random), target: target)
         default:
             let navigator = Bool.random(using: &random) ? nil : navigatorIDs.randomElement(using: &random)
-            let onStack = tree.navigators[NavigatorID(navigator ?? tree.nodes[tree.focus]!.navigator!.rawValue)]?.stack ?? []
-            var entries: [StackEntry] = (0..<Int.random(in: 0...2, using: &random)).map { _ in .screen("settings", params: [:]) }
-            entries += onStack.filter { _ in Bool.random(using: &random) }.map { .node($0.description) }
+            let onStack = tree.navigators[navigator ?? tree.nodes[tree.focus]!.navigator!]?.stack ?? []
+            var entries: [StackEntry<NodeID>] = (0..<Int.random(in: 0...2, using: &random)).map { _ in .screen("settings", params: [:]) }
+            entries += onStack.filter { _ in Bool.random(using: &random) }.map { .node($0) }
             if Int.random(in: 0..<4, using: &random) == 0 { entries.append(.screen("secret", params: [:])) }
             return try tree.setRoot(navigator: navigator, entries: entries.shuffled(using: &random)).events
         }
@@ -108,11 +111,11 @@ import TestSupport
 
     @Test func aRestoresBlockAddsSiblingsInTheirOrderThen() throws {
         var tree = CoordinatorTree(app: .basic)
-        let photo = try tree.present(screen: "photo", params: ["photoId": "1"], from: "n1").node
-        let settings = try tree.push(screen: "settings", from: "n1").node
+        let photo = try tree.present(screen: "photo", params: ["photoId": "1"], from: NodeID(1)).node
+        let settings = try tree.push(screen: "settings", from: NodeID(1)).node
         let target = tree
         #expect(tree.nodes[NodeID(1)]!.children == [photo, settings])
-        _ = try tree.dismiss(node: photo.description)
+        _ = try tree.dismiss(node: photo)
         _ = try tree.pop(target: .top)
         let before = tree
         let events = try tree.restore(target)

@@ -1,4 +1,4 @@
-import MinervaCoordinator
+@testable import MinervaCoordinator
 import MinervaJSON
 import Testing
 
@@ -15,7 +15,7 @@ import Testing
 
     @Test mutating func keptNodesKeepTheirIdsAndParamsInTheNewOrderAndOnlyTheOthersLeave() throws {
         let before = tree
-        let (events, ids) = try checked(&tree) { try $0.setRoot(entries: [.node("n3"), .screen("home", params: [:]), .node("n2")]) }
+        let (events, ids) = try checked(&tree) { try $0.setRoot(entries: [.node(NodeID(3)), .screen("home", params: [:]), .node(NodeID(2))]) }
         #expect(ids.map(\.description) == ["n3", "n5", "n2"])
         #expect(removals(events.filter { if case .removed = $0 { true } else { false } }) == ["n4:setRoot", "n1:setRoot"])
         #expect(tree.nodes[NodeID(3)]?.params == ["userId": "1"] && tree.nodes[NodeID(3)]?.presentation == Presentation(.root))
@@ -25,14 +25,14 @@ import Testing
     }
 
     @Test mutating func aKeptNodeKeepsItsSubtree() throws {
-        try checked(&tree) { try $0.present(screen: "onboarding", from: "n3") }         // n5, presented by v0 from n3
-        let (events, _) = try checked(&tree) { try $0.setRoot(navigator: "v0", entries: [.node("n1"), .node("n3")]) }
+        try checked(&tree) { try $0.present(screen: "onboarding", from: NodeID(3)) }         // n5, presented by v0 from n3
+        let (events, _) = try checked(&tree) { try $0.setRoot(navigator: "v0", entries: [.node(NodeID(1)), .node(NodeID(3))]) }
         #expect(tree.nodes[NodeID(5)]?.parent == NodeID(3) && tree.focus == NodeID(5))
         #expect(removals(events.filter { if case .removed = $0 { true } else { false } }) == ["n4:setRoot", "n2:setRoot"])
     }
 
     @Test mutating func aSetStackIsSiblingsAndSettingItAgainChangesNothing() throws {
-        let whole: [StackEntry] = [.node("n1"), .node("n2"), .node("n3"), .node("n4")]
+        let whole: [StackEntry] = [.node(NodeID(1)), .node(NodeID(2)), .node(NodeID(3)), .node(NodeID(4))]
         var before = tree
         var (events, _) = try checked(&tree) { try $0.setRoot(entries: whole) }
         // Pushed nodes were children of the node below; a set stack's nodes are the owner's children.
@@ -44,11 +44,11 @@ import Testing
     }
 
     @Test mutating func keptEntriesAreChecked() {
-        expectRefused(&tree, .notFound) { try $0.setRoot(entries: [.node("n9")]) }
-        expectRefused(&tree, .invalid) { try $0.setRoot(entries: [.node("n2"), .node("n2")]) }
-        expectRefused(&tree, .conflict) { try $0.setRoot(navigator: "v0", entries: [.node("n0")]) }
+        expectRefused(&tree, .notFound) { _ = try StackEntry<String>.node("n9").resolved(in: $0) }
+        expectRefused(&tree, .invalid) { try $0.setRoot(entries: [.node(NodeID(2)), .node(NodeID(2))]) }
+        expectRefused(&tree, .conflict) { try $0.setRoot(navigator: "v0", entries: [.node(NodeID(0))]) }
         _ = try? checked(&tree) { try $0.present(screen: "onboarding") }
-        expectRefused(&tree, .conflict) { try $0.setRoot(entries: [.node("n2")]) }              // n2 is not on the sheet's stack
-        expectRefused(&tree, .invalid) { try $0.setRoot(navigator: "v0", entries: [.screen("secret", params: [:]), .node("n2")]) }
+        expectRefused(&tree, .conflict) { try $0.setRoot(entries: [.node(NodeID(2))]) }              // n2 is not on the sheet's stack
+        expectRefused(&tree, .invalid) { try $0.setRoot(navigator: "v0", entries: [.screen("secret", params: [:]), .node(NodeID(2))]) }
     }
 }

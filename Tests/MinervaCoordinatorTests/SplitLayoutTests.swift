@@ -1,4 +1,4 @@
-import MinervaCoordinator
+@testable import MinervaCoordinator
 import Testing
 
 @Suite struct SplitLayoutTests {
@@ -19,7 +19,7 @@ import Testing
         #expect(tree.focus == first)
         try checked(&tree) { try $0.push(screen: "followers", params: ["userId": "1"]) }   // on detail
         #expect(tree.navigators[.detail]?.stack.count == 2)
-        let (events, second) = try checked(&tree) { try $0.push(screen: "settings", from: "n1") }
+        let (events, second) = try checked(&tree) { try $0.push(screen: "settings", from: NodeID(1)) }
         #expect(removals(events) == ["n3:setRoot", "n2:setRoot"])
         #expect(tree.navigators[.detail]?.stack == [second])
         // Popping the detail's root empties it ("back to the sidebar"); then there is nothing to pop.

@@ -1,4 +1,4 @@
-import MinervaCoordinator
+@testable import MinervaCoordinator
 import MinervaJSON
 import Testing
 import TestSupport
@@ -23,12 +23,12 @@ import TestSupport
     @Test func navigateReplacesTheNextColumnAndEmptiesTheOnesAfterIt() throws {
         var tree = CoordinatorTree(app: Self.mail)
         #expect(tree.columns == [.primary, .supplementary, .detail] && stacks(tree) == ["accounts", "", ""])
-        let box = try tree.navigate(screen: "mailbox", params: ["box": "in"], from: "n1").node
-        let message = try tree.navigate(screen: "message", params: ["id": "1"], from: box.description).node
-        _ = try tree.navigate(screen: "thread", params: ["id": "1"], from: message.description)
+        let box = try tree.navigate(screen: "mailbox", params: ["box": "in"], from: NodeID(1)).node
+        let message = try tree.navigate(screen: "message", params: ["id": "1"], from: box).node
+        _ = try tree.navigate(screen: "thread", params: ["id": "1"], from: message)
         #expect(stacks(tree) == ["accounts", "mailbox", "message,thread"])
         tree.checkInvariants()
-        let events = try tree.navigate(screen: "mailbox", params: ["box": "sent"], from: "n1").events
+        let events = try tree.navigate(screen: "mailbox", params: ["box": "sent"], from: NodeID(1)).events
         let removed = events.compactMap { event -> String? in
             if case .removed(let gone) = event { "\(gone.screen):\(gone.reason)" } else { nil }
         }
@@ -39,8 +39,8 @@ import TestSupport
 
     @Test func poppingAColumnsRootEmptiesItAndTheFocusMovesBack() throws {
         var tree = CoordinatorTree(app: Self.mail)
-        let box = try tree.navigate(screen: "mailbox", params: ["box": "in"], from: "n1").node
-        _ = try tree.navigate(screen: "message", params: ["id": "1"], from: box.description)
+        let box = try tree.navigate(screen: "mailbox", params: ["box": "in"], from: NodeID(1)).node
+        _ = try tree.navigate(screen: "message", params: ["id": "1"], from: box)
         let events = try tree.pop()
         #expect(events.count == 1 && stacks(tree) == ["accounts", "mailbox", ""] && tree.focus == box)
         _ = try tree.pop()
@@ -51,19 +51,19 @@ import TestSupport
 
     @Test func aCompactSplitViewShowsOneStackWithTheSameNodes() throws {
         var tree = CoordinatorTree(app: Self.mail)
-        let box = try tree.navigate(screen: "mailbox", params: ["box": "in"], from: "n1").node
-        let message = try tree.navigate(screen: "message", params: ["id": "1"], from: box.description).node
+        let box = try tree.navigate(screen: "mailbox", params: ["box": "in"], from: NodeID(1)).node
+        let message = try tree.navigate(screen: "message", params: ["id": "1"], from: box).node
         let nodes = tree.nodes
         tree.setSizeClass(.compact)
         #expect(tree.nodes == nodes && tree.collapsed && tree.compactStack == [NodeID(1), box, message] && tree.focus == message)
         // Only the column on top is shown: the sidebar cannot present.
         do {
-            _ = try tree.present(screen: "compose", from: "n1")
+            _ = try tree.present(screen: "compose", from: NodeID(1))
             Issue.record("a hidden column presented")
         } catch {
             #expect(error.code == "not_visible")
         }
-        _ = try tree.present(screen: "compose", from: message.description)
+        _ = try tree.present(screen: "compose", from: message)
         _ = try tree.dismiss()
         // Back walks the compact stack across columns.
         _ = try tree.pop(interactive: true)
@@ -77,7 +77,7 @@ import TestSupport
 
     @Test func theLegacySplitLayoutEmptiesItsDetailOnPop() throws {
         var tree = CoordinatorTree(app: .basic, layout: .split)
-        _ = try tree.navigate(screen: "profile", params: ["userId": "1"], from: "n1")
+        _ = try tree.navigate(screen: "profile", params: ["userId": "1"], from: NodeID(1))
         _ = try tree.pop(navigator: "detail")
         #expect(tree.navigators[.detail]!.stack.isEmpty && tree.focus == NodeID(1))
         #expect(throws: NavigationError.self) { try tree.pop(navigator: "detail") }
@@ -85,10 +85,10 @@ import TestSupport
 
     @Test func aWindowCoverBlocksAColumnChange() throws {
         var tree = CoordinatorTree(app: Self.mail)
-        let box = try tree.navigate(screen: "mailbox", params: ["box": "in"], from: "n1").node
-        _ = try tree.present(screen: "compose", from: box.description)
+        let box = try tree.navigate(screen: "mailbox", params: ["box": "in"], from: NodeID(1)).node
+        _ = try tree.present(screen: "compose", from: box)
         do {
-            _ = try tree.navigate(screen: "mailbox", params: ["box": "sent"], from: "n1")
+            _ = try tree.navigate(screen: "mailbox", params: ["box": "sent"], from: NodeID(1))
             Issue.record("a column changed under a window cover")
         } catch {
             #expect(error.code == "covered")

@@ -1,4 +1,4 @@
-import MinervaCoordinator
+@testable import MinervaCoordinator
 
 extension AppDescription {
     /// One stack, the demo's screens, a guarded screen and routes: the model tests' app.

@@ -1,4 +1,4 @@
-import MinervaCoordinator
+@testable import MinervaCoordinator
 import MinervaJSON
 import Testing
 
@@ -57,18 +57,18 @@ func removals(_ events: [NavigationEvent]) -> [String] {
 
     @Test mutating func pushFromBelowTheTopGoesOnTop() throws {
         try checked(&tree) { try $0.push(screen: "settings") }
-        let (_, id) = try checked(&tree) { try $0.push(screen: "settings", from: "n1") }
+        let (_, id) = try checked(&tree) { try $0.push(screen: "settings", from: NodeID(1)) }
         #expect(tree.navigators[.main]?.stack == [NodeID(1), NodeID(2), id])
         #expect(tree.nodes[NodeID(1)]?.children == [NodeID(2), id])
     }
 
     @Test mutating func pushRefusals() {
-        expectRefused(&tree, .notFound) { try $0.push(screen: "settings", from: "n9") }
-        expectRefused(&tree, .notFound) { try $0.push(screen: "settings", from: "bogus") }
+        expectRefused(&tree, .notFound) { _ = try $0.resolve(node: "n9") }
+        expectRefused(&tree, .notFound) { _ = try $0.resolve(node: "bogus") }
         expectRefused(&tree, .invalid) { try $0.push(screen: "nowhere") }
         expectRefused(&tree, .invalid) { try $0.push(screen: "profile") }
         expectRefused(&tree, .invalid) { try $0.push(screen: "profile", params: ["userId": .null]) }
-        expectRefused(&tree, .conflict) { try $0.push(screen: "settings", from: "n0") }
+        expectRefused(&tree, .conflict) { try $0.push(screen: "settings", from: NodeID(0)) }
     }
 
     @Test mutating func presentMakesANavigatorWithTheScreensDefaults() throws {
@@ -79,7 +79,7 @@ func removals(_ events: [NavigationEvent]) -> [String] {
         #expect(tree.navigators[navigatorID]?.parent == .main)
         #expect(tree.navigators[.main]?.presentedNavigator == navigatorID)
         expectRefused(&tree, .conflict) { try $0.push(screen: "settings") }
-        expectRefused(&tree, .conflict) { try $0.present(screen: "settings", from: "n1") }
+        expectRefused(&tree, .conflict) { try $0.present(screen: "settings", from: NodeID(1)) }
 
         let (_, onboarding) = try checked(&tree) { try $0.present(screen: "onboarding", style: .pageSheet) }
         #expect(tree.nodes[onboarding]?.presentation == Presentation(.present, style: .pageSheet))
@@ -93,7 +93,7 @@ func removals(_ events: [NavigationEvent]) -> [String] {
         try checked(&tree) { try $0.push(screen: "onboardingStep", params: ["step": 1]) }  // n4
         try checked(&tree) { try $0.present(screen: "photo", params: ["photoId": 1]) }     // n5
         try checked(&tree) { try $0.present(screen: "settings") }           // n6
-        let events = try checked(&tree) { try $0.dismiss(node: "n5") }
+        let events = try checked(&tree) { try $0.dismiss(node: NodeID(5)) }
         // n5's parent stays, so its flow is cancelled; n6 leaves with its parent.
         #expect(removals(events) == ["n6:dismiss", "n5:dismiss", "n5:finished"])
         #expect(tree.focus == NodeID(4))
@@ -101,36 +101,36 @@ func removals(_ events: [NavigationEvent]) -> [String] {
         #expect(removals(rest) == ["n4:dismiss", "n3:dismiss", "n3:finished"])
         #expect(tree.navigatorOrder == [.main])
         expectRefused(&tree, .conflict) { try $0.dismiss() }
-        expectRefused(&tree, .conflict) { try $0.dismiss(node: "n2") }
-        expectRefused(&tree, .notFound) { try $0.dismiss(node: "n3") }
+        expectRefused(&tree, .conflict) { try $0.dismiss(node: NodeID(2)) }
+        expectRefused(&tree, .notFound) { _ = try $0.resolve(node: "n3") }
     }
 
     @Test mutating func dismissingAPushedNodeOfAModalIsRefused() throws {
         try checked(&tree) { try $0.present(screen: "onboarding") }
         try checked(&tree) { try $0.push(screen: "onboardingStep", params: ["step": 1]) }
-        expectRefused(&tree, .conflict) { try $0.dismiss(node: "n3") }
+        expectRefused(&tree, .conflict) { try $0.dismiss(node: NodeID(3)) }
     }
 
     @Test mutating func popVariants() throws {
         for index in 0..<4 { try checked(&tree) { try $0.push(screen: "followers", params: ["userId": .int(index)]) } }
         #expect(removals(try checked(&tree) { try $0.pop() }) == ["n5:pop"])
-        #expect(removals(try checked(&tree) { try $0.pop(target: .to("n2")) }) == ["n4:pop", "n3:pop"])
+        #expect(removals(try checked(&tree) { try $0.pop(target: .to(NodeID(2))) }) == ["n4:pop", "n3:pop"])
         try checked(&tree) { try $0.push(screen: "settings") }
         #expect(removals(try checked(&tree) { try $0.pop(navigator: "v0", target: .root) }) == ["n6:pop", "n2:pop"])
         expectRefused(&tree, .conflict) { try $0.pop() }
         expectRefused(&tree, .conflict) { try $0.pop(target: .root) }
-        expectRefused(&tree, .conflict) { try $0.pop(target: .to("n1")) }
-        expectRefused(&tree, .conflict) { try $0.pop(target: .to("n0")) }
-        expectRefused(&tree, .notFound) { try $0.pop(target: .to("n2")) }
-        expectRefused(&tree, .notFound) { try $0.pop(navigator: "v7") }
+        expectRefused(&tree, .conflict) { try $0.pop(target: .to(NodeID(1))) }
+        expectRefused(&tree, .conflict) { try $0.pop(target: .to(NodeID(0))) }
+        expectRefused(&tree, .notFound) { _ = try $0.resolve(node: "n2") }
+        expectRefused(&tree, .notFound) { _ = try $0.resolve(navigator: "v7") }
     }
 
     @Test mutating func popTakesModalsOfPoppedNodesAlong() throws {
         try checked(&tree) { try $0.push(screen: "settings") }               // n2
         try checked(&tree) { try $0.present(screen: "onboarding") }          // n3 from n2
         try checked(&tree) { try $0.push(screen: "onboardingStep", params: ["step": 1]) }  // n4
-        expectRefused(&tree, .conflict) { try $0.pop(target: .to("n4")) }
-        expectRefused(&tree, .invalid) { try $0.pop(navigator: "v0", target: .to("n4")) }
+        expectRefused(&tree, .conflict) { try $0.pop(target: .to(NodeID(4))) }
+        expectRefused(&tree, .invalid) { try $0.pop(navigator: "v0", target: .to(NodeID(4))) }
         let events = try checked(&tree) { try $0.pop(navigator: "v0") }
         #expect(removals(events) == ["n4:ancestorRemoved", "n3:ancestorRemoved", "n2:pop"])
         #expect(tree.navigators.count == 1)
@@ -138,7 +138,7 @@ func removals(_ events: [NavigationEvent]) -> [String] {
 
     @Test mutating func modalFromBelowTheTopSurvivesAPopAbove() throws {
         try checked(&tree) { try $0.push(screen: "settings") }               // n2
-        try checked(&tree) { try $0.present(screen: "settings", from: "n1") } // n3, child of n1
+        try checked(&tree) { try $0.present(screen: "settings", from: NodeID(1)) } // n3, child of n1
         let events = try checked(&tree) { try $0.pop(navigator: "v0") }
         #expect(removals(events) == ["n2:pop"])
         #expect(tree.focus == NodeID(3))
@@ -167,6 +167,6 @@ func removals(_ events: [NavigationEvent]) -> [String] {
         expectRefused(&tree, .conflict) { try $0.setRoot(stack: [("settings", [:]), ("settings", [:])]) }
         expectRefused(&tree, .invalid) { try $0.setRoot(stack: []) }
         expectRefused(&tree, .invalid) { try $0.setRoot(stack: [("settings", [:]), ("nowhere", [:])]) }
-        expectRefused(&tree, .notFound) { try $0.setRoot(navigator: "v9", stack: [("settings", [:])]) }
+        expectRefused(&tree, .notFound) { _ = try $0.resolve(navigator: "v9") }
     }
 }

@@ -1,4 +1,4 @@
-import MinervaCoordinator
+@testable import MinervaCoordinator
 import MinervaModel
 @testable import MinervaSessions
 import Testing

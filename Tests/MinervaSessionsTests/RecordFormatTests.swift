@@ -1,4 +1,4 @@
-import MinervaCoordinator
+@testable import MinervaCoordinator
 import MinervaJSON
 import MinervaList
 import MinervaModel
@@ -72,7 +72,7 @@ import Testing
     @Test func headsAreFormat5AndReadBackWhole() throws {
         var tree = CoordinatorTree(app: .tabs)
         #expect(try Self.format(tree.headRecordBytes) == 5)
-        try tree.setUI(of: "n1", to: ["scrollAnchor": "a"])
+        try tree.setUI(of: NodeID(1), to: ["scrollAnchor": "a"])
         #expect(try CoordinatorTree(headRecord: tree.headRecordBytes, app: .tabs) == tree)
         let text = #"{"flows": {"a": {"root": {"screen": "one"}}}, "launch": [{"flow": "a"}], "screens": {"one": {}}}"#
         let flows = CoordinatorTree(app: try AppDescription.parse(Array(text.utf8), source: "flows"))

@@ -1,4 +1,4 @@
-import MinervaCoordinator
+@testable import MinervaCoordinator
 import MinervaJSON
 import MinervaList
 import MinervaModel

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import MinervaCoordinator
+@testable import MinervaCoordinator
 import MinervaJSON
 @testable import MinervaSessions
 @testable import MinervaSQLite

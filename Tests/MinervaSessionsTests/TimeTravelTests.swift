@@ -1,4 +1,4 @@
-import MinervaCoordinator
+@testable import MinervaCoordinator
 import MinervaList
 import MinervaModel
 @testable import MinervaSessions

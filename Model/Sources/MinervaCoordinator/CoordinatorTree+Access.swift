@@ -1,8 +1,8 @@
 extension CoordinatorTree {
     /// The node an id the tree itself handed out names: a parent, a child, a stack's entry, a
-    /// focus, a node an operation just made or found. The tree keeps every such id naming a node
-    /// (``invariantViolation``); an id from a request is looked up in ``nodes`` or with
-    /// ``requireNode(_:)`` instead, which refuse an unknown one.
+    /// focus, a node an operation just made or found, an id ``resolve(node:)`` returned. Only the
+    /// model makes node ids, and the tree keeps every id it handed out naming a node until that
+    /// node leaves (``invariantViolation``).
     public internal(set) subscript(node id: NodeID) -> Node {
         get { nodes[id]! }
         _modify { yield &nodes[id]! }

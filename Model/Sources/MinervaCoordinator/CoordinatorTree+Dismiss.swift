@@ -11,10 +11,10 @@ extension CoordinatorTree {
     ///   is, or (interactive) when something is presented above it or it is not shown;
     ///   `notDismissible` (interactive) when a screen on its stack says `dismissible: false`.
     @discardableResult
-    public mutating func dismiss(node: String? = nil, interactive: Bool = false) throws(NavigationError) -> [NavigationEvent] {
+    public mutating func dismiss(node: NodeID? = nil, interactive: Bool = false) throws(NavigationError) -> [NavigationEvent] {
         let navigatorID: NavigatorID
         if let node {
-            let target = try self.node(named: node)
+            let target = self[node: node]
             guard let ownNavigator = target.navigator, let navigator = navigators[ownNavigator], !navigator.isBase,
                 navigator.stack.first == target.id
             else {

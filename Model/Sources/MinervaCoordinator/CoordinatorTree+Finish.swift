@@ -25,8 +25,8 @@ extension CoordinatorTree {
     /// - Throws: `notFound` for an unknown node, `conflict` for the app coordinator or a base or
     ///   tab root (but a completing flow's root finishing with `success`).
     @discardableResult
-    public mutating func finish(node: String, status: FlowStatus, value: JSONValue? = nil) throws(NavigationError) -> [NavigationEvent] {
-        let target = try self.node(named: node)
+    public mutating func finish(node: NodeID, status: FlowStatus, value: JSONValue? = nil) throws(NavigationError) -> [NavigationEvent] {
+        let target = self[node: node]
         guard let navigatorID = target.navigator, let parent = target.parent else {
             throw .conflict("the app coordinator '\(node)' cannot be finished")
         }

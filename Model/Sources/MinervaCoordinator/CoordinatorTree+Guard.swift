@@ -7,12 +7,12 @@ extension CoordinatorTree {
     /// - Throws: `invalid` for an unknown screen or missing params; whatever showing the flow throws.
     mutating func divert(
         _ steps: [AppDescription.Step], as operation: PendingNavigation.Operation, navigator: NavigatorID? = nil, replacesStack: Bool = false,
-        from origin: String?
+        from origin: NodeID?
     ) throws(NavigationError) -> (events: [NavigationEvent], node: NodeID)? {
         guard let first = steps.first else { return nil }
         let entry = try screenEntry(first.screen, params: first.params)
         guard let guarded = entry.guarded, !flags.contains(guarded.flag) else { return nil }
-        if let origin { _ = try node(named: origin) }
+        _ = try self.origin(origin)
         if let showing = pending?.guarded, nodes[showing.guardNode] != nil {
             // The flow keeps its flag: a target that needs another one meets its own guard when it resumes.
             pending = .guarded(showing.replacing(operation: operation, steps: steps, navigator: navigator, replacesStack: replacesStack))
@@ -42,11 +42,11 @@ extension CoordinatorTree {
                 throw .conflict("the navigator of the pending set-root is gone")
             }
             if target.replacesStack {
-                return try setRoot(navigator: navigator.description, stack: target.steps.map { ($0.screen, $0.params) }).events
+                return try setRoot(navigator: navigator, stack: target.steps.map { ($0.screen, $0.params) }).events
             }
             var events: [NavigationEvent] = []
             for step in target.steps {
-                events += try push(screen: step.screen, params: step.params, from: self[navigator: navigator].top.description).events
+                events += try push(screen: step.screen, params: step.params, from: self[navigator: navigator].top).events
             }
             return events
         case .selectTab:

@@ -1,21 +1,30 @@
 import MinervaJSON
 
 extension CoordinatorTree {
-    /// The node with this wire id, or `404`-class error.
-    func node(named text: String) throws(NavigationError) -> Node {
-        guard let id = NodeID(text), let node = nodes[id] else { throw .unknownNode(text) }
+    /// The node a wire id names: how an id from a request becomes a handle of this tree. A
+    /// command's ids are resolved once, at its edge (``SessionCommand``'s step), before any
+    /// operation runs; the operations take handles.
+    /// - Throws: `notFound` when no node of this tree has this id.
+    public func resolve(node text: String) throws(NavigationError) -> NodeID {
+        guard let id = NodeID(text), nodes[id] != nil else { throw .unknownNode(text) }
+        return id
+    }
+
+    /// The navigator a wire id names (`v1`, `primary`, `tab:home`).
+    /// - Throws: `notFound` when no navigator of this tree has this id.
+    public func resolve(navigator text: String) throws(NavigationError) -> NavigatorID {
+        let id = NavigatorID(text)
+        guard navigators[id] != nil else { throw .unknownNavigator(text) }
+        return id
+    }
+
+    /// The node an operation starts from: the given one, else the focus.
+    /// - Throws: `notFound` when an earlier step of the same operation removed it (a guard's
+    ///   resumed target whose origin left, say).
+    func origin(_ from: NodeID?) throws(NavigationError) -> Node {
+        guard let from else { return self[node: focus] }
+        guard let node = nodes[from] else { throw .unknownNode(from.description) }
         return node
-    }
-
-    /// The navigator with this wire id, or `404`-class error.
-    func navigator(named text: String) throws(NavigationError) -> Navigator {
-        guard let navigator = navigators[NavigatorID(text)] else { throw .unknownNavigator(text) }
-        return navigator
-    }
-
-    /// The node an operation starts from: the named one, else the focus.
-    func origin(_ from: String?) throws(NavigationError) -> Node {
-        try from.map { text throws(NavigationError) in try self.node(named: text) } ?? self[node: focus]
     }
 
     /// Refuses the app coordinator as an origin; checked after the screen, as `409` comes after `422`.

@@ -15,7 +15,7 @@ extension CoordinatorTree {
     ///   `invalid` for settings with a screen that is pushed.
     @discardableResult
     public mutating func navigate(
-        screen: String, params: [String: JSONValue] = [:], from: String? = nil, settings: PresentationSettings = PresentationSettings()
+        screen: String, params: [String: JSONValue] = [:], from: NodeID? = nil, settings: PresentationSettings = PresentationSettings()
     ) throws(NavigationError) -> (events: [NavigationEvent], node: NodeID) {
         try apply([AppDescription.Step(screen: screen, params: params)], from: from, settings: settings)
     }
@@ -25,7 +25,7 @@ extension CoordinatorTree {
     /// become the pending target.
     /// `settings` is the request's, for the first step (which a client asked for).
     mutating func apply(
-        _ steps: [AppDescription.Step], from: String?, settings: PresentationSettings? = nil
+        _ steps: [AppDescription.Step], from: NodeID?, settings: PresentationSettings? = nil
     ) throws(NavigationError) -> (events: [NavigationEvent], node: NodeID) {
         var next = self
         var events: [NavigationEvent] = []
@@ -48,7 +48,7 @@ extension CoordinatorTree {
     /// One step, unguarded: push or present by the step's overrides, else the screen's entry.
     /// `settings` are a client's for a step it asked for (`nil` for a route's or a resumed one).
     mutating func show(
-        _ step: AppDescription.Step, from: String?, settings: PresentationSettings? = nil
+        _ step: AppDescription.Step, from: NodeID?, settings: PresentationSettings? = nil
     ) throws(NavigationError) -> (events: [NavigationEvent], node: NodeID) {
         let entry = try screenEntry(step.screen, params: step.params)
         switch step.presentation ?? entry.presentation {

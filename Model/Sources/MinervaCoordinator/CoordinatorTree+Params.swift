@@ -11,8 +11,8 @@ extension CoordinatorTree {
     /// - Throws: `notFound` for an unknown node; `invalid` for the app coordinator, a param the
     ///   screen does not declare, or unsetting one it requires (every declared param is).
     @discardableResult
-    public mutating func updateParams(node: String, set: [String: JSONValue], unset: [String]) throws(NavigationError) -> [NavigationEvent] {
-        let target = try self.node(named: node)
+    public mutating func updateParams(node: NodeID, set: [String: JSONValue], unset: [String]) throws(NavigationError) -> [NavigationEvent] {
+        let target = self[node: node]
         guard target.id != rootID else { throw .invalid("'\(node)' is the app coordinator, which has no params") }
         guard let entry = app.screens[target.screen] else {
             throw .undeclared(.invalid, "'\(node)' shows screen '\(target.screen)', which the app does not declare")

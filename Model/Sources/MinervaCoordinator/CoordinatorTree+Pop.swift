@@ -3,8 +3,8 @@ extension CoordinatorTree {
     public enum PopTarget: Hashable, Sendable {
         /// The top node.
         case top
-        /// Everything above this node (a wire id).
-        case to(String)
+        /// Everything above this node.
+        case to(NodeID)
         /// Everything above the stack's root.
         case root
     }
@@ -22,18 +22,18 @@ extension CoordinatorTree {
     ///   the root of a split view's column after `primary`: popping it empties the column, and
     ///   the focus moves to the column before it).
     @discardableResult
-    public mutating func pop(navigator: String? = nil, target: PopTarget = .top, interactive: Bool = false) throws(NavigationError)
+    public mutating func pop(navigator: NavigatorID? = nil, target: PopTarget = .top, interactive: Bool = false) throws(NavigationError)
         -> [NavigationEvent]
     {
-        var navigatorID = try navigator.map { text throws(NavigationError) in try self.navigator(named: text).id }
+        var navigatorID = navigator
         var keep: Int
-        if case .to(let text) = target {
-            let node = try self.node(named: text)
+        if case .to(let id) = target {
+            let node = self[node: id]
             if let navigatorID, navigatorID != node.navigator {
-                throw .invalid("node '\(text)' is not on navigator '\(navigatorID)'")
+                throw .invalid("node '\(id)' is not on navigator '\(navigatorID)'")
             }
             guard let own = node.navigator else {
-                throw .conflict("cannot pop to the app coordinator '\(text)'; it is on no stack")
+                throw .conflict("cannot pop to the app coordinator '\(id)'; it is on no stack")
             }
             navigatorID = own
             keep = self[navigator: own].stack.index(ofKnown: node.id) + 1

@@ -22,7 +22,7 @@ extension CoordinatorTree {
     ///   window-level presentation.
     @discardableResult
     public mutating func present(
-        screen: String, params: [String: JSONValue] = [:], from: String? = nil, style: ModalStyle? = nil,
+        screen: String, params: [String: JSONValue] = [:], from: NodeID? = nil, style: ModalStyle? = nil,
         embedInNavigation: Bool? = nil, settings: PresentationSettings = PresentationSettings()
     ) throws(NavigationError) -> (events: [NavigationEvent], node: NodeID) {
         _ = try origin(from)
@@ -37,7 +37,7 @@ extension CoordinatorTree {
     /// - Parameter requested: whether a client asked for it (a popover then needs an anchor; one
     ///   a deep link or a resumed target shows has none to give).
     mutating func presentUnguarded(
-        screen: String, params: [String: JSONValue], from: String?, style: ModalStyle?, embedInNavigation: Bool?,
+        screen: String, params: [String: JSONValue], from: NodeID?, style: ModalStyle?, embedInNavigation: Bool?,
         settings: PresentationSettings = PresentationSettings(), requested: Bool = false
     ) throws(NavigationError) -> (events: [NavigationEvent], node: NodeID) {
         let origin = try origin(from)

@@ -14,8 +14,8 @@ extension CoordinatorTree {
     ///   the sheet does not list; `conflict` for a detent of a node not presented with detents,
     ///   or `dismissible` of a root (nothing swipes a root away).
     @discardableResult
-    public mutating func changePresentation(of node: String, selected: String?, dismissible: Bool?) throws(NavigationError) -> [NavigationEvent] {
-        let target = try self.node(named: node)
+    public mutating func changePresentation(of node: NodeID, selected: String?, dismissible: Bool?) throws(NavigationError) -> [NavigationEvent] {
+        let target = self[node: node]
         guard selected != nil || dismissible != nil else { throw .invalid("give 'selected' (a detent), 'dismissible', or both") }
         var newDetent: String?
         if let selected {

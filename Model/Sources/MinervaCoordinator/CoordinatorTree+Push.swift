@@ -18,7 +18,7 @@ extension CoordinatorTree {
     ///   params, `conflict` from the app coordinator or onto a presented navigator that is not
     ///   embedded, `covered` for a split column change under a window-level presentation.
     @discardableResult
-    public mutating func push(screen: String, params: [String: JSONValue] = [:], from: String? = nil) throws(NavigationError)
+    public mutating func push(screen: String, params: [String: JSONValue] = [:], from: NodeID? = nil) throws(NavigationError)
         -> (events: [NavigationEvent], node: NodeID)
     {
         _ = try origin(from)
@@ -29,7 +29,7 @@ extension CoordinatorTree {
     }
 
     /// ``push(screen:params:from:)`` past the guards (a guard's own flow, a step already checked).
-    mutating func pushUnguarded(screen: String, params: [String: JSONValue], from: String?) throws(NavigationError)
+    mutating func pushUnguarded(screen: String, params: [String: JSONValue], from: NodeID?) throws(NavigationError)
         -> (events: [NavigationEvent], node: NodeID)
     {
         let origin = try origin(from)

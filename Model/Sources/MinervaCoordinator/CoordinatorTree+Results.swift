@@ -33,8 +33,8 @@ extension CoordinatorTree {
     /// - Throws: `notFound` for an unknown node, or when it holds no result of that screen
     ///   (naming those it holds).
     @discardableResult
-    public mutating func consumeResult(of node: String, screen: String) throws(NavigationError) -> [NavigationEvent] {
-        let parent = try self.node(named: node)
+    public mutating func consumeResult(of node: NodeID, screen: String) throws(NavigationError) -> [NavigationEvent] {
+        let parent = self[node: node]
         guard var held = parent.results, held[screen] != nil else {
             let held = parent.results.map { $0.keys.sorted().joined(separator: ", ") } ?? ""
             throw NavigationError(
@@ -52,8 +52,8 @@ extension CoordinatorTree {
     /// - Returns: the `uiChanged` event, or none when the node already holds exactly this.
     /// - Throws: `notFound` for an unknown node, `conflict` for the app coordinator.
     @discardableResult
-    public mutating func setUI(of node: String, to value: [String: JSONValue]) throws(NavigationError) -> [NavigationEvent] {
-        let target = try self.node(named: node)
+    public mutating func setUI(of node: NodeID, to value: [String: JSONValue]) throws(NavigationError) -> [NavigationEvent] {
+        let target = self[node: node]
         guard target.id != rootID else { throw .conflict("the app coordinator '\(node)' shows no screen and holds no UI state") }
         guard (target.ui ?? [:]) != value else { return [] }
         self[node: target.id].holdings.ui = value.isEmpty ? nil : value

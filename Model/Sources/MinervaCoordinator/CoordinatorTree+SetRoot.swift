@@ -4,7 +4,7 @@ extension CoordinatorTree {
     /// Replaces a navigator's whole stack with new nodes; the old ones leave with reason `setRoot`.
     /// (``setRoot(navigator:entries:)`` with screens only.)
     @discardableResult
-    public mutating func setRoot(navigator: String? = nil, stack: [(screen: String, params: [String: JSONValue])])
+    public mutating func setRoot(navigator: NavigatorID? = nil, stack: [(screen: String, params: [String: JSONValue])])
         throws(NavigationError) -> (events: [NavigationEvent], nodes: [NodeID])
     {
         try setRoot(navigator: navigator, entries: stack.map { .screen($0.screen, params: $0.params) })
@@ -27,11 +27,10 @@ extension CoordinatorTree {
     ///   unknown screens, missing params, a node listed twice or after a guarded entry, `conflict`
     ///   for a node not on that stack, or several nodes on a presented navigator that is not embedded.
     @discardableResult
-    public mutating func setRoot(navigator: String? = nil, entries: [StackEntry])
+    public mutating func setRoot(navigator: NavigatorID? = nil, entries: [StackEntry<NodeID>])
         throws(NavigationError) -> (events: [NavigationEvent], nodes: [NodeID])
     {
-        let navigatorID = try navigator.map { text throws(NavigationError) in try self.navigator(named: text).id }
-            ?? self[node: focus].stackNavigator
+        let navigatorID = navigator ?? self[node: focus].stackNavigator
         guard !entries.isEmpty else { throw .invalid("stack must hold at least one screen") }
         let target = self[navigator: navigatorID]
         var listed: Set<NodeID> = []
@@ -39,12 +38,12 @@ extension CoordinatorTree {
             switch entry {
             case .screen(let screen, let params):
                 _ = try screenEntry(screen, params: params)
-            case .node(let text):
-                let node = try self.node(named: text)
+            case .node(let id):
+                let node = self[node: id]
                 guard node.navigator == navigatorID else {
-                    throw .conflict("'\(text)' is not on navigator '\(navigatorID)': a kept node must be on the stack it is set on")
+                    throw .conflict("'\(id)' is not on navigator '\(navigatorID)': a kept node must be on the stack it is set on")
                 }
-                guard listed.insert(node.id).inserted else { throw .invalid("'\(text)' is listed twice in the stack") }
+                guard listed.insert(node.id).inserted else { throw .invalid("'\(id)' is listed twice in the stack") }
             }
         }
         if !target.embedded, entries.count > 1 {
@@ -80,12 +79,12 @@ extension CoordinatorTree {
 
     /// Sets a stack from checked entries: kept nodes move under `parent` first, so that removing
     /// the others (reason `setRoot`) does not take them along; then each place gets its node.
-    private mutating func rebuildStack(of navigatorID: NavigatorID, with entries: [StackEntry], parent: NodeID)
+    private mutating func rebuildStack(of navigatorID: NavigatorID, with entries: [StackEntry<NodeID>], parent: NodeID)
         -> (events: [NavigationEvent], nodes: [NodeID])
     {
         let kept = Set(entries.compactMap { entry -> NodeID? in
-            guard case .node(let text) = entry else { return nil }
-            return NodeID(text)
+            guard case .node(let id) = entry else { return nil }
+            return id
         })
         for id in kept {
             if let oldParent = self[node: id].parent, oldParent != parent { nodes[oldParent]?.children.removeAll { $0 == id } }
@@ -99,9 +98,7 @@ extension CoordinatorTree {
             switch entry {
             case .screen(let screen, let params):
                 ids.append(makeNode(screen: screen, params: params, presentation: presentation, navigator: navigatorID, parent: parent))
-            case .node(let text):
-                // Checked by setRoot: a node of this stack.
-                guard let id = NodeID(text) else { continue }
+            case .node(let id):
                 let old = self[node: id]
                 nodes[old.id] = Node(
                     id: old.id, screen: old.screen, params: old.params, presentation: presentation, navigator: navigatorID, parent: parent,

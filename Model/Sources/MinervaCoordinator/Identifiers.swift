@@ -5,13 +5,15 @@ public struct NodeID: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The number after `n`.
     public let number: Int
 
-    /// Creates the id `n<number>`.
-    public init(_ number: Int) {
+    /// Creates the id `n<number>`: only the model makes node ids (a tree when it makes a node, the
+    /// readers of what it wrote); an id from a request becomes one through
+    /// ``CoordinatorTree/resolve(node:)``.
+    package init(_ number: Int) {
         self.number = number
     }
 
     /// Parses `n<number>`; `nil` for anything else.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let utf8 = text.utf8
         guard utf8.count > 1, utf8.count <= 19, utf8.first == UInt8(ascii: "n"),
             let number = Int(text.dropFirst()), number >= 0, String(number) == text.dropFirst()

@@ -20,7 +20,7 @@ extension SessionCommand {
         for (node, sample) in added.sorted(by: { $0.node < $1.node }) {
             let params = state.tree[node: node].params
             do throws(SessionError) {
-                changes.append(try putList(node.description, sample.sections(filling: params), on: &state, limits: limits))
+                changes.append(try putList(node, sample.sections(filling: params), on: &state, limits: limits))
             } catch {
                 let screen = state.tree[node: node].screen
                 throw SessionError(error.category, "the sample list of screen '\(screen)' cannot be put: \(error.description)", code: error.code)

@@ -10,48 +10,52 @@ extension SessionCommand {
     func apply(to state: inout SessionState, limits: StepLimits) throws(SessionError) -> [SessionEvent.Change] {
         switch self {
         case let .push(from, screen, params):
+            let origin = try Self.resolve(node: from, in: state.tree)
             try checkParams(params, limits)
-            return try navigation(&state) { tree throws(NavigationError) in try tree.push(screen: screen, params: params, from: from).events }
+            return try navigation(&state) { tree throws(NavigationError) in try tree.push(screen: screen, params: params, from: origin).events }
         case let .present(from, screen, params, styleText, embed, settings):
-            if let from { try SessionError.catching { () throws(NavigationError) in try state.tree.requireNode(from) } }
+            let origin = try Self.resolve(node: from, in: state.tree)
             let style = try styleText.map { text throws(SessionError) in try Self.enumValue(text, field: "style", as: ModalStyle.self) }
             try checkParams(params, limits)
             return try navigation(&state) { tree throws(NavigationError) in
-                try tree.present(screen: screen, params: params, from: from, style: style, embedInNavigation: embed, settings: settings).events
+                try tree.present(screen: screen, params: params, from: origin, style: style, embedInNavigation: embed, settings: settings).events
             }
         case let .dismiss(node, interactive):
+            let node = try Self.resolve(node: node, in: state.tree)
             return try navigation(&state) { tree throws(NavigationError) in try tree.dismiss(node: node, interactive: interactive) }
         case let .pop(navigator, to, toRoot, interactive):
-            if let to, toRoot {
-                try SessionError.catching { () throws(NavigationError) in
-                    if let navigator { try state.tree.requireNavigator(navigator) }
-                    try state.tree.requireNode(to)
-                }
-                throw .invalid("give either 'to' or 'toRoot', not both")
-            }
+            let navigator = try Self.resolve(navigator: navigator, in: state.tree)
+            let to = try Self.resolve(node: to, in: state.tree)
+            if to != nil, toRoot { throw .invalid("give either 'to' or 'toRoot', not both") }
             let target: CoordinatorTree.PopTarget = to.map { .to($0) } ?? (toRoot ? .root : .top)
             return try navigation(&state) { tree throws(NavigationError) in
                 try tree.pop(navigator: navigator, target: target, interactive: interactive)
             }
         case let .setRoot(navigator, stack):
-            for case .screen(_, let params) in stack { try checkParams(params, limits) }
-            return try navigation(&state) { tree throws(NavigationError) in try tree.setRoot(navigator: navigator, entries: stack).events }
+            let navigator = try Self.resolve(navigator: navigator, in: state.tree)
+            let entries = try SessionError.catching { () throws(NavigationError) in
+                try stack.map { entry throws(NavigationError) in try entry.resolved(in: state.tree) }
+            }
+            for case .screen(_, let params) in entries { try checkParams(params, limits) }
+            return try navigation(&state) { tree throws(NavigationError) in try tree.setRoot(navigator: navigator, entries: entries).events }
         case let .navigate(from, screen, params, settings):
+            let origin = try Self.resolve(node: from, in: state.tree)
             try checkParams(params, limits)
             return try navigation(&state) { tree throws(NavigationError) in
-                try tree.navigate(screen: screen, params: params, from: from, settings: settings).events
+                try tree.navigate(screen: screen, params: params, from: origin, settings: settings).events
             }
         case let .sizeClass(text):
             let horizontal = try Self.enumValue(text, field: "horizontal", as: SizeClass.self)
             return state.tree.setSizeClass(horizontal).map { .navigation($0) }
         case let .changePresentation(node, selected, dismissible):
+            let node = try Self.resolve(node: node, in: state.tree)
             return try navigation(&state) { tree throws(NavigationError) in
                 try tree.changePresentation(of: node, selected: selected, dismissible: dismissible)
             }
         case let .deepLink(url):
             return try navigation(&state) { tree throws(NavigationError) in try tree.deepLink(url).events }
         case let .finish(node, statusText, value):
-            try SessionError.catching { () throws(NavigationError) in try state.tree.requireNode(node) }
+            let node = try Self.resolve(node: node, in: state.tree)
             let status = try Self.enumValue(statusText, field: "result.status", as: CoordinatorTree.FlowStatus.self)
             if let value {
                 let bytes = value.encodedByteCount
@@ -63,9 +67,10 @@ extension SessionCommand {
         case let .selectTab(tab, dismiss):
             return try navigation(&state) { tree throws(NavigationError) in try tree.selectTab(tab, dismiss: dismiss) }
         case let .consumeResult(node, screen):
+            let node = try Self.resolve(node: node, in: state.tree)
             return try navigation(&state) { tree throws(NavigationError) in try tree.consumeResult(of: node, screen: screen) }
         case let .putUI(node, ui):
-            try SessionError.catching { () throws(NavigationError) in try state.tree.requireNode(node) }
+            let node = try Self.resolve(node: node, in: state.tree)
             let bytes = JSONValue.object(ui).encodedByteCount
             guard bytes <= limits.maxUIBytes else {
                 throw .invalid("UI state of \(bytes) bytes is over the limit of \(limits.maxUIBytes) per node (--max-ui-bytes)")
@@ -74,11 +79,13 @@ extension SessionCommand {
         case let .flags(set, clear):
             return try navigation(&state) { tree throws(NavigationError) in try tree.updateFlags(set: set, clear: clear) }
         case let .updateParams(node, set, unset):
+            let node = try Self.resolve(node: node, in: state.tree)
             let changes = try navigation(&state) { tree throws(NavigationError) in try tree.updateParams(node: node, set: set, unset: unset) }
             // The node's params as they are now count against the limit, not only those set.
-            if let id = NodeID(node), let params = state.tree.nodes[id]?.params { try checkParams(params, limits) }
+            try checkParams(state.tree[node: node].params, limits)
             return changes
-        case let .putList(node, sections):
+        case let .putList(nodeText, sections):
+            guard let node = try? state.tree.resolve(node: nodeText) else { throw .notFound("no node '\(nodeText.prefix(64))' in this session") }
             return [try putList(node, sections, on: &state, limits: limits)]
         case let .moveToApp(app, from, version):
             // Another process may have moved it first (to this version or a newer one).
@@ -91,6 +98,26 @@ extension SessionCommand {
         case let .withSampleLists(command):
             return try apply(command, withSampleListsTo: &state, limits: limits)
         }
+    }
+
+    /// The handle of a node a command names by its wire id: the command's edge, where each id is
+    /// resolved once before the operation runs.
+    /// - Throws: `notFound` when the session has no such node.
+    private static func resolve(node text: String?, in tree: CoordinatorTree) throws(SessionError) -> NodeID? {
+        guard let text else { return nil }
+        return try SessionError.catching { () throws(NavigationError) in try tree.resolve(node: text) }
+    }
+
+    /// The handle of a node a command names by its wire id, which it requires.
+    private static func resolve(node text: String, in tree: CoordinatorTree) throws(SessionError) -> NodeID {
+        try SessionError.catching { () throws(NavigationError) in try tree.resolve(node: text) }
+    }
+
+    /// The navigator a command names by its wire id.
+    /// - Throws: `notFound` when the session has no such navigator.
+    private static func resolve(navigator text: String?, in tree: CoordinatorTree) throws(SessionError) -> NavigatorID? {
+        guard let text else { return nil }
+        return try SessionError.catching { () throws(NavigationError) in try tree.resolve(navigator: text) }
     }
 
     /// Runs a model operation on the state's tree.
@@ -106,11 +133,8 @@ extension SessionCommand {
 
     /// Replaces a node's list: its new version and the previous one.
     func putList(
-        _ nodeText: String, _ sections: [ListSection], on state: inout SessionState, limits: StepLimits
+        _ node: NodeID, _ sections: [ListSection], on state: inout SessionState, limits: StepLimits
     ) throws(SessionError) -> SessionEvent.Change {
-        guard let node = NodeID(nodeText), state.tree.nodes[node] != nil else {
-            throw .notFound("no node '\(nodeText.prefix(64))' in this session")
-        }
         let content: ListContent
         do throws(ListError) {
             content = try ListContent(sections: sections, maximumItems: limits.maxListItems)

@@ -18,7 +18,7 @@ public enum SessionCommand: Sendable {
     /// swiped back.
     case pop(navigator: String?, to: String?, toRoot: Bool, interactive: Bool = false)
     /// Replaces a navigator's whole stack.
-    case setRoot(navigator: String?, stack: [StackEntry])
+    case setRoot(navigator: String?, stack: [StackEntry<String>])
     /// Shows a screen the way the app description and the layout say (with presentation
     /// settings for one that is presented).
     case navigate(from: String?, screen: String, params: [String: JSONValue], settings: PresentationSettings = PresentationSettings())
