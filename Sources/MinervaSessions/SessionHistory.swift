@@ -146,7 +146,7 @@ struct SessionHistory: Sendable {
                 break
             }
             if event.isFinal {
-                tree.replay(block, version: event.version)
+                tree.replay(block, version: event.version, counters: event.counters)
                 block = []
             }
         }

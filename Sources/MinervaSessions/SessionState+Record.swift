@@ -105,7 +105,7 @@ extension SessionState {
             }
             head = SessionHead(version: event.isFinal ? event.version : head.version, lastEvent: event.seq)
             if event.isFinal {
-                tree.replay(block, version: event.version)
+                tree.replay(block, version: event.version, counters: event.counters)
                 block = []
             }
         }

@@ -78,7 +78,9 @@ func screens(_ tree: CoordinatorTree, _ navigator: NavigatorID) -> [String] {
         #expect(finished.result == ["status": "success", "value": 7])
         expectRefused(&tree, .conflict) { try $0.finish(node: NodeID(1), status: .success) }
         expectRefused(&tree, .conflict) { try $0.finish(node: NodeID(0), status: .success) }
-        expectRefused(&tree, .notFound) { _ = try $0.resolve(node: "n2") }
+        expectRefused(&tree, .conflict) { _ = try $0.resolve(node: "n2") }
+        let next = "n\(tree.idCounters.nextNode)"
+        expectRefused(&tree, .notFound) { _ = try $0.resolve(node: next) }
     }
 }
 

@@ -53,7 +53,7 @@ import TestSupport
         var switches = 0
         for _ in 0..<3000 {
             let before = tree
-            let nodeIDs = Array(tree.nodes.keys)
+            let nodeIDs = tree.nodes.keys.sorted()
             let node = nodeIDs.randomElement(using: &random)!
             let screen = subject.screens.randomElement(using: &random)!
             do throws(NavigationError) {
@@ -79,7 +79,9 @@ import TestSupport
                 if block.contains(where: { if case .flowChanged = $0 { true } else { false } }) { switches += 1 }
                 tree.keepResults(of: block, version: applied)
                 var replayed = before
-                replayed.replay(block, version: applied)
+                // The counters go with the block only when its `added` events do not give them, as the step does.
+                replayed.replay(block, version: applied, counters: before.idCounters.advanced(past: block) == tree.idCounters ? nil : tree.idCounters)
+                #expect(replayed.idCounters == tree.idCounters, "replay's id counters differ")
                 #expect(replayed.nodes == tree.nodes && replayed.navigators == tree.navigators && replayed.flow == tree.flow, "replay differs")
                 #expect(replayed.selectedTab == tree.selectedTab && replayed.flags == tree.flags && replayed.pending == tree.pending, "replay differs")
             } catch {

@@ -27,7 +27,7 @@ import TestSupport
         for _ in 0..<3000 {
             let before = tree
             // Wire ids (and ones nothing has), resolved as a command's edge resolves them.
-            let nodeIDs = tree.nodes.keys.map(\.description) + ["n999"]
+            let nodeIDs = tree.nodes.keys.sorted().map(\.description) + ["n999"]
             let navigatorIDs = tree.navigatorOrder.map(\.rawValue) + ["v99"]
             let fromText = Bool.random(using: &random) ? nil : nodeIDs.randomElement(using: &random)
             let screen = Self.screens.randomElement(using: &random)!

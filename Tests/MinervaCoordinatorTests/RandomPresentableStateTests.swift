@@ -14,7 +14,7 @@ import TestSupport
     static func operate(
         on tree: inout CoordinatorTree, screens: [(String, [String: JSONValue])], tabs: [String], _ random: inout SeededGenerator
     ) throws(NavigationError) -> [NavigationEvent] {
-        let node = Array(tree.nodes.keys).randomElement(using: &random)!
+        let node = tree.nodes.keys.sorted().randomElement(using: &random)!
         let (screen, params) = screens.randomElement(using: &random)!
         let interactive = Bool.random(using: &random)
         switch Int.random(in: 0..<14, using: &random) {

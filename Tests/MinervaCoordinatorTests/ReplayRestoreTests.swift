@@ -18,7 +18,7 @@ import TestSupport
     /// One random operation (valid or not) as the random operation tests run them.
     static func randomOperation(on tree: inout CoordinatorTree, _ random: inout SeededGenerator) throws(NavigationError) -> [NavigationEvent] {
         // Wire ids (one no node has), resolved as a command's edge resolves them.
-        let nodeIDs = tree.nodes.keys.map(\.description) + ["n999"]
+        let nodeIDs = tree.nodes.keys.sorted().map(\.description) + ["n999"]
         let navigatorIDs = tree.navigatorOrder
         let from = try (Bool.random(using: &random) ? nil : nodeIDs.randomElement(using: &random)).map { text throws(NavigationError) in
             try tree.resolve(node: text)

@@ -102,7 +102,7 @@ func removals(_ events: [NavigationEvent]) -> [String] {
         #expect(tree.navigatorOrder == [.main])
         expectRefused(&tree, .conflict) { try $0.dismiss() }
         expectRefused(&tree, .conflict) { try $0.dismiss(node: NodeID(2)) }
-        expectRefused(&tree, .notFound) { _ = try $0.resolve(node: "n3") }
+        expectRefused(&tree, .conflict) { _ = try $0.resolve(node: "n3") }
     }
 
     @Test mutating func dismissingAPushedNodeOfAModalIsRefused() throws {
@@ -121,7 +121,7 @@ func removals(_ events: [NavigationEvent]) -> [String] {
         expectRefused(&tree, .conflict) { try $0.pop(target: .root) }
         expectRefused(&tree, .conflict) { try $0.pop(target: .to(NodeID(1))) }
         expectRefused(&tree, .conflict) { try $0.pop(target: .to(NodeID(0))) }
-        expectRefused(&tree, .notFound) { _ = try $0.resolve(node: "n2") }
+        expectRefused(&tree, .conflict) { _ = try $0.resolve(node: "n2") }
         expectRefused(&tree, .notFound) { _ = try $0.resolve(navigator: "v7") }
     }
 

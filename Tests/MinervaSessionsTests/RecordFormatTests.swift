@@ -10,7 +10,7 @@ import Testing
 /// were named (format 1), and refuses a later one with an error that says so.
 @Suite struct RecordFormatTests {
     /// A later format, with a member this build does not know.
-    private static let later = "\"format\":6,\"addedLater\":true"
+    private static let later = "\"format\":7,\"addedLater\":true"
 
     @Test func eachRecordReadsBackInTheCurrentFormat() throws {
         let content = try ListContent(sections: [ListSection(id: "a", items: [Cell(id: "1", kind: "user", content: CellContent.null)])])
@@ -42,7 +42,7 @@ import Testing
                 try read()
                 Issue.record("\(kind): a record of a later format was read")
             } catch {
-                #expect(error is SnapshotError && "\(error)".contains("record format 6") && "\(error)".contains("later release"), "\(kind): \(error)")
+                #expect(error is SnapshotError && "\(error)".contains("record format 7") && "\(error)".contains("later release"), "\(kind): \(error)")
             }
         }
     }

@@ -177,6 +177,9 @@ class Session:
         assert after["lastEvent"] == events[-1]["seq"]
         assert events[-1]["focus"] == after["focus"], "the block's last event carries the focus after it"
         assert all("focus" not in event for event in events[:-1])
+        if suffix != "/restore":                                 # new nodes are numbered from the counter up
+            assert all(int(event["node"][1:]) >= before["nextNode"] for event in events if event["type"] == "added"), (before, events)
+        assert after["nextNode"] >= before["nextNode"] and after["nextNavigator"] >= before["nextNavigator"]
         for event in events:                                     # `at` is the server's time now, in UTC
             at = datetime.datetime.strptime(event["at"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc)
             assert abs(at.timestamp() - time.time()) < 10, event

@@ -28,6 +28,9 @@ extension MinervaError {
         public static let covered = Code(rawValue: "covered")
         /// 409: the node says the user cannot swipe it away (`dismissible: false`).
         public static let notDismissible = Code(rawValue: "not_dismissible")
+        /// 409: the change names a node or navigator the session had and removed since (another
+        /// device popped or dismissed it first); nothing was applied to another node.
+        public static let removed = Code(rawValue: "removed")
         /// 410: the session was made with an app description the server no longer serves; create a new session.
         public static let appChanged = Code(rawValue: "app_changed")
         /// 412: `If-Match` names a version the session has moved on from.

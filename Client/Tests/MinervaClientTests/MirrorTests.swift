@@ -43,6 +43,25 @@ import Testing
         }
     }
 
+    /// At compact width a news link builds a comments sheet from the article in `detail`, which
+    /// compact hides, and dismisses it in the same change: no event shows `n4`, and the mirror takes
+    /// the counters from the block's final event, so its state (and the next id) is the server's.
+    @Test func aMirrorKeepsTheCountersOfIdsNoEventShows() async throws {
+        try await withLiveServer(["--app", Self.apps.appendingPathComponent("news.json").path]) { server in
+            let session = try await MinervaSession.create(on: server.connection())
+            var mirror = session.mirror().makeAsyncIterator()
+            _ = try await mirror.next()
+            _ = try await session.setSizeClass(.compact)
+            _ = try await mirror.next()
+            let linked = try await session.deepLink("/sections/1/articles/2/comments")
+            #expect(linked.nextNode == 5 && linked.nextNavigator == 2)
+            #expect(try await mirror.next() == linked)
+            let pushed = try await session.push("article", params: ["id": "3"], from: "n3")
+            #expect(pushed.node("n5")?.screen == "article" && pushed.nextNode == 6)
+            #expect(try await mirror.next() == pushed)
+        }
+    }
+
     @Test(arguments: ["tabs.json", "fit.json"])
     func aMirrorThatFellBehindDeliversEveryVersionAsItWas(app: String) async throws {
         try await withLiveServer(["--app", Self.apps.appendingPathComponent(app).path]) { server in

@@ -5,7 +5,7 @@ extension CoordinatorTree {
     /// (the session's id, version, focus, …) are the session's, and lists are read apart.
     public static let documentKeys: JSONKeys = [
         "id", "token", "version", "layout", "flow", "sizeClass", "collapsed", "compactStack", "appVersion", "focus", "root", "navigators",
-        "tabs", "flags", "unknownScreens", "pending", "restored", "lastEvent",
+        "tabs", "flags", "unknownScreens", "pending", "restored", "lastEvent", "nextNode", "nextNavigator",
     ]
     static let documentNodeKeys: JSONKeys = [
         "id", "screen", "title", "params", "presentation", "sheet", "anchor", "dismissible", "navigator", "ui", "results", "children", "list",
@@ -41,8 +41,8 @@ extension CoordinatorTree {
             if let presented { presentedRoots[navigator.id] = presented }
         }
         for (navigator, root) in presentedRoots { navigators[navigator]?.presentedNavigator = nodes[root]?.navigator }
-        nextNodeNumber = (nodes.keys.map(\.number).max() ?? 0) + 1
-        nextNavigatorNumber = navigators.keys.compactMap { $0.rawValue.first == "v" ? Int($0.rawValue.dropFirst()) : nil }.max().map { $0 + 1 } ?? 1
+        nextNodeNumber = try reader.int("nextNode")
+        nextNavigatorNumber = try reader.int("nextNavigator")
         restoredUnknownScreens = reader.contains("unknownScreens")
         if let violation = invariantViolation() { throw reader.error("is not a valid tree: \(violation)", at: .key("root")) }
     }

@@ -44,6 +44,7 @@ extension CoordinatorTree {
         var placed: [NodeID: NavigatorID] = [:]
         for (id, navigator) in navigators {
             guard navigator.id == id else { return "navigator keyed under another id" }
+            if !navigator.isBase, let number = id.number, number >= nextNavigatorNumber { return "\(id) is beyond the id counter" }
             for (index, nodeID) in navigator.stack.enumerated() {
                 guard placed.updateValue(id, forKey: nodeID) == nil else { return "\(nodeID) stands on two stacks" }
                 guard let node = nodes[nodeID] else { return "\(nodeID) on \(id) is not in the tree" }

@@ -4,17 +4,27 @@ extension CoordinatorTree {
     /// The node a wire id names: how an id from a request becomes a handle of this tree. A
     /// command's ids are resolved once, at its edge (``SessionCommand``'s step), before any
     /// operation runs; the operations take handles.
-    /// - Throws: `notFound` when no node of this tree has this id.
+    /// - Throws: `conflict` (code `removed`) for a node the tree made and removed since (its
+    ///   number is below the counter, ``IDCounters``), `notFound` for an id it never made.
     public func resolve(node text: String) throws(NavigationError) -> NodeID {
-        guard let id = NodeID(text), nodes[id] != nil else { throw .unknownNode(text) }
+        guard let id = NodeID(text) else { throw .unknownNode(text) }
+        guard nodes[id] != nil else {
+            throw id.number < nextNodeNumber ? .removed("node", text) : .unknownNode(text)
+        }
         return id
     }
 
     /// The navigator a wire id names (`v1`, `primary`, `tab:home`).
-    /// - Throws: `notFound` when no navigator of this tree has this id.
+    /// - Throws: `conflict` (code `removed`) for a presented navigator the tree made and removed
+    ///   since, `notFound` for any other id it does not have.
     public func resolve(navigator text: String) throws(NavigationError) -> NavigatorID {
         let id = NavigatorID(text)
-        guard navigators[id] != nil else { throw .unknownNavigator(text) }
+        guard navigators[id] != nil else {
+            if let number = id.number, number >= 1, number < nextNavigatorNumber, String(number) == text.dropFirst() {
+                throw .removed("navigator", text)
+            }
+            throw .unknownNavigator(text)
+        }
         return id
     }
 

@@ -3,14 +3,15 @@ extension CoordinatorTree {
     /// mutation started from: what rebuilds an earlier version forward from a stored snapshot.
     ///
     /// The block must be one the operations made (``changeBlock(since:operationEvents:)``); a
-    /// restore's block is not replayed (its result is stored as a snapshot of its own). The node
-    /// and navigator counters grow past the ids the block names; they may stay below the original's
-    /// (a node made and removed by one operation leaves no event), which no document shows.
+    /// restore's block is not replayed (its result is stored as a snapshot of its own).
     /// - Parameters:
     ///   - block: the mutation's navigation events.
     ///   - version: the version the block produced, which its flows' results carry.
+    ///   - counters: the id counters the block's final event carries, when its operation made ids
+    ///     no event shows; without them the counters move past the ids the block names
+    ///     (``IDCounters/advanced(past:)``), which is then exact.
     /// - Complexity: O(k·s) in the block's events and the longest stack or list of children they touch.
-    public mutating func replay(_ block: [NavigationEvent], version: Int) {
+    public mutating func replay(_ block: [NavigationEvent], version: Int, counters: IDCounters? = nil) {
         // A set-root's stack hangs from the app coordinator or the presenting node, read before
         // the block removes the stack's old root.
         var owners: [NavigatorID: NodeID] = [:]
@@ -61,6 +62,10 @@ extension CoordinatorTree {
             navigators[id] = nil
         }
         if !emptied.isEmpty { navigatorOrder.removeAll { navigators[$0] == nil } }
+        if let counters {
+            nextNodeNumber = counters.nextNode
+            nextNavigatorNumber = counters.nextNavigator
+        }
     }
 
     /// Enters a flow as a switch left it: no navigators but its empty base ones (the old
@@ -85,9 +90,6 @@ extension CoordinatorTree {
                     id: added.navigator, stack: [], presentedNavigator: nil, parent: presenter, embedded: added.embedded ?? false,
                     role: .presented(added.presentation.style ?? .automatic)))
             navigators[presenter]?.presentedNavigator = added.navigator
-            if let number = Int(added.navigator.rawValue.dropFirst()), added.navigator.rawValue.first == "v" {
-                nextNavigatorNumber = max(nextNavigatorNumber, number + 1)
-            }
         }
         nodes[added.node] = Node(
             id: added.node, screen: added.screen, params: added.params, presentation: added.presentation, navigator: added.navigator,
@@ -95,7 +97,9 @@ extension CoordinatorTree {
         if let settings = added.settings, !settings.isEmpty { nodes[added.node]?.holdings.settings = settings }
         nodes[added.parent]?.children.append(added.node)
         navigators[added.navigator]?.stack.append(added.node)
-        nextNodeNumber = max(nextNodeNumber, added.node.number + 1)
+        var counters = idCounters
+        counters.advance(past: added)
+        (nextNodeNumber, nextNavigatorNumber) = (counters.nextNode, counters.nextNavigator)
     }
 
     /// Takes one node out (its descendants have events of their own, and a node a set-root kept

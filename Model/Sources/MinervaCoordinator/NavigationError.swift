@@ -20,7 +20,7 @@ public struct NavigationError: Error, Hashable, Sendable, CustomStringConvertibl
     /// session still on an earlier app version that may be one the app no longer has.
     public let namesUndeclared: Bool
     /// The error's own code for a conflict that a client handles apart (`not_visible`,
-    /// `covered`, `not_dismissible`); `nil` for the category's code.
+    /// `covered`, `not_dismissible`, `removed`); `nil` for the category's code.
     public let code: String?
 
     init(category: Category, description: String, namesUndeclared: Bool = false, code: String? = nil) {
@@ -32,6 +32,15 @@ public struct NavigationError: Error, Hashable, Sendable, CustomStringConvertibl
 
     static func unknownNode(_ id: String) -> NavigationError {
         NavigationError(category: .notFound, description: "no node \(Excerpt(id)) in this session")
+    }
+
+    /// A node or presented navigator the session had and removed (another device popped or
+    /// dismissed it first): `409` with code `removed`, never applied to another node.
+    static func removed(_ what: String, _ id: String) -> NavigationError {
+        NavigationError(
+            category: .conflict,
+            description: "\(what) '\(id)' was removed from this session (another change took it away first); read the state and act on what it shows",
+            code: "removed")
     }
 
     static func unknownNavigator(_ id: String) -> NavigationError {

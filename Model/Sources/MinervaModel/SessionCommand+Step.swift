@@ -84,9 +84,8 @@ extension SessionCommand {
             // The node's params as they are now count against the limit, not only those set.
             try checkParams(state.tree[node: node].params, limits)
             return changes
-        case let .putList(nodeText, sections):
-            guard let node = try? state.tree.resolve(node: nodeText) else { throw .notFound("no node '\(nodeText.prefix(64))' in this session") }
-            return [try putList(node, sections, on: &state, limits: limits)]
+        case let .putList(node, sections):
+            return [try putList(try Self.resolve(node: node, in: state.tree), sections, on: &state, limits: limits)]
         case let .moveToApp(app, from, version):
             // Another process may have moved it first (to this version or a newer one).
             guard state.appVersion == from, state.tree.obstacles(to: app).isEmpty else { return [] }

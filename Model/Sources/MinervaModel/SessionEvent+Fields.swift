@@ -25,6 +25,7 @@ extension SessionEvent {
         change.writeFields(into: &writer, form: .wire)
         if isFinal { writer.field("final", true) }
         if let focus { writer.field("focus", focus) }
+        if let counters { counters.writeFields(into: &writer) }
         writer.endObject()
     }
 }

@@ -6,7 +6,7 @@ extension SessionEvent {
     public static let wireKeys: JSONKeys = [
         "seq", "version", "at", "final", "focus", "type", "node", "list", "from", "screen", "params", "parent", "navigator", "presentation",
         "presentedBy", "embedded", "reason", "result", "held", "tab", "flags", "pending", "stack", "to", "navigators", "ui", "title", "sheet",
-        "anchor", "dismissible", "selected", "horizontal",
+        "anchor", "dismissible", "selected", "horizontal", "nextNode", "nextNavigator",
     ]
 
     /// Reads an event as the API shows it, for a session that runs `app`.
@@ -18,7 +18,8 @@ extension SessionEvent {
         guard let at = Timestamp.milliseconds(rfc3339: time) else { throw reader.error("'\(time.prefix(64))' is not an RFC 3339 timestamp", at: .key("at")) }
         self.init(
             seq: try reader.int("seq"), version: try reader.int("version"), at: at, isFinal: try reader.optionalBool("final") ?? false,
-            change: try Change(reader: reader, form: .wire, app: app), focus: try reader.optionalNodeID("focus"))
+            change: try Change(reader: reader, form: .wire, app: app), focus: try reader.optionalNodeID("focus"),
+            counters: try IDCounters(optionalFieldsOf: reader))
     }
 }
 

@@ -27,6 +27,11 @@ public struct SessionEvent: Hashable, Sendable {
     /// the state from events never re-implements the server's rules (`nil` on the others, and
     /// on events stored before it was kept).
     public let focus: NodeID?
+    /// On the last event of a block whose operation made ids no event shows (a node made and
+    /// removed by the same operation): the id counters after the block, which a replay then
+    /// takes (``CoordinatorTree/replay(_:version:counters:)``); `nil` otherwise, the counters
+    /// then following from the block's `added` events.
+    public let counters: IDCounters?
     /// Now and then, a snapshot of the whole state at some version (``Checkpoint``), from which
     /// the log rebuilds later versions forward; clients never see it.
     public let checkpoint: [UInt8]?
@@ -35,18 +40,19 @@ public struct SessionEvent: Hashable, Sendable {
     public let approximateByteCount: Int
 
     /// Creates an event; the core numbers them, and stores read them back.
-    public init(seq: Int, version: Int, at: Int, isFinal: Bool, change: Change, focus: NodeID? = nil) {
-        self.init(seq: seq, version: version, at: at, isFinal: isFinal, change: change, focus: focus, checkpoint: nil)
+    public init(seq: Int, version: Int, at: Int, isFinal: Bool, change: Change, focus: NodeID? = nil, counters: IDCounters? = nil) {
+        self.init(seq: seq, version: version, at: at, isFinal: isFinal, change: change, focus: focus, counters: counters, checkpoint: nil)
     }
 
     /// Creates an event that carries a checkpoint.
-    public init(seq: Int, version: Int, at: Int, isFinal: Bool, change: Change, focus: NodeID?, checkpoint: [UInt8]?) {
+    public init(seq: Int, version: Int, at: Int, isFinal: Bool, change: Change, focus: NodeID?, counters: IDCounters?, checkpoint: [UInt8]?) {
         self.seq = seq
         self.version = version
         self.at = at
         self.isFinal = isFinal
         self.change = change
         self.focus = focus
+        self.counters = counters
         self.checkpoint = checkpoint
         approximateByteCount = Self.approximateByteCount(of: change, checkpoint: checkpoint)
     }
@@ -55,7 +61,7 @@ public struct SessionEvent: Hashable, Sendable {
     /// store gives back with its members in another order.
     public static func == (lhs: SessionEvent, rhs: SessionEvent) -> Bool {
         lhs.seq == rhs.seq && lhs.version == rhs.version && lhs.at == rhs.at && lhs.isFinal == rhs.isFinal && lhs.change == rhs.change
-            && lhs.focus == rhs.focus
+            && lhs.focus == rhs.focus && lhs.counters == rhs.counters
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -66,6 +72,14 @@ public struct SessionEvent: Hashable, Sendable {
 
     /// The same event carrying `checkpoint`.
     public func carrying(_ checkpoint: [UInt8]) -> SessionEvent {
-        SessionEvent(seq: seq, version: version, at: at, isFinal: isFinal, change: change, focus: focus, checkpoint: checkpoint)
+        SessionEvent(seq: seq, version: version, at: at, isFinal: isFinal, change: change, focus: focus, counters: counters, checkpoint: checkpoint)
+    }
+}
+
+extension SessionEvent.Change {
+    /// The navigation event, for a change of the navigation state.
+    public var navigationEvent: NavigationEvent? {
+        guard case .navigation(let event) = self else { return nil }
+        return event
     }
 }

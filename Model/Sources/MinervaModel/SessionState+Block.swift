@@ -47,13 +47,17 @@ extension SessionState {
         // The block holds more than the step reported (a size class, a tab) only when more changed.
         if !onlyUIState || block.count != navigation.count { structuralVersion = version }
         cacheFocus()
+        let counters = tree.idCounters
+        // A replay moves the counters past the `added` events; the final event carries them when that falls short.
+        let shown = counters == old.tree.idCounters.advanced(past: block.lazy.compactMap(\.navigationEvent))
         var events: [SessionEvent] = []
         events.reserveCapacity(block.count)
         for (index, change) in block.enumerated() {
             track(change, from: old)
             let isFinal = index == block.count - 1
             events.append(
-                SessionEvent(seq: lastEvent + 1 + index, version: version, at: at, isFinal: isFinal, change: change, focus: isFinal ? focus : nil))
+                SessionEvent(seq: lastEvent + 1 + index, version: version, at: at, isFinal: isFinal, change: change, focus: isFinal ? focus : nil,
+                    counters: isFinal && !shown ? counters : nil))
         }
         lastEvent += block.count
         if listChanges > 0 { trimListHistory(budget: listHistoryBudget) }

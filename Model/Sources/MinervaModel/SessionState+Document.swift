@@ -38,7 +38,7 @@ extension SessionState {
             default: onlyUIState = false
             }
         }
-        tree.replay(navigation, version: last.version)
+        tree.replay(navigation, version: last.version, counters: last.counters)
         version = last.version
         lastEvent = last.seq
         if !onlyUIState { structuralVersion = version }

@@ -52,6 +52,7 @@ public enum StateDocument {
         }
         writer.field("appVersion", state.appVersion)
         writer.field("focus", state.focus)
+        tree.idCounters.writeFields(into: &writer)
         writer.key("root")
         writeNode(tree.rootID, of: tree, lists: lists == .none ? [:] : state.lists, detail: lists, into: &writer)
         writer.key("navigators")

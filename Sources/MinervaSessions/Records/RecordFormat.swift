@@ -22,9 +22,14 @@ import MinervaJSON
 /// Format 5 is a head written as a delta store writes it: a snapshot that the events after it
 /// bring up to date. Every head this build writes is format 5, so that a release that takes the
 /// head for the whole state refuses it instead of serving (and writing from) an older state.
+///
+/// Format 6 is an event that carries id counters (`nextNode`, `nextNavigator`: its change made ids
+/// no event shows), which a release before it would replay to lower counters.
 enum RecordFormat {
     /// The newest format this build reads and writes.
-    static let current = 5
+    static let current = 6
+    /// The format of an event that carries id counters.
+    static let counters = 6
     /// The format of every head this build writes.
     static let deltaHead = 5
     /// The format of records that hold something presentable state added.
@@ -38,8 +43,9 @@ enum RecordFormat {
     /// - Parameters:
     ///   - usesFlows: whether it holds something root flows added.
     ///   - usesPresentableState: whether it holds something presentable state added.
-    static func oldest(usesFlows: Bool, usesPresentableState: Bool) -> Int {
-        usesPresentableState ? presentable : usesFlows ? flows : plain
+    ///   - carriesCounters: whether it is an event that carries id counters.
+    static func oldest(usesFlows: Bool, usesPresentableState: Bool, carriesCounters: Bool = false) -> Int {
+        carriesCounters ? counters : usesPresentableState ? presentable : usesFlows ? flows : plain
     }
 
     /// The format a record is in (1 without a `format` member), read before anything else of the

@@ -10,11 +10,14 @@ extension SessionEvent {
         var writer = JSONWriter(capacity: 160)
         writer.beginObject()
         writer.field(
-            "format", RecordFormat.oldest(usesFlows: change.usesFlows, usesPresentableState: focus != nil || change.usesPresentableState))
+            "format",
+            RecordFormat.oldest(
+                usesFlows: change.usesFlows, usesPresentableState: focus != nil || change.usesPresentableState, carriesCounters: counters != nil))
         writer.field("version", version)
         writer.field("at", at)
         if isFinal { writer.field("final", true) }
         if let focus { writer.field("focus", focus) }
+        if let counters { counters.writeFields(into: &writer) }
         writer.field("type", type)
         change.writeFields(into: &writer, form: .record)
         if let checkpoint {
@@ -29,18 +32,20 @@ extension SessionEvent {
     private static let recordKeys: JSONKeys = [
         "format", "version", "at", "final", "type", "node", "list", "from", "screen", "params", "parent", "navigator", "presentation",
         "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending", "stack", "to", "checkpoint", "bases", "ui", "title", "sheet", "anchor", "dismissible", "selected", "horizontal", "focus", "held",
+        "nextNode", "nextNavigator",
     ]
 
     /// Reads an event back from its record, in any format up to ``RecordFormat/current``.
     /// - Throws: ``SnapshotError`` when the record is not an event.
     init(record: EventRecord) throws(SnapshotError) {
         let value = try StoredJSON.parse(record.body)
-        _ = try RecordFormat.of(value, kind: "event \(record.seq)")  // formats 1 to 4 name an event's members alike
+        _ = try RecordFormat.of(value, kind: "event \(record.seq)")  // every format names an event's members alike
         do throws(JSONReadError) {
             let reader = try JSONObjectReader(value, keys: Self.recordKeys)
             self.init(
                 seq: record.seq, version: try reader.int("version"), at: try reader.int("at"), isFinal: try reader.optionalBool("final") ?? false,
-                change: try Change(reader: reader, form: .record, app: nil), focus: try reader.optionalNodeID("focus"), checkpoint: reader.value("checkpoint").map(Self.bytes))
+                change: try Change(reader: reader, form: .record, app: nil), focus: try reader.optionalNodeID("focus"),
+                counters: try IDCounters(optionalFieldsOf: reader), checkpoint: reader.value("checkpoint").map(Self.bytes))
         } catch {
             throw SnapshotError("event \(record.seq): \(error)")
         }

@@ -14,19 +14,26 @@ public struct EventFields: Codable, Hashable, Sendable {
     /// On the last event of a block: the focus after it (the state's `focus`); nil elsewhere and
     /// on events stored before the server kept it.
     public var focus: String?
+    /// On the last event of a block whose change made ids none of its events show: the state's
+    /// ``SessionState/nextNode`` after it; nil otherwise (the block's `added` events give it).
+    public var nextNode: Int?
+    /// With ``nextNode``: the state's ``SessionState/nextNavigator`` after the block.
+    public var nextNavigator: Int?
 
     private enum CodingKeys: String, CodingKey {
-        case seq, version, at, focus
+        case seq, version, at, focus, nextNode, nextNavigator
         case isFinal = "final"
     }
 
     /// Fields of an event.
-    public init(seq: Int, version: Int, at: Date, isFinal: Bool = false, focus: String? = nil) {
+    public init(seq: Int, version: Int, at: Date, isFinal: Bool = false, focus: String? = nil, nextNode: Int? = nil, nextNavigator: Int? = nil) {
         self.seq = seq
         self.version = version
         self.at = at
         self.isFinal = isFinal
         self.focus = focus
+        self.nextNode = nextNode
+        self.nextNavigator = nextNavigator
     }
 
     /// Reads the fields; `final` is present only on the last event of a block.
@@ -37,6 +44,8 @@ public struct EventFields: Codable, Hashable, Sendable {
         at = try container.decode(Date.self, forKey: .at)
         isFinal = try container.decodeIfPresent(Bool.self, forKey: .isFinal) ?? false
         focus = try container.decodeIfPresent(String.self, forKey: .focus)
+        nextNode = try container.decodeIfPresent(Int.self, forKey: .nextNode)
+        nextNavigator = try container.decodeIfPresent(Int.self, forKey: .nextNavigator)
     }
 
     /// Writes the fields as the server does (`final` only when true).
@@ -47,5 +56,7 @@ public struct EventFields: Codable, Hashable, Sendable {
         try container.encode(at, forKey: .at)
         if isFinal { try container.encode(true, forKey: .isFinal) }
         try container.encodeIfPresent(focus, forKey: .focus)
+        try container.encodeIfPresent(nextNode, forKey: .nextNode)
+        try container.encodeIfPresent(nextNavigator, forKey: .nextNavigator)
     }
 }

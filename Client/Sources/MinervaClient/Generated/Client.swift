@@ -20,6 +20,7 @@ import HTTPTypes
 ///   `unauthorized` 401, `forbidden` 403 (a preflight from an origin not allowed), `not_found` 404, `method_not_allowed` 405, `conflict` 409,
 ///   `app_changed` 410 (a session made with another app description than the one served: create a new session)
 ///   or 409 (see **App versions**), `not_visible`, `covered` and `not_dismissible` 409 (see **Presentable state**),
+///   `removed` 409 (a change names a node or navigator the session removed since: see **Ids**),
 ///   `precondition_failed` 412, `payload_too_large` 413, `uri_too_long` 414,
 ///   `unprocessable` 422, `rate_limited` 429, `headers_too_large` 431, `unavailable` 503.
 /// - **Compatibility.** Answers grow by additions: a later release may add members to any
@@ -250,6 +251,13 @@ import HTTPTypes
 /// - **Defaults.** `push`, `present` and `navigate` start from `from`, else the focus;
 ///   `pop` and `set-root` act on `navigator`, else the focus's navigator (`pop` with `to`
 ///   on `to`'s navigator); `dismiss` takes `node`, else the top-most presented node.
+/// - **Ids.** Node ids are `n` and a number, presented navigators' `v` and a number, each
+///   numbered from the state's counters (`nextNode`, `nextNavigator`) in the order a change
+///   makes them, and never used again in the session. Every id a change names is looked up
+///   before anything else is checked: one the session never had is `404`; one it had and
+///   removed since (another device popped or dismissed it first) is `409` with code
+///   `removed` — a change that names ids is applied to those ids or refused, never to another
+///   node.
 /// - **Limits.** `POST /v1/sessions` answers `503` (with `Retry-After`) while the server
 ///   holds `--max-sessions` sessions (default 100,000). Events: the newest
 ///   `--event-history` per session are kept (default 1,000); an `after` older than that

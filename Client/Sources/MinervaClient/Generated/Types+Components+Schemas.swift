@@ -1387,7 +1387,7 @@ extension Components {
                 case embedded
             }
         }
-        /// One entry of the session's change log. Every successful mutation appends a block of events, all with the `version` it produced, in this order: `appChanged` (first, alone or followed by the flow switch it causes), `removed` (top-most first, as the screens stood before), `finished`, `flowChanged`, `added` (in the order the nodes were shown), then `stackChanged` (a set-root that moved nodes it kept), `paramsChanged`, `tabSelected`, `sizeClassChanged`, `presentationChanged`, `flagsChanged` and `pendingChanged` (each at most once, with its final value), `uiChanged`, `resultConsumed` and `listChanged`. The last event of a block carries `"final": true` and the `focus` after the block.
+        /// One entry of the session's change log. Every successful mutation appends a block of events, all with the `version` it produced, in this order: `appChanged` (first, alone or followed by the flow switch it causes), `removed` (top-most first, as the screens stood before), `finished`, `flowChanged`, `added` (in the order the nodes were shown), then `stackChanged` (a set-root that moved nodes it kept), `paramsChanged`, `tabSelected`, `sizeClassChanged`, `presentationChanged`, `flagsChanged` and `pendingChanged` (each at most once, with its final value), `uiChanged`, `resultConsumed` and `listChanged`. The last event of a block carries `"final": true` and the `focus` after the block (and the id counters, when the block's `added` events do not give them).
         ///
         /// - Remark: Generated from `#/components/schemas/Event`.
         internal typealias Event = MinervaClient.Event
@@ -1461,6 +1461,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/EventFields/focus`.
             internal var focus: Components.Schemas.NodeID?
+            /// With `final`, only when the change made ids none of its events show (a node made and removed by the same change, as a compact split view's route may): the state's `nextNode` after the block. Without it, the block's `added` events give it (one past the highest node id added, or the state's before). See **Ids**.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EventFields/nextNode`.
+            internal var nextNode: Swift.Int?
+            /// With `nextNode`, the state's `nextNavigator` after the block.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EventFields/nextNavigator`.
+            internal var nextNavigator: Swift.Int?
             /// Creates a new `EventFields`.
             ///
             /// - Parameters:
@@ -1469,18 +1477,24 @@ extension Components {
             ///   - at: Server time of the mutation, RFC 3339 in UTC with milliseconds.
             ///   - final: Present (and true) on the last event of a mutation's block only.
             ///   - focus: With `final`: the focus after the block (the state's `focus`), so that a client that mirrors the state from events never re-implements the server's rules. Absent on events stored before it was kept.
+            ///   - nextNode: With `final`, only when the change made ids none of its events show (a node made and removed by the same change, as a compact split view's route may): the state's `nextNode` after the block. Without it, the block's `added` events give it (one past the highest node id added, or the state's before). See **Ids**.
+            ///   - nextNavigator: With `nextNode`, the state's `nextNavigator` after the block.
             internal init(
                 seq: Swift.Int,
                 version: Swift.Int,
                 at: Foundation.Date,
                 final: Swift.Bool? = nil,
-                focus: Components.Schemas.NodeID? = nil
+                focus: Components.Schemas.NodeID? = nil,
+                nextNode: Swift.Int? = nil,
+                nextNavigator: Swift.Int? = nil
             ) {
                 self.seq = seq
                 self.version = version
                 self.at = at
                 self.final = final
                 self.focus = focus
+                self.nextNode = nextNode
+                self.nextNavigator = nextNavigator
             }
             internal enum CodingKeys: String, CodingKey {
                 case seq
@@ -1488,6 +1502,8 @@ extension Components {
                 case at
                 case final
                 case focus
+                case nextNode
+                case nextNavigator
             }
         }
         /// A node came on screen (push, present, set-root, navigate, a deep link, a guard's flow). A node that starts a navigator of its own (a present) also names the presenting navigator (`presentedBy`) and whether its navigator accepts pushes (`embedded`).

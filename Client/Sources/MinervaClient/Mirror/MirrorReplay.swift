@@ -53,13 +53,13 @@ struct MirrorReplay {
     }
 
     /// Applies one change's block of events with the model's replay.
-    /// - Parameters:
-    ///   - block: the events of one version, the last one final.
-    ///   - highestNode: the highest node number the mirror has seen: a node that comes back
-    ///     below it came back by a restore, whose `added` events do not say where it stood.
+    ///
+    /// A node added with an id below the state's `nextNode` came back by a restore (ids are never
+    /// made twice), and its `added` event does not say where it stood: that block is read whole.
+    /// - Parameter block: the events of one version, the last one final.
     /// - Returns: the lists the block changed, whose cells are to be read.
     /// - Throws: ``Unmirrorable`` when the events do not carry what the state shows.
-    mutating func apply(_ block: [Event], highestNode: Int) throws(Unmirrorable) -> [Logged<ListChanged>] {
+    mutating func apply(_ block: [Event]) throws(Unmirrorable) -> [Logged<ListChanged>] {
         guard let last = block.last, last.isFinal, last.focus != nil else { throw Unmirrorable() }
         var changedLists: [Logged<ListChanged>] = []
         var events: [MinervaModel.SessionEvent] = []
@@ -67,7 +67,7 @@ struct MirrorReplay {
         for event in block {
             switch event {
             case .removed(let removed) where removed.reason == .restore: throw Unmirrorable()
-            case .added(let added) where Self.number(of: added.node) <= highestNode: throw Unmirrorable()
+            case .added(let added) where Self.number(of: added.node) < model.tree.idCounters.nextNode: throw Unmirrorable()
             case .appChanged, .unknown: throw Unmirrorable()
             case .listChanged(let changed): changedLists.append(changed)
             default: break
@@ -98,14 +98,6 @@ struct MirrorReplay {
     /// The number of a node id (`n12` → 12).
     static func number(of node: String) -> Int {
         Int(node.dropFirst()) ?? 0
-    }
-
-    /// The highest node number a state shows.
-    static func highestNode(in state: SessionState) -> Int {
-        func highest(_ node: Node) -> Int {
-            node.children.reduce(number(of: node.id)) { max($0, highest($1)) }
-        }
-        return highest(state.root)
     }
 
     // MARK: - Between the client's values and the model's

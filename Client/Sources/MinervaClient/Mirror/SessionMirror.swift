@@ -39,8 +39,6 @@ public struct SessionMirror: AsyncSequence, Sendable {
         private var replay: MirrorReplay?
         /// The app description the model runs, read once per version of the app.
         private var app: (version: String, model: MirrorReplay.ModelApp)?
-        /// The highest node number seen: ids are never reused, so a node added below it came back.
-        private var highestNode = 0
         /// Whether applying a block failed (the server could not be reached): the next `next()`
         /// reads the state instead of applying the blocks after it to a state that missed one.
         private var missedBlock = false
@@ -57,7 +55,6 @@ public struct SessionMirror: AsyncSequence, Sendable {
             guard let current = state else {
                 let first = await session.state
                 state = first
-                highestNode = MirrorReplay.highestNode(in: first)
                 var following = SessionChanges(session: session, after: first.lastEvent, delivery: delivery)
                 following.advancesVersion = false
                 changes = following.makeAsyncIterator()
@@ -95,7 +92,6 @@ public struct SessionMirror: AsyncSequence, Sendable {
         /// Keeps a state as the one the next block applies to.
         private mutating func delivered(_ next: SessionState) -> SessionState {
             state = next
-            highestNode = Swift.max(highestNode, MirrorReplay.highestNode(in: next))
             return next
         }
 
@@ -106,7 +102,7 @@ public struct SessionMirror: AsyncSequence, Sendable {
                 var replay = try await self.replay(from: state)
                 self.replay = nil
                 var read: [String: NodeList] = [:]
-                for changed in try replay.apply(block, highestNode: highestNode) {
+                for changed in try replay.apply(block) {
                     // The list as it is now is the block's only when nothing changed since (a
                     // later change may have replaced it, removed its node, or started it again at
                     // the same number): otherwise the version's own state says what it was.

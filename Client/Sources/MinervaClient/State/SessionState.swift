@@ -17,6 +17,11 @@ public struct SessionState: Codable, Hashable, Sendable {
     public var appVersion: String
     /// The top-most visible node.
     public var focus: String
+    /// The number the next node's id takes (`n12` for 12): a change numbers the nodes it makes
+    /// from it, in the order it makes them, and no id is ever used again in the session.
+    public var nextNode: Int
+    /// The number the next presented navigator's id takes (`v3` for 3).
+    public var nextNavigator: Int
     /// The device's horizontal size class: always in a split view, elsewhere only when compact.
     public var sizeClass: SizeClass?
     /// Split views only: whether the split view shows one column as one stack.
@@ -41,7 +46,8 @@ public struct SessionState: Codable, Hashable, Sendable {
 
     /// A state document (the client reads them from the server; tests and previews make them).
     public init(
-        id: String, version: Int, layout: Layout, flow: String, appVersion: String, focus: String, sizeClass: SizeClass? = nil,
+        id: String, version: Int, layout: Layout, flow: String, appVersion: String, focus: String, nextNode: Int, nextNavigator: Int,
+        sizeClass: SizeClass? = nil,
         collapsed: Bool? = nil, compactStack: [String]? = nil, root: Node, navigators: [Navigator], tabs: Tabs? = nil,
         flags: [String] = [], unknownScreens: [String]? = nil, pending: Pending? = nil, lastEvent: Int
     ) {
@@ -51,6 +57,8 @@ public struct SessionState: Codable, Hashable, Sendable {
         self.flow = flow
         self.appVersion = appVersion
         self.focus = focus
+        self.nextNode = nextNode
+        self.nextNavigator = nextNavigator
         self.sizeClass = sizeClass
         self.collapsed = collapsed
         self.compactStack = compactStack
