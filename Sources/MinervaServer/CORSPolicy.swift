@@ -12,7 +12,7 @@ public struct CORSPolicy: Sendable {
     private let origins: Set<String>
 
     /// The headers a page may read from an answer.
-    static let exposedHeaders = "ETag, X-Request-ID, Retry-After, Idempotent-Replayed"
+    static let exposedHeaders = "ETag, X-Request-ID, Retry-After, Idempotent-Replayed, Minerva-Model-Version"
     /// The request headers a page may send.
     static let allowedHeaders = "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID"
     /// Seconds a browser may keep a preflight's answer.

@@ -1,3 +1,5 @@
+import MinervaModel
+
 extension Endpoint {
     /// Every endpoint of the API, one row each, as openapi.yaml lists them (`RouteContractTests`
     /// holds the two to each other). No two patterns match the same path; a path is matched

@@ -37,18 +37,25 @@ extension MinervaAPI {
         return .response(response(to: outcome))
     }
 
-    /// The answer to a mutation's outcome; its events are counted.
+    /// The answer to a mutation's outcome, naming the model version whose step answered it
+    /// (`Minerva-Model-Version`); its events are counted.
     private func response(to outcome: Result<MutationResult, SessionError>) -> HTTPResponse {
+        var response: HTTPResponse
         switch outcome {
         case .success(let result) where result.replayed:
-            return result.answer.replayResponse
+            response = result.answer.replayResponse
         case .success(let result):
             metrics.events(result.events)
-            return result.answer.response
+            response = result.answer.response
         case .failure(let error):
-            return Self.errorResponse(APIError(error))
+            response = Self.errorResponse(APIError(error))
         }
+        response.headers.append(Self.modelVersionHeader)
+        return response
     }
+
+    /// `Minerva-Model-Version`, the version of the model whose step answers this server's changes.
+    private static let modelVersionHeader = (name: "Minerva-Model-Version", value: String(ModelVersion.current))
 }
 
 /// Reads a body into a result, so that its errors can be raised after the `If-Match` check.

@@ -62,10 +62,10 @@ def test_admin_paths_are_unknown_without_a_token_and_closed_to_session_tokens(ta
     status, _, document = tabs_server.request("GET", "/v1/admin/analytics/screens")
     assert status == 404, document
     # GET /v1/server says so beforehand, without a token, so that a client need not try.
-    assert tabs_server.request("GET", "/v1/server")[2] == {"adminAnalytics": False}
+    assert tabs_server.request("GET", "/v1/server")[2]["adminAnalytics"] is False
     guarded = RunningServer(*TABS, "--admin-token", ADMIN)
     try:
-        assert guarded.request("GET", "/v1/server")[2] == {"adminAnalytics": True}
+        assert guarded.request("GET", "/v1/server")[2]["adminAnalytics"] is True
         session = guarded.create_session()
         for token in (None, session.token, "wrong"):
             status, headers, document = guarded.request("GET", "/v1/admin/analytics/screens", token=token)
@@ -86,7 +86,7 @@ def test_the_admin_token_may_come_from_the_environment():
     server = RunningServer(*TABS, environment={"MINERVA_ADMIN_TOKEN": ADMIN})
     try:
         assert report(server, "flows")["flows"] == []
-        assert server.request("GET", "/v1/server")[2] == {"adminAnalytics": True}
+        assert server.request("GET", "/v1/server")[2]["adminAnalytics"] is True
     finally:
         assert server.stop() == 0, "".join(server.log)
 

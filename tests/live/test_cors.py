@@ -21,7 +21,7 @@ from conftest import EventStream, RunningServer
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-EXPOSED = "ETag, X-Request-ID, Retry-After, Idempotent-Replayed"
+EXPOSED = "ETag, X-Request-ID, Retry-After, Idempotent-Replayed, Minerva-Model-Version"
 
 # The page runs once it loads, against the API named in its query string (`?api=URL`), and
 # leaves what it saw in `window.results`.

@@ -194,3 +194,33 @@ def test_a_removed_presented_navigator_is_409(apps):
     status, _, document = session.call("POST", "/pop", {"navigator": presented})
     assert status == 409 and document["error"]["code"] == "removed", document
     assert json.dumps(session.get()).count(presented) == 0
+
+
+def test_the_server_publishes_its_model_version_and_the_limits_its_step_checks():
+    """`GET /v1/server` names the model version and the limits, as the flags set them; every
+    answer to a change names the model version (a refusal too), a read does not; and a change
+    is refused exactly where the published limits say."""
+    server = RunningServer("--app", str(FILES["food"]), "--max-nodes", "4", "--max-param-bytes", "64", "--max-ui-bytes", "80")
+    try:
+        status, _, info = server.request("GET", "/v1/server")
+        assert status == 200
+        limits, version = info["limits"], info["modelVersion"]
+        assert isinstance(version, int) and version >= 1
+        assert (limits["maxNodes"], limits["maxParamBytes"], limits["maxUIBytes"]) == (4, 64, 80)
+        assert limits["listHistoryBudget"] == limits["maxSessionBytes"] // 2
+        session = server.create_session()
+        fits = {"id": "x" * (limits["maxParamBytes"] - len('{"id":""}'))}
+        status, headers, _ = session.call("POST", "/push", {"screen": "dish", "params": fits})
+        assert status == 200 and headers["Minerva-Model-Version"] == str(version)
+        over = {"id": fits["id"] + "x"}
+        status, headers, document = session.call("POST", "/push", {"screen": "dish", "params": over})
+        assert status == 422 and headers["Minerva-Model-Version"] == str(version), document
+        status, headers, _ = session.call("GET")
+        assert status == 200 and "Minerva-Model-Version" not in headers
+        session.op("push", {"screen": "cart"})
+        # n0, the menu, two pushed: the node limit holds the next one back.
+        status, headers, document = session.call("POST", "/push", {"screen": "checkout"})
+        assert status == 409 and str(limits["maxNodes"]) in document["error"]["message"], document
+        assert headers["Minerva-Model-Version"] == str(version)
+    finally:
+        assert server.stop() == 0, "".join(server.log)

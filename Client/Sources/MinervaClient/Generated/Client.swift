@@ -171,7 +171,7 @@ import HTTPTypes
 ///   `Access-Control-Max-Age: 600`. Every answer to a request whose `Origin` is allowed,
 ///   errors, long polls and event streams included, carries
 ///   `Access-Control-Allow-Origin: <that origin>` and `Access-Control-Expose-Headers: ETag,
-///   X-Request-ID, Retry-After, Idempotent-Replayed`. An origin not allowed (any origin,
+///   X-Request-ID, Retry-After, Idempotent-Replayed, Minerva-Model-Version`. An origin not allowed (any origin,
 ///   without the flag) gets no CORS headers, so the browser refuses the answer; its
 ///   preflight is `403` (`forbidden`, naming the flag). With the flag, every answer carries
 ///   `Vary: Origin`. Follow events with a `fetch()` stream: `EventSource` cannot send the
@@ -251,6 +251,12 @@ import HTTPTypes
 /// - **Defaults.** `push`, `present` and `navigate` start from `from`, else the focus;
 ///   `pop` and `set-root` act on `navigator`, else the focus's navigator (`pop` with `to`
 ///   on `to`'s navigator); `dismiss` takes `node`, else the top-most presented node.
+/// - **Model version.** The rules that turn a state and a change into the next state and its
+///   events are the navigation model's, versioned as a whole: `GET /v1/server` names the
+///   version this server runs (`modelVersion`) and the limits its step checks (`limits`), and
+///   every answer to a change carries `Minerva-Model-Version`. A client that runs the same
+///   model version on the state it holds computes the same block (`Model/Corpus/` in the
+///   repository holds states, changes and the blocks they make for each version).
 /// - **Ids.** Node ids are `n` and a number, presented navigators' `v` and a number, each
 ///   numbered from the state's counters (`nextNode`, `nextNavigator`) in the order a change
 ///   makes them, and never used again in the session. Every id a change names is looked up
@@ -544,6 +550,201 @@ internal struct Client: APIProtocol {
             }
         )
     }
+    /// What this server offers besides the app
+    ///
+    /// What a client may use on this server beyond the session API, so that it shows only what works without trying it first: `adminAnalytics` is whether the admin paths (`/v1/admin/analytics/…`) answer, that is whether the server has an admin token (`--admin-token` or `MINERVA_ADMIN_TOKEN`). The web client hides its Analytics button when it is `false`. That a token exists says no more than those paths' `404` does without one; the token itself is never shown. Fixed for the process's life; members may be added.
+    ///
+    /// - Remark: HTTP `GET /v1/server`.
+    /// - Remark: Generated from `#/paths//v1/server/get(getServer)`.
+    internal func getServer(_ input: Operations.GetServer.Input) async throws -> Operations.GetServer.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.GetServer.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/server",
+                    parameters: []
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .get
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "X-Request-ID",
+                    value: input.headers.xRequestID
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                return (request, nil)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let headers: Operations.GetServer.Output.Ok.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-ID",
+                        as: Components.Headers.RequestID.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.GetServer.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ServerInfo.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 400:
+                    let headers: Components.Responses.MalformedRequest.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-ID",
+                        as: Components.Headers.RequestID.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.MalformedRequest.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorDocument.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 413:
+                    let headers: Components.Responses.PayloadTooLarge.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-ID",
+                        as: Components.Headers.RequestID.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.PayloadTooLarge.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorDocument.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .contentTooLarge(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 414:
+                    let headers: Components.Responses.UriTooLong.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-ID",
+                        as: Components.Headers.RequestID.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.UriTooLong.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorDocument.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .uriTooLong(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 431:
+                    let headers: Components.Responses.HeadersTooLarge.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-ID",
+                        as: Components.Headers.RequestID.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.HeadersTooLarge.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorDocument.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .requestHeaderFieldsTooLarge(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
     /// Create a session
     ///
     /// A new session: the app coordinator `n0` and the root screen's node `n1` on the base
@@ -620,6 +821,11 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
                             as: Components.Headers.IdempotentReplayed.self
+                        ),
+                        minervaModelVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Model-Version",
+                            as: Components.Headers.ModelVersion.self
                         ),
                         location: try converter.getRequiredHeaderFieldAsURI(
                             in: response.headerFields,
@@ -984,6 +1190,11 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
                             as: Components.Headers.IdempotentReplayed.self
+                        ),
+                        minervaModelVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Model-Version",
+                            as: Components.Headers.ModelVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -2295,6 +2506,11 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
                             as: Components.Headers.IdempotentReplayed.self
+                        ),
+                        minervaModelVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Model-Version",
+                            as: Components.Headers.ModelVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -2804,6 +3020,11 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
                             as: Components.Headers.IdempotentReplayed.self
+                        ),
+                        minervaModelVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Model-Version",
+                            as: Components.Headers.ModelVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -3314,6 +3535,11 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
                             as: Components.Headers.IdempotentReplayed.self
+                        ),
+                        minervaModelVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Model-Version",
+                            as: Components.Headers.ModelVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -3822,6 +4048,11 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
                             as: Components.Headers.IdempotentReplayed.self
+                        ),
+                        minervaModelVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Model-Version",
+                            as: Components.Headers.ModelVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -4337,6 +4568,11 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
                             as: Components.Headers.IdempotentReplayed.self
+                        ),
+                        minervaModelVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Model-Version",
+                            as: Components.Headers.ModelVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -4849,6 +5085,11 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
                             as: Components.Headers.IdempotentReplayed.self
+                        ),
+                        minervaModelVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Model-Version",
+                            as: Components.Headers.ModelVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -5392,6 +5633,11 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
                             as: Components.Headers.IdempotentReplayed.self
+                        ),
+                        minervaModelVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Model-Version",
+                            as: Components.Headers.ModelVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -5908,6 +6154,11 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
                             as: Components.Headers.IdempotentReplayed.self
+                        ),
+                        minervaModelVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Model-Version",
+                            as: Components.Headers.ModelVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -6416,6 +6667,11 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
                             as: Components.Headers.IdempotentReplayed.self
+                        ),
+                        minervaModelVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Model-Version",
+                            as: Components.Headers.ModelVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -6893,6 +7149,11 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
                             as: Components.Headers.IdempotentReplayed.self
+                        ),
+                        minervaModelVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Model-Version",
+                            as: Components.Headers.ModelVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -7370,6 +7631,11 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
                             as: Components.Headers.IdempotentReplayed.self
+                        ),
+                        minervaModelVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Model-Version",
+                            as: Components.Headers.ModelVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -8671,6 +8937,11 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
                             as: Components.Headers.IdempotentReplayed.self
+                        ),
+                        minervaModelVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Model-Version",
+                            as: Components.Headers.ModelVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -9176,6 +9447,11 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
                             as: Components.Headers.IdempotentReplayed.self
+                        ),
+                        minervaModelVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Model-Version",
+                            as: Components.Headers.ModelVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -9683,6 +9959,11 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
                             as: Components.Headers.IdempotentReplayed.self
+                        ),
+                        minervaModelVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Model-Version",
+                            as: Components.Headers.ModelVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -10191,6 +10472,11 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
                             as: Components.Headers.IdempotentReplayed.self
+                        ),
+                        minervaModelVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Model-Version",
+                            as: Components.Headers.ModelVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -10686,6 +10972,11 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
                             as: Components.Headers.IdempotentReplayed.self
+                        ),
+                        minervaModelVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Model-Version",
+                            as: Components.Headers.ModelVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -11643,6 +11934,11 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Idempotent-Replayed",
                             as: Components.Headers.IdempotentReplayed.self
+                        ),
+                        minervaModelVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Model-Version",
+                            as: Components.Headers.ModelVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)

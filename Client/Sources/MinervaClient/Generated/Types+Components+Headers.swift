@@ -16,6 +16,10 @@ extension Components {
         internal enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
             case _true = "true"
         }
+        /// On every answer to a change of a session (its refusals too): the version of the navigation model whose step answered it (`GET /v1/server`'s `modelVersion`; see **Model version**). Absent on reads.
+        ///
+        /// - Remark: Generated from `#/components/headers/ModelVersion`.
+        internal typealias ModelVersion = Swift.String
         /// The authentication scheme to use, `Bearer`.
         ///
         /// - Remark: Generated from `#/components/headers/WWWAuthenticate`.

@@ -59,20 +59,27 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/responses/State/headers/Idempotent-Replayed`.
                 internal var idempotentReplayed: Components.Headers.IdempotentReplayed?
+                /// On every answer to a change of a session (its refusals too): the version of the navigation model whose step answered it (`GET /v1/server`'s `modelVersion`; see **Model version**). Absent on reads.
+                ///
+                /// - Remark: Generated from `#/components/responses/State/headers/Minerva-Model-Version`.
+                internal var minervaModelVersion: Components.Headers.ModelVersion?
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
                 ///   - xRequestID: The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
                 ///   - eTag: The session's version as a strong entity tag, `"<version>"`.
                 ///   - idempotentReplayed: `true` on an answer that repeats the first answer to a request with the same `Idempotency-Key` (absent on the first answer).
+                ///   - minervaModelVersion: On every answer to a change of a session (its refusals too): the version of the navigation model whose step answered it (`GET /v1/server`'s `modelVersion`; see **Model version**). Absent on reads.
                 internal init(
                     xRequestID: Components.Headers.RequestID,
                     eTag: Components.Headers.ETag,
-                    idempotentReplayed: Components.Headers.IdempotentReplayed? = nil
+                    idempotentReplayed: Components.Headers.IdempotentReplayed? = nil,
+                    minervaModelVersion: Components.Headers.ModelVersion? = nil
                 ) {
                     self.xRequestID = xRequestID
                     self.eTag = eTag
                     self.idempotentReplayed = idempotentReplayed
+                    self.minervaModelVersion = minervaModelVersion
                 }
             }
             /// Received HTTP response headers

@@ -715,6 +715,85 @@ extension Components {
                 case unset
             }
         }
+        /// - Remark: Generated from `#/components/schemas/ServerInfo`.
+        internal typealias ServerInfo = MinervaClient.ServerInfo
+        /// What every change is checked against inside the model's step (the server's flags of the same names set them): a client that holds them refuses what the server would refuse.
+        ///
+        /// - Remark: Generated from `#/components/schemas/StepLimits`.
+        internal struct StepLimits: Codable, Hashable, Sendable {
+            /// Nodes per session at most (`--max-nodes`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/StepLimits/maxNodes`.
+            internal var maxNodes: Swift.Int
+            /// Bytes of one node's params as JSON at most; a flow's result value counts the same (`--max-param-bytes`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/StepLimits/maxParamBytes`.
+            internal var maxParamBytes: Swift.Int
+            /// Bytes of one node's UI state as JSON at most (`--max-ui-bytes`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/StepLimits/maxUIBytes`.
+            internal var maxUIBytes: Swift.Int
+            /// Cells per list at most (`--max-list-items`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/StepLimits/maxListItems`.
+            internal var maxListItems: Swift.Int
+            /// Bytes of one list's cells at most (`--max-list-bytes`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/StepLimits/maxListBytes`.
+            internal var maxListBytes: Swift.Int
+            /// Bytes of a whole session at most: a share per node and its params, UI state and held results, and every list's current cells (`--max-session-bytes`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/StepLimits/maxSessionBytes`.
+            internal var maxSessionBytes: Swift.Int
+            /// List versions kept per node for diffs from older versions (`--list-history`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/StepLimits/listHistory`.
+            internal var listHistory: Swift.Int
+            /// Bytes the older versions of all of a session's lists may take together (half of `maxSessionBytes`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/StepLimits/listHistoryBudget`.
+            internal var listHistoryBudget: Swift.Int
+            /// Creates a new `StepLimits`.
+            ///
+            /// - Parameters:
+            ///   - maxNodes: Nodes per session at most (`--max-nodes`).
+            ///   - maxParamBytes: Bytes of one node's params as JSON at most; a flow's result value counts the same (`--max-param-bytes`).
+            ///   - maxUIBytes: Bytes of one node's UI state as JSON at most (`--max-ui-bytes`).
+            ///   - maxListItems: Cells per list at most (`--max-list-items`).
+            ///   - maxListBytes: Bytes of one list's cells at most (`--max-list-bytes`).
+            ///   - maxSessionBytes: Bytes of a whole session at most: a share per node and its params, UI state and held results, and every list's current cells (`--max-session-bytes`).
+            ///   - listHistory: List versions kept per node for diffs from older versions (`--list-history`).
+            ///   - listHistoryBudget: Bytes the older versions of all of a session's lists may take together (half of `maxSessionBytes`).
+            internal init(
+                maxNodes: Swift.Int,
+                maxParamBytes: Swift.Int,
+                maxUIBytes: Swift.Int,
+                maxListItems: Swift.Int,
+                maxListBytes: Swift.Int,
+                maxSessionBytes: Swift.Int,
+                listHistory: Swift.Int,
+                listHistoryBudget: Swift.Int
+            ) {
+                self.maxNodes = maxNodes
+                self.maxParamBytes = maxParamBytes
+                self.maxUIBytes = maxUIBytes
+                self.maxListItems = maxListItems
+                self.maxListBytes = maxListBytes
+                self.maxSessionBytes = maxSessionBytes
+                self.listHistory = listHistory
+                self.listHistoryBudget = listHistoryBudget
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case maxNodes
+                case maxParamBytes
+                case maxUIBytes
+                case maxListItems
+                case maxListBytes
+                case maxSessionBytes
+                case listHistory
+                case listHistoryBudget
+            }
+        }
         /// The fields every state document carries.
         ///
         /// - Remark: Generated from `#/components/schemas/StateFields`.

@@ -239,6 +239,240 @@ internal enum Operations {
             }
         }
     }
+    /// What this server offers besides the app
+    ///
+    /// What a client may use on this server beyond the session API, so that it shows only what works without trying it first: `adminAnalytics` is whether the admin paths (`/v1/admin/analytics/…`) answer, that is whether the server has an admin token (`--admin-token` or `MINERVA_ADMIN_TOKEN`). The web client hides its Analytics button when it is `false`. That a token exists says no more than those paths' `404` does without one; the token itself is never shown. Fixed for the process's life; members may be added.
+    ///
+    /// - Remark: HTTP `GET /v1/server`.
+    /// - Remark: Generated from `#/paths//v1/server/get(getServer)`.
+    internal enum GetServer {
+        internal static let id: Swift.String = "getServer"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/server/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// An id for this request, echoed in the answer's `X-Request-ID` and written to the server's request log. Used when it is 1 to 64 printable ASCII characters without spaces (`!` to `~`); any other value is replaced by one the server makes up (never refused).
+                ///
+                /// - Remark: Generated from `#/paths/v1/server/GET/header/X-Request-ID`.
+                internal var xRequestID: Components.Parameters.RequestID?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetServer.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestID: An id for this request, echoed in the answer's `X-Request-ID` and written to the server's request log. Used when it is 1 to 64 printable ASCII characters without spaces (`!` to `~`); any other value is replaced by one the server makes up (never refused).
+                ///   - accept:
+                internal init(
+                    xRequestID: Components.Parameters.RequestID? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetServer.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestID = xRequestID
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.GetServer.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            internal init(headers: Operations.GetServer.Input.Headers = .init()) {
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/server/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/server/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                    internal init(xRequestID: Components.Headers.RequestID) {
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.GetServer.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/server/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/server/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.ServerInfo)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.ServerInfo {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.GetServer.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.GetServer.Output.Ok.Headers,
+                    body: Operations.GetServer.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// What this server offers.
+            ///
+            /// - Remark: Generated from `#/paths//v1/server/get(getServer)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetServer.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.GetServer.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is malformed at the HTTP level (a NUL byte or a malformed escape in the path or query, ambiguous framing, a missing `Host`; see the conventions). Answered before anything else; the connection is closed after it.
+            ///
+            /// - Remark: Generated from `#/paths//v1/server/get(getServer)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.MalformedRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.MalformedRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request body is over the limit (`--max-body`, default 1 MiB). When `Content-Length` declares it, the answer comes before the body is read and the connection is closed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/server/get(getServer)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            internal var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target (path and query) is longer than `--max-url-bytes` (default 8,192). Checked before the path is matched.
+            ///
+            /// - Remark: Generated from `#/paths//v1/server/get(getServer)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.UriTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.UriTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The header fields are larger than `--max-header-bytes` (default 16,384). Checked before the path is matched.
+            ///
+            /// - Remark: Generated from `#/paths//v1/server/get(getServer)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            internal var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Create a session
     ///
     /// A new session: the app coordinator `n0` and the root screen's node `n1` on the base
@@ -326,6 +560,10 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/sessions/POST/responses/201/headers/Idempotent-Replayed`.
                     internal var idempotentReplayed: Components.Headers.IdempotentReplayed?
+                    /// On every answer to a change of a session (its refusals too): the version of the navigation model whose step answered it (`GET /v1/server`'s `modelVersion`; see **Model version**). Absent on reads.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/POST/responses/201/headers/Minerva-Model-Version`.
+                    internal var minervaModelVersion: Components.Headers.ModelVersion?
                     /// The new session's path.
                     ///
                     /// - Remark: Generated from `#/paths/v1/sessions/POST/responses/201/headers/Location`.
@@ -336,16 +574,19 @@ internal enum Operations {
                     ///   - xRequestID: The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
                     ///   - eTag: The session's version as a strong entity tag, `"<version>"`.
                     ///   - idempotentReplayed: `true` on an answer that repeats the first answer to a request with the same `Idempotency-Key` (absent on the first answer).
+                    ///   - minervaModelVersion: On every answer to a change of a session (its refusals too): the version of the navigation model whose step answered it (`GET /v1/server`'s `modelVersion`; see **Model version**). Absent on reads.
                     ///   - location: The new session's path.
                     internal init(
                         xRequestID: Components.Headers.RequestID,
                         eTag: Components.Headers.ETag,
                         idempotentReplayed: Components.Headers.IdempotentReplayed? = nil,
+                        minervaModelVersion: Components.Headers.ModelVersion? = nil,
                         location: Components.Headers.Location
                     ) {
                         self.xRequestID = xRequestID
                         self.eTag = eTag
                         self.idempotentReplayed = idempotentReplayed
+                        self.minervaModelVersion = minervaModelVersion
                         self.location = location
                     }
                 }
@@ -8026,20 +8267,27 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/sessions/{id}/restore/POST/responses/200/headers/Idempotent-Replayed`.
                     internal var idempotentReplayed: Components.Headers.IdempotentReplayed?
+                    /// On every answer to a change of a session (its refusals too): the version of the navigation model whose step answered it (`GET /v1/server`'s `modelVersion`; see **Model version**). Absent on reads.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{id}/restore/POST/responses/200/headers/Minerva-Model-Version`.
+                    internal var minervaModelVersion: Components.Headers.ModelVersion?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
                     ///   - xRequestID: The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
                     ///   - eTag: The session's version as a strong entity tag, `"<version>"`.
                     ///   - idempotentReplayed: `true` on an answer that repeats the first answer to a request with the same `Idempotency-Key` (absent on the first answer).
+                    ///   - minervaModelVersion: On every answer to a change of a session (its refusals too): the version of the navigation model whose step answered it (`GET /v1/server`'s `modelVersion`; see **Model version**). Absent on reads.
                     internal init(
                         xRequestID: Components.Headers.RequestID,
                         eTag: Components.Headers.ETag,
-                        idempotentReplayed: Components.Headers.IdempotentReplayed? = nil
+                        idempotentReplayed: Components.Headers.IdempotentReplayed? = nil,
+                        minervaModelVersion: Components.Headers.ModelVersion? = nil
                     ) {
                         self.xRequestID = xRequestID
                         self.eTag = eTag
                         self.idempotentReplayed = idempotentReplayed
+                        self.minervaModelVersion = minervaModelVersion
                     }
                 }
                 /// Received HTTP response headers
@@ -10897,20 +11145,27 @@ internal enum Operations {
                     ///
                     /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PUT/responses/200/headers/Idempotent-Replayed`.
                     internal var idempotentReplayed: Components.Headers.IdempotentReplayed?
+                    /// On every answer to a change of a session (its refusals too): the version of the navigation model whose step answered it (`GET /v1/server`'s `modelVersion`; see **Model version**). Absent on reads.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PUT/responses/200/headers/Minerva-Model-Version`.
+                    internal var minervaModelVersion: Components.Headers.ModelVersion?
                     /// Creates a new `Headers`.
                     ///
                     /// - Parameters:
                     ///   - xRequestID: The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
                     ///   - eTag: The session's version as a strong entity tag, `"<version>"`.
                     ///   - idempotentReplayed: `true` on an answer that repeats the first answer to a request with the same `Idempotency-Key` (absent on the first answer).
+                    ///   - minervaModelVersion: On every answer to a change of a session (its refusals too): the version of the navigation model whose step answered it (`GET /v1/server`'s `modelVersion`; see **Model version**). Absent on reads.
                     internal init(
                         xRequestID: Components.Headers.RequestID,
                         eTag: Components.Headers.ETag,
-                        idempotentReplayed: Components.Headers.IdempotentReplayed? = nil
+                        idempotentReplayed: Components.Headers.IdempotentReplayed? = nil,
+                        minervaModelVersion: Components.Headers.ModelVersion? = nil
                     ) {
                         self.xRequestID = xRequestID
                         self.eTag = eTag
                         self.idempotentReplayed = idempotentReplayed
+                        self.minervaModelVersion = minervaModelVersion
                     }
                 }
                 /// Received HTTP response headers

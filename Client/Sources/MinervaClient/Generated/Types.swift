@@ -12,6 +12,13 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/app`.
     /// - Remark: Generated from `#/paths//v1/app/get(getApp)`.
     func getApp(_ input: Operations.GetApp.Input) async throws -> Operations.GetApp.Output
+    /// What this server offers besides the app
+    ///
+    /// What a client may use on this server beyond the session API, so that it shows only what works without trying it first: `adminAnalytics` is whether the admin paths (`/v1/admin/analytics/…`) answer, that is whether the server has an admin token (`--admin-token` or `MINERVA_ADMIN_TOKEN`). The web client hides its Analytics button when it is `false`. That a token exists says no more than those paths' `404` does without one; the token itself is never shown. Fixed for the process's life; members may be added.
+    ///
+    /// - Remark: HTTP `GET /v1/server`.
+    /// - Remark: Generated from `#/paths//v1/server/get(getServer)`.
+    func getServer(_ input: Operations.GetServer.Input) async throws -> Operations.GetServer.Output
     /// Create a session
     ///
     /// A new session: the app coordinator `n0` and the root screen's node `n1` on the base
@@ -548,6 +555,15 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/app/get(getApp)`.
     internal func getApp(headers: Operations.GetApp.Input.Headers = .init()) async throws -> Operations.GetApp.Output {
         try await getApp(Operations.GetApp.Input(headers: headers))
+    }
+    /// What this server offers besides the app
+    ///
+    /// What a client may use on this server beyond the session API, so that it shows only what works without trying it first: `adminAnalytics` is whether the admin paths (`/v1/admin/analytics/…`) answer, that is whether the server has an admin token (`--admin-token` or `MINERVA_ADMIN_TOKEN`). The web client hides its Analytics button when it is `false`. That a token exists says no more than those paths' `404` does without one; the token itself is never shown. Fixed for the process's life; members may be added.
+    ///
+    /// - Remark: HTTP `GET /v1/server`.
+    /// - Remark: Generated from `#/paths//v1/server/get(getServer)`.
+    internal func getServer(headers: Operations.GetServer.Input.Headers = .init()) async throws -> Operations.GetServer.Output {
+        try await getServer(Operations.GetServer.Input(headers: headers))
     }
     /// Create a session
     ///

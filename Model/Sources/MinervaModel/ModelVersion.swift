@@ -1,0 +1,12 @@
+/// The version of the navigation model's rules: what the step makes of a state, a command, the
+/// limits and a time. Two programs that run the same version answer every change with the same
+/// block (the server answers each change with the version that applied it, and names it in
+/// `GET /v1/server`), so a client that runs this model predicts the server's answer exactly.
+///
+/// It is bumped with any change to the step's output for any input, and the golden corpus
+/// (`Model/Corpus/`: states, commands and the blocks they make) holds it: a rule changed without
+/// a bump fails the corpus in the server's tests and in the Swift client's.
+public enum ModelVersion {
+    /// The version this build's step runs.
+    public static let current = 1
+}
