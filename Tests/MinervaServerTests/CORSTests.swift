@@ -30,7 +30,7 @@ import Testing
         ] {
             #expect(value("Access-Control-Allow-Origin", in: answer.headers) == Self.allowed)
             #expect(value("Vary", in: answer.headers) == "Origin")
-            #expect(value("Access-Control-Expose-Headers", in: answer.headers) == "ETag, X-Request-ID, Retry-After, Idempotent-Replayed")
+            #expect(value("Access-Control-Expose-Headers", in: answer.headers) == "ETag, X-Request-ID, Retry-After, Idempotent-Replayed, Minerva-Model-Version")
         }
     }
 

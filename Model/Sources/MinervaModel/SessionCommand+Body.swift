@@ -27,6 +27,14 @@ public enum NavigationOperation: String, CaseIterable, Sendable {
         }
     }
 
+    /// Whether the operation's body may ask for sample lists (`sampleLists`): those that can add nodes.
+    var takesSampleLists: Bool {
+        switch self {
+        case .dismiss, .pop, .selectTab, .sizeClass: false
+        default: true
+        }
+    }
+
     /// Whether the operation needs a body (`dismiss`, `pop` and `flags` take none as `{}`).
     public var requiresBody: Bool {
         switch self {
@@ -82,7 +90,11 @@ extension SessionCommand {
         case .flags:
             command = .flags(set: try body.optionalStrings("set") ?? [], clear: try body.optionalStrings("clear") ?? [])
         }
-        self = try body.optionalBool("sampleLists") == true ? .withSampleLists(command) : command
+        if operation.takesSampleLists, try body.optionalBool("sampleLists") == true {
+            self = .withSampleLists(command)
+        } else {
+            self = command
+        }
     }
 
     /// The members of `finish`'s `result`.
