@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import MinervaCoordinator
 
 extension AppDescription {
@@ -9,7 +9,7 @@ extension AppDescription {
     public static let tabs: AppDescription = testApp(named: "tabs.json")
 
     /// The folder of the app files the live tests serve.
-    static let testAppsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    public static let testAppsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("tests/live/apps")
 
     /// The names of every file in ``testAppsFolder``, sorted.

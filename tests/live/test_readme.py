@@ -42,6 +42,8 @@ COMMAND_BLOCKS = {
     ".build/release/minerva-server --store postgres://": "test_the_database_role_and_the_instance_commands_run_as_written",
     "CREATE ROLE minerva": "test_the_database_role_and_the_instance_commands_run_as_written",
     "pip install openapi-python-client": "test_the_client_generators_run_as_written",
+    "MINERVA_WRITE_CORPUS=1 swift test": "not run: it writes Model/Corpus/ again; the unit tests run GoldenCorpusTests "
+                                         "(the same code, reading the corpus) on every run",
     "docker build": "not run: it needs a container engine, which no test here has (hadolint checks the Dockerfile)",
     "POSTGRES_PASSWORD=SECRET docker compose": "not run: it needs a container engine; test_deploy.py checks compose.yaml "
                                                "against the Compose specification and runs nginx -t on what it mounts",

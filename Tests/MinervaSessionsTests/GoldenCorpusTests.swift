@@ -1,0 +1,117 @@
+import Foundation
+import MinervaCoordinator
+import MinervaJSON
+import MinervaModel
+import MinervaSessions
+import Testing
+import TestSupport
+
+/// The model's golden corpus (`Model/Corpus/`): each file a session of one test app driven by
+/// random changes of every navigation operation, valid and not, with the block (or refusal) the
+/// step made of each. This build's step must make exactly that, at the corpus's model version;
+/// the Swift client's tests run the same files with the same model.
+///
+/// After a change of the model's rules, bump ``ModelVersion/current`` and write the corpus again:
+/// `MINERVA_WRITE_CORPUS=1 swift test --filter GoldenCorpusTests`. Writing refuses to replace a
+/// file whose outcomes changed while the version stayed.
+@Suite struct GoldenCorpusTests {
+    /// A corpus file: the session it drives.
+    struct Subject: Sendable, CustomStringConvertible {
+        let app: String
+        var layout: Layout = .stack
+        var flags: [String] = []
+        let seed: UInt64
+        var description: String { app.replacingOccurrences(of: ".json", with: "") + (layout == .split ? "-split" : "") }
+        var file: URL { GoldenCorpusTests.folder.appendingPathComponent("\(description).json") }
+    }
+
+    static let subjects = [
+        Subject(app: "tabs.json", seed: 1), Subject(app: "basic.json", layout: .split, seed: 2), Subject(app: "fit.json", seed: 3),
+        Subject(app: "bank.json", flags: ["onboarded"], seed: 4), Subject(app: "news.json", seed: 5), Subject(app: "food.json", seed: 6),
+        Subject(app: "mail.json", seed: 7),
+    ]
+
+    /// `Model/Corpus/`.
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Model/Corpus")
+
+    @Test(arguments: subjects)
+    func theStepMakesWhatTheCorpusRecorded(subject: Subject) throws {
+        let recorded = try? StepCorpus(bytes: [UInt8](Data(contentsOf: subject.file)))
+        if ProcessInfo.processInfo.environment["MINERVA_WRITE_CORPUS"] == "1" {
+            let fresh = try Self.record(subject)
+            if let recorded, recorded.modelVersion == ModelVersion.current, try !recorded.mismatches().isEmpty {
+                Issue.record("\(subject): the step's output changed at model version \(ModelVersion.current): bump ModelVersion.current first")
+                return
+            }
+            try Data(fresh.bytes).write(to: subject.file)
+            return
+        }
+        let corpus = try #require(recorded, "\(subject.file.path) is missing: MINERVA_WRITE_CORPUS=1 swift test --filter GoldenCorpusTests")
+        #expect(corpus.modelVersion == ModelVersion.current, "the corpus is of model version \(corpus.modelVersion): write it again")
+        let mismatches = try corpus.mismatches()
+        #expect(mismatches.isEmpty, "\(subject): \(mismatches.prefix(3).joined(separator: "\n"))")
+        // A corpus that exercises the step: many blocks, refusals of each kind, ids no event shows.
+        let blocks = corpus.changes.filter { if case .block = $0.outcome { true } else { false } }.count
+        #expect(blocks >= 60 && corpus.changes.count - blocks >= 20, "\(subject): \(blocks) blocks of \(corpus.changes.count)")
+    }
+
+    @Test func aBlockThatDiffersFromTheCorpusIsFound() throws {
+        var corpus = try StepCorpus(bytes: [UInt8](Data(contentsOf: Self.subjects[0].file)))
+        let index = try #require(corpus.changes.firstIndex { if case .block = $0.outcome { true } else { false } })
+        guard case .block(var events) = corpus.changes[index].outcome, case .object(var first) = events[0] else { return }
+        first["at"] = "2000-01-01T00:00:00.000Z"
+        events[0] = .object(first)
+        corpus.changes[index].outcome = .block(events)
+        #expect(try corpus.mismatches().count == 1)
+        corpus.changes[index].outcome = .refused(category: "conflict", code: nil)
+        #expect(try corpus.mismatches().first?.hasPrefix("change \(index) ") == true)
+    }
+
+    /// The subject's session driven by its seed's random changes.
+    static func record(_ subject: Subject) throws -> StepCorpus {
+        let source = try JSONParser.parse([UInt8](Data(contentsOf: AppDescription.testAppsFolder.appendingPathComponent(subject.app))))
+        let app = AppDescription.testApp(named: subject.app)
+        var random = SeededGenerator(state: subject.seed)
+        return try StepCorpus.recording(
+            app: source, layout: subject.layout, flags: subject.flags, limits: SessionConfiguration.standard.limits, count: 160
+        ) { state in change(for: state, app: app, &random) }
+    }
+
+    /// A random change of one of the navigation operations, valid or not, as the API takes it.
+    static func change(for state: SessionState, app: AppDescription, _ random: inout SeededGenerator) -> (NavigationOperation, JSONValue) {
+        let tree = state.tree
+        let ids = tree.nodes.keys.sorted().map(\.description) + ["n\(tree.idCounters.nextNode + 3)"]
+        let node = JSONValue.string(ids.randomElement(using: &random)!)
+        let (screen, entry) = app.screens.sorted(by: { $0.key < $1.key }).randomElement(using: &random)!
+        let params = JSONValue.object(Dictionary(uniqueKeysWithValues: entry.params.map { ($0, JSONValue.string("\(Int.random(in: 0..<3, using: &random))")) }))
+        var target: [String: JSONValue] = ["screen": .string(screen), "params": params]
+        if Bool.random(using: &random) { target["from"] = node }
+        let flags = Set(app.screens.values.compactMap(\.guarded?.flag) + app.flows.values.compactMap(\.completes)).sorted()
+        switch Int.random(in: 0..<14, using: &random) {
+        case 0, 1, 2: return (.navigate, .object(target))
+        case 3: return (.push, .object(target))
+        case 4: return (.present, .object(target.merging(["embedInNavigation": .bool(Bool.random(using: &random))]) { $1 }))
+        case 5: return (.dismiss, Bool.random(using: &random) ? .object(["node": node]) : .object([:]))
+        case 6: return (.pop, .object(["toRoot": .bool(Bool.random(using: &random))]))
+        case 7: return (.pop, .object(["to": node]))
+        case 8: return (.setRoot, .object(["stack": .array([.object(["screen": .string(screen), "params": params])])]))
+        case 9:
+            guard let route = app.routes.randomElement(using: &random) else { return (.sizeClass, .object(["horizontal": "compact"])) }
+            let path = route.segments.map { $0.hasPrefix(":") ? "\(Int.random(in: 0..<3, using: &random))" : $0 }.joined(separator: "/")
+            return (.deepLink, .object(["url": .string("/" + path)]))
+        case 10:
+            let status = JSONValue.string(Bool.random(using: &random) ? "success" : "cancelled")
+            return (.finish, .object(["node": .string(tree.focus.description), "result": .object(["status": status, "value": 1])]))
+        case 11:
+            let tab = tree.tabs?.randomElement(using: &random)?.id ?? "none"
+            return tree.tabs == nil
+                ? (.sizeClass, .object(["horizontal": .string(Bool.random(using: &random) ? "compact" : "regular")]))
+                : (.selectTab, .object(["tab": .string(tab)]))
+        case 12:
+            let flag = JSONValue.string(flags.randomElement(using: &random) ?? "none")
+            return (.flags, Bool.random(using: &random) ? .object(["set": [flag]]) : .object(["clear": [flag]]))
+        default: return (.pop, .object([:]))
+        }
+    }
+}
