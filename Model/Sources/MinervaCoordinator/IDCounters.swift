@@ -21,7 +21,7 @@ public struct IDCounters: Hashable, Sendable {
 
     /// The counters moved past what an `added` event names: its node, and the navigator it
     /// starts when presented.
-    mutating func advance(past added: AddedNode) {
+    public mutating func advance(past added: AddedNode) {
         nextNode = max(nextNode, added.node.number + 1)
         if added.presentedBy != nil, let number = added.navigator.number {
             nextNavigator = max(nextNavigator, number + 1)
@@ -29,7 +29,7 @@ public struct IDCounters: Hashable, Sendable {
     }
 
     /// What a replay of `block` from these counters ends with when the block carries none.
-    public func advanced(past block: some Sequence<NavigationEvent>) -> IDCounters {
+    public func advanced(past block: [NavigationEvent]) -> IDCounters {
         var counters = self
         for case .added(let added) in block { counters.advance(past: added) }
         return counters

@@ -75,11 +75,3 @@ public struct SessionEvent: Hashable, Sendable {
         SessionEvent(seq: seq, version: version, at: at, isFinal: isFinal, change: change, focus: focus, counters: counters, checkpoint: checkpoint)
     }
 }
-
-extension SessionEvent.Change {
-    /// The navigation event, for a change of the navigation state.
-    public var navigationEvent: NavigationEvent? {
-        guard case .navigation(let event) = self else { return nil }
-        return event
-    }
-}

@@ -49,7 +49,9 @@ extension SessionState {
         cacheFocus()
         let counters = tree.idCounters
         // A replay moves the counters past the `added` events; the final event carries them when that falls short.
-        let shown = counters == old.tree.idCounters.advanced(past: block.lazy.compactMap(\.navigationEvent))
+        var replayed = old.tree.idCounters
+        for case .navigation(.added(let added)) in block { replayed.advance(past: added) }
+        let shown = counters == replayed
         var events: [SessionEvent] = []
         events.reserveCapacity(block.count)
         for (index, change) in block.enumerated() {
