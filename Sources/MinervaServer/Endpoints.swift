@@ -62,6 +62,9 @@ extension Endpoint {
         .server("/metrics", ["GET", "HEAD"], metric: "metrics", usesStore: false) { api, _, _, _ in .response(api.getMetrics()) },
         .server("/healthz", ["GET", "HEAD"], metric: "healthz", usesStore: true) { api, _, _, _ in .response(api.health()) },
         .server("/v1/app", ["GET", "HEAD"], metric: "app", usesStore: false) { api, _, _, _ in .response(api.getApp()) },
+        .server("/v1/app/versions/{appVersion}", ["GET", "HEAD"], metric: "app_version", usesStore: true) { api, request, _, path throws(APIError) in
+            .response(try api.getApp(version: path.appVersion, request))
+        },
         .server("/v1/server", ["GET", "HEAD"], metric: "server", usesStore: false) { api, _, _, _ in .response(api.getServer()) },
         .report("/v1/admin/analytics/screens", ["GET", "HEAD"], metric: "analytics_screens", .screens),
         .report("/v1/admin/analytics/funnel", ["GET", "HEAD"], metric: "analytics_funnel", .funnel),

@@ -4,7 +4,7 @@
 struct PathParameters: Sendable {
     /// A placeholder's name, as openapi.yaml writes it between braces.
     enum Name: String, Sendable {
-        case id, node, screen, version, fileName
+        case id, node, screen, version, fileName, appVersion
     }
 
     /// The path the ids are segments of.
@@ -14,6 +14,7 @@ struct PathParameters: Sendable {
     private var screenRange = 0..<0
     private var versionRange = 0..<0
     private var fileNameRange = 0..<0
+    private var appVersionRange = 0..<0
 
     /// No ids yet, of `path`.
     init(of path: String) {
@@ -30,6 +31,8 @@ struct PathParameters: Sendable {
     var version: String { self[versionRange] }
     /// `{fileName}`: a file of the web client.
     var fileName: String { self[fileNameRange] }
+    /// `{appVersion}`: a version of the app description.
+    var appVersion: String { self[appVersionRange] }
 
     /// Gives the placeholder `name` the bytes `range` of the path.
     /// - Returns: `false` when the placeholder cannot take them: a `{fileName}` the web client
@@ -40,6 +43,7 @@ struct PathParameters: Sendable {
         case .node: nodeRange = range
         case .screen: screenRange = range
         case .version: versionRange = range
+        case .appVersion: appVersionRange = range
         case .fileName:
             guard WebAssets.contains(self[range]) else { return false }
             fileNameRange = range

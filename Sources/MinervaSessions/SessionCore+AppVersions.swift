@@ -1,6 +1,6 @@
 import Dispatch
-import MinervaCoordinator
-import MinervaModel
+public import MinervaCoordinator
+public import MinervaModel
 
 extension SessionCore {
     /// Brings a session that is being used to the app this process runs, when it runs an earlier
@@ -69,4 +69,14 @@ extension SessionCore {
 
     /// What the core's own moves answer: nobody reads it.
     private static let noAnswer = StoredAnswer(status: 204, headers: [], body: [])
+}
+
+extension SessionCore {
+    /// The app description of `version`: the one this process runs, one it ran, or one the
+    /// store keeps (a session may run any of them until it moves).
+    /// - Returns: `nil` for a version no store keeps.
+    /// - Throws: `unavailable` when the store cannot be read.
+    public func app(ofVersion version: String) throws(SessionError) -> AppDescription? {
+        try apps.app(ofVersion: version)
+    }
 }

@@ -291,3 +291,49 @@ def test_check_app_names_the_json_path_of_a_typo(tmp_path):
     result = subprocess.run([str(BINARY), "--check-app", str(path)], capture_output=True, text=True, timeout=30)
     assert result.returncode == 1
     assert "screens.home.presentaton: unknown field; did you mean 'presentation'?" in result.stderr, result.stderr
+
+
+def test_every_app_version_a_session_runs_is_readable_immutable_and_cached(tmp_path):
+    """`GET /v1/app/versions/{v}` answers the description of the version a session runs —
+    during a reload (the session held back on the old one), and after a restart from the store —
+    with a strong ETag and a long-lived Cache-Control; `If-None-Match` is `304`; an unknown
+    version `404`."""
+    path = app_file(tmp_path)
+    store = f"sqlite:{tmp_path / 'store.sqlite'}"
+    server = RunningServer("--app", str(path), "--rate-limit", "0", "--store", store)
+    try:
+        first = server.request("GET", "/v1/app")[2]
+        status, headers, document = server.request("GET", f"/v1/app/versions/{first['version']}")
+        assert status == 200 and document == first
+        assert headers["ETag"] == f'"{first["version"]}"'
+        assert headers["Cache-Control"] == "public, max-age=31536000, immutable"
+        held = server.create_session()
+        held.op("push", {"screen": "profile", "params": {"userId": "1"}})
+        held.op("push", {"screen": "followers", "params": {"userId": "1"}})
+        app_file(tmp_path, change=without_followers)
+        reload(server, "serving", "version")
+        second = server.request("GET", "/v1/app")[2]
+        assert second["version"] != first["version"]
+        # The held session shows a screen the new app lacks: it stays on the first version, which
+        # is still readable, and so is the new one.
+        assert held.get()["appVersion"] == first["version"]
+        assert server.request("GET", f"/v1/app/versions/{held.state['appVersion']}")[2] == first
+        assert server.request("GET", f"/v1/app/versions/{second['version']}")[2] == second
+        status, headers, document = server.request(
+            "GET", f"/v1/app/versions/{first['version']}", headers={"If-None-Match": f'W/"x", "{first["version"]}"'})
+        assert status == 304 and document is None and headers["ETag"] == f'"{first["version"]}"'
+        status, _, document = server.request("GET", f"/v1/app/versions/{first['version']}", headers={"If-None-Match": '"other"'})
+        assert status == 200 and document == first
+        status, _, document = server.request("GET", "/v1/app/versions/" + "0" * 64)
+        assert status == 404 and document["error"]["code"] == "not_found", document
+        status, headers, _ = server.request("HEAD", f"/v1/app/versions/{first['version']}")
+        assert status == 200 and headers["ETag"] == f'"{first["version"]}"'
+    finally:
+        assert server.stop() == 0, "".join(server.log)
+    # A new process serves only the second file; the first version comes from the store.
+    again = RunningServer("--app", str(path), "--rate-limit", "0", "--store", store)
+    try:
+        status, _, document = again.request("GET", f"/v1/app/versions/{first['version']}")
+        assert status == 200 and document == first
+    finally:
+        assert again.stop() == 0, "".join(again.log)

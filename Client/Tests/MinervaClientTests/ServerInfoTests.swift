@@ -15,6 +15,16 @@ import Testing
         }
     }
 
+    @Test func theAppOfASessionsVersionIsTheAppItRuns() async throws {
+        try await withTabsSession { session in
+            let state = await session.state
+            let app = try await session.connection.app(version: state.appVersion)
+            #expect(try await app == session.app() && app.version == state.appVersion)
+            let error = try await #require(throws: MinervaError.self) { try await session.connection.app(version: "0000") }
+            #expect(error.status == 404 && error.code == .notFound)
+        }
+    }
+
     @Test func aRemovedNodeIsRefusedAsRemoved() async throws {
         try await withTabsSession { session in
             let pushed = try await session.push("profile", params: ["userId": "1"])

@@ -26,6 +26,16 @@ extension Components {
         internal enum WWWAuthenticate: String, Codable, Hashable, Sendable, CaseIterable {
             case bearer = "Bearer"
         }
+        /// The app description's version, quoted (a strong entity tag).
+        ///
+        /// - Remark: Generated from `#/components/headers/AppVersionTag`.
+        internal typealias AppVersionTag = Swift.String
+        /// `public, max-age=31536000, immutable`: an app description of one version never changes.
+        ///
+        /// - Remark: Generated from `#/components/headers/CacheControlImmutable`.
+        internal enum CacheControlImmutable: String, Codable, Hashable, Sendable, CaseIterable {
+            case public_comma_MaxAge_equals_31536000_comma_Immutable = "public, max-age=31536000, immutable"
+        }
         /// The session's version as a strong entity tag, `"<version>"`.
         ///
         /// - Remark: Generated from `#/components/headers/ETag`.

@@ -239,6 +239,394 @@ internal enum Operations {
             }
         }
     }
+    /// The app description of one version, immutable
+    ///
+    /// The app description of any version a session may run (its `appVersion`): the one the server runs, one it ran, or one the store keeps (every store keeps each version a session ran, so this holds after a restart, during a reload and on every instance). A version is the SHA-256 of its document, so the answer never changes: it carries a strong `ETag` (the version, quoted) and `Cache-Control: public, max-age=31536000, immutable` — the one answer of the API that may be cached — and `If-None-Match` naming it answers `304`. A client that holds a session's state reads the app its step runs here. `404` for a version no store keeps.
+    ///
+    /// - Remark: HTTP `GET /v1/app/versions/{appVersion}`.
+    /// - Remark: Generated from `#/paths//v1/app/versions/{appVersion}/get(getAppVersion)`.
+    internal enum GetAppVersion {
+        internal static let id: Swift.String = "getAppVersion"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/app/versions/{appVersion}/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// A version of the app description (`GET /v1/app`'s `version`, a session's `appVersion`).
+                ///
+                /// - Remark: Generated from `#/paths/v1/app/versions/{appVersion}/GET/path/appVersion`.
+                internal var appVersion: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - appVersion: A version of the app description (`GET /v1/app`'s `version`, a session's `appVersion`).
+                internal init(appVersion: Swift.String) {
+                    self.appVersion = appVersion
+                }
+            }
+            internal var path: Operations.GetAppVersion.Input.Path
+            /// - Remark: Generated from `#/paths/v1/app/versions/{appVersion}/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// An id for this request, echoed in the answer's `X-Request-ID` and written to the server's request log. Used when it is 1 to 64 printable ASCII characters without spaces (`!` to `~`); any other value is replaced by one the server makes up (never refused).
+                ///
+                /// - Remark: Generated from `#/paths/v1/app/versions/{appVersion}/GET/header/X-Request-ID`.
+                internal var xRequestID: Components.Parameters.RequestID?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetAppVersion.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestID: An id for this request, echoed in the answer's `X-Request-ID` and written to the server's request log. Used when it is 1 to 64 printable ASCII characters without spaces (`!` to `~`); any other value is replaced by one the server makes up (never refused).
+                ///   - accept:
+                internal init(
+                    xRequestID: Components.Parameters.RequestID? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetAppVersion.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestID = xRequestID
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.GetAppVersion.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.GetAppVersion.Input.Path,
+                headers: Operations.GetAppVersion.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/app/versions/{appVersion}/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/app/versions/{appVersion}/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// The app description's version, quoted (a strong entity tag).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/app/versions/{appVersion}/GET/responses/200/headers/ETag`.
+                    internal var eTag: Components.Headers.AppVersionTag
+                    /// - Remark: Generated from `#/components/headers/CacheControlImmutable`.
+                    internal enum CacheControlImmutable: String, Codable, Hashable, Sendable, CaseIterable {
+                        case public_comma_MaxAge_equals_31536000_comma_Immutable = "public, max-age=31536000, immutable"
+                    }
+                    /// `public, max-age=31536000, immutable`: an app description of one version never changes.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/app/versions/{appVersion}/GET/responses/200/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlImmutable
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                    ///   - eTag: The app description's version, quoted (a strong entity tag).
+                    ///   - cacheControl: `public, max-age=31536000, immutable`: an app description of one version never changes.
+                    internal init(
+                        xRequestID: Components.Headers.RequestID,
+                        eTag: Components.Headers.AppVersionTag,
+                        cacheControl: Components.Headers.CacheControlImmutable
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.eTag = eTag
+                        self.cacheControl = cacheControl
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.GetAppVersion.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/app/versions/{appVersion}/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/app/versions/{appVersion}/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.AppDescription)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.AppDescription {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.GetAppVersion.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.GetAppVersion.Output.Ok.Headers,
+                    body: Operations.GetAppVersion.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The app description of that version.
+            ///
+            /// - Remark: Generated from `#/paths//v1/app/versions/{appVersion}/get(getAppVersion)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetAppVersion.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.GetAppVersion.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct NotModified: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/app/versions/{appVersion}/GET/responses/304/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/app/versions/{appVersion}/GET/responses/304/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// The app description's version, quoted (a strong entity tag).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/app/versions/{appVersion}/GET/responses/304/headers/ETag`.
+                    internal var eTag: Components.Headers.AppVersionTag
+                    /// - Remark: Generated from `#/components/headers/CacheControlImmutable`.
+                    internal enum CacheControlImmutable: String, Codable, Hashable, Sendable, CaseIterable {
+                        case public_comma_MaxAge_equals_31536000_comma_Immutable = "public, max-age=31536000, immutable"
+                    }
+                    /// `public, max-age=31536000, immutable`: an app description of one version never changes.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/app/versions/{appVersion}/GET/responses/304/headers/Cache-Control`.
+                    internal var cacheControl: Components.Headers.CacheControlImmutable
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                    ///   - eTag: The app description's version, quoted (a strong entity tag).
+                    ///   - cacheControl: `public, max-age=31536000, immutable`: an app description of one version never changes.
+                    internal init(
+                        xRequestID: Components.Headers.RequestID,
+                        eTag: Components.Headers.AppVersionTag,
+                        cacheControl: Components.Headers.CacheControlImmutable
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.eTag = eTag
+                        self.cacheControl = cacheControl
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.GetAppVersion.Output.NotModified.Headers
+                /// Creates a new `NotModified`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                internal init(headers: Operations.GetAppVersion.Output.NotModified.Headers) {
+                    self.headers = headers
+                }
+            }
+            /// `If-None-Match` names this version: the copy the client holds is the one (no body).
+            ///
+            /// - Remark: Generated from `#/paths//v1/app/versions/{appVersion}/get(getAppVersion)/responses/304`.
+            ///
+            /// HTTP response code: `304 notModified`.
+            case notModified(Operations.GetAppVersion.Output.NotModified)
+            /// The associated value of the enum case if `self` is `.notModified`.
+            ///
+            /// - Throws: An error if `self` is not `.notModified`.
+            /// - SeeAlso: `.notModified`.
+            internal var notModified: Operations.GetAppVersion.Output.NotModified {
+                get throws {
+                    switch self {
+                    case let .notModified(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notModified",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is malformed at the HTTP level (a NUL byte or a malformed escape in the path or query, ambiguous framing, a missing `Host`; see the conventions). Answered before anything else; the connection is closed after it.
+            ///
+            /// - Remark: Generated from `#/paths//v1/app/versions/{appVersion}/get(getAppVersion)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.MalformedRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.MalformedRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A node or navigator named in the body does not exist in this session.
+            ///
+            /// - Remark: Generated from `#/paths//v1/app/versions/{appVersion}/get(getAppVersion)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request body is over the limit (`--max-body`, default 1 MiB). When `Content-Length` declares it, the answer comes before the body is read and the connection is closed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/app/versions/{appVersion}/get(getAppVersion)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            internal var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target (path and query) is longer than `--max-url-bytes` (default 8,192). Checked before the path is matched.
+            ///
+            /// - Remark: Generated from `#/paths//v1/app/versions/{appVersion}/get(getAppVersion)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.UriTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.UriTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The header fields are larger than `--max-header-bytes` (default 16,384). Checked before the path is matched.
+            ///
+            /// - Remark: Generated from `#/paths//v1/app/versions/{appVersion}/get(getAppVersion)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            internal var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// With `--store sqlite:PATH`: the change could not be stored (a full disk, a read-only file) or the store could not be read; nothing was changed, no version or event number was used up and nobody was told of it. Retry after `Retry-After` seconds; the server recovers by itself once the store works again.
+            ///
+            /// - Remark: Generated from `#/paths//v1/app/versions/{appVersion}/get(getAppVersion)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// What this server offers besides the app
     ///
     /// What a client may use on this server beyond the session API, so that it shows only what works without trying it first: `adminAnalytics` is whether the admin paths (`/v1/admin/analytics/…`) answer, that is whether the server has an admin token (`--admin-token` or `MINERVA_ADMIN_TOKEN`). The web client hides its Analytics button when it is `false`. That a token exists says no more than those paths' `404` does without one; the token itself is never shown. Fixed for the process's life; members may be added.

@@ -12,6 +12,13 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/app`.
     /// - Remark: Generated from `#/paths//v1/app/get(getApp)`.
     func getApp(_ input: Operations.GetApp.Input) async throws -> Operations.GetApp.Output
+    /// The app description of one version, immutable
+    ///
+    /// The app description of any version a session may run (its `appVersion`): the one the server runs, one it ran, or one the store keeps (every store keeps each version a session ran, so this holds after a restart, during a reload and on every instance). A version is the SHA-256 of its document, so the answer never changes: it carries a strong `ETag` (the version, quoted) and `Cache-Control: public, max-age=31536000, immutable` — the one answer of the API that may be cached — and `If-None-Match` naming it answers `304`. A client that holds a session's state reads the app its step runs here. `404` for a version no store keeps.
+    ///
+    /// - Remark: HTTP `GET /v1/app/versions/{appVersion}`.
+    /// - Remark: Generated from `#/paths//v1/app/versions/{appVersion}/get(getAppVersion)`.
+    func getAppVersion(_ input: Operations.GetAppVersion.Input) async throws -> Operations.GetAppVersion.Output
     /// What this server offers besides the app
     ///
     /// What a client may use on this server beyond the session API, so that it shows only what works without trying it first: `adminAnalytics` is whether the admin paths (`/v1/admin/analytics/…`) answer, that is whether the server has an admin token (`--admin-token` or `MINERVA_ADMIN_TOKEN`). The web client hides its Analytics button when it is `false`. That a token exists says no more than those paths' `404` does without one; the token itself is never shown. Fixed for the process's life; members may be added.
@@ -555,6 +562,21 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//v1/app/get(getApp)`.
     internal func getApp(headers: Operations.GetApp.Input.Headers = .init()) async throws -> Operations.GetApp.Output {
         try await getApp(Operations.GetApp.Input(headers: headers))
+    }
+    /// The app description of one version, immutable
+    ///
+    /// The app description of any version a session may run (its `appVersion`): the one the server runs, one it ran, or one the store keeps (every store keeps each version a session ran, so this holds after a restart, during a reload and on every instance). A version is the SHA-256 of its document, so the answer never changes: it carries a strong `ETag` (the version, quoted) and `Cache-Control: public, max-age=31536000, immutable` — the one answer of the API that may be cached — and `If-None-Match` naming it answers `304`. A client that holds a session's state reads the app its step runs here. `404` for a version no store keeps.
+    ///
+    /// - Remark: HTTP `GET /v1/app/versions/{appVersion}`.
+    /// - Remark: Generated from `#/paths//v1/app/versions/{appVersion}/get(getAppVersion)`.
+    internal func getAppVersion(
+        path: Operations.GetAppVersion.Input.Path,
+        headers: Operations.GetAppVersion.Input.Headers = .init()
+    ) async throws -> Operations.GetAppVersion.Output {
+        try await getAppVersion(Operations.GetAppVersion.Input(
+            path: path,
+            headers: headers
+        ))
     }
     /// What this server offers besides the app
     ///

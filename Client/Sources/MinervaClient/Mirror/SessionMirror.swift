@@ -130,7 +130,13 @@ public struct SessionMirror: AsyncSequence, Sendable {
         private mutating func replay(from state: SessionState) async throws -> MirrorReplay {
             if let replay { return replay }
             if app?.version != state.appVersion {
-                let read = try await session.connection.app()
+                // The app of the session's own version, which a session held back by a reload runs.
+                let read: AppDescription
+                do {
+                    read = try await session.connection.app(version: state.appVersion)
+                } catch let error as MinervaError where error.status == 404 {
+                    throw MirrorReplay.Unmirrorable()
+                }
                 app = (read.version, try MirrorReplay.modelApp(read))
             }
             guard let app, app.version == state.appVersion else { throw MirrorReplay.Unmirrorable() }
