@@ -9,24 +9,11 @@ import re
 
 import pytest
 
-from conftest import APPS, RunningServer
+from conftest import RunningServer
+from test_flow_states import BANK, FOOD, NEWS, apps, walk  # noqa: F401 (apps: the bank, news and food servers)
 
-FILES = {"bank": APPS / "bank.json", "news": APPS / "news.json", "food": APPS / "food.json"}
+FILES = {"bank": BANK, "news": NEWS, "food": FOOD}
 FLAGS = {"bank": ["onboarded", "verified", "signedIn"], "news": [], "food": ["signedIn"]}
-
-
-@pytest.fixture(scope="module")
-def apps():
-    servers = {name: RunningServer("--app", str(path), "--rate-limit", "0") for name, path in FILES.items()}
-    yield servers
-    for running in servers.values():
-        assert running.stop() == 0, "".join(running.log)
-
-
-def walk(node):
-    yield node
-    for child in node["children"]:
-        yield from walk(child)
 
 
 def number(node_id):
