@@ -10,6 +10,7 @@ import re
 import pytest
 
 from conftest import RunningServer
+from postgres import PostgresCluster
 from test_flow_states import BANK, FOOD, NEWS, apps, walk  # noqa: F401 (apps: the bank, news and food servers)
 
 FILES = {"bank": BANK, "news": NEWS, "food": FOOD}
@@ -211,3 +212,55 @@ def test_the_server_publishes_its_model_version_and_the_limits_its_step_checks()
         assert headers["Minerva-Model-Version"] == str(version)
     finally:
         assert server.stop() == 0, "".join(server.log)
+
+
+def without_time(events):
+    return [{name: value for name, value in event.items() if name != "at"} for event in events]
+
+
+def without_identity(state):
+    return {name: value for name, value in state.items() if name not in ("id", "token")}
+
+
+@pytest.mark.parametrize("name", ["bank", "news"])
+def test_servers_on_every_store_answer_the_same_blocks_across_a_restart(name, tmp_path):
+    """Determinism: a memory, a SQLite and a PostgreSQL server given the same session and the same
+    random changes answer the same statuses, the same blocks (their times aside) and the same
+    states (the session's id and token aside); the stored ones restart halfway through and go on
+    from what they stored."""
+    with PostgresCluster.create() as cluster:
+        stores = {"memory": "memory", "sqlite": f"sqlite:{tmp_path / 'store.sqlite'}", "postgres": cluster.url()}
+
+        def start(store):
+            return RunningServer("--app", str(FILES[name]), "--rate-limit", "0", "--store", store)
+
+        servers = {label: start(store) for label, store in stores.items()}
+        try:
+            sessions = {label: server.create_session(**({"sizeClass": "compact"} if name == "news" else {}))
+                        for label, server in servers.items()}
+            assert len({json.dumps(without_identity(session.state), sort_keys=True) for session in sessions.values()}) == 1
+            status, _, app = servers["memory"].request("GET", "/v1/app")
+            rng = random.Random(f"same-{name}")
+            made = 0
+            for index in range(160):
+                if index == 80:
+                    for label in ("sqlite", "postgres"):
+                        assert servers[label].stop() == 0, "".join(servers[label].log)
+                        servers[label] = start(stores[label])
+                        sessions[label] = sessions[label].on(servers[label])
+                reference = sessions["memory"].get()
+                path, body = random_change(rng, reference, app, name)
+                answers = {label: session.call("POST", "/" + path, body) for label, session in sessions.items()}
+                statuses = {label: answer[0] for label, answer in answers.items()}
+                assert len(set(statuses.values())) == 1, (path, body, statuses, answers)
+                states = {label: session.get() for label, session in sessions.items()}
+                assert len({json.dumps(without_identity(state), sort_keys=True) for state in states.values()}) == 1, (path, body)
+                if statuses["memory"] != 200 or states["memory"]["version"] == reference["version"]:
+                    continue
+                blocks = {label: without_time(session.events(reference["lastEvent"])["events"]) for label, session in sessions.items()}
+                assert blocks["sqlite"] == blocks["memory"] == blocks["postgres"], (path, body)
+                made += 1
+            assert made >= 50, made
+        finally:
+            for server in servers.values():
+                assert server.stop() == 0, "".join(server.log)
