@@ -267,6 +267,19 @@ class EventStream:
         self.socket.close()
 
 
+# The apps of the flows chapter's states: a bank, a news reader's split, a food app's guarded checkout.
+FLOW_APPS = {"bank": APPS / "bank.json", "news": APPS / "news.json", "food": APPS / "food.json"}
+
+
+@pytest.fixture(scope="module")
+def apps():
+    """A server on each of FLOW_APPS, by name."""
+    servers = {name: RunningServer("--app", str(path), "--rate-limit", "0") for name, path in FLOW_APPS.items()}
+    yield servers
+    for running in servers.values():
+        assert running.stop() == 0, "".join(running.log)
+
+
 @pytest.fixture(scope="session")
 def server():
     """The server on tests/live/apps/basic.json: one stack, routes and a guard."""

@@ -3,22 +3,9 @@ file: a bank (onboarding → identity check → PIN sign-in → four tabs, an in
 quiz, a transfer sheet), a news reader (a 3-column split that shows its sections when compact)
 and a food-ordering app (a cart sheet with a guarded checkout). Each test failed on the server
 before these rules."""
-import pytest
-
-from conftest import APPS, RunningServer
 from test_flows import summary
 
-BANK, NEWS, FOOD = APPS / "bank.json", APPS / "news.json", APPS / "food.json"
 SIGNED_IN = ["onboarded", "verified", "signedIn"]
-
-
-@pytest.fixture(scope="module")
-def apps():
-    servers = {name: RunningServer("--app", str(path), "--rate-limit", "0") for name, path in
-               (("bank", BANK), ("news", NEWS), ("food", FOOD))}
-    yield servers
-    for running in servers.values():
-        assert running.stop() == 0, "".join(running.log)
 
 
 def walk(node):

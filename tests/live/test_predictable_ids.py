@@ -9,11 +9,11 @@ import re
 
 import pytest
 
+from conftest import FLOW_APPS as FILES
 from conftest import RunningServer
 from postgres import PostgresCluster
-from test_flow_states import BANK, FOOD, NEWS, apps, walk  # noqa: F401 (apps: the bank, news and food servers)
+from test_flow_states import walk
 
-FILES = {"bank": BANK, "news": NEWS, "food": FOOD}
 FLAGS = {"bank": ["onboarded", "verified", "signedIn"], "news": [], "food": ["signedIn"]}
 
 
