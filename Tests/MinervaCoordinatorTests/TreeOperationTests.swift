@@ -125,6 +125,20 @@ func removals(_ events: [NavigationEvent]) -> [String] {
         expectRefused(&tree, .notFound) { _ = try $0.resolve(navigator: "v7") }
     }
 
+    /// A pop that names its node removes that node only, and only while it is the top.
+    @Test mutating func popOfANamedNodeRemovesThatNodeOnly() throws {
+        try checked(&tree) { try $0.push(screen: "followers", params: ["userId": 1]) }
+        try checked(&tree) { try $0.push(screen: "followers", params: ["userId": 2]) }
+        expectRefused(&tree, .conflict) { try $0.pop(target: .node(NodeID(2))) }
+        expectRefused(&tree, .conflict) { try $0.pop(target: .node(NodeID(0))) }
+        expectRefused(&tree, .conflict) { try $0.pop(target: .node(NodeID(1))) }
+        try checked(&tree) { try $0.present(screen: "onboarding") }
+        expectRefused(&tree, .invalid) { try $0.pop(navigator: "v1", target: .node(NodeID(3))) }
+        try checked(&tree) { try $0.dismiss() }
+        #expect(removals(try checked(&tree) { try $0.pop(navigator: "v0", target: .node(NodeID(3))) }) == ["n3:pop"])
+        #expect(removals(try checked(&tree) { try $0.pop(target: .node(NodeID(2))) }) == ["n2:pop"])
+    }
+
     @Test mutating func popTakesModalsOfPoppedNodesAlong() throws {
         try checked(&tree) { try $0.push(screen: "settings") }               // n2
         try checked(&tree) { try $0.present(screen: "onboarding") }          // n3 from n2

@@ -88,7 +88,7 @@ import TestSupport
         var target: [String: JSONValue] = ["screen": .string(screen), "params": params]
         if Bool.random(using: &random) { target["from"] = node }
         let flags = Set(app.screens.values.compactMap(\.guarded?.flag) + app.flows.values.compactMap(\.completes)).sorted()
-        switch Int.random(in: 0..<14, using: &random) {
+        switch Int.random(in: 0..<15, using: &random) {
         case 0, 1, 2: return (.navigate, .object(target))
         case 3: return (.push, .object(target))
         case 4: return (.present, .object(target.merging(["embedInNavigation": .bool(Bool.random(using: &random))]) { $1 }))
@@ -111,6 +111,7 @@ import TestSupport
         case 12:
             let flag = JSONValue.string(flags.randomElement(using: &random) ?? "none")
             return (.flags, Bool.random(using: &random) ? .object(["set": [flag]]) : .object(["clear": [flag]]))
+        case 13: return (.pop, .object(["node": Bool.random(using: &random) ? .string(tree.focus.description) : node]))
         default: return (.pop, .object([:]))
         }
     }

@@ -264,3 +264,26 @@ def test_servers_on_every_store_answer_the_same_blocks_across_a_restart(name, tm
         finally:
             for server in servers.values():
                 assert server.stop() == 0, "".join(server.log)
+
+
+def test_a_pop_that_names_its_node_never_pops_another_devices_screen(apps):
+    """The phone pops the dish it shows; the tablet showed another dish above it first: a pop by
+    `node` is `409` and pops nothing (a plain pop would have popped the tablet's dish); then each
+    device pops what it names."""
+    phone = apps["food"].create_session()
+    tablet = phone.other_client()
+    dish = phone.op("push", {"screen": "dish", "params": {"id": "1"}})["focus"]
+    above = tablet.op("push", {"screen": "dish", "params": {"id": "2"}, "from": dish})["focus"]
+    phone.get()
+    status, _, document = phone.call("POST", "/pop", {"node": dish})
+    assert status == 409 and above in document["error"]["message"], document
+    assert phone.get()["version"] == tablet.state["version"], "a refused pop moved the session"
+    for body in ({"node": above, "to": dish}, {"node": above, "toRoot": True}):
+        status, _, document = phone.call("POST", "/pop", body)
+        assert status == 422, (body, document)
+    events = phone.change("pop", {"node": above})
+    assert [(event["type"], event["node"]) for event in events] == [("removed", above)]
+    events = phone.change("pop", {"node": dish, "navigator": "v0"})
+    assert [(event["type"], event["node"]) for event in events] == [("removed", dish)]
+    status, _, document = phone.call("POST", "/pop", {"node": dish})
+    assert status == 409 and document["error"]["code"] == "removed", document

@@ -91,6 +91,20 @@ extension MinervaSession {
         }
     }
 
+    /// Pops exactly `node`, which must be the top of its stack: a pop that names what it removes,
+    /// so that a screen another device showed above it is never popped instead.
+    /// - Parameter node: the node to pop.
+    /// - Returns: the new state.
+    /// - Throws: ``MinervaError``: 404, 409 (not the top: another change showed a screen above it;
+    ///   `removed`: another change removed it; a root), 412.
+    @discardableResult
+    public func pop(exactly node: String) async throws -> SessionState {
+        let body = Components.Schemas.PopRequest(node: node)
+        return try await change { client, id, headers in
+            try await client.pop(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
+        }
+    }
+
     /// Replaces a navigator's whole stack with one screen.
     /// - Parameters:
     ///   - screen: the new root screen.

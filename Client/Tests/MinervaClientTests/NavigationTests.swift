@@ -36,6 +36,17 @@ import Testing
         }
     }
 
+    @Test func aPopThatNamesItsNodePopsThatNodeOnly() async throws {
+        try await withTabsSession { session in
+            let profile = try await session.push("profile", params: ["userId": "1"]).focus
+            let followers = try await session.push("followers", params: ["userId": "1"]).focus
+            let refused = try await #require(throws: MinervaError.self) { try await session.pop(exactly: profile) }
+            #expect(refused.status == 409 && refused.message.contains(followers))
+            let state = try await session.pop(exactly: followers)
+            #expect(state.stackIDs(of: "tab:home") == ["n1", profile])
+        }
+    }
+
     @Test func presentAndDismiss() async throws {
         try await withTabsSession { session in
             let presented = try await session.present("photo", params: ["photoId": "7"], style: .pageSheet)

@@ -5,6 +5,9 @@ extension CoordinatorTree {
         case top
         /// Everything above this node.
         case to(NodeID)
+        /// Exactly this node, which must be the top of its stack: a pop that names what it
+        /// removes, so that a node another change pushed above it is never popped instead.
+        case node(NodeID)
         /// Everything above the stack's root.
         case root
     }
@@ -17,8 +20,8 @@ extension CoordinatorTree {
     ///     completed): only the top of a shown stack that presents nothing.
     /// - Returns: the `removed` events, reason `pop`, top-most first (and the `finished` events of
     ///   flows they cancel).
-    /// - Throws: `notFound` for an unknown navigator or node, `invalid` when `.to` names a node
-    ///   of another navigator, `conflict` when nothing would be removed or a root would be (but
+    /// - Throws: `invalid` when `.to` or `.node` names a node of another navigator, `conflict`
+    ///   when `.node` is not the top of its stack, when nothing would be removed or a root would be (but
     ///   the root of a split view's column after `primary`: popping it empties the column, and
     ///   the focus moves to the column before it).
     @discardableResult
@@ -27,7 +30,19 @@ extension CoordinatorTree {
     {
         var navigatorID = navigator
         var keep: Int
-        if case .to(let id) = target {
+        if case .node(let id) = target {
+            let node = self[node: id]
+            guard let own = node.navigator else { throw .conflict("cannot pop the app coordinator '\(id)'; it is on no stack") }
+            if let navigatorID, navigatorID != own { throw .invalid("node '\(id)' is not on navigator '\(navigatorID)'") }
+            let stack = self[navigator: own].stack
+            guard stack.last == id else {
+                throw .conflict(
+                    "'\(id)' is not the top of '\(own)': '\(stack[stack.count - 1])' is above it (another change showed it); "
+                        + "pop that one by its own id first, or read the state")
+            }
+            navigatorID = own
+            keep = stack.count - 1
+        } else if case .to(let id) = target {
             let node = self[node: id]
             if let navigatorID, navigatorID != node.navigator {
                 throw .invalid("node '\(id)' is not on navigator '\(navigatorID)'")

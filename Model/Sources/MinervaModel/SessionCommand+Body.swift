@@ -16,7 +16,7 @@ public enum NavigationOperation: String, CaseIterable, Sendable {
         case .push: ["from", "screen", "params", "sampleLists"]
         case .present: ["from", "screen", "params", "style", "embedInNavigation", "sheet", "anchor", "dismissible", "sampleLists"]
         case .dismiss: ["node", "interactive"]
-        case .pop: ["navigator", "to", "toRoot", "interactive"]
+        case .pop: ["navigator", "to", "toRoot", "interactive", "node"]
         case .setRoot: ["navigator", "screen", "params", "stack", "sampleLists"]
         case .navigate: ["from", "screen", "params", "sheet", "anchor", "dismissible", "sampleLists"]
         case .deepLink: ["url", "sampleLists"]
@@ -68,7 +68,7 @@ extension SessionCommand {
         case .pop:
             command = .pop(
                 navigator: try body.optionalString("navigator"), to: try body.optionalString("to"), toRoot: try body.optionalBool("toRoot") ?? false,
-                interactive: try body.optionalBool("interactive") ?? false)
+                interactive: try body.optionalBool("interactive") ?? false, node: try body.optionalString("node"))
         case .setRoot:
             command = try Self.setRoot(body)
         case .navigate:

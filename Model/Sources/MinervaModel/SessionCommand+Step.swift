@@ -23,11 +23,13 @@ extension SessionCommand {
         case let .dismiss(node, interactive):
             let node = try Self.resolve(node: node, in: state.tree)
             return try navigation(&state) { tree throws(NavigationError) in try tree.dismiss(node: node, interactive: interactive) }
-        case let .pop(navigator, to, toRoot, interactive):
+        case let .pop(navigator, to, toRoot, interactive, node):
             let navigator = try Self.resolve(navigator: navigator, in: state.tree)
             let to = try Self.resolve(node: to, in: state.tree)
+            let node = try Self.resolve(node: node, in: state.tree)
             if to != nil, toRoot { throw .invalid("give either 'to' or 'toRoot', not both") }
-            let target: CoordinatorTree.PopTarget = to.map { .to($0) } ?? (toRoot ? .root : .top)
+            if node != nil, to != nil || toRoot { throw .invalid("'node' pops that node only: give it without 'to' or 'toRoot'") }
+            let target: CoordinatorTree.PopTarget = node.map { .node($0) } ?? to.map { .to($0) } ?? (toRoot ? .root : .top)
             return try navigation(&state) { tree throws(NavigationError) in
                 try tree.pop(navigator: navigator, target: target, interactive: interactive)
             }

@@ -15,8 +15,8 @@ public enum SessionCommand: Sendable {
     /// when the user swiped it away.
     case dismiss(node: String?, interactive: Bool = false)
     /// Pops the top of a stack, down to a node, or to the root; `interactive` when the user
-    /// swiped back.
-    case pop(navigator: String?, to: String?, toRoot: Bool, interactive: Bool = false)
+    /// swiped back. With `node`, exactly that node, which must be the top of its stack.
+    case pop(navigator: String?, to: String?, toRoot: Bool, interactive: Bool = false, node: String? = nil)
     /// Replaces a navigator's whole stack.
     case setRoot(navigator: String?, stack: [StackEntry<String>])
     /// Shows a screen the way the app description and the layout say (with presentation

@@ -271,6 +271,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/PopRequest/to`.
             internal var to: Swift.String?
+            /// Pop exactly this node, which must be the top of its stack (`409` otherwise: another change showed a screen above it); not together with `to` or `toRoot` (`422`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PopRequest/node`.
+            internal var node: Swift.String?
             /// Pop down to the stack's root. Absent, null and false pop the top only.
             ///
             /// - Remark: Generated from `#/components/schemas/PopRequest/toRoot`.
@@ -284,22 +288,26 @@ extension Components {
             /// - Parameters:
             ///   - navigator: The navigator to pop; default the focus's (with `to`, `to`'s).
             ///   - to: Pop down to this node (it stays). Not together with `toRoot: true` (`422`).
+            ///   - node: Pop exactly this node, which must be the top of its stack (`409` otherwise: another change showed a screen above it); not together with `to` or `toRoot` (`422`).
             ///   - toRoot: Pop down to the stack's root. Absent, null and false pop the top only.
             ///   - interactive: The user swiped back and the client reports it once the swipe completed: one screen, the top of a shown stack that presents nothing (`409` otherwise), `409 not_dismissible` when its screen says `dismissible: false`.
             internal init(
                 navigator: Swift.String? = nil,
                 to: Swift.String? = nil,
+                node: Swift.String? = nil,
                 toRoot: Swift.Bool? = nil,
                 interactive: Swift.Bool? = nil
             ) {
                 self.navigator = navigator
                 self.to = to
+                self.node = node
                 self.toRoot = toRoot
                 self.interactive = interactive
             }
             internal enum CodingKeys: String, CodingKey {
                 case navigator
                 case to
+                case node
                 case toRoot
                 case interactive
             }

@@ -4228,13 +4228,16 @@ internal enum Operations {
     }
     /// Pop nodes off a navigation stack
     ///
-    /// Pops the top of `navigator`'s stack (default: the focus's navigator); with `to`,
-    /// everything above that node on its own navigator; with `toRoot: true`, everything
+    /// Pops the top of `navigator`'s stack (default: the focus's navigator); with `node`,
+    /// exactly that node, which must be the top of its stack (a pop that names what it removes:
+    /// when another device showed a screen above it first, `409` and nothing is popped); with
+    /// `to`, everything above that node on its own navigator; with `toRoot: true`, everything
     /// above the stack's root. Popped nodes get reason `pop`, their descendants (including
     /// what they present) `ancestorRemoved`. An empty body is `{}`.
     ///
-    /// Checks in order: unknown `navigator`, then unknown `to` (`404`); both `to` and
-    /// `toRoot: true` (`422`); `to` with a `navigator` that is not `to`'s (`422`, also for
+    /// Checks in order: unknown `navigator`, then unknown `to` or `node` (`404`; `409 removed`
+    /// for one the session removed since); both `to` and `toRoot: true`, or `node` with either
+    /// (`422`); `node` not the top of its stack (`409`); `to` with a `navigator` that is not `to`'s (`422`, also for
     /// the app coordinator `n0`, which is on no navigator); `to` is `n0` (`409`); then
     /// `409` when the pop would remove a stack's root (a presented root must be
     /// dismissed) or would remove nothing.
