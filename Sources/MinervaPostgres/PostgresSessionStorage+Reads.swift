@@ -16,19 +16,19 @@ extension PostgresSessionStorage {
         WITH newest AS (SELECT COALESCE(max(seq), 0) AS seq FROM minerva_event WHERE session = $1),
              head AS (SELECT last_event, GREATEST(last_event, (SELECT seq FROM newest)) <> $3 AS changed FROM minerva_session WHERE id = $1)
         SELECT 0 AS kind, version AS number, last_event AS second, first_event AS third, app_version AS text, last_used AS time,
-               token_hash AS bytes, CASE WHEN (SELECT changed FROM head) THEN state END AS state
+               token_hash AS bytes, CASE WHEN (SELECT changed FROM head) THEN state END AS state, created_at AS created
             FROM minerva_session WHERE id = $1
         UNION ALL
-        SELECT 1, seq, NULL, NULL, NULL, NULL, body, NULL FROM minerva_event
+        SELECT 1, seq, NULL, NULL, NULL, NULL, body, NULL, NULL FROM minerva_event
             WHERE session = $1 AND (SELECT changed FROM head)
               AND seq > LEAST((SELECT last_event FROM head), (SELECT seq FROM newest) - $2)
         UNION ALL
-        SELECT 2, list.version, NULL, NULL, list.node, NULL, list.body, NULL FROM minerva_list list
+        SELECT 2, list.version, NULL, NULL, list.node, NULL, list.body, NULL, NULL FROM minerva_list list
             JOIN minerva_list current ON current.session = $1 AND current.node = list.node AND current.shown_until IS NULL
             WHERE list.session = $1 AND (SELECT changed FROM head)
               AND (list.version >= current.version - 1 OR list.shown_until > (SELECT seq FROM newest) - $2)
         UNION ALL
-        SELECT 3, NULL, NULL, NULL, key, stored_at, body, NULL FROM minerva_answer WHERE session = $1 AND (SELECT changed FROM head)
+        SELECT 3, NULL, NULL, NULL, key, stored_at, body, NULL, NULL FROM minerva_answer WHERE session = $1 AND (SELECT changed FROM head)
         """
 
     public func loadSession(_ id: String, eventTail: Int, unlessAt known: SessionHead) throws(StorageError) -> SessionReading {
@@ -40,7 +40,8 @@ extension PostgresSessionStorage {
         guard rows.rows[row][7] != nil else { return .unchanged }
         let record = SessionRecord(
             id: id, tokenHash: rows.bytes(row, 6), version: rows.int(row, 1), lastEvent: rows.int(row, 2), firstEvent: rows.int(row, 3),
-            appVersion: rows.text(row, 4), state: rows.bytes(row, 7), lastUsed: rows.double(row, 5))
+            appVersion: rows.text(row, 4), state: rows.bytes(row, 7), lastUsed: rows.double(row, 5),
+            createdAt: rows.rows[row][8] == nil ? nil : rows.double(row, 8))
         var events: [EventRecord] = []
         var lists: [ListRecord] = []
         var answers: [AnswerRecord] = []

@@ -81,6 +81,11 @@ extension PostgresSessionStorage {
         ALTER TABLE minerva_event ADD COLUMN version bigint;
         CREATE INDEX minerva_event_checkpoint ON minerva_event (session, version) WHERE checkpoint;
         """,
+        // When each session was made (what bounds a device's time of a change); sessions made
+        // before have none, and a device's time of their changes is bounded by the server's clock alone.
+        """
+        ALTER TABLE minerva_session ADD COLUMN created_at double precision;
+        """,
     ]
 
     /// Brings the schema up to date under an advisory lock, so that instances starting together

@@ -91,11 +91,11 @@ extension PostgresSessionStorage {
             }
             let inserted = try connection.query(
                 """
-                INSERT INTO minerva_session (id, token_hash, version, last_event, first_event, app_version, state, last_used)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING
+                INSERT INTO minerva_session (id, token_hash, version, last_event, first_event, app_version, state, last_used, created_at)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULLIF($9, 'NaN'::float8)) ON CONFLICT (id) DO NOTHING
                 """,
                 [id, .bytes(record.tokenHash), .int(record.version), .int(record.lastEvent), .int(record.firstEvent), .text(record.appVersion),
-                 .bytes(record.state), .double(record.lastUsed)], until: deadline)
+                 .bytes(record.state), .double(record.lastUsed), .double(record.createdAt ?? .nan)], until: deadline)
             // A session id collision is all but impossible (128 random bits); the creation's key,
             // if any, was claimed above and would stay claimed, so it is released.
             guard inserted.affected == 1 else {

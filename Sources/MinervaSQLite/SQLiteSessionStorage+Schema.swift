@@ -80,6 +80,10 @@ extension SQLiteSessionStorage {
             try db.alter(table: "event") { table in table.add(column: "version", .integer) }
             try db.execute(sql: "CREATE INDEX eventCheckpoint ON event (session, version) WHERE checkpoint")
         }
+        migrator.registerMigration("v9: when each session was made (what bounds a device's time of a change)") { db in
+            // Sessions made before have none: a device's time of their changes is bounded by the server's clock alone.
+            try db.alter(table: "session") { table in table.add(column: "createdAt", .double) }
+        }
         return migrator
     }
 

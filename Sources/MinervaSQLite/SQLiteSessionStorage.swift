@@ -33,7 +33,8 @@ public final class SQLiteSessionStorage: SessionStorage {
                 guard let row = try Row.fetchOne(db, sql: "SELECT * FROM session WHERE id = ?", arguments: [id]) else { return nil }
                 let record = SessionRecord(
                     id: row["id"], tokenHash: [UInt8](row["tokenHash"] as Data), version: row["version"], lastEvent: row["lastEvent"],
-                    firstEvent: row["firstEvent"], appVersion: row["appVersion"], state: [UInt8](row["state"] as Data), lastUsed: row["lastUsed"])
+                    firstEvent: row["firstEvent"], appVersion: row["appVersion"], state: [UInt8](row["state"] as Data), lastUsed: row["lastUsed"],
+                    createdAt: row["createdAt"])
                 // Every event after the head, and at least the newest `eventTail`.
                 let events = try Row.fetchAll(
                     db,
@@ -224,12 +225,12 @@ public final class SQLiteSessionStorage: SessionStorage {
             }
             try db.cachedStatement(
                 sql: """
-                    INSERT INTO session (id, tokenHash, version, lastEvent, firstEvent, appVersion, state, lastUsed)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+                    INSERT INTO session (id, tokenHash, version, lastEvent, firstEvent, appVersion, state, lastUsed, createdAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
                     """
             ).execute(arguments: [
                 id, Data(record.tokenHash), record.version, record.lastEvent, record.firstEvent, record.appVersion, Data(record.state),
-                record.lastUsed,
+                record.lastUsed, record.createdAt,
             ])
             // A session id collision is all but impossible (128 random bits): the key is released.
             guard db.changesCount == 1 else {

@@ -7,8 +7,9 @@ extension MinervaAPI {
     /// (the write is with storage) by a deferred answer once it is stored.
     ///
     /// An `If-Match` that is not an entity tag is `400` at once (it cannot be compared). A
-    /// remembered `Idempotency-Key` answers before anything else; then `If-Match` (`412`);
-    /// then the header's and the body's own errors (`400`), which were read before.
+    /// remembered `Idempotency-Key` answers before anything else, then a device's number the
+    /// session applied already (``ChangeHeaders``); then `If-Match` (`412`); then the headers' and
+    /// the body's own errors (`400`), which were read before.
     /// - Parameters:
     ///   - command: the body read into a command, or its error.
     ///   - answer: the answer built from the state the mutation produced.
@@ -18,15 +19,20 @@ extension MinervaAPI {
     ) throws(APIError) -> HTTPReply {
         let precondition = try IfMatch(request.header("if-match"), name: "If-Match").precondition
         let key: IdempotencyKey?
+        let headers: ChangeHeaders
         let parsed: SessionCommand
         do throws(APIError) {
             key = try IdempotencyKey.parse(request)
+            headers = try ChangeHeaders(request)
             parsed = try command.get()
         } catch {
             try throughCore { () throws(SessionError) in try core.checkPrecondition(session, precondition) }
             throw error
         }
-        let mutation = Mutation(command: parsed, precondition: precondition, idempotencyKey: key) { StoredAnswer(answer($0)) }
+        if let version = headers.clientModelVersion, version != ModelVersion.current { metrics.changeFromOtherModel() }
+        let mutation = Mutation(
+            command: parsed, precondition: precondition, idempotencyKey: key, numbered: headers.numbered, deviceTime: headers.deviceTime
+        ) { StoredAnswer(answer($0)) }
         var deferred: HTTPDeferred?
         let outcome = core.mutate(session, mutation) {
             let later = exchange.deferred(fallback: Exchange.shuttingDownDuringWrite)

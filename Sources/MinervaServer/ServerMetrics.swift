@@ -21,6 +21,7 @@ final class ServerMetrics: Sendable {
     private let streamGauge = Gauge(label: "minerva_event_streams")
     private let subscriberGauge = Gauge(label: "minerva_event_subscribers")
     private let appVersionGauges = Locked<[String: Gauge]>([:])
+    private let otherModelCounter = Counter(label: "minerva_changes_from_other_models_total")
     /// One counter per event kind, made up front so that every kind is exported from the start.
     private let eventCounters = Dictionary(
         uniqueKeysWithValues: SessionEvent.Kind.allCases.map { ($0, Counter(label: "minerva_events_total", dimensions: [("type", $0.rawValue)])) })
@@ -65,6 +66,12 @@ final class ServerMetrics: Sendable {
                 gauge.record(count)
             }
         }
+    }
+
+    /// Counts a change whose client ran another model version than this server's (`Minerva-Model-Version`):
+    /// in a rolling upgrade, the clients whose predictions the server may correct.
+    func changeFromOtherModel() {
+        otherModelCounter.increment()
     }
 
     /// Counts a block of events by type.

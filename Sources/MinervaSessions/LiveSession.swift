@@ -32,16 +32,19 @@ public final class LiveSession: Sendable {
     /// The SHA-256 of the bearer token; the session keeps no token (a keyed creation's answer is
     /// stored sealed under its Idempotency-Key, see ``CreationSealing``).
     let tokenHash: [UInt8]
+    /// When the session was made, in seconds since 1970 (`nil`: stored before this was kept).
+    let createdAt: Double?
     let slot: Locked<Slot>
     private let limiter: Locked<RateLimiter?>
     private let lastUsedMilliseconds: Atomic<Int>
 
     init(
         id: String, tokenHash: [UInt8], state: SessionState, storedHead: SessionHead, log: SessionLog, answers: IdempotencyCache,
-        configuration: SessionConfiguration, lastUsed: Double
+        configuration: SessionConfiguration, lastUsed: Double, createdAt: Double?
     ) {
         self.id = id
         self.tokenHash = tokenHash
+        self.createdAt = createdAt
         slot = Locked(Slot(state: state, log: log, answers: answers, storedHead: storedHead))
         let rate = configuration.rateLimit
         limiter = Locked(rate > 0 ? RateLimiter(rate: rate, burst: max(1, configuration.rateBurst), now: lastUsed) : nil)

@@ -8,18 +8,26 @@ public struct Mutation: Sendable {
     public var precondition: (@Sendable (Int) -> Bool)?
     /// The request's `Idempotency-Key`, if any.
     public var idempotencyKey: IdempotencyKey?
+    /// The device's number for the change (`Minerva-Device`, `Minerva-Device-Seq`), if any.
+    public var numbered: DeviceChange?
+    /// When the device says the change was made (`Minerva-Device-Time`), in milliseconds since
+    /// 1970: what analytics record, unless it is later than the server's clock or earlier than
+    /// the session, when they record the server's time.
+    public var deviceTime: Int?
     /// Builds the answer from the state the mutation produced (or, for a no-op, the unchanged
     /// one); it is remembered for the `Idempotency-Key` and stored with the mutation.
     public var answer: @Sendable (SessionState) -> StoredAnswer
 
     /// Creates a mutation.
     public init(
-        command: SessionCommand, precondition: (@Sendable (Int) -> Bool)?, idempotencyKey: IdempotencyKey?,
-        answer: @escaping @Sendable (SessionState) -> StoredAnswer
+        command: SessionCommand, precondition: (@Sendable (Int) -> Bool)?, idempotencyKey: IdempotencyKey?, numbered: DeviceChange? = nil,
+        deviceTime: Int? = nil, answer: @escaping @Sendable (SessionState) -> StoredAnswer
     ) {
         self.command = command
         self.precondition = precondition
         self.idempotencyKey = idempotencyKey
+        self.numbered = numbered
+        self.deviceTime = deviceTime
         self.answer = answer
     }
 }

@@ -108,10 +108,10 @@ extension SessionCore {
         let created = CreatedSession(id: "s_" + Token.random(bytes: 16), token: token, state: state)
         let session = LiveSession(
             id: created.id, tokenHash: Token.hash(token), state: state, storedHead: SessionHead(version: 1, lastEvent: 0), log: SessionLog(),
-            answers: newAnswers(), configuration: configuration, lastUsed: now)
+            answers: newAnswers(), configuration: configuration, lastUsed: now, createdAt: now)
         let response = answer(created)
         let entry = key.map { IdempotencyCache.Entry(key: $0, answer: response, storedAt: now) }
-        var write = state.creationWrite(id: session.id, tokenHash: session.tokenHash, lastUsed: now)
+        var write = state.creationWrite(id: session.id, tokenHash: session.tokenHash, now: now)
         write.creationKeysExpireBefore = now - configuration.idempotencyLifetime
         if let entry {
             do {

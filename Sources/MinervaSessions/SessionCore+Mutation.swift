@@ -65,13 +65,16 @@ extension SessionCore {
             if let key = mutation.idempotencyKey, let answer = try rememberedAnswer(for: key, of: session, in: &slot, now: now) {
                 return .success(MutationResult(answer: answer, events: [], replayed: true))
             }
+            if let numbered = mutation.numbered, let mark = try slot.state.applied(numbered) {
+                return .success(MutationResult(answer: alreadyApplied(numbered, mark: mark, mutation, slot: slot), events: [], replayed: false))
+            }
             try Self.check(mutation.precondition, of: slot.state)
             // A session that another process moved to a newer app version while this work waited.
             if slot.turn.appGeneration != appGeneration.load(ordering: .acquiring), slot.state.appVersion != currentApp.version {
                 try checkNotAhead(slot.state.appVersion, of: session.id)
             }
             let started = ContinuousClock.now
-            let step = try slot.state.step(mutation.command, limits: configuration.limits, at: Int(now * 1000))
+            let step = try slot.state.step(mutation.command, numbered: mutation.numbered, limits: configuration.limits, at: Int(now * 1000))
             // A no-op has no version and no event; its answer is still remembered for its key.
             let next = step?.next ?? slot.state
             let block = step.map { slot.log.withCheckpoints($0.block, from: slot.state, to: $0.next, isRestore: mutation.command.isRestore) }
@@ -84,12 +87,15 @@ extension SessionCore {
             if block == nil, entry == nil { return .success(result) }
             var storedHead = slot.storedHead
             let write = next.write(
-                from: slot.state, id: session.id, tokenHash: session.tokenHash, lastUsed: session.lastUsed, block: block ?? [], answer: entry,
+                from: slot.state, id: session.id, tokenHash: session.tokenHash, lastUsed: session.lastUsed, createdAt: session.createdAt,
+                block: block ?? [], answer: entry,
                 storedHead: &storedHead, keptAnswers: configuration.idempotencyCapacity, eventHistory: configuration.eventHistory,
                 listHistory: configuration.limits.listHistory)
             let written = WrittenChange(
                 mutation: mutation, next: next, storedHead: storedHead, answer: entry, result: result, attempt: attempt,
-                analytics: analytics.entries(ofBlock: block ?? [], from: slot.state, to: next, session: session.id))
+                analytics: analytics.entries(
+                    ofBlock: block ?? [], from: slot.state, to: next, session: session.id,
+                    at: mutation.deviceTime.map { Self.analyticsTime(ofDeviceTime: $0, now: now, createdAt: session.createdAt) }))
             let inline = writes.commit(.session(write)) {
                 let completion = completion()
                 return { outcome in
@@ -108,6 +114,27 @@ extension SessionCore {
         } catch {
             return .failure(error)
         }
+    }
+
+    /// The answer to a device's change the session applied already: the mutation's answer made
+    /// from the current state, marked `Minerva-Already-Applied: true`, with the version its block
+    /// made (`Minerva-Applied-Version`) while the session knows it: always for the device's newest
+    /// change, for an older one while the log in memory holds its block.
+    private func alreadyApplied(_ change: DeviceChange, mark: DeviceMark, _ mutation: Mutation, slot: LiveSession.Slot) -> StoredAnswer {
+        let answer = mutation.answer(slot.state)
+        var headers = answer.headers + [("Minerva-Already-Applied", "true")]
+        let version = change.seq == mark.seq ? mark.version : slot.log.events.last { $0.device == change }?.version
+        if let version { headers.append(("Minerva-Applied-Version", String(version))) }
+        return StoredAnswer(status: answer.status, headers: headers, body: answer.body)
+    }
+
+    /// The time analytics record for a change the device says it made at `deviceTime` (in
+    /// milliseconds): that time, unless it is later than the server's clock or earlier than the
+    /// session was made; then the server's.
+    static func analyticsTime(ofDeviceTime deviceTime: Int, now: Double, createdAt: Double?) -> Int {
+        let serverTime = Int(now * 1000)
+        let sessionStart = createdAt.map { Int($0 * 1000) } ?? .min
+        return deviceTime <= serverTime && deviceTime >= sessionStart ? deviceTime : serverTime
     }
 
     /// The answer remembered for `key`: in memory, or (memory forgot it) in the store.

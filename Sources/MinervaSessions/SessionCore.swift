@@ -240,7 +240,7 @@ public final class SessionCore: Sendable {
         }
         let session = LiveSession(
             id: id, tokenHash: stored.record.tokenHash, state: restored.state, storedHead: restored.storedHead, log: restored.log,
-            answers: restored.answers, configuration: configuration, lastUsed: stored.record.lastUsed)
+            answers: restored.answers, configuration: configuration, lastUsed: stored.record.lastUsed, createdAt: stored.record.createdAt)
         let inMemory = registry.insert(session)
         guard inMemory === session else {
             // Another request read it first, perhaps before a change this read saw: the one in

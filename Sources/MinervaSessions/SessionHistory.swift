@@ -142,7 +142,7 @@ struct SessionHistory: Sendable {
                 lists[node] = list
                 listsFrom[node] = from
                 newestLists[node] = max(newestLists[node] ?? 0, list)
-            case .appChanged:
+            case .appChanged, .unchanged:
                 break
             }
             if event.isFinal {

@@ -6,10 +6,10 @@ import MinervaModel
 
 extension SessionState {
     /// The session's own row as it is now, its head's state encoded only when `withState`.
-    func record(id: String, tokenHash: [UInt8], lastUsed: Double, withState: Bool = true) -> SessionRecord {
+    func record(id: String, tokenHash: [UInt8], lastUsed: Double, createdAt: Double?, withState: Bool = true) -> SessionRecord {
         SessionRecord(
             id: id, tokenHash: tokenHash, version: version, lastEvent: lastEvent, firstEvent: firstEvent, appVersion: appVersion,
-            state: withState ? tree.headRecordBytes : [], lastUsed: lastUsed)
+            state: withState ? tree.headRecordBytes(devices: devices) : [], lastUsed: lastUsed, createdAt: createdAt)
     }
 
     /// A head is written again at least every this many versions, so that a reader replays few
@@ -21,9 +21,9 @@ extension SessionState {
     /// A stored head that the next change writes again, whatever it changes.
     static let headDue = SessionHead(version: .min / 2, lastEvent: .min / 2)
 
-    /// Everything a new session writes.
-    func creationWrite(id: String, tokenHash: [UInt8], lastUsed: Double) -> SessionWrite {
-        var write = SessionWrite(record: record(id: id, tokenHash: tokenHash, lastUsed: lastUsed), expectedLastEvent: nil)
+    /// Everything a new session, made at `now`, writes.
+    func creationWrite(id: String, tokenHash: [UInt8], now: Double) -> SessionWrite {
+        var write = SessionWrite(record: record(id: id, tokenHash: tokenHash, lastUsed: now, createdAt: now), expectedLastEvent: nil)
         for (node, history) in lists {
             for (version, content) in history.keptVersions {
                 write.newListVersions.append(ListRecord(node: node.description, version: version, body: content.recordBytes))
@@ -44,7 +44,8 @@ extension SessionState {
     ///   - eventHistory: how many events the log keeps.
     ///   - listHistory: how many versions before its current one a list keeps for diffs.
     func write(
-        from old: SessionState, id: String, tokenHash: [UInt8], lastUsed: Double, block: [SessionEvent], answer: IdempotencyCache.Entry?,
+        from old: SessionState, id: String, tokenHash: [UInt8], lastUsed: Double, createdAt: Double?, block: [SessionEvent],
+        answer: IdempotencyCache.Entry?,
         storedHead: inout SessionHead, keptAnswers: Int, eventHistory: Int, listHistory: Int
     ) -> SessionWrite {
         let writesHead =
@@ -53,7 +54,8 @@ extension SessionState {
                 || lastEvent - storedHead.lastEvent >= Self.headEventInterval || block.contains { $0.kind == .appChanged })
         if writesHead { storedHead = SessionHead(version: version, lastEvent: lastEvent) }
         var write = SessionWrite(
-            record: record(id: id, tokenHash: tokenHash, lastUsed: lastUsed, withState: writesHead), expectedLastEvent: old.lastEvent,
+            record: record(id: id, tokenHash: tokenHash, lastUsed: lastUsed, createdAt: createdAt, withState: writesHead),
+            expectedLastEvent: old.lastEvent,
             writesHead: writesHead)
         write.newEvents = block.map(\.record)
         // Events that fell out of the kept log go 64 at a time: a delete touches pages that
@@ -91,7 +93,7 @@ extension SessionState {
         throws(SnapshotError) -> (state: SessionState, storedHead: SessionHead)
     {
         let record = stored.record
-        var (tree, headFormat) = try CoordinatorTree.head(record.state, app: app)
+        var (tree, devices, headFormat) = try CoordinatorTree.head(record.state, app: app)
         var head = SessionHead(version: record.version, lastEvent: record.lastEvent)
         var block: [NavigationEvent] = []
         for event in events where event.seq > record.lastEvent {
@@ -102,10 +104,12 @@ extension SessionState {
             case .navigation(let change): block.append(change)
             case .listChanged: break
             case .appChanged: throw SnapshotError("event \(event.seq) moves the session to another app version after its head")
+            case .unchanged: break
             }
             head = SessionHead(version: event.isFinal ? event.version : head.version, lastEvent: event.seq)
             if event.isFinal {
                 tree.replay(block, version: event.version, counters: event.counters)
+                if let numbered = event.device { devices[numbered.device] = DeviceMark(seq: numbered.seq, version: event.version) }
                 block = []
             }
         }
@@ -125,7 +129,8 @@ extension SessionState {
         }
         let state = SessionState(
             tree: tree, appVersion: record.appVersion, firstEvent: record.firstEvent, version: head.version, lastEvent: head.lastEvent,
-            structuralVersion: structuralVersion(of: events, version: head.version), lists: lists, listHistoryBudget: limits.listHistoryBudget)
+            structuralVersion: structuralVersion(of: events, version: head.version), lists: lists, listHistoryBudget: limits.listHistoryBudget,
+            devices: devices)
         // A head of a release before deltas is written again by the first change, so that no
         // such head ever lags its events (that release would take it for the whole state).
         let storedHead = headFormat < RecordFormat.deltaHead ? headDue : SessionHead(version: record.version, lastEvent: record.lastEvent)
@@ -137,7 +142,7 @@ extension SessionState {
     private static func structuralVersion(of events: [SessionEvent], version: Int) -> Int {
         var oldest = version
         for event in events.reversed() {
-            if event.kind != .uiChanged && event.kind != .presentationChanged { return event.version }
+            if event.kind != .uiChanged && event.kind != .presentationChanged && event.kind != .unchanged { return event.version }
             oldest = event.version
         }
         return events.isEmpty ? version : oldest

@@ -30,7 +30,7 @@ import Testing
         ] {
             #expect(value("Access-Control-Allow-Origin", in: answer.headers) == Self.allowed)
             #expect(value("Vary", in: answer.headers) == "Origin")
-            #expect(value("Access-Control-Expose-Headers", in: answer.headers) == "ETag, X-Request-ID, Retry-After, Idempotent-Replayed, Minerva-Model-Version")
+            #expect(value("Access-Control-Expose-Headers", in: answer.headers) == "ETag, X-Request-ID, Retry-After, Idempotent-Replayed, Minerva-Model-Version, Minerva-Already-Applied, Minerva-Applied-Version")
         }
     }
 
@@ -49,7 +49,7 @@ import Testing
         #expect(value("Access-Control-Allow-Methods", in: answer.headers) == "GET, HEAD, PUT")
         #expect(
             value("Access-Control-Allow-Headers", in: answer.headers)
-                == "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID")
+                == "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID, Minerva-Device, Minerva-Device-Seq, Minerva-Device-Time, Minerva-Model-Version")
         #expect(value("Access-Control-Max-Age", in: answer.headers) == "600")
         #expect(preflight("/v1/sessions/unknown/push", origin: Self.allowed).status == 204)
     }

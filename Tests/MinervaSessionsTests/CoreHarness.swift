@@ -26,10 +26,12 @@ struct CoreHarness {
         return (try core.session(String(text[1]), token: token), token)
     }
 
-    /// Runs a command and waits for its outcome.
-    func run(_ command: SessionCommand, on session: LiveSession, key: IdempotencyKey? = nil) -> Result<MutationResult, SessionError> {
+    /// Runs a command and waits for its outcome; its answer's body is the version it made.
+    func run(
+        _ command: SessionCommand, on session: LiveSession, key: IdempotencyKey? = nil, numbered: DeviceChange? = nil, deviceTime: Int? = nil
+    ) -> Result<MutationResult, SessionError> {
         wait { completion in
-            core.mutate(session, Mutation(command: command, precondition: nil, idempotencyKey: key) { state in
+            core.mutate(session, Mutation(command: command, precondition: nil, idempotencyKey: key, numbered: numbered, deviceTime: deviceTime) { state in
                 StoredAnswer(status: 200, headers: [], body: Array(String(state.version).utf8))
             }, completion: completion)
         }

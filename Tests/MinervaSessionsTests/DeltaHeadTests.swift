@@ -24,7 +24,7 @@ import Testing
             old.endObject()
             let record = SessionRecord(
                 id: id, tokenHash: [], version: state.version, lastEvent: state.lastEvent, firstEvent: 1, appVersion: state.appVersion,
-                state: old.bytes, lastUsed: 0)
+                state: old.bytes, lastUsed: 0, createdAt: nil)
             #expect(try storage.commit([.session(SessionWrite(record: record, expectedLastEvent: state.lastEvent, writesHead: true))]) == [.committed])
         }
         let restarted = try CoreHarness(storage: storage)

@@ -1,4 +1,5 @@
 @testable import MinervaCoordinator
+import MinervaJSON
 import MinervaModel
 @testable import MinervaSessions
 import Testing
@@ -56,7 +57,17 @@ import Testing
         case .presentationChanged: .navigation(.presentationChanged(node: NodeID(4), selected: "large", dismissible: false))
         case .sizeClassChanged: .navigation(.sizeClassChanged(.compact))
         case .listChanged: .listChanged(node: NodeID(2), list: 3, from: 2)
+        case .unchanged: .unchanged
         }
+    }
+
+    @Test func aNumberedEventReadsBackFromItsRecordInFormat7() throws {
+        let device = try DeviceChange(device: "phone-1", seq: 12)
+        let event = SessionEvent(seq: 3, version: 2, at: 1_700_000_000_000, isFinal: true, change: .unchanged, device: device)
+        let read = try SessionEvent(record: event.record)
+        #expect(read == event && read.device == device)
+        let format = try JSONParser.parse(event.record.body).objectValue?["format"]?.intValue
+        #expect(format == 7)
     }
 
     @Test func aPendingDeepLinkReadsBackFromItsRecord() throws {

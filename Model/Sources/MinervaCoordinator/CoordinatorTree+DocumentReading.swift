@@ -5,7 +5,7 @@ extension CoordinatorTree {
     /// (the session's id, version, focus, …) are the session's, and lists are read apart.
     public static let documentKeys: JSONKeys = [
         "id", "token", "version", "layout", "flow", "sizeClass", "collapsed", "compactStack", "appVersion", "focus", "root", "navigators",
-        "tabs", "flags", "unknownScreens", "pending", "restored", "lastEvent", "nextNode", "nextNavigator",
+        "tabs", "flags", "unknownScreens", "pending", "restored", "lastEvent", "nextNode", "nextNavigator", "devices",
     ]
     static let documentNodeKeys: JSONKeys = [
         "id", "screen", "title", "params", "presentation", "sheet", "anchor", "dismissible", "navigator", "ui", "results", "children", "list",

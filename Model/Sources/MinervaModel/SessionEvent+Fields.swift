@@ -15,7 +15,7 @@ extension SessionEvent {
 
 extension SessionEvent {
     /// Writes the event as the API shows it: `{"seq", "version", "at", "type", …its fields,
-    /// "final"?, "focus"?}`, `at` as an RFC 3339 timestamp; read back with ``init(wire:app:)``.
+    /// "final"?, "focus"?, "nextNode"?, "nextNavigator"?, "device"?, "deviceSeq"?}`, `at` as an RFC 3339 timestamp; read back with ``init(wire:app:)``.
     public func writeWire(into writer: inout JSONWriter) {
         writer.beginObject()
         writer.field("seq", seq)
@@ -26,6 +26,7 @@ extension SessionEvent {
         if isFinal { writer.field("final", true) }
         if let focus { writer.field("focus", focus) }
         if let counters { counters.writeFields(into: &writer) }
+        if let device { device.writeFields(into: &writer) }
         writer.endObject()
     }
 }
@@ -42,6 +43,8 @@ extension SessionEvent.Change {
         case .appChanged(let from, let to):
             writer.field("from", from)
             writer.field("to", to)
+        case .unchanged:
+            break
         case .navigation(.added(let added)):
             writer.field("node", added.node)
             writer.field("screen", added.screen)

@@ -11,7 +11,8 @@ extension SessionEvent {
     /// releases add have their places settled here too, between the present ones:
     /// `appChanged`, `removed`, `finished`, `flowChanged`, `added`, `stackChanged`,
     /// `paramsChanged`, `tabSelected`, `sizeClassChanged`, `presentationChanged`,
-    /// `flagsChanged`, `pendingChanged`, `uiChanged`, `resultConsumed`, `listChanged`.
+    /// `flagsChanged`, `pendingChanged`, `uiChanged`, `resultConsumed`, `listChanged`,
+    /// `unchanged` (which a block holds alone).
     public enum Kind: String, CaseIterable, Sendable, Comparable {
         case appChanged
         case removed
@@ -28,6 +29,7 @@ extension SessionEvent {
         case uiChanged
         case resultConsumed
         case listChanged
+        case unchanged
 
         /// The kind's place in a block: earlier kinds come first (the gaps are the places of
         /// the coming kinds named above).
@@ -48,6 +50,7 @@ extension SessionEvent {
             case .uiChanged: 12
             case .resultConsumed: 13
             case .listChanged: 14
+            case .unchanged: 15
             }
         }
 
@@ -68,6 +71,7 @@ extension SessionEvent.Change {
         switch self {
         case .listChanged: .listChanged
         case .appChanged: .appChanged
+        case .unchanged: .unchanged
         case .navigation(.added): .added
         case .navigation(.removed): .removed
         case .navigation(.finished): .finished

@@ -6,7 +6,7 @@ extension SessionEvent {
     public static let wireKeys: JSONKeys = [
         "seq", "version", "at", "final", "focus", "type", "node", "list", "from", "screen", "params", "parent", "navigator", "presentation",
         "presentedBy", "embedded", "reason", "result", "held", "tab", "flags", "pending", "stack", "to", "navigators", "ui", "title", "sheet",
-        "anchor", "dismissible", "selected", "horizontal", "nextNode", "nextNavigator",
+        "anchor", "dismissible", "selected", "horizontal", "nextNode", "nextNavigator", "device", "deviceSeq",
     ]
 
     /// Reads an event as the API shows it, for a session that runs `app`.
@@ -19,7 +19,7 @@ extension SessionEvent {
         self.init(
             seq: try reader.int("seq"), version: try reader.int("version"), at: at, isFinal: try reader.optionalBool("final") ?? false,
             change: try Change(reader: reader, form: .wire, app: app), focus: try reader.optionalNodeID("focus"),
-            counters: try IDCounters(optionalFieldsOf: reader))
+            counters: try IDCounters(optionalFieldsOf: reader), device: try DeviceChange(optionalFieldsOf: reader))
     }
 }
 
@@ -45,6 +45,8 @@ extension SessionEvent.Change {
             self = .listChanged(node: try reader.nodeID("node"), list: try reader.int("list"), from: try reader.int("from"))
         case .appChanged:
             self = .appChanged(from: try reader.string("from"), to: try reader.string("to"))
+        case .unchanged:
+            self = .unchanged
         case .added:
             self = .navigation(
                 .added(

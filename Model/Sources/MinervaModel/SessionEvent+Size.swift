@@ -22,7 +22,7 @@ extension SessionEvent {
         case .navigation(.sizeClassChanged): return fixed
         case .navigation(.resultConsumed(_, let screen)): return fixed + screen.utf8.count
         case .appChanged(let from, let to): return fixed + from.utf8.count + to.utf8.count
-        case .navigation(.removed), .navigation(.tabSelected), .listChanged: return fixed
+        case .navigation(.removed), .navigation(.tabSelected), .listChanged, .unchanged: return fixed
         }
     }
 }

@@ -11,6 +11,9 @@ public struct SessionEvent: Hashable, Sendable {
         case listChanged(node: NodeID, list: Int, from: Int)
         /// The session moved to another version of the app description.
         case appChanged(from: String, to: String)
+        /// A device's numbered change that changed nothing: it still takes a version, so that
+        /// its number is kept (its final event names it).
+        case unchanged
     }
 
     /// Position in the session's log: 1, 2, 3, … without gaps.
@@ -32,6 +35,9 @@ public struct SessionEvent: Hashable, Sendable {
     /// takes (``CoordinatorTree/replay(_:version:counters:)``); `nil` otherwise, the counters
     /// then following from the block's `added` events.
     public let counters: IDCounters?
+    /// On the last event of a block a device numbered: the device and its number for the change
+    /// (``DeviceChange``); `nil` otherwise.
+    public let device: DeviceChange?
     /// Now and then, a snapshot of the whole state at some version (``Checkpoint``), from which
     /// the log rebuilds later versions forward; clients never see it.
     public let checkpoint: [UInt8]?
@@ -40,12 +46,17 @@ public struct SessionEvent: Hashable, Sendable {
     public let approximateByteCount: Int
 
     /// Creates an event; the core numbers them, and stores read them back.
-    public init(seq: Int, version: Int, at: Int, isFinal: Bool, change: Change, focus: NodeID? = nil, counters: IDCounters? = nil) {
-        self.init(seq: seq, version: version, at: at, isFinal: isFinal, change: change, focus: focus, counters: counters, checkpoint: nil)
+    public init(
+        seq: Int, version: Int, at: Int, isFinal: Bool, change: Change, focus: NodeID? = nil, counters: IDCounters? = nil, device: DeviceChange? = nil
+    ) {
+        self.init(seq: seq, version: version, at: at, isFinal: isFinal, change: change, focus: focus, counters: counters, device: device, checkpoint: nil)
     }
 
     /// Creates an event that carries a checkpoint.
-    public init(seq: Int, version: Int, at: Int, isFinal: Bool, change: Change, focus: NodeID?, counters: IDCounters?, checkpoint: [UInt8]?) {
+    public init(
+        seq: Int, version: Int, at: Int, isFinal: Bool, change: Change, focus: NodeID?, counters: IDCounters?, device: DeviceChange?,
+        checkpoint: [UInt8]?
+    ) {
         self.seq = seq
         self.version = version
         self.at = at
@@ -53,6 +64,7 @@ public struct SessionEvent: Hashable, Sendable {
         self.change = change
         self.focus = focus
         self.counters = counters
+        self.device = device
         self.checkpoint = checkpoint
         approximateByteCount = Self.approximateByteCount(of: change, checkpoint: checkpoint)
     }
@@ -61,7 +73,7 @@ public struct SessionEvent: Hashable, Sendable {
     /// store gives back with its members in another order.
     public static func == (lhs: SessionEvent, rhs: SessionEvent) -> Bool {
         lhs.seq == rhs.seq && lhs.version == rhs.version && lhs.at == rhs.at && lhs.isFinal == rhs.isFinal && lhs.change == rhs.change
-            && lhs.focus == rhs.focus && lhs.counters == rhs.counters
+            && lhs.focus == rhs.focus && lhs.counters == rhs.counters && lhs.device == rhs.device
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -72,6 +84,7 @@ public struct SessionEvent: Hashable, Sendable {
 
     /// The same event carrying `checkpoint`.
     public func carrying(_ checkpoint: [UInt8]) -> SessionEvent {
-        SessionEvent(seq: seq, version: version, at: at, isFinal: isFinal, change: change, focus: focus, counters: counters, checkpoint: checkpoint)
+        SessionEvent(
+            seq: seq, version: version, at: at, isFinal: isFinal, change: change, focus: focus, counters: counters, device: device, checkpoint: checkpoint)
     }
 }

@@ -11,9 +11,13 @@ extension SessionState {
     ///   - old: the state the step started from.
     ///   - at: the mutation's time, in milliseconds since 1970.
     ///   - listHistoryBudget: bytes the older versions of all lists may take in memory.
-    /// - Returns: the block, or `nil` when the step changed nothing (a no-op: no version, no event).
+    ///   - numbered: the device's number for the change, if it has one: the final event names it,
+    ///     the device's mark takes it, and a change that changed nothing is still a block (one
+    ///     `unchanged` event), so that its number is kept.
+    /// - Returns: the block, or `nil` when the step changed nothing and no device numbered it (a
+    ///   no-op: no version, no event).
     mutating func recordBlock(
-        _ changes: [SessionEvent.Change], from old: SessionState, at: Int, listHistoryBudget: Int
+        _ changes: [SessionEvent.Change], from old: SessionState, at: Int, listHistoryBudget: Int, numbered: DeviceChange? = nil
     ) -> [SessionEvent]? {
         // In SessionEvent.Kind's order: the app move, the navigation block, then the lists.
         var navigation: [NavigationEvent] = []
@@ -35,17 +39,23 @@ extension SessionState {
             case .listChanged:
                 listChanges += 1
                 onlyUIState = false
+            case .unchanged:
+                break
             }
         }
         block.append(contentsOf: tree.changeBlock(since: old.tree, operationEvents: navigation).lazy.map(SessionEvent.Change.navigation))
         if listChanges > 0 {
             for change in changes { if case .listChanged = change { block.append(change) } }
         }
+        let changedNothing = block.isEmpty
+        if changedNothing, numbered != nil { block.append(.unchanged) }
         guard !block.isEmpty else { return nil }
         assert(zip(block, block.dropFirst()).allSatisfy { $0.kind <= $1.kind }, "a block's events follow SessionEvent.Kind's order")
         version += 1
-        // The block holds more than the step reported (a size class, a tab) only when more changed.
-        if !onlyUIState || block.count != navigation.count { structuralVersion = version }
+        // The block holds more than the step reported (a size class, a tab) only when more changed;
+        // an `unchanged` block changes nothing an `If-Match` compares.
+        if !changedNothing, !onlyUIState || block.count != navigation.count { structuralVersion = version }
+        if let numbered { keep(numbered) }
         cacheFocus()
         let counters = tree.idCounters
         // A replay moves the counters past the `added` events; the final event carries them when that falls short.
@@ -58,8 +68,9 @@ extension SessionState {
             track(change, from: old)
             let isFinal = index == block.count - 1
             events.append(
-                SessionEvent(seq: lastEvent + 1 + index, version: version, at: at, isFinal: isFinal, change: change, focus: isFinal ? focus : nil,
-                    counters: isFinal && !shown ? counters : nil))
+                SessionEvent(
+                    seq: lastEvent + 1 + index, version: version, at: at, isFinal: isFinal, change: change, focus: isFinal ? focus : nil,
+                    counters: isFinal && !shown ? counters : nil, device: isFinal ? numbered : nil))
         }
         lastEvent += block.count
         if listChanges > 0 { trimListHistory(budget: listHistoryBudget) }
@@ -91,7 +102,7 @@ extension SessionState {
             if let before = old.tree.nodes[node] { byteCount += Self.byteCount(ofNodeWith: params) - Self.byteCount(ofNodeWith: before.params) }
         case .listChanged(let node, _, _):
             byteCount += (lists[node]?.current.byteCount ?? 0) - (old.lists[node]?.current.byteCount ?? 0)
-        case .navigation, .appChanged:
+        case .navigation, .appChanged, .unchanged:
             break
         }
     }

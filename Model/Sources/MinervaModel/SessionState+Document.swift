@@ -11,7 +11,8 @@ extension SessionState {
         let version = try reader.int("version")
         self.init(
             tree: try CoordinatorTree(document: reader, app: app), appVersion: try reader.string("appVersion"), firstEvent: 1, version: version,
-            lastEvent: try reader.int("lastEvent"), structuralVersion: version, lists: [:], listHistoryBudget: .max)
+            lastEvent: try reader.int("lastEvent"), structuralVersion: version, lists: [:], listHistoryBudget: .max,
+            devices: try DeviceMark.read("devices", of: reader))
     }
 
     /// The replay: applies one change's block of events, as the step recorded it, to the state
@@ -26,7 +27,7 @@ extension SessionState {
         var onlyUIState = true
         for event in block {
             guard case .navigation(let change) = event.change else {
-                onlyUIState = false
+                if event.kind != .unchanged { onlyUIState = false }
                 continue
             }
             navigation.append(change)
@@ -40,8 +41,9 @@ extension SessionState {
         }
         tree.replay(navigation, version: last.version, counters: last.counters)
         version = last.version
+        if let numbered = last.device { devices[numbered.device] = DeviceMark(seq: numbered.seq, version: version) }
         lastEvent = last.seq
         if !onlyUIState { structuralVersion = version }
-        byteCount = Self.byteCount(of: tree, lists: lists)
+        byteCount = Self.byteCount(of: tree, lists: lists, devices: devices)
     }
 }

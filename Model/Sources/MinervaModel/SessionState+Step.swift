@@ -13,16 +13,27 @@ extension SessionState {
     /// The server applies every change with it; a client that holds the state can run it too.
     /// - Parameters:
     ///   - command: what to do.
+    ///   - numbered: the device's number for the change (``DeviceChange``), if it has one: it
+    ///     must be the device's next (``applied(_:)``), and the block names it.
     ///   - limits: what one node, one list and the whole session may hold.
     ///   - at: the change's time, in milliseconds since 1970 (what its events carry).
-    /// - Returns: the next state and its block, or `nil` when the command changes nothing (no
-    ///   version, no event).
-    /// - Throws: the refusal: `notFound`, `invalid` or `conflict` (with the model's code where it
-    ///   has one), or `appVersionConflict`; nothing changed.
-    public func step(_ command: SessionCommand, limits: StepLimits, at: Int) throws(SessionError) -> Step? {
+    /// - Returns: the next state and its block, or `nil` when the command changes nothing and no
+    ///   device numbered it (no version, no event).
+    /// - Throws: the refusal: `conflict` for a device's number that is not its next (code
+    ///   `device_seq_gap`, or `device_seq_applied` for one applied already), then `notFound`,
+    ///   `invalid` or `conflict` (with the model's code where it has one), or
+    ///   `appVersionConflict`; nothing changed.
+    public func step(_ command: SessionCommand, numbered: DeviceChange? = nil, limits: StepLimits, at: Int) throws(SessionError) -> Step? {
+        if let numbered, let mark = try applied(numbered) {
+            throw SessionError(
+                .conflict, "device '\(numbered.device)' change \(numbered.seq) was applied already (its newest, \(mark.seq), made version \(mark.version))",
+                code: "device_seq_applied")
+        }
         var next = self
         let changes = try command.apply(to: &next, limits: limits)
-        guard let block = next.recordBlock(changes, from: self, at: at, listHistoryBudget: limits.listHistoryBudget) else { return nil }
+        guard
+            let block = next.recordBlock(changes, from: self, at: at, listHistoryBudget: limits.listHistoryBudget, numbered: numbered)
+        else { return nil }
         try next.check(limits, growingFrom: self)
         next.cacheFocus()
         return Step(next: next, block: block)

@@ -26,9 +26,12 @@ public struct SessionState: Sendable {
     public internal(set) var lists: [NodeID: ListHistory]
     /// The version of the app description the session runs (its tree's app).
     public internal(set) var appVersion: String
-    /// What the session's size limit counts: every node (a fixed share and its params) and every
-    /// list's current cells, in bytes.
+    /// What the session's size limit counts: every node (a fixed share and its params), every
+    /// list's current cells and every device mark (a fixed share and its id), in bytes.
     public internal(set) var byteCount: Int
+    /// Per device that numbered a change of the session, the newest number it applied (see
+    /// ``DeviceChange``): kept for the session's life, whatever the session goes back to.
+    public internal(set) var devices: [String: DeviceMark]
 
     /// A new session's state: version 1, no event, no list.
     public init(tree: CoordinatorTree, appVersion: String) {
@@ -41,9 +44,10 @@ public struct SessionState: Sendable {
     ///   - structuralVersion: see ``structuralVersion``.
     ///   - lists: each node's list, with the versions kept for diffs.
     ///   - listHistoryBudget: bytes the lists' older versions may take together (see ``StepLimits``).
+    ///   - devices: the newest change number applied per device.
     public init(
         tree: CoordinatorTree, appVersion: String, firstEvent: Int, version: Int, lastEvent: Int, structuralVersion: Int, lists: [NodeID: ListHistory],
-        listHistoryBudget: Int
+        listHistoryBudget: Int, devices: [String: DeviceMark] = [:]
     ) {
         self.tree = tree
         self.version = version
@@ -52,14 +56,15 @@ public struct SessionState: Sendable {
         self.firstEvent = firstEvent
         self.lists = lists
         self.appVersion = appVersion
-        byteCount = Self.byteCount(of: tree, lists: lists)
+        self.devices = devices
+        byteCount = Self.byteCount(of: tree, lists: lists, devices: devices)
         trimListHistory(budget: listHistoryBudget)
     }
 
-    /// What a session's size limit counts of a tree and its lists (see ``byteCount``).
-    static func byteCount(of tree: CoordinatorTree, lists: [NodeID: ListHistory]) -> Int {
+    /// What a session's size limit counts of a tree, its lists and its device marks (see ``byteCount``).
+    static func byteCount(of tree: CoordinatorTree, lists: [NodeID: ListHistory], devices: [String: DeviceMark]) -> Int {
         tree.nodes.values.reduce(0) { $0 + byteCount(ofNodeWith: $1.params) + byteCount(ofUI: $1.ui) + byteCount(ofResults: $1.results) }
-            + lists.values.reduce(0) { $0 + $1.current.byteCount }
+            + lists.values.reduce(0) { $0 + $1.current.byteCount } + devices.keys.reduce(0) { $0 + DeviceMark.byteCount(ofDevice: $1) }
     }
 
     /// The tree's focus, computed once per mutation (see ``cacheFocus()``).

@@ -93,6 +93,10 @@ public enum StateDocument {
         writer.key("pending")
         write(tree.pending, into: &writer)
         if let restored { write(restored, state: state, into: &writer) }
+        if !state.devices.isEmpty {
+            writer.key("devices")
+            DeviceMark.write(state.devices, into: &writer)
+        }
         writer.field("lastEvent", state.lastEvent)
         writer.endObject()
         return writer.bytes

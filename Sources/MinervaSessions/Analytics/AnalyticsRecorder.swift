@@ -84,10 +84,15 @@ public final class AnalyticsRecorder: Sendable {
 
     /// What a block of events records once this process has committed it (``record(_:)``): made
     /// from the states before and after it while both are at hand; empty when analytics are off.
-    func entries(ofBlock block: some Collection<SessionEvent>, from old: SessionState, to new: SessionState, session: String) -> [AnalyticsEntry] {
+    /// - Parameter time: when the change was made, as analytics record it (a device's own time,
+    ///   bounded by the server's clock and the session's start); `nil`: the block's server time.
+    func entries(
+        ofBlock block: some Collection<SessionEvent>, from old: SessionState, to new: SessionState, session: String, at time: Int? = nil
+    ) -> [AnalyticsEntry] {
         guard isEnabled, let first = block.first else { return [] }
-        let entries = Self.entries(for: block, from: old, to: new, session: session, at: first.at, version: first.version)
-        return entries.isEmpty ? [AnalyticsEntry(session: session, at: first.at, version: first.version, fact: .mark)] : entries
+        let at = time ?? first.at
+        let entries = Self.entries(for: block, from: old, to: new, session: session, at: at, version: first.version)
+        return entries.isEmpty ? [AnalyticsEntry(session: session, at: at, version: first.version, fact: .mark)] : entries
     }
 
     /// Records the entries of a block this process committed (``entries(ofBlock:from:to:session:)``).

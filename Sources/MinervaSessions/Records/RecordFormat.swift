@@ -25,9 +25,15 @@ import MinervaJSON
 ///
 /// Format 6 is an event that carries id counters (`nextNode`, `nextNavigator`: its change made ids
 /// no event shows), which a release before it would replay to lower counters.
+///
+/// Format 7 is what changes numbered per device added: an event that names its device's change
+/// (`device`, `deviceSeq`) or is `unchanged`, and a head that carries the devices' marks
+/// (`devices`), which a release before it would drop, and then apply a device's change twice.
 enum RecordFormat {
     /// The newest format this build reads and writes.
-    static let current = 6
+    static let current = 7
+    /// The format of an event or head that carries what changes numbered per device added.
+    static let devices = 7
     /// The format of an event that carries id counters.
     static let counters = 6
     /// The format of every head this build writes.
@@ -44,8 +50,9 @@ enum RecordFormat {
     ///   - usesFlows: whether it holds something root flows added.
     ///   - usesPresentableState: whether it holds something presentable state added.
     ///   - carriesCounters: whether it is an event that carries id counters.
-    static func oldest(usesFlows: Bool, usesPresentableState: Bool, carriesCounters: Bool = false) -> Int {
-        carriesCounters ? counters : usesPresentableState ? presentable : usesFlows ? flows : plain
+    ///   - numbered: whether it is an event that names its device's change.
+    static func oldest(usesFlows: Bool, usesPresentableState: Bool, carriesCounters: Bool = false, numbered: Bool = false) -> Int {
+        numbered ? devices : carriesCounters ? counters : usesPresentableState ? presentable : usesFlows ? flows : plain
     }
 
     /// The format a record is in (1 without a `format` member), read before anything else of the

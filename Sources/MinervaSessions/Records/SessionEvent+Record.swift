@@ -12,12 +12,14 @@ extension SessionEvent {
         writer.field(
             "format",
             RecordFormat.oldest(
-                usesFlows: change.usesFlows, usesPresentableState: focus != nil || change.usesPresentableState, carriesCounters: counters != nil))
+                usesFlows: change.usesFlows, usesPresentableState: focus != nil || change.usesPresentableState, carriesCounters: counters != nil,
+                numbered: device != nil))
         writer.field("version", version)
         writer.field("at", at)
         if isFinal { writer.field("final", true) }
         if let focus { writer.field("focus", focus) }
         if let counters { counters.writeFields(into: &writer) }
+        if let device { device.writeFields(into: &writer) }
         writer.field("type", type)
         change.writeFields(into: &writer, form: .record)
         if let checkpoint {
@@ -32,7 +34,7 @@ extension SessionEvent {
     private static let recordKeys: JSONKeys = [
         "format", "version", "at", "final", "type", "node", "list", "from", "screen", "params", "parent", "navigator", "presentation",
         "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending", "stack", "to", "checkpoint", "bases", "ui", "title", "sheet", "anchor", "dismissible", "selected", "horizontal", "focus", "held",
-        "nextNode", "nextNavigator",
+        "nextNode", "nextNavigator", "device", "deviceSeq",
     ]
 
     /// Reads an event back from its record, in any format up to ``RecordFormat/current``.
@@ -45,7 +47,8 @@ extension SessionEvent {
             self.init(
                 seq: record.seq, version: try reader.int("version"), at: try reader.int("at"), isFinal: try reader.optionalBool("final") ?? false,
                 change: try Change(reader: reader, form: .record, app: nil), focus: try reader.optionalNodeID("focus"),
-                counters: try IDCounters(optionalFieldsOf: reader), checkpoint: reader.value("checkpoint").map(Self.bytes))
+                counters: try IDCounters(optionalFieldsOf: reader), device: try DeviceChange(optionalFieldsOf: reader),
+                checkpoint: reader.value("checkpoint").map(Self.bytes))
         } catch {
             throw SnapshotError("event \(record.seq): \(error)")
         }

@@ -17,10 +17,14 @@ public struct SessionRecord: Sendable {
     public let state: [UInt8]
     /// When a request last used it, in seconds since 1970.
     public let lastUsed: Double
+    /// When it was made, in seconds since 1970; `nil` for a session stored before this was kept.
+    /// Only a creation writes it.
+    public let createdAt: Double?
 
     /// Creates a record.
     public init(
-        id: String, tokenHash: [UInt8], version: Int, lastEvent: Int, firstEvent: Int, appVersion: String, state: [UInt8], lastUsed: Double
+        id: String, tokenHash: [UInt8], version: Int, lastEvent: Int, firstEvent: Int, appVersion: String, state: [UInt8], lastUsed: Double,
+        createdAt: Double?
     ) {
         self.id = id
         self.tokenHash = tokenHash
@@ -30,6 +34,7 @@ public struct SessionRecord: Sendable {
         self.appVersion = appVersion
         self.state = state
         self.lastUsed = lastUsed
+        self.createdAt = createdAt
     }
 }
 
@@ -116,13 +121,13 @@ extension SessionRecord {
     func replacingHead(of stored: SessionRecord) -> SessionRecord {
         SessionRecord(
             id: id, tokenHash: stored.tokenHash, version: version, lastEvent: lastEvent, firstEvent: stored.firstEvent, appVersion: appVersion,
-            state: state, lastUsed: lastUsed)
+            state: state, lastUsed: lastUsed, createdAt: stored.createdAt)
     }
 
     /// This row, last used at `lastUsed`.
     func used(at lastUsed: Double) -> SessionRecord {
         SessionRecord(
             id: id, tokenHash: tokenHash, version: version, lastEvent: lastEvent, firstEvent: firstEvent, appVersion: appVersion, state: state,
-            lastUsed: lastUsed)
+            lastUsed: lastUsed, createdAt: createdAt)
     }
 }

@@ -17,6 +17,7 @@ import Testing
         #expect(try store.commit([Records.creation("s_a", tokenHash: [9], lastUsed: 5)]) == [.conflict])
         var stored = try #require(try store.loadSession("s_a", eventTail: 10))
         #expect(stored.record.tokenHash == [1, 2, 3] && stored.record.lastUsed == 1000 && stored.record.version == 1)
+        #expect(stored.record.createdAt == 900)
 
         #expect(try store.commit([Records.change("s_a", after: 0, events: 1...2)]) == [.committed])
         // A write from a newest event no longer the newest changes nothing.
@@ -28,7 +29,7 @@ import Testing
         #expect(stored.record.version == 3 && stored.record.lastEvent == 2 && stored.record.state == Array("v3".utf8))
         #expect(stored.events.map(\.seq) == [1, 2] && stored.events.map(\.body) == [[1], [2]])
         // What only a creation sets stays as it was created.
-        #expect(stored.record.tokenHash == [1, 2, 3] && stored.record.firstEvent == 1)
+        #expect(stored.record.tokenHash == [1, 2, 3] && stored.record.firstEvent == 1 && stored.record.createdAt == 900)
         #expect(try store.tokenHash(of: "s_a") == [1, 2, 3] && store.tokenHash(of: "s_missing") == nil)
         #expect(try store.loadSession("s_missing", eventTail: 10) == nil)
         #expect(try store.sessionCount() == 1)

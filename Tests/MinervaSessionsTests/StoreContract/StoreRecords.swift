@@ -6,7 +6,7 @@ enum StoreRecords {
     static func record(_ id: String, version: Int, lastEvent: Int, tokenHash: [UInt8] = [1, 2, 3], lastUsed: Double = 1000) -> SessionRecord {
         SessionRecord(
             id: id, tokenHash: tokenHash, version: version, lastEvent: lastEvent, firstEvent: 1, appVersion: "app", state: Array("v\(version)".utf8),
-            lastUsed: lastUsed)
+            lastUsed: lastUsed, createdAt: 900)
     }
 
     /// A new session at version 1, with the answer of its creation's `Idempotency-Key` if given.
@@ -31,7 +31,7 @@ enum StoreRecords {
         var write = SessionWrite(
             record: SessionRecord(
                 id: id, tokenHash: [7], version: last + 1, lastEvent: last, firstEvent: 99, appVersion: "app", state: Array("v\(last + 1)".utf8),
-                lastUsed: 1000),
+                lastUsed: 1000, createdAt: nil),
             expectedLastEvent: newest, writesHead: writesHead)
         write.newEvents = (events.map(Array.init) ?? []).map {
             EventRecord(seq: $0, body: [UInt8(truncatingIfNeeded: $0)], carriesCheckpoint: checkpoints.contains($0), version: versions[$0] ?? $0 + 1)
