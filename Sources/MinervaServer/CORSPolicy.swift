@@ -14,7 +14,7 @@ public struct CORSPolicy: Sendable {
     /// The headers a page may read from an answer.
     static let exposedHeaders = "ETag, X-Request-ID, Retry-After, Idempotent-Replayed, Minerva-Model-Version, Minerva-Already-Applied, Minerva-Applied-Version"
     /// The request headers a page may send.
-    static let allowedHeaders = "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID, Minerva-Device, Minerva-Device-Seq, Minerva-Device-Time, Minerva-Model-Version"
+    static let allowedHeaders = "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID, Minerva-Device-Change, Minerva-Device-Time, Minerva-Model-Version"
     /// Seconds a browser may keep a preflight's answer.
     static let maxAge = "600"
 

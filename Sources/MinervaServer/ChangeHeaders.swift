@@ -2,7 +2,7 @@ import MicroHTTP
 import MinervaModel
 
 /// What a change's request says of where it comes from, beside its body: its number on the
-/// device that made it (`Minerva-Device`, `Minerva-Device-Seq`), when the device made it
+/// device that made it (`Minerva-Device-Change: <device>/<seq>`), when the device made it
 /// (`Minerva-Device-Time`), and the model version the client predicted its outcome with
 /// (`Minerva-Model-Version`). Every header is optional; a malformed one is `400`.
 struct ChangeHeaders {
@@ -14,26 +14,21 @@ struct ChangeHeaders {
     let clientModelVersion: Int?
 
     /// Reads the headers of a change's request.
-    /// - Throws: `400` for a device without a number or a number without a device, a device id or
-    ///   number out of bounds, a time that is not an RFC 3339 timestamp, or a model version that
-    ///   is not a whole number from 1.
+    /// - Throws: `400` for a device change that is not `<device>/<seq>` within bounds, a time that
+    ///   is not an RFC 3339 timestamp, or a model version that is not a whole number from 1.
     init(_ request: HTTPRequest) throws(APIError) {
-        switch (request.header("minerva-device"), request.header("minerva-device-seq")) {
-        case (nil, nil):
+        if let text = request.header("minerva-device-change") {
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, let seq = Self.number(parts[1], digits: DeviceChange.maxSeqDigits),
+                let change = try? DeviceChange(device: String(parts[0]), seq: seq)
+            else {
+                throw .invalidRequest(
+                    "Minerva-Device-Change must be <device>/<number>: a device id of 1 to \(DeviceChange.maxDeviceBytes) characters of A-Z a-z 0-9 . _ : -, and the change's number on it from 1 to \(DeviceChange.maxSeq) (phone-4f2a/12), not '\(text.prefix(80))'"
+                )
+            }
+            numbered = change
+        } else {
             numbered = nil
-        case (let device?, let seqText?):
-            guard let seq = Int(seqText) else {
-                throw .invalidRequest("Minerva-Device-Seq must be a whole number from 1 to \(DeviceChange.maxSeq), not '\(seqText.prefix(64))'")
-            }
-            do throws(SessionError) {
-                numbered = try DeviceChange(device: device, seq: seq)
-            } catch {
-                throw .invalidRequest("Minerva-Device and Minerva-Device-Seq: \(error.description)")
-            }
-        case (_?, nil):
-            throw .invalidRequest("Minerva-Device needs Minerva-Device-Seq, the change's number on the device")
-        case (nil, _?):
-            throw .invalidRequest("Minerva-Device-Seq needs Minerva-Device, the id of the device that numbered the change")
         }
         if let text = request.header("minerva-device-time") {
             guard let milliseconds = Timestamp.milliseconds(rfc3339: text) else {
@@ -44,12 +39,22 @@ struct ChangeHeaders {
             deviceTime = nil
         }
         if let text = request.header("minerva-model-version") {
-            guard let version = Int(text), version >= 1 else {
-                throw .invalidRequest("Minerva-Model-Version must be a whole number from 1, not '\(text.prefix(64))'")
+            guard let version = Self.number(text[...], digits: 9) else {
+                throw .invalidRequest("Minerva-Model-Version must be a whole number from 1 (at most 9 digits), not '\(text.prefix(64))'")
             }
             clientModelVersion = version
         } else {
             clientModelVersion = nil
         }
+    }
+
+    /// A whole number from 1 written with 1 to `digits` decimal digits, the first not 0 (no sign,
+    /// no spaces); `nil` otherwise.
+    private static func number(_ text: Substring, digits: Int) -> Int? {
+        let bytes = text.utf8
+        guard let first = bytes.first, (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(first), bytes.count <= digits,
+            bytes.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        else { return nil }
+        return Int(text)
     }
 }

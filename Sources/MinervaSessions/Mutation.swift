@@ -8,7 +8,7 @@ public struct Mutation: Sendable {
     public var precondition: (@Sendable (Int) -> Bool)?
     /// The request's `Idempotency-Key`, if any.
     public var idempotencyKey: IdempotencyKey?
-    /// The device's number for the change (`Minerva-Device`, `Minerva-Device-Seq`), if any.
+    /// The device's number for the change (`Minerva-Device-Change`), if any.
     public var numbered: DeviceChange?
     /// When the device says the change was made (`Minerva-Device-Time`), in milliseconds since
     /// 1970: what analytics record, unless it is later than the server's clock or earlier than

@@ -49,7 +49,7 @@ import Testing
         #expect(value("Access-Control-Allow-Methods", in: answer.headers) == "GET, HEAD, PUT")
         #expect(
             value("Access-Control-Allow-Headers", in: answer.headers)
-                == "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID, Minerva-Device, Minerva-Device-Seq, Minerva-Device-Time, Minerva-Model-Version")
+                == "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID, Minerva-Device-Change, Minerva-Device-Time, Minerva-Model-Version")
         #expect(value("Access-Control-Max-Age", in: answer.headers) == "600")
         #expect(preflight("/v1/sessions/unknown/push", origin: Self.allowed).status == 204)
     }

@@ -161,7 +161,7 @@ def test_preflights_need_no_token_and_other_origins_get_no_cors_headers(pages, c
     assert status == 204
     assert headers["Access-Control-Allow-Origin"] == origin and headers["Vary"] == "Origin"
     assert headers["Access-Control-Allow-Methods"] == "POST"
-    assert headers["Access-Control-Allow-Headers"] == "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID, Minerva-Device, Minerva-Device-Seq, Minerva-Device-Time, Minerva-Model-Version"
+    assert headers["Access-Control-Allow-Headers"] == "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID, Minerva-Device-Change, Minerva-Device-Time, Minerva-Model-Version"
     assert headers["Access-Control-Max-Age"] == "600"
 
     status, headers, body = cors_server.request("OPTIONS", "/v1/sessions", headers={**preflight, "Origin": pages[1].origin})

@@ -227,7 +227,9 @@ def test_servers_on_every_store_answer_the_same_blocks_across_a_restart(name, tm
     """Determinism: a memory, a SQLite and a PostgreSQL server given the same session and the same
     random changes answer the same statuses, the same blocks (their times aside) and the same
     states (the session's id and token aside); the stored ones restart halfway through and go on
-    from what they stored."""
+    from what they stored. Every other change is numbered by a device (a refused one takes no
+    number; one that changes nothing makes an `unchanged` block), and each store answers the last
+    number as applied at the end."""
     with PostgresCluster.create() as cluster:
         stores = {"memory": "memory", "sqlite": f"sqlite:{tmp_path / 'store.sqlite'}", "postgres": cluster.url()}
 
@@ -241,7 +243,7 @@ def test_servers_on_every_store_answer_the_same_blocks_across_a_restart(name, tm
             assert len({json.dumps(without_identity(session.state), sort_keys=True) for session in sessions.values()}) == 1
             status, _, app = servers["memory"].request("GET", "/v1/app")
             rng = random.Random(f"same-{name}")
-            made = 0
+            made, seq = 0, 1
             for index in range(160):
                 if index == 80:
                     for label in ("sqlite", "postgres"):
@@ -250,17 +252,24 @@ def test_servers_on_every_store_answer_the_same_blocks_across_a_restart(name, tm
                         sessions[label] = sessions[label].on(servers[label])
                 reference = sessions["memory"].get()
                 path, body = random_change(rng, reference, app, name)
-                answers = {label: session.call("POST", "/" + path, body) for label, session in sessions.items()}
+                headers = {"Minerva-Device-Change": f"walker/{seq}"} if index % 2 else {}
+                answers = {label: session.call("POST", "/" + path, body, headers) for label, session in sessions.items()}
                 statuses = {label: answer[0] for label, answer in answers.items()}
                 assert len(set(statuses.values())) == 1, (path, body, statuses, answers)
                 states = {label: session.get() for label, session in sessions.items()}
                 assert len({json.dumps(without_identity(state), sort_keys=True) for state in states.values()}) == 1, (path, body)
+                if statuses["memory"] == 200 and headers:
+                    seq += 1
                 if statuses["memory"] != 200 or states["memory"]["version"] == reference["version"]:
                     continue
                 blocks = {label: without_time(session.events(reference["lastEvent"])["events"]) for label, session in sessions.items()}
                 assert blocks["sqlite"] == blocks["memory"] == blocks["postgres"], (path, body)
                 made += 1
-            assert made >= 50, made
+            assert made >= 50 and seq > 40, (made, seq)
+            for label, session in sessions.items():
+                status, answer_headers, _ = session.call("POST", "/pop", {}, {"Minerva-Device-Change": f"walker/{seq - 1}"})
+                assert status == 200 and answer_headers["Minerva-Already-Applied"] == "true", label
+                assert session.get()["devices"]["walker"]["seq"] == seq - 1
         finally:
             for server in servers.values():
                 assert server.stop() == 0, "".join(server.log)

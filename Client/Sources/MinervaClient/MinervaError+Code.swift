@@ -31,6 +31,9 @@ extension MinervaError {
         /// 409: the change names a node or navigator the session had and removed since (another
         /// device popped or dismissed it first); nothing was applied to another node.
         public static let removed = Code(rawValue: "removed")
+        /// 409: a device's change number (`Minerva-Device-Change`) skips past the next one the
+        /// session expects of it; nothing was applied: send the changes between first.
+        public static let deviceSeqGap = Code(rawValue: "device_seq_gap")
         /// 410: the session was made with an app description the server no longer serves; create a new session.
         public static let appChanged = Code(rawValue: "app_changed")
         /// 412: `If-Match` names a version the session has moved on from.

@@ -1,6 +1,6 @@
 public import MinervaJSON
 
-/// A change's number on the device that made it (`Minerva-Device`, `Minerva-Device-Seq`): each
+/// A change's number on the device that made it (`Minerva-Device-Change: <device>/<seq>`): each
 /// device numbers its changes of a session 1, 2, 3, … and the session keeps, per device, the
 /// newest number it applied (``DeviceMark``), for as long as it lives. A change at or below it is
 /// already applied, whatever the idempotency window; one past the next number is a gap (`409`).
@@ -13,8 +13,10 @@ public struct DeviceChange: Sendable, Hashable {
 
     /// Bytes of a device id at most.
     public static let maxDeviceBytes = 64
-    /// The highest number a change may carry (2⁵³ − 1, exact in every JSON reader).
-    public static let maxSeq = 9_007_199_254_740_991
+    /// The highest number a change may carry: 15 digits (below 2⁵³, exact in every JSON reader).
+    public static let maxSeq = 999_999_999_999_999
+    /// How many digits ``maxSeq`` has.
+    public static let maxSeqDigits = 15
 
     /// Creates a device's change number.
     /// - Throws: `invalid` for an id that is empty, too long or not of the allowed characters, or

@@ -19,14 +19,21 @@ public struct EventFields: Codable, Hashable, Sendable {
     public var nextNode: Int?
     /// With ``nextNode``: the state's ``SessionState/nextNavigator`` after the block.
     public var nextNavigator: Int?
+    /// On the last event of a block a device numbered (`Minerva-Device-Change`): the device; nil otherwise.
+    public var device: String?
+    /// With ``device``: the change's number on it.
+    public var deviceSeq: Int?
 
     private enum CodingKeys: String, CodingKey {
-        case seq, version, at, focus, nextNode, nextNavigator
+        case seq, version, at, focus, nextNode, nextNavigator, device, deviceSeq
         case isFinal = "final"
     }
 
     /// Fields of an event.
-    public init(seq: Int, version: Int, at: Date, isFinal: Bool = false, focus: String? = nil, nextNode: Int? = nil, nextNavigator: Int? = nil) {
+    public init(
+        seq: Int, version: Int, at: Date, isFinal: Bool = false, focus: String? = nil, nextNode: Int? = nil, nextNavigator: Int? = nil,
+        device: String? = nil, deviceSeq: Int? = nil
+    ) {
         self.seq = seq
         self.version = version
         self.at = at
@@ -34,6 +41,8 @@ public struct EventFields: Codable, Hashable, Sendable {
         self.focus = focus
         self.nextNode = nextNode
         self.nextNavigator = nextNavigator
+        self.device = device
+        self.deviceSeq = deviceSeq
     }
 
     /// Reads the fields; `final` is present only on the last event of a block.
@@ -46,6 +55,8 @@ public struct EventFields: Codable, Hashable, Sendable {
         focus = try container.decodeIfPresent(String.self, forKey: .focus)
         nextNode = try container.decodeIfPresent(Int.self, forKey: .nextNode)
         nextNavigator = try container.decodeIfPresent(Int.self, forKey: .nextNavigator)
+        device = try container.decodeIfPresent(String.self, forKey: .device)
+        deviceSeq = try container.decodeIfPresent(Int.self, forKey: .deviceSeq)
     }
 
     /// Writes the fields as the server does (`final` only when true).
@@ -58,5 +69,7 @@ public struct EventFields: Codable, Hashable, Sendable {
         try container.encodeIfPresent(focus, forKey: .focus)
         try container.encodeIfPresent(nextNode, forKey: .nextNode)
         try container.encodeIfPresent(nextNavigator, forKey: .nextNavigator)
+        try container.encodeIfPresent(device, forKey: .device)
+        try container.encodeIfPresent(deviceSeq, forKey: .deviceSeq)
     }
 }

@@ -81,6 +81,17 @@ public struct FlowChanged: EventChange {
     }
 }
 
+/// A change a device numbered changed nothing: its block is this one event, which names the
+/// device and its number (``EventFields/device``, ``EventFields/deviceSeq``), so that the
+/// session keeps the number.
+public struct Unchanged: EventChange {
+    /// `unchanged`.
+    public static let type = "unchanged"
+
+    /// Creates the change (the client reads them from the server; tests and previews make them).
+    public init() {}
+}
+
 /// The session moved to another version of the app description.
 public struct AppChanged: EventChange {
     /// `appChanged`.

@@ -22,6 +22,7 @@ import HTTPTypes
 ///   `app_changed` 410 (a session made with another app description than the one served: create a new session)
 ///   or 409 (see **App versions**), `not_visible`, `covered` and `not_dismissible` 409 (see **Presentable state**),
 ///   `removed` 409 (a change names a node or navigator the session removed since: see **Ids**),
+///   `device_seq_gap` 409 (a device's change number skips past its next: see **Changes numbered per device**),
 ///   `precondition_failed` 412, `payload_too_large` 413, `uri_too_long` 414,
 ///   `unprocessable` 422, `rate_limited` 429, `headers_too_large` 431, `unavailable` 503.
 /// - **Compatibility.** Answers grow by additions: a later release may add members to any
@@ -168,11 +169,13 @@ import HTTPTypes
 ///   any other check but those that come before the path (HTTP-level `400`, `414`, `431`)
 ///   and the unknown path's `404`: `204` with `Access-Control-Allow-Methods` (the path's
 ///   methods, as in `Allow`), `Access-Control-Allow-Headers: Authorization, Content-Type,
-///   If-Match, If-None-Match, Idempotency-Key, Last-Event-ID` and
+///   If-Match, If-None-Match, Idempotency-Key, Last-Event-ID, Minerva-Device-Change,
+///   Minerva-Device-Time, Minerva-Model-Version` and
 ///   `Access-Control-Max-Age: 600`. Every answer to a request whose `Origin` is allowed,
 ///   errors, long polls and event streams included, carries
 ///   `Access-Control-Allow-Origin: <that origin>` and `Access-Control-Expose-Headers: ETag,
-///   X-Request-ID, Retry-After, Idempotent-Replayed, Minerva-Model-Version`. An origin not allowed (any origin,
+///   X-Request-ID, Retry-After, Idempotent-Replayed, Minerva-Model-Version, Minerva-Already-Applied,
+///   Minerva-Applied-Version`. An origin not allowed (any origin,
 ///   without the flag) gets no CORS headers, so the browser refuses the answer; its
 ///   preflight is `403` (`forbidden`, naming the flag). With the flag, every answer carries
 ///   `Vary: Origin`. Follow events with a `fetch()` stream: `EventSource` cannot send the
@@ -255,7 +258,8 @@ import HTTPTypes
 /// - **Model version.** The rules that turn a state and a change into the next state and its
 ///   events are the navigation model's, versioned as a whole: `GET /v1/server` names the
 ///   version this server runs (`modelVersion`) and the limits its step checks (`limits`), and
-///   every answer to a change carries `Minerva-Model-Version`. A client that runs the same
+///   every answer to a change carries `Minerva-Model-Version`; a change may name the version
+///   its client ran it with (the same header on the request). A client that runs the same
 ///   model version on the state it holds computes the same block (`Model/Corpus/` in the
 ///   repository holds states, changes and the blocks they make for each version).
 /// - **Ids.** Node ids are `n` and a number, presented navigators' `v` and a number, each
@@ -265,6 +269,21 @@ import HTTPTypes
 ///   removed since (another device popped or dismissed it first) is `409` with code
 ///   `removed` — a change that names ids is applied to those ids or refused, never to another
 ///   node.
+/// - **Changes numbered per device.** A change may carry `Minerva-Device-Change:
+///   <device>/<seq>`: the device's id and its number for the change, 1, 2, 3, … per
+///   session. The session keeps, for each device, the newest number it applied (the state's
+///   `devices`), for as long as it lives, whatever the idempotency window, a restart or
+///   another instance: a change at or below it applies nothing and answers `200` with the
+///   endpoint's answer made from the current state, `Minerva-Already-Applied: true`, and the
+///   version its block made (`Minerva-Applied-Version`) while the session knows it; a number
+///   past the next is `409` `device_seq_gap` (nothing applied; send the ones between first).
+///   A refused change takes no number: the device's next change takes it. A numbered change
+///   always makes a version — one that changes nothing makes a block of one `unchanged` event
+///   — and the final event of its block names it (`device`, `deviceSeq`). Checked in this
+///   order: a remembered `Idempotency-Key`, an already applied number, `If-Match`, the
+///   headers' and body's `400`, the gap, then the change's own checks. `Minerva-Device-Time`
+///   gives the device's time of the change to flow analytics. Each device counts 64 bytes and
+///   its id towards `--max-session-bytes`.
 /// - **Limits.** `POST /v1/sessions` answers `503` (with `Retry-After`) while the server
 ///   holds `--max-sessions` sessions (default 100,000). Events: the newest
 ///   `--event-history` per session are kept (default 1,000); an `after` older than that
@@ -1491,6 +1510,16 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Minerva-Model-Version",
                             as: Components.Headers.ModelVersion.self
+                        ),
+                        minervaAlreadyApplied: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Already-Applied",
+                            as: Components.Headers.AlreadyApplied.self
+                        ),
+                        minervaAppliedVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Applied-Version",
+                            as: Components.Headers.AppliedVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -2769,6 +2798,21 @@ internal struct Client: APIProtocol {
                     name: "Idempotency-Key",
                     value: input.headers.idempotencyKey
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Change",
+                    value: input.headers.minervaDeviceChange
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Time",
+                    value: input.headers.minervaDeviceTime
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Model-Version",
+                    value: input.headers.minervaModelVersion
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -2807,6 +2851,16 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Minerva-Model-Version",
                             as: Components.Headers.ModelVersion.self
+                        ),
+                        minervaAlreadyApplied: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Already-Applied",
+                            as: Components.Headers.AlreadyApplied.self
+                        ),
+                        minervaAppliedVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Applied-Version",
+                            as: Components.Headers.AppliedVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -3283,6 +3337,21 @@ internal struct Client: APIProtocol {
                     name: "Idempotency-Key",
                     value: input.headers.idempotencyKey
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Change",
+                    value: input.headers.minervaDeviceChange
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Time",
+                    value: input.headers.minervaDeviceTime
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Model-Version",
+                    value: input.headers.minervaModelVersion
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -3321,6 +3390,16 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Minerva-Model-Version",
                             as: Components.Headers.ModelVersion.self
+                        ),
+                        minervaAlreadyApplied: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Already-Applied",
+                            as: Components.Headers.AlreadyApplied.self
+                        ),
+                        minervaAppliedVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Applied-Version",
+                            as: Components.Headers.AppliedVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -3796,6 +3875,21 @@ internal struct Client: APIProtocol {
                     name: "Idempotency-Key",
                     value: input.headers.idempotencyKey
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Change",
+                    value: input.headers.minervaDeviceChange
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Time",
+                    value: input.headers.minervaDeviceTime
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Model-Version",
+                    value: input.headers.minervaModelVersion
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -3836,6 +3930,16 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Minerva-Model-Version",
                             as: Components.Headers.ModelVersion.self
+                        ),
+                        minervaAlreadyApplied: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Already-Applied",
+                            as: Components.Headers.AlreadyApplied.self
+                        ),
+                        minervaAppliedVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Applied-Version",
+                            as: Components.Headers.AppliedVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -4312,6 +4416,21 @@ internal struct Client: APIProtocol {
                     name: "Idempotency-Key",
                     value: input.headers.idempotencyKey
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Change",
+                    value: input.headers.minervaDeviceChange
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Time",
+                    value: input.headers.minervaDeviceTime
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Model-Version",
+                    value: input.headers.minervaModelVersion
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -4352,6 +4471,16 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Minerva-Model-Version",
                             as: Components.Headers.ModelVersion.self
+                        ),
+                        minervaAlreadyApplied: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Already-Applied",
+                            as: Components.Headers.AlreadyApplied.self
+                        ),
+                        minervaAppliedVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Applied-Version",
+                            as: Components.Headers.AppliedVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -4834,6 +4963,21 @@ internal struct Client: APIProtocol {
                     name: "Idempotency-Key",
                     value: input.headers.idempotencyKey
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Change",
+                    value: input.headers.minervaDeviceChange
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Time",
+                    value: input.headers.minervaDeviceTime
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Model-Version",
+                    value: input.headers.minervaModelVersion
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -4872,6 +5016,16 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Minerva-Model-Version",
                             as: Components.Headers.ModelVersion.self
+                        ),
+                        minervaAlreadyApplied: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Already-Applied",
+                            as: Components.Headers.AlreadyApplied.self
+                        ),
+                        minervaAppliedVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Applied-Version",
+                            as: Components.Headers.AppliedVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -5351,6 +5505,21 @@ internal struct Client: APIProtocol {
                     name: "Idempotency-Key",
                     value: input.headers.idempotencyKey
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Change",
+                    value: input.headers.minervaDeviceChange
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Time",
+                    value: input.headers.minervaDeviceTime
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Model-Version",
+                    value: input.headers.minervaModelVersion
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -5389,6 +5558,16 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Minerva-Model-Version",
                             as: Components.Headers.ModelVersion.self
+                        ),
+                        minervaAlreadyApplied: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Already-Applied",
+                            as: Components.Headers.AlreadyApplied.self
+                        ),
+                        minervaAppliedVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Applied-Version",
+                            as: Components.Headers.AppliedVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -5899,6 +6078,21 @@ internal struct Client: APIProtocol {
                     name: "Idempotency-Key",
                     value: input.headers.idempotencyKey
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Change",
+                    value: input.headers.minervaDeviceChange
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Time",
+                    value: input.headers.minervaDeviceTime
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Model-Version",
+                    value: input.headers.minervaModelVersion
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -5937,6 +6131,16 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Minerva-Model-Version",
                             as: Components.Headers.ModelVersion.self
+                        ),
+                        minervaAlreadyApplied: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Already-Applied",
+                            as: Components.Headers.AlreadyApplied.self
+                        ),
+                        minervaAppliedVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Applied-Version",
+                            as: Components.Headers.AppliedVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -6420,6 +6624,21 @@ internal struct Client: APIProtocol {
                     name: "Idempotency-Key",
                     value: input.headers.idempotencyKey
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Change",
+                    value: input.headers.minervaDeviceChange
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Time",
+                    value: input.headers.minervaDeviceTime
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Model-Version",
+                    value: input.headers.minervaModelVersion
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -6458,6 +6677,16 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Minerva-Model-Version",
                             as: Components.Headers.ModelVersion.self
+                        ),
+                        minervaAlreadyApplied: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Already-Applied",
+                            as: Components.Headers.AlreadyApplied.self
+                        ),
+                        minervaAppliedVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Applied-Version",
+                            as: Components.Headers.AppliedVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -6933,6 +7162,21 @@ internal struct Client: APIProtocol {
                     name: "Idempotency-Key",
                     value: input.headers.idempotencyKey
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Change",
+                    value: input.headers.minervaDeviceChange
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Time",
+                    value: input.headers.minervaDeviceTime
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Model-Version",
+                    value: input.headers.minervaModelVersion
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -6971,6 +7215,16 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Minerva-Model-Version",
                             as: Components.Headers.ModelVersion.self
+                        ),
+                        minervaAlreadyApplied: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Already-Applied",
+                            as: Components.Headers.AlreadyApplied.self
+                        ),
+                        minervaAppliedVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Applied-Version",
+                            as: Components.Headers.AppliedVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -7415,6 +7669,21 @@ internal struct Client: APIProtocol {
                     name: "Idempotency-Key",
                     value: input.headers.idempotencyKey
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Change",
+                    value: input.headers.minervaDeviceChange
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Time",
+                    value: input.headers.minervaDeviceTime
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Model-Version",
+                    value: input.headers.minervaModelVersion
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -7453,6 +7722,16 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Minerva-Model-Version",
                             as: Components.Headers.ModelVersion.self
+                        ),
+                        minervaAlreadyApplied: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Already-Applied",
+                            as: Components.Headers.AlreadyApplied.self
+                        ),
+                        minervaAppliedVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Applied-Version",
+                            as: Components.Headers.AppliedVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -7895,6 +8174,21 @@ internal struct Client: APIProtocol {
                     name: "Idempotency-Key",
                     value: input.headers.idempotencyKey
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Change",
+                    value: input.headers.minervaDeviceChange
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Time",
+                    value: input.headers.minervaDeviceTime
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Model-Version",
+                    value: input.headers.minervaModelVersion
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -7935,6 +8229,16 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Minerva-Model-Version",
                             as: Components.Headers.ModelVersion.self
+                        ),
+                        minervaAlreadyApplied: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Already-Applied",
+                            as: Components.Headers.AlreadyApplied.self
+                        ),
+                        minervaAppliedVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Applied-Version",
+                            as: Components.Headers.AppliedVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -9203,6 +9507,21 @@ internal struct Client: APIProtocol {
                     name: "Idempotency-Key",
                     value: input.headers.idempotencyKey
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Change",
+                    value: input.headers.minervaDeviceChange
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Time",
+                    value: input.headers.minervaDeviceTime
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Model-Version",
+                    value: input.headers.minervaModelVersion
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -9241,6 +9560,16 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Minerva-Model-Version",
                             as: Components.Headers.ModelVersion.self
+                        ),
+                        minervaAlreadyApplied: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Already-Applied",
+                            as: Components.Headers.AlreadyApplied.self
+                        ),
+                        minervaAppliedVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Applied-Version",
+                            as: Components.Headers.AppliedVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -9713,6 +10042,21 @@ internal struct Client: APIProtocol {
                     name: "Idempotency-Key",
                     value: input.headers.idempotencyKey
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Change",
+                    value: input.headers.minervaDeviceChange
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Time",
+                    value: input.headers.minervaDeviceTime
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Model-Version",
+                    value: input.headers.minervaModelVersion
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -9751,6 +10095,16 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Minerva-Model-Version",
                             as: Components.Headers.ModelVersion.self
+                        ),
+                        minervaAlreadyApplied: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Already-Applied",
+                            as: Components.Headers.AlreadyApplied.self
+                        ),
+                        minervaAppliedVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Applied-Version",
+                            as: Components.Headers.AppliedVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -10225,6 +10579,21 @@ internal struct Client: APIProtocol {
                     name: "Idempotency-Key",
                     value: input.headers.idempotencyKey
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Change",
+                    value: input.headers.minervaDeviceChange
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Time",
+                    value: input.headers.minervaDeviceTime
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Model-Version",
+                    value: input.headers.minervaModelVersion
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -10263,6 +10632,16 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Minerva-Model-Version",
                             as: Components.Headers.ModelVersion.self
+                        ),
+                        minervaAlreadyApplied: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Already-Applied",
+                            as: Components.Headers.AlreadyApplied.self
+                        ),
+                        minervaAppliedVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Applied-Version",
+                            as: Components.Headers.AppliedVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -10738,6 +11117,21 @@ internal struct Client: APIProtocol {
                     name: "Idempotency-Key",
                     value: input.headers.idempotencyKey
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Change",
+                    value: input.headers.minervaDeviceChange
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Time",
+                    value: input.headers.minervaDeviceTime
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Model-Version",
+                    value: input.headers.minervaModelVersion
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -10776,6 +11170,16 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Minerva-Model-Version",
                             as: Components.Headers.ModelVersion.self
+                        ),
+                        minervaAlreadyApplied: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Already-Applied",
+                            as: Components.Headers.AlreadyApplied.self
+                        ),
+                        minervaAppliedVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Applied-Version",
+                            as: Components.Headers.AppliedVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -11247,6 +11651,21 @@ internal struct Client: APIProtocol {
                     name: "Idempotency-Key",
                     value: input.headers.idempotencyKey
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Change",
+                    value: input.headers.minervaDeviceChange
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Time",
+                    value: input.headers.minervaDeviceTime
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Model-Version",
+                    value: input.headers.minervaModelVersion
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -11276,6 +11695,16 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Minerva-Model-Version",
                             as: Components.Headers.ModelVersion.self
+                        ),
+                        minervaAlreadyApplied: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Already-Applied",
+                            as: Components.Headers.AlreadyApplied.self
+                        ),
+                        minervaAppliedVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Applied-Version",
+                            as: Components.Headers.AppliedVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
@@ -12200,6 +12629,21 @@ internal struct Client: APIProtocol {
                     name: "Idempotency-Key",
                     value: input.headers.idempotencyKey
                 )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Change",
+                    value: input.headers.minervaDeviceChange
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Time",
+                    value: input.headers.minervaDeviceTime
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Model-Version",
+                    value: input.headers.minervaModelVersion
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -12238,6 +12682,16 @@ internal struct Client: APIProtocol {
                             in: response.headerFields,
                             name: "Minerva-Model-Version",
                             as: Components.Headers.ModelVersion.self
+                        ),
+                        minervaAlreadyApplied: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Already-Applied",
+                            as: Components.Headers.AlreadyApplied.self
+                        ),
+                        minervaAppliedVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Applied-Version",
+                            as: Components.Headers.AppliedVersion.self
                         )
                     )
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)

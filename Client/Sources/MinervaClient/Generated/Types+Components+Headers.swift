@@ -16,6 +16,16 @@ extension Components {
         internal enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
             case _true = "true"
         }
+        /// `true` on the answer to a change whose device number (`Minerva-Device-Change`) the session applied already: nothing was applied again, the status is `200` and the body is the answer the change's endpoint gives, made from the current state. See **Changes numbered per device**.
+        ///
+        /// - Remark: Generated from `#/components/headers/AlreadyApplied`.
+        internal enum AlreadyApplied: String, Codable, Hashable, Sendable, CaseIterable {
+            case _true = "true"
+        }
+        /// With `Minerva-Already-Applied`: the session version the change's block made, while the session knows it (always for the device's newest change; an older one's while the events in memory hold its block). `GET …/events?after=<it minus one>` reads that block.
+        ///
+        /// - Remark: Generated from `#/components/headers/AppliedVersion`.
+        internal typealias AppliedVersion = Swift.String
         /// On every answer to a change of a session (its refusals too): the version of the navigation model whose step answered it (`GET /v1/server`'s `modelVersion`; see **Model version**). Absent on reads.
         ///
         /// - Remark: Generated from `#/components/headers/ModelVersion`.

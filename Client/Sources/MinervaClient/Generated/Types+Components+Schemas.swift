@@ -1556,6 +1556,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/EventFields/nextNavigator`.
             internal var nextNavigator: Swift.Int?
+            /// With `final`, on the block of a change a device numbered: the device (`Minerva-Device-Change`). See **Changes numbered per device**.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EventFields/device`.
+            internal var device: Swift.String?
+            /// With `device`, the change's number on it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/EventFields/deviceSeq`.
+            internal var deviceSeq: Swift.Int?
             /// Creates a new `EventFields`.
             ///
             /// - Parameters:
@@ -1566,6 +1574,8 @@ extension Components {
             ///   - focus: With `final`: the focus after the block (the state's `focus`), so that a client that mirrors the state from events never re-implements the server's rules. Absent on events stored before it was kept.
             ///   - nextNode: With `final`, only when the change made ids none of its events show (a node made and removed by the same change, as a compact split view's route may): the state's `nextNode` after the block. Without it, the block's `added` events give it (one past the highest node id added, or the state's before). See **Ids**.
             ///   - nextNavigator: With `nextNode`, the state's `nextNavigator` after the block.
+            ///   - device: With `final`, on the block of a change a device numbered: the device (`Minerva-Device-Change`). See **Changes numbered per device**.
+            ///   - deviceSeq: With `device`, the change's number on it.
             internal init(
                 seq: Swift.Int,
                 version: Swift.Int,
@@ -1573,7 +1583,9 @@ extension Components {
                 final: Swift.Bool? = nil,
                 focus: Components.Schemas.NodeID? = nil,
                 nextNode: Swift.Int? = nil,
-                nextNavigator: Swift.Int? = nil
+                nextNavigator: Swift.Int? = nil,
+                device: Swift.String? = nil,
+                deviceSeq: Swift.Int? = nil
             ) {
                 self.seq = seq
                 self.version = version
@@ -1582,6 +1594,8 @@ extension Components {
                 self.focus = focus
                 self.nextNode = nextNode
                 self.nextNavigator = nextNavigator
+                self.device = device
+                self.deviceSeq = deviceSeq
             }
             internal enum CodingKeys: String, CodingKey {
                 case seq
@@ -1591,6 +1605,8 @@ extension Components {
                 case focus
                 case nextNode
                 case nextNavigator
+                case device
+                case deviceSeq
             }
         }
         /// A node came on screen (push, present, set-root, navigate, a deep link, a guard's flow). A node that starts a navigator of its own (a present) also names the presenting navigator (`presentedBy`) and whether its navigator accepts pushes (`embedded`).
@@ -3082,7 +3098,7 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/ErrorDetail`.
         internal struct ErrorDetail: Codable, Hashable, Sendable {
-            /// What kind of error, for programs: `invalid_request` (400), `unauthorized` (401), `forbidden` (403), `not_found` (404), `method_not_allowed` (405), `precondition_failed` (412), `payload_too_large` (413), `uri_too_long` (414), `unprocessable` (422), `headers_too_large` (431), `conflict` (409), `app_changed` (410, or 409), `not_visible`, `covered` and `not_dismissible` (409: a device cannot show the change, or the user cannot have done it), `rate_limited` (429), `unavailable` (503). The set is open: later releases add codes (a client treats a code it does not know by the answer's status).
+            /// What kind of error, for programs: `invalid_request` (400), `unauthorized` (401), `forbidden` (403), `not_found` (404), `method_not_allowed` (405), `precondition_failed` (412), `payload_too_large` (413), `uri_too_long` (414), `unprocessable` (422), `headers_too_large` (431), `conflict` (409), `app_changed` (410, or 409), `not_visible`, `covered` and `not_dismissible` (409: a device cannot show the change, or the user cannot have done it), `removed` and `device_seq_gap` (409), `rate_limited` (429), `unavailable` (503). The set is open: later releases add codes (a client treats a code it does not know by the answer's status).
             ///
             /// - Remark: Generated from `#/components/schemas/ErrorDetail/code`.
             internal var code: Swift.String
@@ -3093,7 +3109,7 @@ extension Components {
             /// Creates a new `ErrorDetail`.
             ///
             /// - Parameters:
-            ///   - code: What kind of error, for programs: `invalid_request` (400), `unauthorized` (401), `forbidden` (403), `not_found` (404), `method_not_allowed` (405), `precondition_failed` (412), `payload_too_large` (413), `uri_too_long` (414), `unprocessable` (422), `headers_too_large` (431), `conflict` (409), `app_changed` (410, or 409), `not_visible`, `covered` and `not_dismissible` (409: a device cannot show the change, or the user cannot have done it), `rate_limited` (429), `unavailable` (503). The set is open: later releases add codes (a client treats a code it does not know by the answer's status).
+            ///   - code: What kind of error, for programs: `invalid_request` (400), `unauthorized` (401), `forbidden` (403), `not_found` (404), `method_not_allowed` (405), `precondition_failed` (412), `payload_too_large` (413), `uri_too_long` (414), `unprocessable` (422), `headers_too_large` (431), `conflict` (409), `app_changed` (410, or 409), `not_visible`, `covered` and `not_dismissible` (409: a device cannot show the change, or the user cannot have done it), `removed` and `device_seq_gap` (409), `rate_limited` (429), `unavailable` (503). The set is open: later releases add codes (a client treats a code it does not know by the answer's status).
             ///   - message: What is wrong and what to do about it, for a person.
             internal init(
                 code: Swift.String,

@@ -41,6 +41,9 @@ public struct SessionState: Codable, Hashable, Sendable {
     public var unknownScreens: [String]?
     /// A guarded target waiting for its flow, or a deep link waiting for its flow; nil when none.
     public var pending: Pending?
+    /// Per device that numbered a change of the session (`Minerva-Device-Change`): the newest number
+    /// the session applied and the version that change made; nil while no device numbered one.
+    public var devices: [String: DeviceMark]?
     /// The newest event's `seq` (0 when none): where to follow the change log from.
     public var lastEvent: Int
 
@@ -49,7 +52,7 @@ public struct SessionState: Codable, Hashable, Sendable {
         id: String, version: Int, layout: Layout, flow: String, appVersion: String, focus: String, nextNode: Int, nextNavigator: Int,
         sizeClass: SizeClass? = nil,
         collapsed: Bool? = nil, compactStack: [String]? = nil, root: Node, navigators: [Navigator], tabs: Tabs? = nil,
-        flags: [String] = [], unknownScreens: [String]? = nil, pending: Pending? = nil, lastEvent: Int
+        flags: [String] = [], unknownScreens: [String]? = nil, pending: Pending? = nil, devices: [String: DeviceMark]? = nil, lastEvent: Int
     ) {
         self.id = id
         self.version = version
@@ -68,6 +71,7 @@ public struct SessionState: Codable, Hashable, Sendable {
         self.flags = flags
         self.unknownScreens = unknownScreens
         self.pending = pending
+        self.devices = devices
         self.lastEvent = lastEvent
     }
 }

@@ -1,0 +1,220 @@
+"""Changes numbered per device (`Minerva-Device-Change: <device>/<seq>`): the session keeps each
+device's newest number for its whole life — past the idempotency window, across a restart, on
+every instance of a shared store — and answers a number it applied as applied; a gap is `409`;
+a numbered change that changes nothing still takes a version; the device's time of a change
+(`Minerva-Device-Time`) is what analytics record, within the server's clock and the session's life."""
+import datetime
+import json
+import time
+import urllib.request
+
+import pytest
+
+from conftest import APPS, RunningServer
+from postgres import PostgresCluster
+
+TABS = ("--app", str(APPS / "tabs.json"), "--rate-limit", "0")
+PROFILE = {"screen": "profile", "params": {"userId": "1"}}
+ADMIN = "admin-secret-for-device-times"
+
+
+def numbered(device, seq, **more):
+    return {"Minerva-Device-Change": f"{device}/{seq}", **more}
+
+
+def rfc3339(seconds):
+    return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def apply(session, name, body, headers):
+    """A change that must apply, on a server whose clock may be moved (its events' times then are too)."""
+    status, headers, document = session.call("POST", "/" + name, body, headers)
+    assert status == 200 and "Minerva-Already-Applied" not in headers, document
+    return document
+
+
+def expect_applied(session, name, body, headers, version, made):
+    """A number the session applied: 200, nothing applied again, the current state, marked."""
+    before = session.get()
+    status, answer_headers, document = session.call("POST", "/" + name, body, headers)
+    assert status == 200, document
+    assert answer_headers["Minerva-Already-Applied"] == "true"
+    assert answer_headers.get("Minerva-Applied-Version") == (None if made is None else str(made))
+    assert document["version"] == version == before["version"] and document == session.get()
+
+
+def test_a_numbered_change_is_kept_per_device_and_named_by_its_block(tabs_server):
+    session = tabs_server.create_session()
+    events = session.change("push", PROFILE, numbered("phone-1", 1))
+    assert events[-1]["device"] == "phone-1" and events[-1]["deviceSeq"] == 1
+    assert all("device" not in event and "deviceSeq" not in event for event in events[:-1])
+    assert session.get()["devices"] == {"phone-1": {"seq": 1, "version": 2}}
+    # Another device numbers its own changes from 1.
+    session.change("pop", {}, numbered("tablet:7", 1))
+    session.change("push", PROFILE, numbered("phone-1", 2))
+    assert session.get()["devices"] == {"phone-1": {"seq": 2, "version": 4}, "tablet:7": {"seq": 1, "version": 3}}
+    # Unnumbered changes go on beside them.
+    session.change("pop")
+    assert session.get()["devices"] == {"phone-1": {"seq": 2, "version": 4}, "tablet:7": {"seq": 1, "version": 3}}
+
+
+def test_an_applied_number_answers_as_applied_and_a_gap_is_409(tabs_server):
+    session = tabs_server.create_session()
+    session.change("push", PROFILE, numbered("phone", 1))
+    session.change("pop", {}, numbered("phone", 2))
+    # The same change again, or an older one, or another change under an applied number.
+    expect_applied(session, "pop", {}, numbered("phone", 2), version=3, made=3)
+    expect_applied(session, "push", PROFILE, numbered("phone", 1), version=3, made=2)
+    expect_applied(session, "present", {"screen": "login"}, numbered("phone", 2), version=3, made=3)
+    # Answered as applied before If-Match: a retry with the version it was sent at still is.
+    expect_applied(session, "pop", {}, numbered("phone", 2) | {"If-Match": '"2"'}, version=3, made=3)
+    before = session.get()
+    status, _, document = session.call("POST", "/push", PROFILE, numbered("phone", 4))
+    assert status == 409 and document["error"]["code"] == "device_seq_gap", document
+    assert "next number for it is 3" in document["error"]["message"]
+    assert session.get() == before
+    # A refused change takes no number: the next change takes it.
+    status, _, document = session.call("POST", "/push", {"screen": "nowhere"}, numbered("phone", 3))
+    assert status == 422 and session.get() == before, document
+    session.change("push", PROFILE, numbered("phone", 3))
+
+
+def test_a_numbered_change_that_changes_nothing_takes_a_version(tabs_server):
+    session = tabs_server.create_session()
+    before = session.get()
+    status, _, document = session.call("POST", "/select-tab", {"tab": before["tabs"]["selected"]})
+    assert status == 200 and document["version"] == before["version"], "an unnumbered no-op makes no version"
+    events = session.change("select-tab", {"tab": before["tabs"]["selected"]}, numbered("phone", 1))
+    assert [event["type"] for event in events] == ["unchanged"]
+    assert events[0]["device"] == "phone" and events[0]["deviceSeq"] == 1
+    after = session.get()
+    assert {key: value for key, value in after.items() if key not in ("version", "lastEvent", "devices")} == \
+        {key: value for key, value in before.items() if key not in ("version", "lastEvent")}
+    expect_applied(session, "select-tab", {"tab": before["tabs"]["selected"]}, numbered("phone", 1), version=2, made=2)
+    # An If-Match naming the version before an unchanged block still matches (it changed nothing).
+    session.change("push", PROFILE, {"If-Match": f'"{before["version"]}"'})
+
+
+@pytest.mark.parametrize("headers, message", [
+    ({"Minerva-Device-Change": "phone"}, "Minerva-Device-Change must be <device>/<number>"),
+    ({"Minerva-Device-Change": "phone/"}, "Minerva-Device-Change must be <device>/<number>"),
+    ({"Minerva-Device-Change": "/1"}, "Minerva-Device-Change must be <device>/<number>"),
+    ({"Minerva-Device-Change": "phone/1/2"}, "Minerva-Device-Change must be <device>/<number>"),
+    (numbered("phone", 0), "from 1 to 999999999999999"),
+    (numbered("phone", "01"), "from 1 to 999999999999999"),
+    (numbered("phone", "+1"), "from 1 to 999999999999999"),
+    (numbered("phone", 10 ** 15), "from 1 to 999999999999999"),
+    (numbered("phone", "one"), "<device>/<number>"),
+    (numbered("a phone", 1), "A-Z a-z 0-9"),
+    (numbered("d" * 65, 1), "1 to 64"),
+    ({"Minerva-Device-Time": "yesterday"}, "RFC 3339"),
+    ({"Minerva-Model-Version": "0"}, "Minerva-Model-Version"),
+    ({"Minerva-Model-Version": "+1"}, "Minerva-Model-Version"),
+    ({"Minerva-Model-Version": "1234567890"}, "Minerva-Model-Version"),
+    ({"Minerva-Model-Version": "latest"}, "Minerva-Model-Version"),
+])
+def test_malformed_numbering_headers_are_400_and_change_nothing(tabs_server, headers, message):
+    session = tabs_server.create_session()
+    before = session.get()
+    status, _, document = session.call("POST", "/push", PROFILE, headers)
+    assert status == 400 and document["error"]["code"] == "invalid_request" and message in document["error"]["message"], document
+    assert session.get() == before
+
+
+def test_a_client_of_another_model_is_applied_and_counted(tabs_server):
+    session = tabs_server.create_session()
+    status, _, info = tabs_server.request("GET", "/v1/server")
+    other = str(info["modelVersion"] + 1)
+
+    def counted():
+        with urllib.request.urlopen(tabs_server.url + "/metrics", timeout=10) as response:
+            for line in response.read().decode().splitlines():
+                if line.startswith("minerva_changes_from_other_models_total "):
+                    return float(line.split()[1])
+        return 0.0
+
+    before = counted()
+    session.change("push", PROFILE, {"Minerva-Model-Version": str(info["modelVersion"])})
+    status, headers, document = session.call("POST", "/pop", {}, {"Minerva-Model-Version": other})
+    assert status == 200 and headers["Minerva-Model-Version"] == str(info["modelVersion"]), document
+    assert counted() == before + 1
+
+
+@pytest.mark.serial
+def test_an_applied_number_outlives_the_key_window_and_a_restart(tmp_path):
+    """`--clock-offset-file` moves the server's clock two days on, past the one-day key window:
+    the key is forgotten, the device's number is not, after a restart too."""
+    clock = tmp_path / "clock-offset"
+    clock.write_text("0")
+    arguments = (*TABS, "--store", f"sqlite:{tmp_path / 'store.sqlite'}", "--clock-offset-file", str(clock), "--session-ttl", "30d")
+    server = RunningServer(*arguments)
+    try:
+        session = server.create_session()
+        # 40 numbered changes: the stored head is written again after 32 versions, with the devices.
+        for seq in range(1, 41):
+            name, body = ("push", PROFILE) if seq % 2 else ("pop", {})
+            session.change(name, body, numbered("phone", seq, **{"Idempotency-Key": f"key-{seq}"}))
+        status, headers, _ = session.call("POST", "/pop", {}, numbered("phone", 40, **{"Idempotency-Key": "key-40"}))
+        assert status == 200 and headers["Idempotent-Replayed"] == "true"
+        clock.write_text(str(2 * 86_400))
+        time.sleep(0.3)
+        # The key is forgotten: without the number the same request would apply again.
+        expect_applied(session, "pop", {}, numbered("phone", 40, **{"Idempotency-Key": "key-40"}), version=41, made=41)
+        assert server.stop() == 0, "".join(server.log)
+        server = RunningServer(*arguments)
+        session = session.on(server)
+        assert session.get()["devices"] == {"phone": {"seq": 40, "version": 41}}
+        expect_applied(session, "pop", {}, numbered("phone", 40, **{"Idempotency-Key": "key-40"}), version=41, made=41)
+        expect_applied(session, "push", PROFILE, numbered("phone", 39), version=41, made=40)
+        status, _, document = session.call("POST", "/push", PROFILE, numbered("phone", 42))
+        assert status == 409 and document["error"]["code"] == "device_seq_gap"
+        assert apply(session, "push", PROFILE, numbered("phone", 41))["devices"] == {"phone": {"seq": 41, "version": 42}}
+    finally:
+        assert server.stop() == 0, "".join(server.log)
+
+
+def test_every_instance_of_a_shared_store_knows_every_devices_number():
+    with PostgresCluster.create() as postgres:
+        instances = [RunningServer(*TABS, "--store", postgres.url()) for _ in range(2)]
+        try:
+            session = instances[0].create_session()
+            for seq in range(1, 7):
+                on = session.on(instances[seq % 2])
+                name, body = ("push", PROFILE) if seq % 2 else ("pop", {})
+                on.change(name, body, numbered("phone", seq))
+                # Sent again through the other instance: applied, never twice.
+                expect_applied(session.on(instances[(seq + 1) % 2]), name, body, numbered("phone", seq), version=seq + 1, made=seq + 1)
+            status, _, document = session.on(instances[1]).call("POST", "/pop", {}, numbered("phone", 9))
+            assert status == 409 and document["error"]["code"] == "device_seq_gap"
+        finally:
+            assert [instance.stop() for instance in instances] == [0, 0]
+
+
+@pytest.mark.serial
+def test_analytics_record_the_devices_time_within_the_servers_clock_and_the_session(tmp_path):
+    clock = tmp_path / "clock-offset"
+    clock.write_text("0")
+    server = RunningServer(*TABS, "--admin-token", ADMIN, "--clock-offset-file", str(clock))
+    try:
+        created = time.time()
+        session = server.create_session()
+        clock.write_text("100")
+        time.sleep(0.3)
+        # Tapped 20 s after the session started (the server's clock is 100 s on): home was shown 20 s.
+        apply(session, "push", PROFILE, numbered("phone", 1, **{"Minerva-Device-Time": rfc3339(created + 20)}))
+        # A time later than the server's clock is the server's: profile was shown about 80 s.
+        apply(session, "pop", {}, numbered("phone", 2, **{"Minerva-Device-Time": rfc3339(created + 10_000)}))
+        # A time before the session started is the server's too: home again, about 0 s.
+        apply(session, "push", {"screen": "followers", "params": {"userId": "1"}},
+              numbered("phone", 3, **{"Minerva-Device-Time": rfc3339(created - 3_600)}))
+        status, _, report = server.request("GET", "/v1/admin/analytics/screens", token=ADMIN)
+        assert status == 200, report
+        times = {row["screen"]: row["timeOnScreen"] for row in report["screens"]}
+        assert times["profile"]["samples"] == 1 and times["profile"]["median"] == pytest.approx(80, abs=3), times
+        assert times["home"]["samples"] == 2 and times["home"]["p90"] == pytest.approx(20, abs=3), times
+        # Events keep the server's time.
+        events = session.events()["events"]
+        assert all(abs(datetime.datetime.strptime(event["at"], "%Y-%m-%dT%H:%M:%S.%fZ")
+                       .replace(tzinfo=datetime.timezone.utc).timestamp() - (time.time() + 100)) < 10 for event in events), events
+    finally:
+        assert server.stop() == 0, "".join(server.log)
