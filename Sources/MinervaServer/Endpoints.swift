@@ -32,18 +32,18 @@ extension Endpoint {
             try api.restore(session, request, exchange)
         },
         .session("/v1/sessions/{id}/nodes/{node}/params", ["PATCH"], metric: "params") { api, session, request, exchange, path throws(APIError) in
-            try api.updateParams(path.node, on: session, request, exchange)
+            try api.perform(.params, node: path.node, on: session, request, exchange)
         },
         .session("/v1/sessions/{id}/nodes/{node}/ui", ["PUT"], metric: "ui") { api, session, request, exchange, path throws(APIError) in
-            try api.putUI(path.node, on: session, request, exchange)
+            try api.perform(.ui, node: path.node, on: session, request, exchange)
         },
         .session("/v1/sessions/{id}/nodes/{node}/presentation", ["POST"], metric: "presentation") {
             api, session, request, exchange, path throws(APIError) in
-            try api.changePresentation(path.node, on: session, request, exchange)
+            try api.perform(.presentation, node: path.node, on: session, request, exchange)
         },
         .session("/v1/sessions/{id}/nodes/{node}/results/{screen}", ["DELETE"], metric: "result") {
             api, session, request, exchange, path throws(APIError) in
-            try api.consumeResult(path.screen, of: path.node, on: session, request, exchange)
+            try api.perform(.results, node: path.node, screen: path.screen, on: session, request, exchange)
         },
         .session("/v1/sessions/{id}/nodes/{node}/list", ["GET", "HEAD", "PUT"], metric: "list") {
             api, session, request, exchange, path throws(APIError) in

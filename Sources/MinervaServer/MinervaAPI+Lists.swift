@@ -9,7 +9,7 @@ extension MinervaAPI {
     /// `PUT /v1/sessions/{id}/nodes/{node}/list`: replaces the node's list and answers the diff.
     /// A PUT is a session mutation: the session version grows and `If-Match` applies.
     func putList(_ nodeText: String, on session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
-        let command = parse { () throws(APIError) in SessionCommand.putList(node: nodeText, sections: try ListBody.sections(request.body)) }
+        let command = parse { () throws(APIError) in try SessionCommand(.list, node: nodeText, bytes: request.body) }
         return try mutate(session, request, exchange, command: command) { state in
             guard let node = try? state.tree.resolve(node: nodeText), let history = state.lists[node] else {
                 preconditionFailure("a list PUT that succeeded left no list on node \(nodeText)")

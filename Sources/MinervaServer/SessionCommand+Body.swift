@@ -11,4 +11,16 @@ extension SessionCommand {
             try SessionCommand(operation, body: body)
         }
     }
+
+    /// Reads a node operation: the node and screen of its path, and its body (none for
+    /// `results`), with the model's reader (``SessionCommand/init(_:node:screen:body:)``).
+    /// - Throws: `400` for a missing body or field, a wrong JSON type, or an unknown field.
+    init(_ operation: NodeOperation, node: String, screen: String? = nil, bytes: [UInt8]) throws(APIError) {
+        let body = operation.requiresBody ? JSONValue.object(try readObjectBody(bytes, required: true)) : .object([:])
+        do throws(JSONReadError) {
+            self = try SessionCommand(operation, node: node, screen: screen, body: body)
+        } catch {
+            throw APIError(error)
+        }
+    }
 }

@@ -64,7 +64,7 @@ import Testing
 
     func listRefusal(_ body: String) -> APIError? {
         do {
-            _ = try ListBody.sections(Array(body.utf8))
+            _ = try SessionCommand(.list, node: "n1", bytes: Array(body.utf8))
             return nil
         } catch {
             return error
@@ -84,7 +84,12 @@ import Testing
     }
 
     @Test func listContentIsFreeForm() throws {
-        let sections = try ListBody.sections(Array(#"{"sections": [{"id": "a", "items": [{"id": "1", "kind": "row", "content": {"anything": {"at": [1, {"all": null}]}}}, {"id": "2", "kind": "row"}]}]}"#.utf8))
+        let command = try SessionCommand(
+            .list, node: "n1", bytes: Array(#"{"sections": [{"id": "a", "items": [{"id": "1", "kind": "row", "content": {"anything": {"at": [1, {"all": null}]}}}, {"id": "2", "kind": "row"}]}]}"#.utf8))
+        guard case .putList(_, let sections) = command else {
+            Issue.record("read as \(command)")
+            return
+        }
         #expect(sections.map(\.id) == ["a"])
         #expect(sections[0].items.map(\.id) == ["1", "2"])
         #expect(sections[0].items[1].content == CellContent(JSONValue.null))

@@ -7,8 +7,8 @@ import Testing
 import TestSupport
 
 /// The model's golden corpus (`Model/Corpus/`): each file a session of one test app driven by
-/// random changes of every navigation operation, valid and not, with the block (or refusal) the
-/// step made of each. This build's step must make exactly that, at the corpus's model version;
+/// random changes of every navigation and node operation, valid and not, a third of them numbered
+/// by a device, with the block (or refusal) the step made of each. This build's step must make exactly that, at the corpus's model version;
 /// the Swift client's tests run the same files with the same model.
 ///
 /// After a change of the model's rules, bump ``ModelVersion/current`` and write the corpus again:
@@ -74,12 +74,64 @@ import TestSupport
         let app = AppDescription.testApp(named: subject.app)
         var random = SeededGenerator(state: subject.seed)
         return try StepCorpus.recording(
-            app: source, layout: subject.layout, flags: subject.flags, limits: SessionConfiguration.standard.limits, count: 160
-        ) { state in change(for: state, app: app, &random) }
+            app: source, layout: subject.layout, flags: subject.flags, limits: SessionConfiguration.standard.limits, count: 200
+        ) { state in
+            let (operation, body) = change(for: state, app: app, &random)
+            return (operation, body, number(for: state, &random))
+        }
+    }
+
+    /// A third of the changes are numbered by one of two devices: mostly with the device's next
+    /// number, now and then with one it used already or one past the next.
+    static func number(for state: SessionState, _ random: inout SeededGenerator) -> DeviceChange? {
+        guard Int.random(in: 0..<3, using: &random) == 0 else { return nil }
+        let device = Bool.random(using: &random) ? "phone" : "tablet:2"
+        let next = (state.devices[device]?.seq ?? 0) + 1
+        let seq = switch Int.random(in: 0..<12, using: &random) {
+        case 0: max(1, next - 1)
+        case 1: next + 1
+        default: next
+        }
+        return try? DeviceChange(device: device, seq: seq)
+    }
+
+    /// A random change of one of the navigation or node operations, valid or not, as the API takes it.
+    static func change(for state: SessionState, app: AppDescription, _ random: inout SeededGenerator) -> (StepCorpus.Operation, JSONValue) {
+        let tree = state.tree
+        let ids = tree.nodes.keys.sorted() + [nil]
+        let id = ids.randomElement(using: &random)!
+        let shown = id.flatMap { tree.nodes[$0] }
+        let node = id?.description ?? "n\(tree.idCounters.nextNode + 3)"
+        let value = JSONValue.int(Int.random(in: 0..<3, using: &random))
+        switch Int.random(in: 0..<20, using: &random) {
+        case 0:
+            // One of the screen's params mostly, now and then one it does not declare.
+            let declared = shown.flatMap { app.screens[$0.screen]?.params } ?? []
+            let key = Int.random(in: 0..<4, using: &random) == 0 ? "undeclared" : declared.randomElement(using: &random) ?? "undeclared"
+            return (.node(.params, node: node, screen: nil), .object(["set": .object([key: .string("\(value)")])]))
+        case 1: return (.node(.ui, node: node, screen: nil), .object(["scroll": value]))
+        case 2:
+            let detents = shown?.settings?.sheet?.detents.map(\.id) ?? []
+            let body: JSONValue =
+                Bool.random(using: &random)
+                ? .object(["selected": .string(detents.randomElement(using: &random) ?? "large")])
+                : .object(["dismissible": .bool(Bool.random(using: &random))])
+            return (.node(.presentation, node: node, screen: nil), body)
+        case 3:
+            let held = shown?.results.map { $0.keys.sorted() } ?? []
+            let screen = held.randomElement(using: &random) ?? app.screens.keys.sorted().randomElement(using: &random)!
+            return (.node(.results, node: node, screen: screen), .object([:]))
+        case 4:
+            let item = JSONValue.object(["id": .string("\(Int.random(in: 0..<3, using: &random))"), "kind": "row", "content": value])
+            return (.node(.list, node: node, screen: nil), .object(["sections": .array([.object(["id": "a", "items": .array([item])])])]))
+        default:
+            let (operation, body) = navigation(for: state, app: app, &random)
+            return (.navigation(operation), body)
+        }
     }
 
     /// A random change of one of the navigation operations, valid or not, as the API takes it.
-    static func change(for state: SessionState, app: AppDescription, _ random: inout SeededGenerator) -> (NavigationOperation, JSONValue) {
+    static func navigation(for state: SessionState, app: AppDescription, _ random: inout SeededGenerator) -> (NavigationOperation, JSONValue) {
         let tree = state.tree
         let ids = tree.nodes.keys.sorted().map(\.description) + ["n\(tree.idCounters.nextNode + 3)"]
         let node = JSONValue.string(ids.randomElement(using: &random)!)

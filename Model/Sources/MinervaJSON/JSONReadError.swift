@@ -26,7 +26,7 @@ public struct JSONReadError: Error, Sendable, Equatable, CustomStringConvertible
     /// A value of the wrong JSON type at `path`.
     /// - Parameter expected: what it must be, with its article ("a string").
     @usableFromInline
-    static func wrongType(_ path: [JSONPathComponent], expected: String, found: JSONValue) -> JSONReadError {
+    package static func wrongType(_ path: [JSONPathComponent], expected: String, found: JSONValue) -> JSONReadError {
         JSONReadError(.wrongType(expected: expected, found: found.typeName), at: path)
     }
 
@@ -36,7 +36,7 @@ public struct JSONReadError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// A value refused by the caller's own check, with what is wrong.
-    static func invalid(_ path: [JSONPathComponent], _ message: String) -> JSONReadError {
+    package static func invalid(_ path: [JSONPathComponent], _ message: String) -> JSONReadError {
         JSONReadError(.invalid(message), at: path)
     }
 

@@ -6,7 +6,12 @@
 /// It is bumped with any change to the step's output for any input, and the golden corpus
 /// (`Model/Corpus/`: states, commands and the blocks they make) holds it: a rule changed without
 /// a bump fails the corpus in the server's tests and in the Swift client's.
+///
+/// Version 2 adds changes numbered per device: a numbered change's block names its device and
+/// number, a numbered change that changes nothing is a block of one `unchanged` event, the state
+/// keeps each device's newest number (`devices`, counted by the session's size), and a number
+/// applied already or past the next one is refused.
 public enum ModelVersion {
     /// The version this build's step runs.
-    public static let current = 1
+    public static let current = 2
 }

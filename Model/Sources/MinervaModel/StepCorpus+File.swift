@@ -5,7 +5,7 @@ extension StepCorpus {
     /// The members of a corpus file.
     private static let fileKeys: JSONKeys = ["modelVersion", "layout", "flags", "limits", "app", "changes", "state"]
     /// The members of one change.
-    private static let changeKeys: JSONKeys = ["operation", "body", "block", "unchanged", "refused"]
+    private static let changeKeys: JSONKeys = ["operation", "body", "device", "block", "unchanged", "refused"]
     /// The members of a refusal.
     private static let refusalKeys: JSONKeys = ["category", "code"]
 
@@ -22,7 +22,14 @@ extension StepCorpus {
         finalState = state
         changes = try reader.objects("changes", keys: Self.changeKeys) { change throws(JSONReadError) in
             let name = try change.string("operation")
-            guard let operation = NavigationOperation(rawValue: name) else { throw change.error("unknown operation '\(name)'", at: .key("operation")) }
+            guard let operation = Operation(path: name) else { throw change.error("unknown operation '\(name)'", at: .key("operation")) }
+            let device = try change.optionalString("device").map { text throws(JSONReadError) in
+                let parts = text.split(separator: "/")
+                guard parts.count == 2, let seq = Int(parts[1]), let device = try? DeviceChange(device: String(parts[0]), seq: seq) else {
+                    throw change.error("not <device>/<seq>", at: .key("device"))
+                }
+                return device
+            }
             let outcome: Outcome
             if let block = try change.optionalArray("block") {
                 outcome = .block(block)
@@ -34,7 +41,7 @@ extension StepCorpus {
                 guard try change.optionalBool("unchanged") == true else { throw change.error("a change needs 'block', 'refused' or 'unchanged'") }
                 outcome = .unchanged
             }
-            return Change(operation: operation, body: change.value("body") ?? .object([:]), outcome: outcome)
+            return Change(operation: operation, body: change.value("body") ?? .object([:]), device: device, outcome: outcome)
         }
     }
 
@@ -44,7 +51,8 @@ extension StepCorpus {
         var limitsWriter = JSONWriter()
         limits.write(into: &limitsWriter)
         let lines = changes.map { change in
-            var members: [String: JSONValue] = ["operation": .string(change.operation.rawValue), "body": change.body]
+            var members: [String: JSONValue] = ["operation": .string(change.operation.path), "body": change.body]
+            if let device = change.device { members["device"] = .string("\(device.device)/\(device.seq)") }
             switch change.outcome {
             case .block(let events): members["block"] = .array(events)
             case .unchanged: members["unchanged"] = true
