@@ -261,7 +261,11 @@ import HTTPTypes
 ///   every answer to a change carries `Minerva-Model-Version`; a change may name the version
 ///   its client ran it with (the same header on the request). A client that runs the same
 ///   model version on the state it holds computes the same block (`Model/Corpus/` in the
-///   repository holds states, changes and the blocks they make for each version).
+///   repository holds states, changes and the blocks they make for each version). A change
+///   applies to the session's current state: when others' UI-state changes came first (which an
+///   `If-Match` still matches) or the session moved to a newer app version first (an
+///   `appChanged` block), its block's `version` says where it landed, and a client that
+///   predicted it from an older version takes the answer's state.
 /// - **Ids.** Node ids are `n` and a number, presented navigators' `v` and a number, each
 ///   numbered from the state's counters (`nextNode`, `nextNavigator`) in the order a change
 ///   makes them, and never used again in the session. Every id a change names is looked up

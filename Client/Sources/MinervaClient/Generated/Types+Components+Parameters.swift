@@ -32,7 +32,7 @@ extension Components {
         /// When the device made the change (the tap), RFC 3339: what flow analytics record for it, unless it is later than the server's clock or earlier than the session was made, when they record the server's time. Events keep the server's time. Not a timestamp: `400`.
         ///
         /// - Remark: Generated from `#/components/parameters/DeviceTime`.
-        internal typealias DeviceTime = Foundation.Date
+        internal typealias DeviceTime = Swift.String
         /// The navigation model version the client ran the change with (see **Model version**), at most 9 digits. The server applies the change with its own model whatever it names, and its answer names that model in `Minerva-Model-Version`: a client that predicted the outcome with another one takes the answer's state. Changes whose client named another model than the server's are counted (`minerva_changes_from_other_models_total`). Not a whole number from 1: `400`.
         ///
         /// - Remark: Generated from `#/components/parameters/ClientModelVersion`.

@@ -2228,6 +2228,99 @@ extension Components {
                 try self.value2.encode(to: encoder)
             }
         }
+        /// Per device that numbered a change of the session (`Minerva-Device-Change`): the newest number the session applied and the version that change made. Absent from the state while no device numbered a change. See **Changes numbered per device**.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Devices`.
+        internal struct Devices: Codable, Hashable, Sendable {
+            /// A container of undocumented properties.
+            internal var additionalProperties: [String: Components.Schemas.DeviceMark]
+            /// Creates a new `Devices`.
+            ///
+            /// - Parameters:
+            ///   - additionalProperties: A container of undocumented properties.
+            internal init(additionalProperties: [String: Components.Schemas.DeviceMark] = .init()) {
+                self.additionalProperties = additionalProperties
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+            }
+            internal func encode(to encoder: any Swift.Encoder) throws {
+                try encoder.encodeAdditionalProperties(additionalProperties)
+            }
+        }
+        /// What a session keeps of a device that numbers its changes: its newest number the session applied (`seq`) and the version that change made.
+        ///
+        /// - Remark: Generated from `#/components/schemas/DeviceMark`.
+        internal struct DeviceMark: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DeviceMark/seq`.
+            internal var seq: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/DeviceMark/version`.
+            internal var version: Swift.Int
+            /// Creates a new `DeviceMark`.
+            ///
+            /// - Parameters:
+            ///   - seq:
+            ///   - version:
+            internal init(
+                seq: Swift.Int,
+                version: Swift.Int
+            ) {
+                self.seq = seq
+                self.version = version
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case seq
+                case version
+            }
+        }
+        /// A change a device numbered that changed nothing (a dismiss with nothing presented, a tab already selected): alone in its block, which names the device and its number (`device`, `deviceSeq`), so that the number is kept. Nothing else changes.
+        ///
+        /// - Remark: Generated from `#/components/schemas/UnchangedEvent`.
+        internal struct UnchangedEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/UnchangedEvent/value1`.
+            internal var value1: Components.Schemas.EventFields
+            /// - Remark: Generated from `#/components/schemas/UnchangedEvent/value2`.
+            internal struct Value2Payload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/UnchangedEvent/value2/type`.
+                internal enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case unchanged = "unchanged"
+                }
+                /// - Remark: Generated from `#/components/schemas/UnchangedEvent/value2/type`.
+                internal var _type: Components.Schemas.UnchangedEvent.Value2Payload._TypePayload
+                /// Creates a new `Value2Payload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                internal init(_type: Components.Schemas.UnchangedEvent.Value2Payload._TypePayload) {
+                    self._type = _type
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/UnchangedEvent/value2`.
+            internal var value2: Components.Schemas.UnchangedEvent.Value2Payload
+            /// Creates a new `UnchangedEvent`.
+            ///
+            /// - Parameters:
+            ///   - value1:
+            ///   - value2:
+            internal init(
+                value1: Components.Schemas.EventFields,
+                value2: Components.Schemas.UnchangedEvent.Value2Payload
+            ) {
+                self.value1 = value1
+                self.value2 = value2
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                self.value1 = try .init(from: decoder)
+                self.value2 = try .init(from: decoder)
+            }
+            internal func encode(to encoder: any Swift.Encoder) throws {
+                try self.value1.encode(to: encoder)
+                try self.value2.encode(to: encoder)
+            }
+        }
         /// The session moved to another version of the app description (see **App versions**): `from` the version it ran, `to` the one it runs now. Alone in its block, or followed by the flow switch the new launch rules make for the session's flags.
         ///
         /// - Remark: Generated from `#/components/schemas/AppChangedEvent`.
