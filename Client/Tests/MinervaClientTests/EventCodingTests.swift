@@ -27,4 +27,19 @@ import Testing
         }
         #expect(readAdded.node == "n3" && readAdded.isFinal && readAdded.version == 2)
     }
+
+    @Test func aNumberedChangeThatChangedNothingReadsAsTheServerWritesIt() throws {
+        let json = #"{"seq": 7, "version": 5, "at": "2026-11-29T21:30:00Z", "type": "unchanged", "final": true, "focus": "n1", "device": "phone", "deviceSeq": 3}"#
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let event = try decoder.decode(Event.self, from: Data(json.utf8))
+        guard case .unchanged(let unchanged) = event else {
+            Issue.record("expected unchanged: \(event)")
+            return
+        }
+        #expect(unchanged.device == "phone" && unchanged.deviceSeq == 3 && unchanged.version == 5 && unchanged.focus == "n1")
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        #expect(try decoder.decode(Event.self, from: encoder.encode(event)) == event)
+    }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import MinervaClient
 import Testing
 
@@ -59,6 +62,39 @@ import Testing
             let pushed = try await session.push("article", params: ["id": "3"], from: "n3")
             #expect(pushed.node("n5")?.screen == "article" && pushed.nextNode == 6)
             #expect(try await mirror.next() == pushed)
+        }
+    }
+
+    /// Another device numbers its changes (`Minerva-Device-Change`): one that changes nothing is
+    /// a block of one `unchanged` event; the mirror applies both and keeps the devices' marks.
+    @Test func aMirrorFollowsChangesNumberedByAnotherDevice() async throws {
+        try await withLiveServer(["--app", LiveServer.tabsApp.path]) { server in
+            let session = try await MinervaSession.create(on: server.connection())
+            var mirror = session.mirror().makeAsyncIterator()
+            _ = try await mirror.next()
+            for (seq, (operation, body)) in [("push", #"{"screen": "profile", "params": {"userId": "1"}}"#), ("select-tab", #"{"tab": "home"}"#)]
+                .enumerated()
+            {
+                var request = URLRequest(url: server.url.appendingPathComponent("v1/sessions/\(session.id)/\(operation)"))
+                request.httpMethod = "POST"
+                request.httpBody = Data(body.utf8)
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+                request.setValue("Bearer \(session.token)", forHTTPHeaderField: "Authorization")
+                request.setValue("tablet/\(seq + 1)", forHTTPHeaderField: "Minerva-Device-Change")
+                let (_, response) = try await URLSession.shared.data(for: request)
+                #expect((response as? HTTPURLResponse)?.statusCode == 200)
+                let mirrored = try #require(try await mirror.next())
+                #expect(mirrored == (try await session.refresh()))
+                #expect(mirrored.devices == ["tablet": DeviceMark(seq: seq + 1, version: seq + 2)])
+            }
+            // The last event, as the change log delivers it: `unchanged`, naming the device's change.
+            let newest = try await session.refresh().lastEvent
+            var changes = await session.changes(after: newest - 1, delivery: .longPoll).makeAsyncIterator()
+            guard case .event(let event)? = try await changes.next(), case .unchanged(let unchanged) = event else {
+                Issue.record("the newest event is not `unchanged`")
+                return
+            }
+            #expect(unchanged.device == "tablet" && unchanged.deviceSeq == 2 && unchanged.isFinal)
         }
     }
 
