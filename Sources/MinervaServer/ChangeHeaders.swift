@@ -17,7 +17,20 @@ struct ChangeHeaders {
     /// - Throws: `400` for a device change that is not `<device>/<seq>` within bounds, a time that
     ///   is not an RFC 3339 timestamp, or a model version that is not a whole number from 1.
     init(_ request: HTTPRequest) throws(APIError) {
-        if let text = request.header("minerva-device-change") {
+        // One pass over the fields, the first of each name, looking only at those that start
+        // like these: most changes carry none.
+        var changeField: String?
+        var timeField: String?
+        var modelField: String?
+        for field in request.headers where field.name.utf8.first == UInt8(ascii: "m") {
+            switch field.name {
+            case "minerva-device-change": changeField = changeField ?? field.value
+            case "minerva-device-time": timeField = timeField ?? field.value
+            case "minerva-model-version": modelField = modelField ?? field.value
+            default: break
+            }
+        }
+        if let text = changeField {
             let parts = text.split(separator: "/", omittingEmptySubsequences: false)
             guard parts.count == 2, let seq = Self.number(parts[1], digits: DeviceChange.maxSeqDigits),
                 let change = try? DeviceChange(device: String(parts[0]), seq: seq)
@@ -30,7 +43,7 @@ struct ChangeHeaders {
         } else {
             numbered = nil
         }
-        if let text = request.header("minerva-device-time") {
+        if let text = timeField {
             guard let milliseconds = Timestamp.milliseconds(rfc3339: text) else {
                 throw .invalidRequest("Minerva-Device-Time must be an RFC 3339 timestamp (2026-11-29T21:30:00.250Z), not '\(text.prefix(64))'")
             }
@@ -38,7 +51,7 @@ struct ChangeHeaders {
         } else {
             deviceTime = nil
         }
-        if let text = request.header("minerva-model-version") {
+        if let text = modelField {
             guard let version = Self.number(text[...], digits: 9) else {
                 throw .invalidRequest("Minerva-Model-Version must be a whole number from 1 (at most 9 digits), not '\(text.prefix(64))'")
             }
