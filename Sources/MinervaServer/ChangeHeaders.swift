@@ -14,7 +14,8 @@ struct ChangeHeaders {
     let clientModelVersion: Int?
 
     /// Reads the headers of a change's request.
-    /// - Throws: `400` for a device change that is not `<device>/<seq>` within bounds, a time that
+    /// - Throws: `400` for a device change that is not `<device>/<seq>` within bounds
+    ///   (``DeviceChange/init(text:)``), a time that
     ///   is not an RFC 3339 timestamp, or a model version that is not a whole number from 1.
     init(_ request: HTTPRequest) throws(APIError) {
         // One pass over the fields, the first of each name, looking only at those that start
@@ -30,18 +31,10 @@ struct ChangeHeaders {
             default: break
             }
         }
-        if let text = changeField {
-            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 2, let seq = Self.number(parts[1], digits: DeviceChange.maxSeqDigits),
-                let change = try? DeviceChange(device: String(parts[0]), seq: seq)
-            else {
-                throw .invalidRequest(
-                    "Minerva-Device-Change must be <device>/<number>: a device id of 1 to \(DeviceChange.maxDeviceBytes) characters of A-Z a-z 0-9 . _ : -, and the change's number on it from 1 to \(DeviceChange.maxSeq) (phone-4f2a/12), not '\(text.prefix(80))'"
-                )
-            }
-            numbered = change
-        } else {
-            numbered = nil
+        do throws(SessionError) {
+            numbered = try changeField.map { text throws(SessionError) in try DeviceChange(text: text) }
+        } catch {
+            throw .invalidRequest("Minerva-Device-Change: \(error.description)")
         }
         if let text = timeField {
             guard let milliseconds = Timestamp.milliseconds(rfc3339: text) else {
@@ -52,7 +45,7 @@ struct ChangeHeaders {
             deviceTime = nil
         }
         if let text = modelField {
-            guard let version = Self.number(text[...], digits: 9) else {
+            guard let version = Self.number(text, digits: 9) else {
                 throw .invalidRequest("Minerva-Model-Version must be a whole number from 1 (at most 9 digits), not '\(text.prefix(64))'")
             }
             clientModelVersion = version
@@ -63,7 +56,7 @@ struct ChangeHeaders {
 
     /// A whole number from 1 written with 1 to `digits` decimal digits, the first not 0 (no sign,
     /// no spaces); `nil` otherwise.
-    private static func number(_ text: Substring, digits: Int) -> Int? {
+    private static func number(_ text: String, digits: Int) -> Int? {
         let bytes = text.utf8
         guard let first = bytes.first, (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(first), bytes.count <= digits,
             bytes.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })

@@ -7,9 +7,10 @@ extension MinervaAPI {
     /// (the write is with storage) by a deferred answer once it is stored.
     ///
     /// An `If-Match` that is not an entity tag is `400` at once (it cannot be compared). A
+    /// malformed header or body is `400` after `If-Match` (`412`). A well-formed change: a
     /// remembered `Idempotency-Key` answers before anything else, then a device's number the
-    /// session applied already (``ChangeHeaders``); then `If-Match` (`412`); then the headers' and
-    /// the body's own errors (`400`), which were read before.
+    /// session applied already (``ChangeHeaders``), with the state document whatever the endpoint;
+    /// then `If-Match` (`412`); then the step's refusals, a gap in the device's numbers first.
     /// - Parameters:
     ///   - command: the body read into a command, or its error.
     ///   - answer: the answer built from the state the mutation produced.
@@ -31,7 +32,8 @@ extension MinervaAPI {
         }
         if let version = headers.clientModelVersion, version != ModelVersion.current { metrics.changeFromOtherModel() }
         let mutation = Mutation(
-            command: parsed, precondition: precondition, idempotencyKey: key, numbered: headers.numbered, deviceTime: headers.deviceTime
+            command: parsed, precondition: precondition, idempotencyKey: key, numbered: headers.numbered, deviceTime: headers.deviceTime,
+            appliedAnswer: Self.stateAnswer
         ) { StoredAnswer(answer($0)) }
         var deferred: HTTPDeferred?
         let outcome = core.mutate(session, mutation) {
@@ -58,6 +60,12 @@ extension MinervaAPI {
         }
         response.headers.append(Self.modelVersionHeader)
         return response
+    }
+
+    /// The state document of a session, with its `ETag`: the answer to a device's number the
+    /// session applied already, whatever the endpoint.
+    @Sendable private static func stateAnswer(sessionID: String, state: SessionState) -> StoredAnswer {
+        StoredAnswer(json(200, StateDocument.answer(sessionID: sessionID, state: state), headers: [etag(state.version)]))
     }
 
     /// `Minerva-Model-Version`, the version of the model whose step answers this server's changes.

@@ -17,17 +17,23 @@ public struct Mutation: Sendable {
     /// Builds the answer from the state the mutation produced (or, for a no-op, the unchanged
     /// one); it is remembered for the `Idempotency-Key` and stored with the mutation.
     public var answer: @Sendable (SessionState) -> StoredAnswer
+    /// Builds the answer to a device's number the session applied already, from the session's id
+    /// and its current state (the state document, whatever the endpoint answers otherwise: the
+    /// change's own answer may no longer be made, its node gone); `nil`: ``answer``.
+    public var appliedAnswer: (@Sendable (_ sessionID: String, _ state: SessionState) -> StoredAnswer)?
 
     /// Creates a mutation.
     public init(
         command: SessionCommand, precondition: (@Sendable (Int) -> Bool)?, idempotencyKey: IdempotencyKey?, numbered: DeviceChange? = nil,
-        deviceTime: Int? = nil, answer: @escaping @Sendable (SessionState) -> StoredAnswer
+        deviceTime: Int? = nil, appliedAnswer: (@Sendable (_ sessionID: String, _ state: SessionState) -> StoredAnswer)? = nil,
+        answer: @escaping @Sendable (SessionState) -> StoredAnswer
     ) {
         self.command = command
         self.precondition = precondition
         self.idempotencyKey = idempotencyKey
         self.numbered = numbered
         self.deviceTime = deviceTime
+        self.appliedAnswer = appliedAnswer
         self.answer = answer
     }
 }

@@ -65,8 +65,11 @@ extension SessionCore {
             if let key = mutation.idempotencyKey, let answer = try rememberedAnswer(for: key, of: session, in: &slot, now: now) {
                 return .success(MutationResult(answer: answer, events: [], replayed: true))
             }
-            if let numbered = mutation.numbered, let mark = try slot.state.applied(numbered) {
-                return .success(MutationResult(answer: alreadyApplied(numbered, mark: mark, mutation, slot: slot), events: [], replayed: false))
+            // An applied number answers before If-Match (its retry names the version it was sent
+            // at); a gap is the step's refusal, after it.
+            if let numbered = mutation.numbered, let mark = slot.state.devices[numbered.device], numbered.seq <= mark.seq {
+                let answer = alreadyApplied(numbered, mark: mark, mutation, of: session, slot: slot)
+                return .success(MutationResult(answer: answer, events: [], replayed: false))
             }
             try Self.check(mutation.precondition, of: slot.state)
             // A session that another process moved to a newer app version while this work waited.
@@ -116,12 +119,14 @@ extension SessionCore {
         }
     }
 
-    /// The answer to a device's change the session applied already: the mutation's answer made
-    /// from the current state, marked `Minerva-Already-Applied: true`, with the version its block
-    /// made (`Minerva-Applied-Version`) while the session knows it: always for the device's newest
-    /// change, for an older one while the log in memory holds its block.
-    private func alreadyApplied(_ change: DeviceChange, mark: DeviceMark, _ mutation: Mutation, slot: LiveSession.Slot) -> StoredAnswer {
-        let answer = mutation.answer(slot.state)
+    /// The answer to a device's change the session applied already: made from the current state
+    /// (``Mutation/appliedAnswer``), marked `Minerva-Already-Applied: true`, with the version its
+    /// block made (`Minerva-Applied-Version`) while the session knows it: always for the device's
+    /// newest change, for an older one while the log in memory holds its block.
+    private func alreadyApplied(
+        _ change: DeviceChange, mark: DeviceMark, _ mutation: Mutation, of session: LiveSession, slot: LiveSession.Slot
+    ) -> StoredAnswer {
+        let answer = mutation.appliedAnswer.map { $0(session.id, slot.state) } ?? mutation.answer(slot.state)
         var headers = answer.headers + [("Minerva-Already-Applied", "true")]
         let version = change.seq == mark.seq ? mark.version : slot.log.events.last { $0.device == change }?.version
         if let version { headers.append(("Minerva-Applied-Version", String(version))) }

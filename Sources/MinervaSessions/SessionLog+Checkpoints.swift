@@ -8,7 +8,7 @@ extension SessionLog {
     /// least ``checkpointSpacing`` (so that checkpoints take at most about as much memory as the
     /// events, and a version is rebuilt by replaying about that much).
     /// - Parameters:
-    ///   - block: the events ``SessionState/recordBlock(_:from:at:listHistoryBudget:)`` made.
+    ///   - block: the events ``SessionState/recordBlock(_:from:at:listHistoryBudget:numbered:)`` made.
     ///   - old: the state the mutation started from.
     ///   - next: the state it made.
     ///   - isRestore: whether the mutation is a restore.

@@ -47,11 +47,14 @@ import Testing
     }
 
     @Test func aRefusedChangeTakesNoNumber() throws {
-        let state = SessionState(tree: CoordinatorTree(app: .tabs), appVersion: "v1")
+        let harness = try CoreHarness()
+        let (session, _) = try harness.create()
         #expect(throws: SessionError.self) {
-            try state.step(.push(from: nil, screen: "nowhere", params: [:]), numbered: Self.number("phone", 1), limits: Self.limits, at: Self.at)
+            try harness.run(.push(from: nil, screen: "nowhere", params: [:]), on: session, numbered: Self.number("phone", 1)).get()
         }
-        #expect(try state.applied(Self.number("phone", 1)) == nil)
+        #expect(try harness.state(of: session).devices.isEmpty)
+        let applied = try harness.run(Self.push, on: session, numbered: Self.number("phone", 1)).get()
+        #expect(applied.events.last?.device == Self.number("phone", 1))
     }
 
     @Test func aNumberedNoOpMakesAVersionOfOneUnchangedEvent() throws {
@@ -100,6 +103,16 @@ import Testing
         #expect(throws: SessionError.self) { try DeviceChange(device: "phone", seq: seq) }
     }
 
+    @Test(arguments: ["phone", "phone/", "/1", "phone/012", "phone/+1", "phone/1/2", "phone/1000000000000000", "phone/ 1", "a b/1"])
+    func aChangeNumberThatIsNotDeviceSlashNumberIsRefused(text: String) {
+        #expect(throws: SessionError.self) { try DeviceChange(text: text) }
+    }
+
+    @Test func aChangeNumberReadsAndWritesAsTheHeaderCarriesIt() throws {
+        let change = try DeviceChange(text: "tablet:2/999999999999999")
+        #expect(change.device == "tablet:2" && change.seq == DeviceChange.maxSeq && change.text == "tablet:2/999999999999999")
+    }
+
     @Test func analyticsTakeTheDevicesTimeWithinTheServersClockAndTheSession() {
         let now = 1_800_000_000.0
         #expect(SessionCore.analyticsTime(ofDeviceTime: 1_799_999_000_000, now: now, createdAt: now - 3600) == 1_799_999_000_000)
@@ -123,23 +136,25 @@ import Testing
         var harness: CoreHarness? = try CoreHarness(storage: try SQLiteSessionStorage(path: path), configuration: configuration)
         let (session, token) = try harness!.create()
         let id = session.id
-        // 40 numbered changes: the head the store keeps is written again after 32, with the devices.
+        // A tablet's change, then 40 of the phone's: the stored head is written again after 32
+        // versions, and then holds the tablet's mark alone (no event after it names the tablet).
+        _ = try harness!.run(Self.push, on: session, numbered: Self.number("tablet", 1)).get()
         for seq in 1...40 {
-            let command: SessionCommand = seq.isMultiple(of: 2) ? .pop(navigator: nil, to: nil, toRoot: false) : Self.push
+            let command: SessionCommand = seq.isMultiple(of: 2) ? Self.push : .pop(navigator: nil, to: nil, toRoot: false)
             _ = try harness!.run(command, on: session, key: IdempotencyKey(key: "k\(seq)", fingerprint: 1), numbered: Self.number("phone", seq)).get()
         }
         clock.advance(3600)
-        Self.expectApplied(try harness!.run(Self.push, on: session, numbered: Self.number("phone", 40)).get(), version: 41, madeVersion: 41)
-        Self.expectApplied(try harness!.run(Self.push, on: session, numbered: Self.number("phone", 39)).get(), version: 41, madeVersion: 40)
+        Self.expectApplied(try harness!.run(Self.push, on: session, numbered: Self.number("phone", 40)).get(), version: 42, madeVersion: 42)
+        Self.expectApplied(try harness!.run(Self.push, on: session, numbered: Self.number("phone", 39)).get(), version: 42, madeVersion: 41)
         harness = nil
         let restarted = try CoreHarness(storage: try SQLiteSessionStorage(path: path), configuration: configuration)
         let again = try restarted.core.session(id, token: token)
-        #expect(try restarted.state(of: again).devices == ["phone": DeviceMark(seq: 40, version: 41)])
-        Self.expectApplied(try restarted.run(Self.push, on: again, numbered: Self.number("phone", 40)).get(), version: 41, madeVersion: 41)
-        // The events read back from the store hold the block of the first change too.
-        Self.expectApplied(try restarted.run(Self.push, on: again, numbered: Self.number("phone", 1)).get(), version: 41, madeVersion: 2)
+        #expect(try restarted.state(of: again).devices == ["phone": DeviceMark(seq: 40, version: 42), "tablet": DeviceMark(seq: 1, version: 2)])
+        Self.expectApplied(try restarted.run(Self.push, on: again, numbered: Self.number("phone", 40)).get(), version: 42, madeVersion: 42)
+        Self.expectApplied(try restarted.run(Self.push, on: again, numbered: Self.number("tablet", 1)).get(), version: 42, madeVersion: 2)
         #expect(throws: SessionError.self) { try restarted.run(Self.push, on: again, numbered: Self.number("phone", 42)).get() }
         let next = try restarted.run(Self.push, on: again, numbered: Self.number("phone", 41)).get()
-        #expect(next.events.last?.device == Self.number("phone", 41) && String(decoding: next.answer.body, as: UTF8.self) == "42")
+        #expect(next.events.last?.device == Self.number("phone", 41) && String(decoding: next.answer.body, as: UTF8.self) == "43")
+        #expect(try restarted.run(Self.push, on: again, numbered: Self.number("tablet", 2)).get().events.last?.device == Self.number("tablet", 2))
     }
 }

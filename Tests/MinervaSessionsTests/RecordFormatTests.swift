@@ -78,4 +78,14 @@ import Testing
         let flows = CoordinatorTree(app: try AppDescription.parse(Array(text.utf8), source: "flows"))
         #expect(try Self.format(flows.headRecordBytes()) == 5)
     }
+
+    /// A head that carries devices' marks is format 7 (a release before would drop them, and apply
+    /// a device's change twice) and reads them back with its tree.
+    @Test func aHeadWithDevicesIsFormat7AndReadsThemBack() throws {
+        let tree = CoordinatorTree(app: .tabs)
+        let devices = ["phone": DeviceMark(seq: 3, version: 9), "tablet:2": DeviceMark(seq: 1, version: 4)]
+        let bytes = tree.headRecordBytes(devices: devices)
+        let head = try CoordinatorTree.head(bytes, app: .tabs)
+        #expect(try Self.format(bytes) == 7 && head.format == 7 && head.tree == tree && head.devices == devices)
+    }
 }

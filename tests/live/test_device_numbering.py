@@ -69,6 +69,11 @@ def test_an_applied_number_answers_as_applied_and_a_gap_is_409(tabs_server):
     # Answered as applied before If-Match: a retry with the version it was sent at still is.
     expect_applied(session, "pop", {}, numbered("phone", 2) | {"If-Match": '"2"'}, version=3, made=3)
     before = session.get()
+    # A stale If-Match comes before the gap; a malformed body too.
+    status, _, document = session.call("POST", "/push", PROFILE, numbered("phone", 4) | {"If-Match": '"1"'})
+    assert status == 412, document
+    status, _, document = session.call("POST", "/push", {"screen": 3}, numbered("phone", 4))
+    assert status == 400, document
     status, _, document = session.call("POST", "/push", PROFILE, numbered("phone", 4))
     assert status == 409 and document["error"]["code"] == "device_seq_gap", document
     assert "next number for it is 3" in document["error"]["message"]
@@ -77,6 +82,21 @@ def test_an_applied_number_answers_as_applied_and_a_gap_is_409(tabs_server):
     status, _, document = session.call("POST", "/push", {"screen": "nowhere"}, numbered("phone", 3))
     assert status == 422 and session.get() == before, document
     session.change("push", PROFILE, numbered("phone", 3))
+
+
+def test_an_applied_list_put_whose_node_is_gone_answers_the_state(tabs_server):
+    """The answer to an applied number is the state document whatever the endpoint: a list PUT's
+    own answer (its list's diff) can no longer be made once another device popped its node."""
+    session = tabs_server.create_session()
+    node = session.op("push", PROFILE)["focus"]
+    body = {"sections": [{"id": "a", "items": [{"id": "1", "kind": "row", "content": None}]}]}
+    status, headers, document = session.call("PUT", f"/nodes/{node}/list", body, numbered("phone", 1))
+    assert status == 200 and document["version"] == 1 and "diff" in document, document
+    expect_applied(session, "pop", {}, numbered("phone", 1), version=3, made=3)
+    session.other_client().change("pop")
+    status, headers, document = session.call("PUT", f"/nodes/{node}/list", body, numbered("phone", 1))
+    assert status == 200 and headers["Minerva-Already-Applied"] == "true" and headers["Minerva-Applied-Version"] == "3"
+    assert document == session.get() and headers["ETag"] == f'"{document["version"]}"'
 
 
 def test_a_numbered_change_that_changes_nothing_takes_a_version(tabs_server):
@@ -96,10 +116,10 @@ def test_a_numbered_change_that_changes_nothing_takes_a_version(tabs_server):
 
 
 @pytest.mark.parametrize("headers, message", [
-    ({"Minerva-Device-Change": "phone"}, "Minerva-Device-Change must be <device>/<number>"),
-    ({"Minerva-Device-Change": "phone/"}, "Minerva-Device-Change must be <device>/<number>"),
-    ({"Minerva-Device-Change": "/1"}, "Minerva-Device-Change must be <device>/<number>"),
-    ({"Minerva-Device-Change": "phone/1/2"}, "Minerva-Device-Change must be <device>/<number>"),
+    ({"Minerva-Device-Change": "phone"}, "Minerva-Device-Change: a device's change number is <device>/<number>"),
+    ({"Minerva-Device-Change": "phone/"}, "Minerva-Device-Change: a device's change number is <device>/<number>"),
+    ({"Minerva-Device-Change": "/1"}, "a device id is 1 to 64 characters"),
+    ({"Minerva-Device-Change": "phone/1/2"}, "Minerva-Device-Change: a device's change number is <device>/<number>"),
     (numbered("phone", 0), "from 1 to 999999999999999"),
     (numbered("phone", "01"), "from 1 to 999999999999999"),
     (numbered("phone", "+1"), "from 1 to 999999999999999"),
@@ -150,25 +170,29 @@ def test_an_applied_number_outlives_the_key_window_and_a_restart(tmp_path):
     server = RunningServer(*arguments)
     try:
         session = server.create_session()
-        # 40 numbered changes: the stored head is written again after 32 versions, with the devices.
+        # A tablet's change, then 40 of the phone's: the stored head is written again after 32
+        # versions, and then holds the tablet's mark alone (no event after it names the tablet).
+        session.change("push", PROFILE, numbered("tablet", 1))
         for seq in range(1, 41):
-            name, body = ("push", PROFILE) if seq % 2 else ("pop", {})
+            name, body = ("pop", {}) if seq % 2 else ("push", PROFILE)
             session.change(name, body, numbered("phone", seq, **{"Idempotency-Key": f"key-{seq}"}))
-        status, headers, _ = session.call("POST", "/pop", {}, numbered("phone", 40, **{"Idempotency-Key": "key-40"}))
+        status, headers, _ = session.call("POST", "/push", PROFILE, numbered("phone", 40, **{"Idempotency-Key": "key-40"}))
         assert status == 200 and headers["Idempotent-Replayed"] == "true"
         clock.write_text(str(2 * 86_400))
         time.sleep(0.3)
         # The key is forgotten: without the number the same request would apply again.
-        expect_applied(session, "pop", {}, numbered("phone", 40, **{"Idempotency-Key": "key-40"}), version=41, made=41)
+        expect_applied(session, "push", PROFILE, numbered("phone", 40, **{"Idempotency-Key": "key-40"}), version=42, made=42)
         assert server.stop() == 0, "".join(server.log)
         server = RunningServer(*arguments)
         session = session.on(server)
-        assert session.get()["devices"] == {"phone": {"seq": 40, "version": 41}}
-        expect_applied(session, "pop", {}, numbered("phone", 40, **{"Idempotency-Key": "key-40"}), version=41, made=41)
-        expect_applied(session, "push", PROFILE, numbered("phone", 39), version=41, made=40)
+        assert session.get()["devices"] == {"phone": {"seq": 40, "version": 42}, "tablet": {"seq": 1, "version": 2}}
+        expect_applied(session, "push", PROFILE, numbered("phone", 40, **{"Idempotency-Key": "key-40"}), version=42, made=42)
+        expect_applied(session, "pop", {}, numbered("phone", 39), version=42, made=41)
+        expect_applied(session, "pop", {}, numbered("tablet", 1), version=42, made=2)
         status, _, document = session.call("POST", "/push", PROFILE, numbered("phone", 42))
         assert status == 409 and document["error"]["code"] == "device_seq_gap"
-        assert apply(session, "push", PROFILE, numbered("phone", 41))["devices"] == {"phone": {"seq": 41, "version": 42}}
+        assert apply(session, "push", PROFILE, numbered("phone", 41))["devices"]["phone"] == {"seq": 41, "version": 43}
+        assert apply(session, "pop", {}, numbered("tablet", 2))["devices"]["tablet"] == {"seq": 2, "version": 44}
     finally:
         assert server.stop() == 0, "".join(server.log)
 

@@ -30,6 +30,27 @@ public struct DeviceChange: Sendable, Hashable {
         self.seq = seq
     }
 
+    /// Reads a change number as `Minerva-Device-Change` carries it: `<device>/<seq>`, the number
+    /// 1 to ``maxSeqDigits`` decimal digits without a leading zero or a sign.
+    /// - Throws: `invalid` for anything else.
+    public init(text: String) throws(SessionError) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let first = parts[1].utf8.first, (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(first),
+            parts[1].utf8.count <= Self.maxSeqDigits, parts[1].utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            let seq = Int(parts[1])
+        else {
+            throw .invalid(
+                "a device's change number is <device>/<number>: a device id of 1 to \(Self.maxDeviceBytes) characters of A-Z a-z 0-9 . _ : -, and the change's number on it from 1 to \(Self.maxSeq) (phone-4f2a/12), not '\(text.prefix(80))'"
+            )
+        }
+        try self.init(device: String(parts[0]), seq: seq)
+    }
+
+    /// The change number as `Minerva-Device-Change` carries it: `<device>/<seq>`.
+    public var text: String {
+        "\(device)/\(seq)"
+    }
+
     /// Whether `byte` may be part of a device id.
     private static func isDeviceByte(_ byte: UInt8) -> Bool {
         switch byte {

@@ -24,10 +24,7 @@ extension StepCorpus {
             let name = try change.string("operation")
             guard let operation = Operation(path: name) else { throw change.error("unknown operation '\(name)'", at: .key("operation")) }
             let device = try change.optionalString("device").map { text throws(JSONReadError) in
-                let parts = text.split(separator: "/")
-                guard parts.count == 2, let seq = Int(parts[1]), let device = try? DeviceChange(device: String(parts[0]), seq: seq) else {
-                    throw change.error("not <device>/<seq>", at: .key("device"))
-                }
+                guard let device = try? DeviceChange(text: text) else { throw change.error("not <device>/<seq>", at: .key("device")) }
                 return device
             }
             let outcome: Outcome
@@ -52,7 +49,7 @@ extension StepCorpus {
         limits.write(into: &limitsWriter)
         let lines = changes.map { change in
             var members: [String: JSONValue] = ["operation": .string(change.operation.path), "body": change.body]
-            if let device = change.device { members["device"] = .string("\(device.device)/\(device.seq)") }
+            if let device = change.device { members["device"] = .string(device.text) }
             switch change.outcome {
             case .block(let events): members["block"] = .array(events)
             case .unchanged: members["unchanged"] = true

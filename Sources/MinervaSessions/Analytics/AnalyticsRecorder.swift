@@ -95,7 +95,7 @@ public final class AnalyticsRecorder: Sendable {
         return entries.isEmpty ? [AnalyticsEntry(session: session, at: at, version: first.version, fact: .mark)] : entries
     }
 
-    /// Records the entries of a block this process committed (``entries(ofBlock:from:to:session:)``).
+    /// Records the entries of a block this process committed (``entries(ofBlock:from:to:session:at:)``).
     func record(_ entries: [AnalyticsEntry]) {
         submit(entries)
     }

@@ -283,11 +283,16 @@ import HTTPTypes
 ///   past the next is `409` `device_seq_gap` (nothing applied; send the ones between first).
 ///   A refused change takes no number: the device's next change takes it. A numbered change
 ///   always makes a version — one that changes nothing makes a block of one `unchanged` event
-///   — and the final event of its block names it (`device`, `deviceSeq`). Checked in this
-///   order: a remembered `Idempotency-Key`, an already applied number, `If-Match`, the
-///   headers' and body's `400`, the gap, then the change's own checks. `Minerva-Device-Time`
-///   gives the device's time of the change to flow analytics. Each device counts 64 bytes and
-///   its id towards `--max-session-bytes`.
+///   — and the final event of its block names it (`device`, `deviceSeq`). The answer to an
+///   applied number is the state document whatever the endpoint (a list `PUT`'s own answer may
+///   no longer be made: its node may be gone). Checked in this order: a malformed header or body
+///   is `400` after `If-Match` (`412`); a well-formed change meets a remembered
+///   `Idempotency-Key`, then an already applied number, then `If-Match`, then the gap, then the
+///   change's own checks. `Minerva-Device-Time` gives the device's time of the change to flow
+///   analytics. A device's mark is kept for the session's life and counts 64 bytes and its id
+///   towards `--max-session-bytes`: a device keeps one id (per install), not one per launch.
+///   `devices` is the session's, on its current state: a past version's document
+///   (`GET …/versions/{v}`) carries none.
 /// - **Limits.** `POST /v1/sessions` answers `503` (with `Retry-After`) while the server
 ///   holds `--max-sessions` sessions (default 100,000). Events: the newest
 ///   `--event-history` per session are kept (default 1,000); an `after` older than that

@@ -16,13 +16,13 @@ extension Components {
         internal enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
             case _true = "true"
         }
-        /// `true` on the answer to a change whose device number (`Minerva-Device-Change`) the session applied already: nothing was applied again, the status is `200` and the body is the answer the change's endpoint gives, made from the current state. See **Changes numbered per device**.
+        /// `true` on the answer to a change whose device number (`Minerva-Device-Change`) the session applied already: nothing was applied again, the status is `200` and the body is the current state document (whatever the endpoint answers otherwise). See **Changes numbered per device**.
         ///
         /// - Remark: Generated from `#/components/headers/AlreadyApplied`.
         internal enum AlreadyApplied: String, Codable, Hashable, Sendable, CaseIterable {
             case _true = "true"
         }
-        /// With `Minerva-Already-Applied`: the session version the change's block made, while the session knows it (always for the device's newest change; an older one's while the events in memory hold its block). `GET …/events?after=<it minus one>` reads that block.
+        /// With `Minerva-Already-Applied`: the session version the change's block made, while the session knows it (always for the device's newest change; an older one's while the events in memory hold its block). `GET …/versions/{it}` reads the state it made; in the change log its block is the events of that `version`.
         ///
         /// - Remark: Generated from `#/components/headers/AppliedVersion`.
         internal typealias AppliedVersion = Swift.String

@@ -67,11 +67,11 @@ extension Components {
                 internal enum AlreadyApplied: String, Codable, Hashable, Sendable, CaseIterable {
                     case _true = "true"
                 }
-                /// `true` on the answer to a change whose device number (`Minerva-Device-Change`) the session applied already: nothing was applied again, the status is `200` and the body is the answer the change's endpoint gives, made from the current state. See **Changes numbered per device**.
+                /// `true` on the answer to a change whose device number (`Minerva-Device-Change`) the session applied already: nothing was applied again, the status is `200` and the body is the current state document (whatever the endpoint answers otherwise). See **Changes numbered per device**.
                 ///
                 /// - Remark: Generated from `#/components/responses/State/headers/Minerva-Already-Applied`.
                 internal var minervaAlreadyApplied: Components.Headers.AlreadyApplied?
-                /// With `Minerva-Already-Applied`: the session version the change's block made, while the session knows it (always for the device's newest change; an older one's while the events in memory hold its block). `GET …/events?after=<it minus one>` reads that block.
+                /// With `Minerva-Already-Applied`: the session version the change's block made, while the session knows it (always for the device's newest change; an older one's while the events in memory hold its block). `GET …/versions/{it}` reads the state it made; in the change log its block is the events of that `version`.
                 ///
                 /// - Remark: Generated from `#/components/responses/State/headers/Minerva-Applied-Version`.
                 internal var minervaAppliedVersion: Components.Headers.AppliedVersion?
@@ -82,8 +82,8 @@ extension Components {
                 ///   - eTag: The session's version as a strong entity tag, `"<version>"`.
                 ///   - idempotentReplayed: `true` on an answer that repeats the first answer to a request with the same `Idempotency-Key` (absent on the first answer).
                 ///   - minervaModelVersion: On every answer to a change of a session (its refusals too): the version of the navigation model whose step answered it (`GET /v1/server`'s `modelVersion`; see **Model version**). Absent on reads.
-                ///   - minervaAlreadyApplied: `true` on the answer to a change whose device number (`Minerva-Device-Change`) the session applied already: nothing was applied again, the status is `200` and the body is the answer the change's endpoint gives, made from the current state. See **Changes numbered per device**.
-                ///   - minervaAppliedVersion: With `Minerva-Already-Applied`: the session version the change's block made, while the session knows it (always for the device's newest change; an older one's while the events in memory hold its block). `GET …/events?after=<it minus one>` reads that block.
+                ///   - minervaAlreadyApplied: `true` on the answer to a change whose device number (`Minerva-Device-Change`) the session applied already: nothing was applied again, the status is `200` and the body is the current state document (whatever the endpoint answers otherwise). See **Changes numbered per device**.
+                ///   - minervaAppliedVersion: With `Minerva-Already-Applied`: the session version the change's block made, while the session knows it (always for the device's newest change; an older one's while the events in memory hold its block). `GET …/versions/{it}` reads the state it made; in the change log its block is the events of that `version`.
                 internal init(
                     xRequestID: Components.Headers.RequestID,
                     eTag: Components.Headers.ETag,
