@@ -10,7 +10,7 @@ extension MinervaAPI {
     /// A PUT is a session mutation: the session version grows and `If-Match` applies.
     func putList(_ nodeText: String, on session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
         let command = parse { () throws(APIError) in try SessionCommand(.list, node: nodeText, bytes: request.body) }
-        return try mutate(session, request, exchange, command: command) { state in
+        return try mutate(session, request, exchange, command: command, answersOtherThanState: true) { state in
             guard let node = try? state.tree.resolve(node: nodeText), let history = state.lists[node] else {
                 preconditionFailure("a list PUT that succeeded left no list on node \(nodeText)")
             }

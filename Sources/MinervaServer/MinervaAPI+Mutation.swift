@@ -13,10 +13,13 @@ extension MinervaAPI {
     /// then `If-Match` (`412`); then the step's refusals, a gap in the device's numbers first.
     /// - Parameters:
     ///   - command: the body read into a command, or its error.
+    ///   - answersOtherThanState: whether `answer` is something else than the state document (a
+    ///     list's diff, a restore's document): the answer to an applied device number is then the
+    ///     state document (``stateAnswer(sessionID:state:)``), as it is for every endpoint.
     ///   - answer: the answer built from the state the mutation produced.
     func mutate(
         _ session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange, command: Result<SessionCommand, APIError>,
-        answer: @escaping @Sendable (SessionState) -> HTTPResponse
+        answersOtherThanState: Bool = false, answer: @escaping @Sendable (SessionState) -> HTTPResponse
     ) throws(APIError) -> HTTPReply {
         let precondition = try IfMatch(request.header("if-match"), name: "If-Match").precondition
         let key: IdempotencyKey?
@@ -33,7 +36,7 @@ extension MinervaAPI {
         if let version = headers.clientModelVersion, version != ModelVersion.current { metrics.changeFromOtherModel() }
         let mutation = Mutation(
             command: parsed, precondition: precondition, idempotencyKey: key, numbered: headers.numbered, deviceTime: headers.deviceTime,
-            appliedAnswer: Self.stateAnswer
+            appliedAnswer: answersOtherThanState ? Self.stateAnswer : nil
         ) { StoredAnswer(answer($0)) }
         var deferred: HTTPDeferred?
         let outcome = core.mutate(session, mutation) {

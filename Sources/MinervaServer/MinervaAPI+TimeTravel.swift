@@ -29,7 +29,7 @@ extension MinervaAPI {
         }
         let command = version.map { version in SessionCommand.restore(core.restoreTarget(of: session, version: version)) }
         let id = session.id
-        return try mutate(session, request, exchange, command: command) { state in
+        return try mutate(session, request, exchange, command: command, answersOtherThanState: true) { state in
             guard case .success(.restore(let target)) = command else { preconditionFailure("a restore without its target") }
             return Self.json(200, StateDocument.answer(sessionID: id, state: state, restored: target), headers: [Self.etag(state.version)])
         }

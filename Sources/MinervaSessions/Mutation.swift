@@ -1,26 +1,27 @@
 public import MinervaModel
 
-/// A mutation as the API hands it to the core.
-public struct Mutation: Sendable {
+/// A mutation as the API hands it to the core. A class: it waits in line, is written, and may run
+/// again after a conflict, and each of those hands on one reference rather than a copy of all it holds.
+public final class Mutation: Sendable {
     /// What to do.
-    public var command: SessionCommand
+    public let command: SessionCommand
     /// The versions the client accepts (`If-Match`); `nil` accepts any.
-    public var precondition: (@Sendable (Int) -> Bool)?
+    public let precondition: (@Sendable (Int) -> Bool)?
     /// The request's `Idempotency-Key`, if any.
-    public var idempotencyKey: IdempotencyKey?
+    public let idempotencyKey: IdempotencyKey?
     /// The device's number for the change (`Minerva-Device-Change`), if any.
-    public var numbered: DeviceChange?
+    public let numbered: DeviceChange?
     /// When the device says the change was made (`Minerva-Device-Time`), in milliseconds since
     /// 1970: what analytics record, unless it is later than the server's clock or earlier than
     /// the session, when they record the server's time.
-    public var deviceTime: Int?
+    public let deviceTime: Int?
     /// Builds the answer from the state the mutation produced (or, for a no-op, the unchanged
     /// one); it is remembered for the `Idempotency-Key` and stored with the mutation.
-    public var answer: @Sendable (SessionState) -> StoredAnswer
+    public let answer: @Sendable (SessionState) -> StoredAnswer
     /// Builds the answer to a device's number the session applied already, from the session's id
     /// and its current state (the state document, whatever the endpoint answers otherwise: the
     /// change's own answer may no longer be made, its node gone); `nil`: ``answer``.
-    public var appliedAnswer: (@Sendable (_ sessionID: String, _ state: SessionState) -> StoredAnswer)?
+    public let appliedAnswer: (@Sendable (_ sessionID: String, _ state: SessionState) -> StoredAnswer)?
 
     /// Creates a mutation.
     public init(
