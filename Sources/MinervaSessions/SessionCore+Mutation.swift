@@ -67,7 +67,7 @@ extension SessionCore {
             }
             // An applied number answers before If-Match (its retry names the version it was sent
             // at); a gap is the step's refusal, after it.
-            if let numbered = mutation.numbered, let mark = slot.state.devices[numbered.device], numbered.seq <= mark.seq {
+            if let numbered = mutation.numbered, let mark = slot.state.appliedMark(of: numbered) {
                 let answer = alreadyApplied(numbered, mark: mark, mutation, of: session, slot: slot)
                 return .success(MutationResult(answer: answer, events: [], replayed: false))
             }

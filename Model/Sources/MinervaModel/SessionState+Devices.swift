@@ -7,9 +7,8 @@ extension SessionState {
     ///   session has not seen).
     /// - Throws: `conflict` (code `device_seq_gap`) when the number skips past the next one.
     public func applied(_ change: DeviceChange) throws(SessionError) -> DeviceMark? {
-        let mark = devices[change.device]
-        let newest = mark?.seq ?? 0
-        if change.seq <= newest { return mark }
+        if let mark = appliedMark(of: change) { return mark }
+        let newest = devices[change.device]?.seq ?? 0
         guard change.seq == newest + 1 else {
             throw SessionError(
                 .conflict,
@@ -17,6 +16,13 @@ extension SessionState {
                 code: "device_seq_gap")
         }
         return nil
+    }
+
+    /// The device's mark when the session applied this number already (at or below its newest);
+    /// `nil` otherwise, a gap included (``applied(_:)`` tells a gap apart).
+    public func appliedMark(of change: DeviceChange) -> DeviceMark? {
+        guard let mark = devices[change.device], change.seq <= mark.seq else { return nil }
+        return mark
     }
 
     /// Keeps a device's number for the change that made this version, and counts a new device
