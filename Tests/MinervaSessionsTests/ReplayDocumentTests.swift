@@ -1,5 +1,6 @@
 import MinervaCoordinator
 import MinervaJSON
+import MinervaList
 import MinervaModel
 import Testing
 import TestSupport
@@ -45,6 +46,57 @@ import TestSupport
             if Self.document(of: mirrored) != expected { break }
         }
         #expect(blocks > 100)
+    }
+
+    /// What a client that predicts a session's changes does: it reads the state document with
+    /// its lists' cells (`lists=full`) and runs the step on it. Every step then makes the state
+    /// the server's step makes: the same document, lists and byte count.
+    @Test(arguments: AppDescription.testAppNames, [3] as [UInt64])
+    func aStateReadFromItsDocumentStepsAsTheServersState(appName: String, seed: UInt64) throws {
+        let app = AppDescription.testApp(named: appName)
+        var random = SeededGenerator(state: seed)
+        var state = SessionState(tree: CoordinatorTree(app: app), appVersion: "v1")
+        var steps = 0
+        for round in 0..<400 {
+            let read = try SessionState(
+                document: Self.parse(StateDocument.encode(sessionID: "s_test", state: state)), app: app, listHistory: Self.limits.listHistory)
+            let command = Self.commandOrList(for: state, app: app, &random)
+            let time = 1_800_000_000_000 + round
+            let server = Result { () throws(SessionError) -> SessionState.Step? in try state.step(command, limits: Self.limits, at: time) }
+            let client = Result { () throws(SessionError) -> SessionState.Step? in try read.step(command, limits: Self.limits, at: time) }
+            switch (server, client) {
+            case (.success(let server), .success(let client)):
+                guard let server, let client else {
+                    #expect(server == nil && client == nil, "\(command): one step changed nothing")
+                    continue
+                }
+                steps += 1
+                #expect(Self.listed(client.next) == Self.listed(server.next), "after \(command)")
+                #expect(client.next.byteCount == server.next.byteCount, "after \(command)")
+                #expect(client.next.lists.mapValues(\.current) == server.next.lists.mapValues(\.current), "after \(command)")
+                #expect(client.block.count == server.block.count, "after \(command)")
+                state = server.next
+            case (.failure(let server), .failure(let client)):
+                #expect(server.description == client.description)
+            default:
+                Issue.record("\(command): the server's step \(server), the client's \(client)")
+                return
+            }
+        }
+        #expect(steps > 100)
+    }
+
+    /// A random change, or a new list on a random node one time in five.
+    static func commandOrList(for state: SessionState, app: AppDescription, _ random: inout SeededGenerator) -> SessionCommand {
+        guard Int.random(in: 0..<5, using: &random) == 0 else { return command(for: state, app: app, &random) }
+        let node = state.tree.nodes.keys.sorted().randomElement(using: &random)!.description
+        let ids = Set((0..<Int.random(in: 0..<6, using: &random)).map { _ in Int.random(in: 0..<9, using: &random) }).sorted()
+        return .putList(node: node, sections: [ListSection(id: "s", items: ids.map { Cell(id: "c\($0)", kind: "row", content: .string("c\($0)")) })])
+    }
+
+    /// The state document with each list's version and cell count, as text.
+    static func listed(_ state: SessionState) -> String {
+        String(decoding: StateDocument.encode(sessionID: "s_test", state: state, lists: .summary), as: UTF8.self)
     }
 
     /// The state document without lists, as text (a mirror keeps lists apart).

@@ -40,7 +40,7 @@ public struct MinervaConnection: Sendable {
             serverURL: serverURL,
             configuration: Configuration(dateTranscoder: .iso8601WithFractionalSeconds),
             transport: transport,
-            middlewares: middlewares + authorization + [ErrorAnswers(), EntityTagHeaders()]
+            middlewares: middlewares + authorization + [ErrorAnswers(), UnescapedHeaders()]
         )
     }
 }

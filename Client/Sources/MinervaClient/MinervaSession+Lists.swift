@@ -12,16 +12,12 @@ extension MinervaSession {
     ///   many items).
     @discardableResult
     public func putList(_ sections: [ListSection], on node: String) async throws -> ListPutAnswer {
+        let request = ChangeRequest.putList(sections, on: node)
         let headers = ChangeHeaders(ifMatch: ifMatch, key: UUID().uuidString)
-        let body = Components.Schemas.ListPutRequest(sections: sections)
-        let answer = try await connection.retryPolicy.run {
-            try await client.putList(
-                path: .init(id: id, node: node), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key),
-                body: .json(body)
-            ).ok
-        }
-        if let version = Int(answer.headers.eTag.trimmingCharacters(in: ["\""])) { saw(version: version) }
-        return try answer.body.json
+        let answer = try await connection.retryPolicy.run { try await send(request, headers: headers) }
+        guard let list = answer.list else { throw MinervaError.unexpectedAnswer(to: request) }
+        if let version = answer.version { saw(version: version) }
+        return list
     }
 
     /// Reads a node's list with the diff from an earlier version.

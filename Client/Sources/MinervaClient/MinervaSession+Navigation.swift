@@ -17,11 +17,7 @@ extension MinervaSession {
     public func navigate(to screen: String, params: Params = [:], from node: String? = nil, sampleLists: Bool = false) async throws
         -> SessionState
     {
-        let body = Components.Schemas.NavigateRequest(
-            from: node, screen: screen, params: try params.container(), sampleLists: sampleLists ? true : nil)
-        return try await change { client, id, headers in
-            try await client.navigate(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
-        }
+        try await change(.navigate(to: screen, params: params, from: node, sampleLists: sampleLists))
     }
 
     /// Pushes `screen` on the navigator of `node` (or of the focus).
@@ -34,10 +30,7 @@ extension MinervaSession {
     ///   412, 422.
     @discardableResult
     public func push(_ screen: String, params: Params = [:], from node: String? = nil) async throws -> SessionState {
-        let body = Components.Schemas.PushRequest(from: node, screen: screen, params: try params.container())
-        return try await change { client, id, headers in
-            try await client.push(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
-        }
+        try await change(.push(screen, params: params, from: node))
     }
 
     /// Presents `screen` modally from `node` (or the focus), on a navigator of its own.
@@ -55,12 +48,7 @@ extension MinervaSession {
         _ screen: String, params: Params = [:], style: ModalStyle? = nil, embedInNavigation: Bool? = nil,
         from node: String? = nil
     ) async throws -> SessionState {
-        let body = Components.Schemas.PresentRequest(
-            from: node, screen: screen, params: try params.container(), style: try style.map { try $0.requestValue(for: "style") },
-            embedInNavigation: embedInNavigation)
-        return try await change { client, id, headers in
-            try await client.present(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
-        }
+        try await change(.present(screen, params: params, style: style, embedInNavigation: embedInNavigation, from: node))
     }
 
     /// Dismisses a presented node and everything presented above it.
@@ -69,10 +57,7 @@ extension MinervaSession {
     /// - Throws: ``MinervaError``: 404, 409 (nothing is presented, or `node` is not), 412.
     @discardableResult
     public func dismiss(_ node: String? = nil) async throws -> SessionState {
-        let body = Components.Schemas.DismissRequest(node: node)
-        return try await change { client, id, headers in
-            try await client.dismiss(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
-        }
+        try await change(.dismiss(node))
     }
 
     /// Pops the top of a navigator's stack, or down to a node, or down to the stack's root.
@@ -85,10 +70,7 @@ extension MinervaSession {
     ///   `toRoot`, or on another navigator).
     @discardableResult
     public func pop(navigator: String? = nil, to node: String? = nil, toRoot: Bool = false) async throws -> SessionState {
-        let body = Components.Schemas.PopRequest(navigator: navigator, to: node, toRoot: toRoot ? true : nil)
-        return try await change { client, id, headers in
-            try await client.pop(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
-        }
+        try await change(.pop(navigator: navigator, to: node, toRoot: toRoot))
     }
 
     /// Pops exactly `node`, which must be the top of its stack: a pop that names what it removes,
@@ -99,10 +81,7 @@ extension MinervaSession {
     ///   `removed`: another change removed it; a root), 412.
     @discardableResult
     public func pop(exactly node: String) async throws -> SessionState {
-        let body = Components.Schemas.PopRequest(node: node)
-        return try await change { client, id, headers in
-            try await client.pop(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
-        }
+        try await change(.pop(exactly: node))
     }
 
     /// Replaces a navigator's whole stack with one screen.
@@ -114,10 +93,7 @@ extension MinervaSession {
     /// - Throws: ``MinervaError``: 404, 409, 412, 422.
     @discardableResult
     public func setRoot(_ screen: String, params: Params = [:], navigator: String? = nil) async throws -> SessionState {
-        let body = Components.Schemas.SetRootRequest(navigator: navigator, screen: screen, params: try params.container())
-        return try await change { client, id, headers in
-            try await client.setRoot(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
-        }
+        try await change(.setRoot(screen, params: params, navigator: navigator))
     }
 
     /// Replaces a navigator's whole stack with these screens, bottom first.
@@ -128,10 +104,7 @@ extension MinervaSession {
     /// - Throws: ``MinervaError``: 404, 409 (a navigator without a stack holds one node), 412, 422.
     @discardableResult
     public func setRoot(stack: [StackEntry], navigator: String? = nil) async throws -> SessionState {
-        let body = Components.Schemas.SetRootRequest(navigator: navigator, stack: stack)
-        return try await change { client, id, headers in
-            try await client.setRoot(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
-        }
+        try await change(.setRoot(stack: stack, navigator: navigator))
     }
 
     /// Follows a deep link, keeping what is already shown: the longest matching prefix of the
@@ -145,10 +118,7 @@ extension MinervaSession {
     ///   flow comes before the session's), 412, 422.
     @discardableResult
     public func deepLink(_ url: String) async throws -> SessionState {
-        let body = Components.Schemas.DeepLinkRequest(url: url)
-        return try await change { client, id, headers in
-            try await client.deepLink(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
-        }
+        try await change(.deepLink(url))
     }
 
     /// Ends the flow of `node` with a result for its parent; a guard's flow that ends with
@@ -161,12 +131,7 @@ extension MinervaSession {
     /// - Throws: ``MinervaError``: 404, 409, 412, 422.
     @discardableResult
     public func finish(_ node: String, status: FlowStatus, value: JSONValue? = nil) async throws -> SessionState {
-        let result = Components.Schemas.FinishRequest.ResultPayload(
-            status: try status.requestValue(for: "result.status"), value: try value.map(OpenAPIValueContainer.init))
-        let body = Components.Schemas.FinishRequest(node: node, result: result)
-        return try await change { client, id, headers in
-            try await client.finish(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
-        }
+        try await change(.finish(node, status: status, value: value))
     }
 
     /// Selects a tab of a tabs app; every tab keeps its own stack.
@@ -175,10 +140,7 @@ extension MinervaSession {
     /// - Throws: ``MinervaError``: 412, 422 (no such tab).
     @discardableResult
     public func selectTab(_ tab: String) async throws -> SessionState {
-        let body = Components.Schemas.SelectTabRequest(tab: tab)
-        return try await change { client, id, headers in
-            try await client.selectTab(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
-        }
+        try await change(.selectTab(tab))
     }
 
     /// Changes a node's params in place (`PATCH …/nodes/{node}/params`): it keeps its id, list
@@ -190,12 +152,7 @@ extension MinervaSession {
     /// - Throws: ``MinervaError``: 404 (no such node), 412, 422 (a param the screen does not declare).
     @discardableResult
     public func updateParams(of node: String, set: Params) async throws -> SessionState {
-        let body = Components.Schemas.ParamsPatchRequest(set: try OpenAPIObjectContainer(set))
-        return try await change { client, id, headers in
-            try await client.updateParams(
-                path: .init(id: id, node: node), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)
-            ).ok
-        }
+        try await change(.updateParams(of: node, set: set))
     }
 
     /// Sets and clears session flags, which guards and the app's launch rules read (a change
@@ -207,9 +164,6 @@ extension MinervaSession {
     /// - Throws: ``MinervaError``: 412, 422 (an empty flag name).
     @discardableResult
     public func setFlags(set: [String] = [], clear: [String] = []) async throws -> SessionState {
-        let body = Components.Schemas.FlagsRequest(set: set, clear: clear)
-        return try await change { client, id, headers in
-            try await client.flags(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
-        }
+        try await change(.flags(set: set, clear: clear))
     }
 }

@@ -19,12 +19,7 @@ extension MinervaSession {
         _ screen: String, params: Params = [:], style: ModalStyle? = nil, sheet: Sheet?, anchor: Anchor? = nil,
         dismissible: Bool? = nil, from node: String? = nil
     ) async throws -> SessionState {
-        let body = Components.Schemas.PresentRequest(
-            from: node, screen: screen, params: try params.container(), style: try style.map { try $0.requestValue(for: "style") },
-            sheet: sheet, anchor: anchor, dismissible: dismissible)
-        return try await change { client, id, headers in
-            try await client.present(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
-        }
+        try await change(.present(screen, params: params, style: style, sheet: sheet, anchor: anchor, dismissible: dismissible, from: node))
     }
 
     /// Reports that the user swiped a presented node away, once the swipe completed: call it from
@@ -42,10 +37,7 @@ extension MinervaSession {
     /// - Throws: ``MinervaError``: 404, 409 (something is presented above it, or `not_dismissible`), 412.
     @discardableResult
     public func reportDismissal(of node: String) async throws -> SessionState {
-        let body = Components.Schemas.DismissRequest(node: node, interactive: true)
-        return try await change { client, id, headers in
-            try await client.dismiss(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
-        }
+        try await change(.dismiss(node, interactive: true))
     }
 
     /// Reports that the user swiped back (or tapped Back) and the pop completed: call it from
@@ -65,10 +57,7 @@ extension MinervaSession {
     /// - Throws: ``MinervaError``: 404, 409 (not on top, a root, or `not_dismissible`), 412.
     @discardableResult
     public func reportPop(navigator: String? = nil) async throws -> SessionState {
-        let body = Components.Schemas.PopRequest(navigator: navigator, interactive: true)
-        return try await change { client, id, headers in
-            try await client.pop(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
-        }
+        try await change(.pop(navigator: navigator, interactive: true))
     }
 
     /// Reports that the user moved a sheet to another detent: call it from
@@ -81,7 +70,7 @@ extension MinervaSession {
     /// - Throws: ``MinervaError``: 404, 409 (not a sheet with detents), 412, 422 (a detent it does not list).
     @discardableResult
     public func selectDetent(_ detent: String, of node: String) async throws -> SessionState {
-        try await changePresentation(of: node, .init(selected: detent))
+        try await change(.selectDetent(detent, of: node))
     }
 
     /// Lets or stops the user swiping a shown node away (a presented one, with its navigator) or
@@ -95,15 +84,7 @@ extension MinervaSession {
     /// - Throws: ``MinervaError``: 404, 409 (a base or tab root), 412.
     @discardableResult
     public func setDismissible(_ dismissible: Bool, of node: String) async throws -> SessionState {
-        try await changePresentation(of: node, .init(dismissible: dismissible))
-    }
-
-    private func changePresentation(of node: String, _ body: Components.Schemas.PresentationChangeRequest) async throws -> SessionState {
-        try await change { client, id, headers in
-            try await client.changePresentation(
-                path: .init(id: id, node: node), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)
-            ).ok
-        }
+        try await change(.setDismissible(dismissible, of: node))
     }
 
     /// Reports the device's horizontal size class (from `traitCollectionDidChange` or
@@ -113,10 +94,7 @@ extension MinervaSession {
     /// - Throws: ``MinervaError``: 412, 422 (a size class the server does not know).
     @discardableResult
     public func setSizeClass(_ horizontal: SizeClass) async throws -> SessionState {
-        let body = Components.Schemas.SizeClassRequest(horizontal: horizontal.rawValue)
-        return try await change { client, id, headers in
-            try await client.setSizeClass(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
-        }
+        try await change(.sizeClass(horizontal))
     }
 
     /// Selects a tab, first dismissing a window-level presentation that covers the tab bar when
@@ -128,10 +106,7 @@ extension MinervaSession {
     /// - Throws: ``MinervaError``: 409 (`covered`), 412, 422 (no such tab).
     @discardableResult
     public func selectTab(_ tab: String, dismiss: Bool) async throws -> SessionState {
-        let body = Components.Schemas.SelectTabRequest(tab: tab, dismiss: dismiss)
-        return try await change { client, id, headers in
-            try await client.selectTab(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(body)).ok
-        }
+        try await change(.selectTab(tab, dismiss: dismiss))
     }
 
     /// Keeps a node's UI state (a scroll anchor, a selection, a draft): debounce it, last writer
@@ -143,10 +118,7 @@ extension MinervaSession {
     /// - Throws: ``MinervaError``: 404, 409 (the app coordinator), 412, 422 (over `--max-ui-bytes`).
     @discardableResult
     public func setUI(_ ui: [String: JSONValue], of node: String) async throws -> SessionState {
-        try await change { client, id, headers in
-            try await client.putUI(path: .init(id: id, node: node), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key), body: .json(try OpenAPIObjectContainer(ui)))
-                .ok
-        }
+        try await change(.setUI(ui, of: node))
     }
 
     /// Takes the result a flow of `screen` left on `node` (its `results`), once the app handled it.
@@ -157,9 +129,6 @@ extension MinervaSession {
     /// - Throws: ``MinervaError``: 404 (no such node, or no result of that screen), 412.
     @discardableResult
     public func takeResult(of screen: String, from node: String) async throws -> SessionState {
-        try await change { client, id, headers in
-            try await client.consumeResult(path: .init(id: id, node: node, screen: screen), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key))
-                .ok
-        }
+        try await change(.takeResult(of: screen, from: node))
     }
 }

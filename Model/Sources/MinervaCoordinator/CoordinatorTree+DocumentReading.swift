@@ -7,7 +7,8 @@ extension CoordinatorTree {
         "id", "token", "version", "layout", "flow", "sizeClass", "collapsed", "compactStack", "appVersion", "focus", "root", "navigators",
         "tabs", "flags", "unknownScreens", "pending", "restored", "lastEvent", "nextNode", "nextNavigator", "devices",
     ]
-    static let documentNodeKeys: JSONKeys = [
+    /// The members of a state document's node.
+    public static let documentNodeKeys: JSONKeys = [
         "id", "screen", "title", "params", "presentation", "sheet", "anchor", "dismissible", "navigator", "ui", "results", "children", "list",
     ]
     static let documentNavigatorKeys: JSONKeys = ["id", "stack", "presented", "parent", "embedded"]

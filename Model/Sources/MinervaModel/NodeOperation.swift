@@ -70,7 +70,7 @@ extension SessionCommand {
 
     /// `{"sections": [{"id", "items": [{"id", "kind", "content"}]}]}`, each level refusing fields
     /// it does not know (`content` is free-form), not yet checked for duplicate ids.
-    private static func sections(_ body: JSONObjectReader) throws(JSONReadError) -> [ListSection] {
+    static func sections(_ body: JSONObjectReader) throws(JSONReadError) -> [ListSection] {
         try body.objects("sections", keys: sectionKeys) { section throws(JSONReadError) in
             ListSection(
                 id: try section.string("id"),

@@ -1,18 +1,55 @@
 public import MinervaCoordinator
 public import MinervaJSON
+import MinervaList
 
 extension SessionState {
     /// Reads a session's state back from its state document (as ``StateDocument`` writes it),
     /// run with `app`: what a client that mirrors a session holds, to replay the session's events
-    /// on (``replay(_:)``). Lists are not read: a client keeps their cells apart.
+    /// on (``replay(_:)``), or predicts its changes on (``step(_:numbered:limits:at:)``).
+    ///
+    /// The lists of a document written with their cells (`lists=full`) are read, each at its
+    /// version with no older one kept, so that a step on the state replaces them as the server's
+    /// step does; a client that only replays keeps their cells apart (a list's `listChanged` event
+    /// does not carry them).
+    /// - Parameters:
+    ///   - value: the document.
+    ///   - app: the app description of the document's `appVersion`.
+    ///   - listHistory: the list versions each list keeps for diffs (``StepLimits/listHistory``).
     /// - Throws: ``JSONReadError`` when the value is not a state document, or not one of `app`.
-    public init(document value: JSONValue, app: AppDescription) throws(JSONReadError) {
+    public init(document value: JSONValue, app: AppDescription, listHistory: Int = 32) throws(JSONReadError) {
         let reader = try JSONObjectReader(value, keys: CoordinatorTree.documentKeys)
         let version = try reader.int("version")
+        var lists: [NodeID: ListHistory] = [:]
+        try reader.object("root", keys: CoordinatorTree.documentNodeKeys) { root throws(JSONReadError) in
+            try Self.readLists(of: root, listHistory: listHistory, into: &lists)
+        }
         self.init(
-            tree: try CoordinatorTree(document: reader, app: app), appVersion: try reader.string("appVersion"), firstEvent: 1, version: version,
-            lastEvent: try reader.int("lastEvent"), structuralVersion: version, lists: [:], listHistoryBudget: .max,
-            devices: try DeviceMark.read("devices", of: reader))
+            tree: try CoordinatorTree(document: reader, app: app), appVersion: try reader.string("appVersion"), firstEvent: 1, version: version, lastEvent: try reader.int("lastEvent"),
+            structuralVersion: version, lists: lists, listHistoryBudget: .max, devices: try DeviceMark.read("devices", of: reader))
+    }
+
+    /// The members of a node's `list` in a state document.
+    private static let documentListKeys: JSONKeys = ["version", "count", "sections", "diff"]
+
+    /// Reads the lists of a document's node and the nodes below it: those written with their cells.
+    private static func readLists(
+        of node: JSONObjectReader, listHistory: Int, into lists: inout [NodeID: ListHistory]
+    ) throws(JSONReadError) {
+        let read = try node.optionalObject("list", keys: documentListKeys) { list throws(JSONReadError) -> (Int, [ListSection])? in
+            guard list.contains("sections") else { return nil }
+            return (try list.int("version"), try SessionCommand.sections(list))
+        }
+        if let (version, sections) = read ?? nil {
+            let id = try node.nodeID("id")
+            do throws(ListError) {
+                lists[id] = ListHistory(firstVersion: version, content: try ListContent(sections: sections), retainedVersions: listHistory)
+            } catch {
+                throw node.error(error.description, at: .key("list"))
+            }
+        }
+        _ = try node.objects("children", keys: CoordinatorTree.documentNodeKeys) { child throws(JSONReadError) in
+            try readLists(of: child, listHistory: listHistory, into: &lists)
+        }
     }
 
     /// The replay: applies one change's block of events, as the step recorded it, to the state

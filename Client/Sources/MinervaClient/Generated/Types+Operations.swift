@@ -11956,13 +11956,48 @@ internal enum Operations {
                 internal var headers: Operations.PutList.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PUT/responses/200/content`.
                 internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PUT/responses/200/content/json`.
+                    internal enum JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PUT/responses/200/content/json/case1`.
+                        case ListPutAnswer(Components.Schemas.ListPutAnswer)
+                        /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PUT/responses/200/content/json/case2`.
+                        case State(Components.Schemas.State)
+                        internal init(from decoder: any Swift.Decoder) throws {
+                            var errors: [any Swift.Error] = []
+                            do {
+                                self = .ListPutAnswer(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self = .State(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                                type: Self.self,
+                                codingPath: decoder.codingPath,
+                                errors: errors
+                            )
+                        }
+                        internal func encode(to encoder: any Swift.Encoder) throws {
+                            switch self {
+                            case let .ListPutAnswer(value):
+                                try value.encode(to: encoder)
+                            case let .State(value):
+                                try value.encode(to: encoder)
+                            }
+                        }
+                    }
                     /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PUT/responses/200/content/application\/json`.
-                    case json(Components.Schemas.ListPutAnswer)
+                    case json(Operations.PutList.Output.Ok.Body.JsonPayload)
                     /// The associated value of the enum case if `self` is `.json`.
                     ///
                     /// - Throws: An error if `self` is not `.json`.
                     /// - SeeAlso: `.json`.
-                    internal var json: Components.Schemas.ListPutAnswer {
+                    internal var json: Operations.PutList.Output.Ok.Body.JsonPayload {
                         get throws {
                             switch self {
                             case let .json(body):
@@ -11986,7 +12021,7 @@ internal enum Operations {
                     self.body = body
                 }
             }
-            /// The new list version and the diff from the previous one.
+            /// The new list version and the diff from the previous one; with `Minerva-Already-Applied: true` (a numbered change applied before), the current state document instead, as every change answers then.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/put(putList)/responses/200`.
             ///

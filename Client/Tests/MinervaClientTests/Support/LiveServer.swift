@@ -57,6 +57,13 @@ final class LiveServer {
         process.waitUntilExit()
     }
 
+    /// Kills the server with SIGKILL, as a crash does (nothing is flushed or closed), and waits for it.
+    func crash() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
     /// The server's output so far, for a failure's message.
     var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 

@@ -1,0 +1,39 @@
+/// What became of a change a ``PredictingSession`` applied: each change the app asks for gets
+/// exactly one outcome, in the order the changes were made.
+public enum ChangeOutcome: Hashable, Sendable {
+    /// The server applied the change and its state equals the one predicted: nothing is shown again.
+    case confirmed(PredictedChange)
+    /// The server applied the change but its state differs from the one predicted (another
+    /// device's change or an app reload landed first): the server's state is shown, with the
+    /// changes still pending applied on it again.
+    /// - Parameters:
+    ///   - server: the server's state after the change.
+    ///   - differences: where the predicted state and the server's differ, as JSON paths of the
+    ///     state document (`root.children[0].params.id`, `focus`), lists included.
+    case corrected(PredictedChange, server: SessionState, differences: [String])
+    /// The change no longer applies and was not applied: the server refused it, or the model
+    /// refused it again on the server's newer state. The state shown no longer holds it.
+    case dropped(PredictedChange, reason: MinervaError)
+    /// The session ended (deleted, or expired while the device was offline) before the change
+    /// was applied; the app keeps the change to make it in a new session if it wants.
+    case sessionEnded(PredictedChange, reason: MinervaError)
+
+    /// The change this outcome is of.
+    public var change: PredictedChange {
+        switch self {
+        case .confirmed(let change), .corrected(let change, _, _), .dropped(let change, _), .sessionEnded(let change, _): change
+        }
+    }
+}
+
+/// A change as a ``PredictingSession`` made it: the request, the number it was sent with, and
+/// the state it was predicted to make.
+public struct PredictedChange: Hashable, Sendable {
+    /// What the app asked for.
+    public let request: ChangeRequest
+    /// Its number on this device (`Minerva-Device-Change`), as it was last sent.
+    public let seq: Int
+    /// The state the model predicted it makes; nil for a change sent without prediction (the
+    /// server's model version differs, or the app asked to wait for the server).
+    public let predicted: SessionState?
+}

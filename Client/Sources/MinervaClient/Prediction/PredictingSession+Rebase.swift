@@ -1,0 +1,90 @@
+import Foundation
+import MinervaCoordinator
+import MinervaModel
+
+extension PredictingSession {
+    /// Makes a state of the server's the confirmed one, with the model of it (nil when this client
+    /// does not predict); an older state than the one confirmed is ignored.
+    func adopt(_ server: SessionState, model: SessionModel?) {
+        guard server.version >= confirmed.document.version else { return }
+        confirmed = (server, model)
+    }
+
+    /// The model of a server's state; nil when this client does not predict, or cannot run the
+    /// session's app (a newer server's, or one it cannot read): then its changes wait for the server.
+    func model(of state: SessionState) async -> SessionModel? {
+        guard predicts else { return nil }
+        if apps[state.appVersion] == nil {
+            guard let read = try? await session.connection.app(version: state.appVersion), let app = try? MirrorReplay.modelApp(read) else {
+                return nil
+            }
+            apps[state.appVersion] = app
+        }
+        guard let app = apps[state.appVersion] else { return nil }
+        return try? SessionModel(state, app: app, limits: limits)
+    }
+
+    /// Predicts the queue again on the confirmed state, in order, numbering it from the device's
+    /// newest number that state applied: nothing of it is in flight, and no number past that one
+    /// was applied (the server applies a device's numbers in order). A change that names ids an
+    /// earlier change made names the ids that change makes now; one the model now refuses is
+    /// dropped with its refusal. After a change that waits for the server, none is predicted.
+    func rebase() {
+        var model = confirmed.model
+        var seq = acknowledged
+        var renames: [String: String] = [:]
+        var kept: [PendingChange] = []
+        for var change in queue {
+            let earlier = change.prediction
+            change.request = change.request.renaming(renames)
+            seq += 1
+            if change.seq != seq {
+                change.seq = seq
+                change.key = UUID().uuidString
+            }
+            guard let base = model, change.predictable else {
+                change.prediction = nil
+                model = nil
+                kept.append(change)
+                continue
+            }
+            do {
+                let next = try base.step(change.request, numbered: number(seq), at: change.madeAt)
+                let document = next.document(after: kept.last?.prediction?.document ?? confirmed.document)
+                change.prediction = .init(from: base, to: next, document: document)
+                model = next
+                kept.append(change)
+            } catch {
+                seq -= 1
+                finish(change, .dropped(change.predicted, reason: error), error: error)
+                change.prediction = nil
+            }
+            if let earlier { renames.merge(earlier.renames(to: change.prediction)) { _, newer in newer } }
+        }
+        queue = kept
+        show(queue.last?.prediction?.document ?? confirmed.document)
+    }
+
+    /// Takes up a queue saved at an earlier launch: the changes the session applied meanwhile
+    /// (numbered at or below its newest number of this device) are confirmed, the others predicted
+    /// again on the current state (or, saved under another model version, queued to wait for
+    /// the server) and sent.
+    func restore(_ saved: SavedQueue?) async {
+        adopt(state, model: await model(of: state))
+        guard let saved, !saved.changes.isEmpty else { return }
+        for change in saved.changes {
+            var pending = PendingChange(request: change.request, madeAt: change.madeAt, seq: change.seq, key: change.key)
+            if change.seq <= acknowledged {
+                finish(pending, .confirmed(pending.predicted), state: confirmed.document)
+                continue
+            }
+            if saved.modelVersion != ModelVersion.current {
+                // Predicted with another model: sent as made, its outcome the server's state.
+                pending.predictable = false
+            }
+            queue.append(pending)
+        }
+        rebase()
+        if !queue.isEmpty, sender == nil { sender = Task { await self.sendQueue() } }
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import MinervaCoordinator
+import MinervaModel
+
+/// A session that runs on the device too: each change the app asks for is applied at once with
+/// the server's own navigation model, and the app observes the state it makes before the request
+/// leaves; the server then confirms or corrects it.
+///
+/// It holds the confirmed state (the server's, at a version) and the changes still pending, each
+/// predicted on the one before and numbered on this device (`Minerva-Device-Change`). They are
+/// sent in order, one at a time (the next leaves when the one before is answered), each with the
+/// `If-Match` of the version it was predicted on and the model version it was predicted with. When
+/// the server's answer equals the prediction nothing is shown again; when it differs, or the
+/// server refuses, or another device's change landed first, the server's state becomes the
+/// confirmed one and the pending changes are applied again on it in order: each that no longer
+/// applies is dropped. Every change gets one ``ChangeOutcome`` on ``outcomes``.
+///
+/// While the server cannot be reached, changes queue (at most ``maxQueuedChanges``; past that
+/// ``apply(_:waitingForServer:)`` throws `503`) and are sent again, with the same numbers, until
+/// it answers: a change applies exactly once for as long as the session lives. The app saves the
+/// queue with ``savedQueue()`` and restores it at the next launch.
+///
+/// ```swift
+/// let predicting = try await PredictingSession.start(session, device: deviceID)
+/// let shown = try await predicting.apply(.push("profile", params: ["userId": "42"]))  // at once
+/// for await outcome in predicting.outcomes { … }
+/// ```
+public actor PredictingSession {
+    /// The session.
+    public nonisolated let session: MinervaSession
+    /// This device's id, which numbers its changes.
+    public nonisolated let device: String
+    /// The outcome of each change, in the order the changes were made (one consumer).
+    public nonisolated let outcomes: AsyncStream<ChangeOutcome>
+    /// Each state the app is to show: predicted after a change, corrected after an answer that
+    /// differed or a change dropped (one consumer; ``state`` is always the newest).
+    public nonisolated let states: AsyncStream<SessionState>
+    /// The most changes that wait for the server at once.
+    public static let maxQueuedChanges = 256
+
+    /// The state the app shows: the confirmed state with every pending change applied.
+    public private(set) var state: SessionState
+    /// The server's newest state this device knows, and the model of it (nil when not predicting).
+    var confirmed: (document: SessionState, model: SessionModel?)
+    /// The changes not yet answered, oldest first; the first is the one in flight.
+    var queue: [PendingChange] = []
+    /// Whether the server's model version is this client's, so that its predictions hold.
+    let predicts: Bool
+    /// What the server checks every change against.
+    let limits: StepLimits
+    /// The app descriptions the model ran, by version.
+    var apps: [String: MinervaCoordinator.AppDescription] = [:]
+    /// The task that sends the queue, while it runs.
+    var sender: Task<Void, Never>?
+    /// Why the session ended, once it did.
+    var ended: MinervaError?
+    /// Changes the app made that waited for the server (no prediction).
+    public private(set) var waitedChanges = 0
+    let outcomeSink: AsyncStream<ChangeOutcome>.Continuation
+    let stateSink: AsyncStream<SessionState>.Continuation
+
+    private init(session: MinervaSession, device: String, server: ServerInfo, state: SessionState) {
+        self.session = session
+        self.device = device
+        predicts = server.modelVersion == ModelVersion.current
+        limits = StepLimits(server.limits)
+        self.state = state
+        confirmed = (state, nil)
+        (outcomes, outcomeSink) = AsyncStream.makeStream()
+        (states, stateSink) = AsyncStream.makeStream()
+    }
+
+    /// Starts predicting a session's changes on this device.
+    /// - Parameters:
+    ///   - session: the session.
+    ///   - device: this device's id (1 to 64 of `A-Z a-z 0-9 . _ : -`), the same at every launch
+    ///     (say, `identifierForVendor`): the session keeps the newest number per device.
+    ///   - queue: a queue saved at the last launch (``savedQueue()``): its changes the session
+    ///     applied meanwhile are confirmed, the others predicted again (or, saved under another
+    ///     model version, sent without prediction) and sent.
+    /// - Returns: the predicting session, holding the session's current state.
+    /// - Throws: ``MinervaError`` for an error answer (`401` when the session is gone); `422` for
+    ///   a device id out of bounds or a queue of another session or device.
+    public static func start(_ session: MinervaSession, device: String, restoring queue: SavedQueue? = nil) async throws -> PredictingSession {
+        do {
+            _ = try DeviceChange(device: device, seq: 1)
+        } catch {
+            throw MinervaError(refusal: error)
+        }
+        if let queue, queue.session != session.id || queue.device != device {
+            throw MinervaError(status: 422, code: .unprocessable, message: "the saved queue is of session \(queue.session) on device \(queue.device)")
+        }
+        let server = try await session.connection.server()
+        let predicting = PredictingSession(session: session, device: device, server: server, state: try await session.refresh())
+        await predicting.restore(queue)
+        return predicting
+    }
+
+    /// Applies a change: predicted at once (the returned state is the one the app shows now), then
+    /// sent; its outcome comes on ``outcomes``.
+    /// - Parameters:
+    ///   - request: the change.
+    ///   - waitingForServer: send it without prediction and return the server's state (a
+    ///     payment's confirm step); the changes after it wait for it too.
+    /// - Returns: the state after the change: predicted, or the server's when it waited.
+    /// - Throws: ``MinervaError``: the model's refusal (`404`, `409`, `422`: nothing is sent, as
+    ///   the server would refuse it too), `503` when ``maxQueuedChanges`` wait already, `401`
+    ///   once the session ended; when waiting, the server's refusal.
+    @discardableResult
+    public func apply(_ request: ChangeRequest, waitingForServer: Bool = false) async throws -> SessionState {
+        if let ended { throw ended }
+        guard queue.count < Self.maxQueuedChanges else {
+            throw MinervaError(
+                status: 503, code: .unavailable, message: "\(Self.maxQueuedChanges) changes wait for the server already; wait for their outcomes")
+        }
+        var change = PendingChange(request: request, madeAt: Date(), seq: (queue.last?.seq ?? acknowledged) + 1)
+        change.predictable = !waitingForServer
+        guard !waitingForServer, let model = predictedModel else {
+            waitedChanges += 1
+            return try await withCheckedThrowingContinuation { waiter in
+                change.waiter = waiter
+                enqueue(change)
+            }
+        }
+        let next = try model.step(request, numbered: number(change.seq), at: change.madeAt)
+        let document = next.document(after: state)
+        change.prediction = .init(from: model, to: next, document: document)
+        show(document)
+        enqueue(change)
+        return document
+    }
+
+    /// The changes not yet answered, to keep across launches (see ``SavedQueue``).
+    public func savedQueue() -> SavedQueue {
+        SavedQueue(session: session.id, device: device, modelVersion: ModelVersion.current, changes: queue.map(\.saved))
+    }
+
+    /// How many changes wait for the server.
+    public var pendingChanges: Int { queue.count }
+
+    /// Waits until every change made so far has its outcome.
+    public func settled() async {
+        while let sender { await sender.value }
+    }
+
+    /// The model the next change is predicted on: after the last pending change; nil when a
+    /// pending change waits for the server or the session's model cannot run here.
+    var predictedModel: SessionModel? {
+        guard let last = queue.last else { return confirmed.model }
+        return last.prediction?.model
+    }
+
+    /// The newest number the confirmed state applied of this device's changes.
+    var acknowledged: Int {
+        confirmed.document.devices?[device]?.seq ?? 0
+    }
+
+    /// This device's change number `seq`.
+    func number(_ seq: Int) throws(MinervaError) -> DeviceChange {
+        do {
+            return try DeviceChange(device: device, seq: seq)
+        } catch {
+            throw MinervaError(refusal: error)
+        }
+    }
+
+    /// Shows a state to the app.
+    func show(_ document: SessionState) {
+        guard document != state else { return }
+        state = document
+        stateSink.yield(document)
+    }
+
+    /// Queues a change and makes sure the queue is being sent.
+    private func enqueue(_ change: PendingChange) {
+        queue.append(change)
+        guard sender == nil else { return }
+        sender = Task { await self.sendQueue() }
+    }
+}

@@ -1,0 +1,29 @@
+public import Foundation
+
+/// The changes a ``PredictingSession`` has not yet had answered, as a `Codable` value the app
+/// keeps across launches (``PredictingSession/savedQueue()``, then
+/// ``PredictingSession/start(_:device:restoring:)``): each change applies exactly once for as long
+/// as the session lives, by its device number, however often the queue is restored.
+public struct SavedQueue: Codable, Hashable, Sendable {
+    /// The session the changes are of.
+    public var session: String
+    /// The device that numbered them.
+    public var device: String
+    /// The navigation model version that predicted them: restored under another one, they are
+    /// sent without prediction.
+    public var modelVersion: Int
+    /// The changes, oldest first.
+    public var changes: [Change]
+
+    /// One queued change.
+    public struct Change: Codable, Hashable, Sendable {
+        /// What the app asked for.
+        public var request: ChangeRequest
+        /// Its number on the device.
+        public var seq: Int
+        /// Its `Idempotency-Key`.
+        public var key: String
+        /// When the device made it (`Minerva-Device-Time`).
+        public var madeAt: Date
+    }
+}
