@@ -80,6 +80,18 @@ public actor MinervaSession {
         return MinervaSession(id: id, token: token, connection: connection, state: state)
     }
 
+    /// Resumes a session with a state kept from before, without reading it: for an app launched
+    /// while the server cannot be reached (a ``SavedQueue`` keeps the state it last confirmed).
+    /// - Parameters:
+    ///   - connection: the server.
+    ///   - id: the session's id.
+    ///   - token: the session's bearer token.
+    ///   - state: the session's state as the app last knew it.
+    /// - Returns: the session, holding `state` until it reads a newer one.
+    public static func resume(on connection: MinervaConnection, id: String, token: String, knownState state: SessionState) -> MinervaSession {
+        MinervaSession(id: id, token: token, connection: connection, state: state)
+    }
+
     /// Reads the session's current state.
     /// - Returns: the state.
     /// - Throws: ``MinervaError`` 401 when the session is gone.

@@ -14,14 +14,17 @@ extension PredictingSession {
     /// session's app (a newer server's, or one it cannot read): then its changes wait for the server.
     func model(of state: SessionState) async -> SessionModel? {
         guard predicts else { return nil }
-        if apps[state.appVersion] == nil {
-            guard let read = try? await session.connection.app(version: state.appVersion), let app = try? MirrorReplay.modelApp(read) else {
-                return nil
-            }
-            apps[state.appVersion] = app
+        if apps[state.appVersion] == nil, let read = try? await session.connection.app(version: state.appVersion) {
+            keep(read)
         }
         guard let app = apps[state.appVersion] else { return nil }
-        return try? SessionModel(state, app: app, limits: limits)
+        return try? SessionModel(state, app: app.model, limits: limits)
+    }
+
+    /// Keeps an app description for the states of its version, when the model can read it.
+    func keep(_ app: AppDescription) {
+        guard let model = try? MirrorReplay.modelApp(app) else { return }
+        apps[app.version] = (app, model)
     }
 
     /// Predicts the queue again on the confirmed state, in order, numbering it from the device's
@@ -65,26 +68,37 @@ extension PredictingSession {
         show(queue.last?.prediction?.document ?? confirmed.document)
     }
 
-    /// Takes up a queue saved at an earlier launch: the changes the session applied meanwhile
-    /// (numbered at or below its newest number of this device) are confirmed, the others predicted
-    /// again on the current state (or, saved under another model version, queued to wait for
-    /// the server) and sent.
+    /// Takes up a queue saved at an earlier launch, predicted again on the state the device last
+    /// confirmed (or, saved under another model version, queued to wait for the server), and
+    /// starts sending: first the server's state is read (``synchronize()``).
     func restore(_ saved: SavedQueue?) async {
         adopt(state, model: await model(of: state))
-        guard let saved, !saved.changes.isEmpty else { return }
+        guard let saved else { return }
         for change in saved.changes {
             var pending = PendingChange(request: change.request, madeAt: change.madeAt, seq: change.seq, key: change.key)
-            if change.seq <= acknowledged {
-                finish(pending, .confirmed(pending.predicted), state: confirmed.document)
-                continue
-            }
-            if saved.modelVersion != ModelVersion.current {
-                // Predicted with another model: sent as made, its outcome the server's state.
-                pending.predictable = false
-            }
+            // Predicted with another model: sent as made, its outcome the server's state.
+            pending.predictable = saved.modelVersion == ModelVersion.current
             queue.append(pending)
         }
         rebase()
-        if !queue.isEmpty, sender == nil { sender = Task { await self.sendQueue() } }
+        needsRefresh = true
+        if sender == nil { sender = Task { await self.sendQueue() } }
+    }
+
+    /// Reads the server's model version, limits and the session's state, and predicts the queue
+    /// again on that state: the changes it applied already (their answers lost before the queue was
+    /// saved) are confirmed, the others numbered after them.
+    func synchronize() async throws {
+        let info = try await session.connection.server()
+        let state = try await session.refresh()
+        server = info
+        let model = await model(of: state)
+        adopt(state, model: model)
+        while let first = queue.first, first.seq <= acknowledged {
+            queue.removeFirst()
+            finish(first, .confirmed(first.predicted), state: state)
+        }
+        needsRefresh = false
+        rebase()
     }
 }

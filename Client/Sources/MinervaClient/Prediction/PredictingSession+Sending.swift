@@ -6,12 +6,28 @@ extension PredictingSession {
     func sendQueue() async {
         defer { sender = nil }
         var delay = Duration.milliseconds(100)
-        while let change = queue.first, ended == nil {
-            let headers = ChangeHeaders(
-                ifMatch: "\"\(change.prediction?.basedOn ?? confirmed.document.version)\"", key: change.key, deviceChange: "\(device)/\(change.seq)",
-                deviceTime: Timestamp.rfc3339(milliseconds: Int((change.madeAt.timeIntervalSince1970 * 1000).rounded())),
-                modelVersion: change.prediction == nil ? nil : String(ModelVersion.current))
+        while ended == nil, !Task.isCancelled, needsRefresh || !queue.isEmpty {
+            if needsRefresh {
+                do {
+                    try await synchronize()
+                } catch {
+                    if let error = AttemptFailure(error).error as? MinervaError, error.status == 401 {
+                        end(error)
+                    } else {
+                        // Unreachable still (or an answer this client cannot read): again, later.
+                        do { try await Task.sleep(for: delay) } catch { return }
+                        delay = min(delay * 2, .seconds(5))
+                    }
+                }
+                continue
+            }
             do {
+                let change = queue[0]
+                let headers = ChangeHeaders(
+                    ifMatch: "\"\(change.prediction?.basedOn ?? confirmed.document.version)\"", key: change.key,
+                    deviceChange: "\(device)/\(change.seq)",
+                    deviceTime: Timestamp.rfc3339(milliseconds: Int((change.madeAt.timeIntervalSince1970 * 1000).rounded())),
+                    modelVersion: change.prediction == nil ? nil : String(ModelVersion.current))
                 let answer = try await session.send(change.request, headers: headers)
                 delay = .milliseconds(100)
                 try await answered(answer)

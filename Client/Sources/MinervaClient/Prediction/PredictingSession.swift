@@ -44,16 +44,23 @@ public actor PredictingSession {
     var confirmed: (document: SessionState, model: SessionModel?)
     /// The changes not yet answered, oldest first; the first is the one in flight.
     var queue: [PendingChange] = []
-    /// Whether the server's model version is this client's, so that its predictions hold.
-    let predicts: Bool
+    /// The server's model version and limits, as it last said them.
+    var server: ServerInfo {
+        didSet { limits = StepLimits(server.limits) }
+    }
     /// What the server checks every change against.
-    let limits: StepLimits
-    /// The app descriptions the model ran, by version.
-    var apps: [String: MinervaCoordinator.AppDescription] = [:]
+    private(set) var limits: StepLimits
+    /// Whether the state and the server's model version and limits are to be read before the
+    /// next change is sent (a session started from a saved queue, without waiting for the network).
+    var needsRefresh = false
+    /// The app descriptions the model ran, by version: as the server answered them, and as the model reads them.
+    var apps: [String: (read: AppDescription, model: MinervaCoordinator.AppDescription)] = [:]
     /// The task that sends the queue, while it runs.
     var sender: Task<Void, Never>?
     /// Why the session ended, once it did.
     var ended: MinervaError?
+    /// Whether the app closed it.
+    var closed = false
     /// Changes the app made that waited for the server (no prediction).
     public private(set) var waitedChanges = 0
     let outcomeSink: AsyncStream<ChangeOutcome>.Continuation
@@ -62,7 +69,7 @@ public actor PredictingSession {
     private init(session: MinervaSession, device: String, server: ServerInfo, state: SessionState) {
         self.session = session
         self.device = device
-        predicts = server.modelVersion == ModelVersion.current
+        self.server = server
         limits = StepLimits(server.limits)
         self.state = state
         confirmed = (state, nil)
@@ -90,8 +97,16 @@ public actor PredictingSession {
         if let queue, queue.session != session.id || queue.device != device {
             throw MinervaError(status: 422, code: .unprocessable, message: "the saved queue is of session \(queue.session) on device \(queue.device)")
         }
-        let server = try await session.connection.server()
-        let predicting = PredictingSession(session: session, device: device, server: server, state: try await session.refresh())
+        let predicting: PredictingSession
+        if let queue {
+            // What the device knew: the app navigates on it at once, online or not; the sender
+            // reads the server's state before it sends anything.
+            predicting = PredictingSession(session: session, device: device, server: queue.server, state: queue.confirmed)
+            if let app = queue.app { await predicting.keep(app) }
+        } else {
+            let server = try await session.connection.server()
+            predicting = PredictingSession(session: session, device: device, server: server, state: try await session.refresh())
+        }
         await predicting.restore(queue)
         return predicting
     }
@@ -109,6 +124,7 @@ public actor PredictingSession {
     @discardableResult
     public func apply(_ request: ChangeRequest, waitingForServer: Bool = false) async throws -> SessionState {
         if let ended { throw ended }
+        guard !closed else { throw CancellationError() }
         guard queue.count < Self.maxQueuedChanges else {
             throw MinervaError(
                 status: 503, code: .unavailable, message: "\(Self.maxQueuedChanges) changes wait for the server already; wait for their outcomes")
@@ -130,9 +146,22 @@ public actor PredictingSession {
         return document
     }
 
-    /// The changes not yet answered, to keep across launches (see ``SavedQueue``).
+    /// The changes not yet answered, and what the device knows of the session, to keep across
+    /// launches (see ``SavedQueue``).
     public func savedQueue() -> SavedQueue {
-        SavedQueue(session: session.id, device: device, modelVersion: ModelVersion.current, changes: queue.map(\.saved))
+        SavedQueue(
+            session: session.id, device: device, modelVersion: ModelVersion.current, changes: queue.map(\.saved), confirmed: confirmed.document,
+            server: server, app: apps[confirmed.document.appVersion]?.read)
+    }
+
+    /// Stops sending, for good (the app goes away): the changes not yet answered stay in
+    /// ``savedQueue()`` (one on its way may still arrive: its number makes it apply once), and the
+    /// streams end. A later ``apply(_:waitingForServer:)`` throws `CancellationError`.
+    public func close() {
+        closed = true
+        sender?.cancel()
+        outcomeSink.finish()
+        stateSink.finish()
     }
 
     /// How many changes wait for the server.
@@ -141,6 +170,11 @@ public actor PredictingSession {
     /// Waits until every change made so far has its outcome.
     public func settled() async {
         while let sender { await sender.value }
+    }
+
+    /// Whether the server's model version is this client's, so that its predictions hold.
+    var predicts: Bool {
+        server.modelVersion == ModelVersion.current
     }
 
     /// The model the next change is predicted on: after the last pending change; nil when a

@@ -3,7 +3,8 @@ public import Foundation
 /// The changes a ``PredictingSession`` has not yet had answered, as a `Codable` value the app
 /// keeps across launches (``PredictingSession/savedQueue()``, then
 /// ``PredictingSession/start(_:device:restoring:)``): each change applies exactly once for as long
-/// as the session lives, by its device number, however often the queue is restored.
+/// as the session lives, by its device number, however often the queue is restored. It holds what
+/// the device knew of the session too, so that an app launched offline keeps navigating on it.
 public struct SavedQueue: Codable, Hashable, Sendable {
     /// The session the changes are of.
     public var session: String
@@ -14,6 +15,13 @@ public struct SavedQueue: Codable, Hashable, Sendable {
     public var modelVersion: Int
     /// The changes, oldest first.
     public var changes: [Change]
+    /// The session's newest state the device had confirmed: what the changes are predicted on
+    /// when the queue is restored while the server cannot be reached.
+    public var confirmed: SessionState
+    /// The server's model version and limits, as it last said them.
+    public var server: ServerInfo
+    /// The app description the confirmed state runs, nil when the model could not read it.
+    public var app: AppDescription?
 
     /// One queued change.
     public struct Change: Codable, Hashable, Sendable {
