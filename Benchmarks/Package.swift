@@ -99,15 +99,27 @@ let package = Package(
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
+        // Counts a Swift client's requests and answer bytes (run-mirror.sh, run-prediction.sh).
+        .target(
+            name: "ClientTraffic",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("InternalImportsByDefault")]
+        ),
         // A follower by mirror against one that re-reads the state after every change: requests
         // and bytes per change over a scripted session (run-mirror.sh).
         .executableTarget(
             name: "mirror-follower",
-            dependencies: [
-                .product(name: "MinervaClient", package: "minerva-client"),
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-            ],
+            dependencies: ["ClientTraffic", .product(name: "MinervaClient", package: "minerva-client")],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        // Tap to observed state with prediction (PredictingSession) against without, behind a
+        // proxy that delays every round trip (run-prediction.sh).
+        .executableTarget(
+            name: "prediction-latency",
+            dependencies: ["ClientTraffic", .product(name: "MinervaClient", package: "minerva-client")],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
         .executableTarget(

@@ -1,3 +1,4 @@
+import ClientTraffic
 import Foundation
 import MinervaClient
 

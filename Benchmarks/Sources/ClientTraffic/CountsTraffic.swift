@@ -1,20 +1,23 @@
-import Foundation
-import HTTPTypes
-import OpenAPIRuntime
+public import Foundation
+public import HTTPTypes
+public import OpenAPIRuntime
 
 /// Counts a client's requests and the bytes of the answers' bodies (as they stream in, for the
 /// event stream too).
-final class CountsTraffic: ClientMiddleware, @unchecked Sendable {
+public final class CountsTraffic: ClientMiddleware, @unchecked Sendable {
     private let lock = NSLock()
     private var requestCount = 0
     private var byteCount = 0
 
+    /// Counts from zero.
+    public init() {}
+
     /// Requests and answer-body bytes so far.
-    var totals: (requests: Int, bytes: Int) {
+    public var totals: (requests: Int, bytes: Int) {
         lock.withLock { (requestCount, byteCount) }
     }
 
-    func intercept(
+    public func intercept(
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
