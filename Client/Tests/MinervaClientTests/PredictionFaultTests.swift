@@ -92,7 +92,7 @@ import Testing
             var outcomes = predicting.outcomes.makeAsyncIterator()
             for _ in 0..<2 {
                 guard case .confirmed(let change) = try #require(await outcomes.next()) else { Issue.record("not confirmed"); return }
-                #expect(change.predicted == nil)
+                #expect(!change.wasPredicted)
             }
         }
     }

@@ -58,25 +58,34 @@ import Testing
         }
     }
 
-    /// Changes queued while the server is down, in a session that expires (after 2 s unused)
-    /// before it is back: each is reported as `sessionEnded` with its request, the streams end, and
-    /// a later change throws `401`.
+    /// Changes queued while the device has no network, in a session that expires (after 2 s
+    /// unused) before it is back: each is reported as `sessionEnded` with its request, the streams
+    /// end, and a later change throws `401`.
     @Test func aSessionThatExpiredOfflineReportsItsQueuedChanges() async throws {
-        try await withOfflineServer(app: "tabs.json", extra: ["--session-ttl", "2"]) { offline in
-            let session = try await MinervaSession.create(on: offline.server.connection())
+        try await withLiveServer(["--session-ttl", "2"]) { server in
+            let network = FlakyNetwork(seed: 1)
+            network.isOn = false
+            let created = try await MinervaSession.create(on: server.connection())
+            let session = try await MinervaSession.resume(on: server.connection(middlewares: [network]), id: created.id, token: created.token)
             let predicting = try await PredictingSession.start(session, device: "phone")
-            offline.server.crash()
+            network.isDisconnected = true
             let requests: [ChangeRequest] = [try .push("profile", params: ["userId": "1"]), .selectTab("account"), .pop(navigator: "tab:home")]
             for request in requests { try await predicting.apply(request) }
             try await Task.sleep(for: .seconds(3))
-            try await offline.restart()
+            network.isDisconnected = false
             await predicting.settled()
             var ended: [ChangeRequest] = []
-            for await outcome in predicting.outcomes {
-                guard case .sessionEnded(let change, let reason) = outcome else { Issue.record("\(outcome)"); continue }
+            var outcomes = predicting.outcomes.makeAsyncIterator()
+            for _ in requests {
+                let outcome = try #require(await outcomes.next())
+                guard case .sessionEnded(let change, let reason) = outcome else {
+                    Issue.record("a change was not reported as lost with its session: \(PredictionTests.describe(outcome))")
+                    return
+                }
                 #expect(reason.status == 401)
                 ended.append(change.request)
             }
+            #expect(await outcomes.next() == nil, "the outcomes end with the session")
             #expect(ended == requests)
             await #expect(throws: MinervaError.self) { try await predicting.apply(.selectTab("home")) }
         }

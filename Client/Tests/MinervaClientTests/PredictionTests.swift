@@ -72,15 +72,15 @@ import Testing
         switch outcome {
         case .confirmed(let change): "\(change.request) confirmed"
         case .corrected(let change, let server, let differences):
-            "\(change.request) (#\(change.seq)) corrected at \(differences): predicted \(json(change.predicted)) server \(json(server))"
+            "\(change.request) (#\(change.seq)) corrected at \(differences): server \(json(server))"
         case .dropped(let change, let reason): "\(change.request) (#\(change.seq)) dropped: \(reason)"
         case .sessionEnded(let change, let reason): "\(change.request) (#\(change.seq)): the session ended: \(reason)"
         }
     }
 
-    private static func json(_ state: SessionState?) -> String {
+    private static func json(_ state: SessionState) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        return state.flatMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) } ?? "-"
+        return (try? encoder.encode(state)).map { String(decoding: $0, as: UTF8.self) } ?? "-"
     }
 }

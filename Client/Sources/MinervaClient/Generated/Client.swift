@@ -293,6 +293,19 @@ import HTTPTypes
 ///   towards `--max-session-bytes`: a device keeps one id (per install), not one per launch.
 ///   `devices` is the session's, on its current state: a past version's document
 ///   (`GET …/versions/{v}`) carries none.
+/// - **Predicting a change on the device.** A client that holds the state document (with
+///   `lists=full`), the app description of its `appVersion` (`GET /v1/app/versions/{it}`) and
+///   the limits of `GET /v1/server`, and runs the model version the server names, can apply a
+///   change itself before it sends it, and show that state at once (the Swift client's
+///   `PredictingSession` does). It sends its changes in order, one at a time, each numbered
+///   (`Minerva-Device-Change`), with the `If-Match` of the version it predicted it on and
+///   `Minerva-Model-Version`. An answer equal to the prediction confirms it; an answer that
+///   differs (another device's UI-state change came first) replaces it; `412` or
+///   `device_seq_gap` says the session moved on: read the state, predict the changes not yet
+///   answered again on it, and number them after the device's mark in its `devices` (the
+///   server applies a device's numbers in order, so none past the mark was applied). A change
+///   whose answer was lost is sent again with its number (and key): an applied number answers
+///   `Minerva-Already-Applied`, however long ago.
 /// - **Limits.** `POST /v1/sessions` answers `503` (with `Retry-After`) while the server
 ///   holds `--max-sessions` sessions (default 100,000). Events: the newest
 ///   `--event-history` per session are kept (default 1,000); an `after` older than that

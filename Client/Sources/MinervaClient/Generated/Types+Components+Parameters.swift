@@ -25,11 +25,11 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/IdempotencyKey`.
         internal typealias IdempotencyKey = Swift.String
-        /// `<device>/<seq>`: the id of the device that made the change (1 to 64 of `A-Z a-z 0-9 . _ : -`) and the change's number on it — its changes of the session are numbered 1, 2, 3, … At or below the device's newest number the session applied, the change is answered as already applied (`Minerva-Already-Applied: true`); past the next number it is `409` with code `device_seq_gap`. Anything else (no `/`, an id or number out of bounds, a leading zero) is `400`. See **Changes numbered per device**.
+        /// `<device>/<seq>`: the id of the device that made the change (1 to 64 of `A-Z a-z 0-9 . _ : -`) and the change's number on it — its changes of the session are numbered 1, 2, 3, … At or below the device's newest number the session applied, the change is answered as already applied (`Minerva-Already-Applied: true`); past the next number it is `409` with code `device_seq_gap`. Anything else (no `/`, an id or number out of bounds, a leading zero) is `400`; so is a URI-encoded value (`phone-4f2a%2F12`, as some generated clients write header parameters): send it as it is. See **Changes numbered per device**.
         ///
         /// - Remark: Generated from `#/components/parameters/DeviceChange`.
         internal typealias DeviceChange = Swift.String
-        /// When the device made the change (the tap), RFC 3339: what flow analytics record for it, unless it is later than the server's clock or earlier than the session was made, when they record the server's time. Events keep the server's time. Not a timestamp: `400`.
+        /// When the device made the change (the tap), RFC 3339: what flow analytics record for it, unless it is later than the server's clock or earlier than the session was made, when they record the server's time. Events keep the server's time. Not a timestamp (a URI-encoded one, `…T21%3A30%3A00Z`, included): `400`.
         ///
         /// - Remark: Generated from `#/components/parameters/DeviceTime`.
         internal typealias DeviceTime = Swift.String

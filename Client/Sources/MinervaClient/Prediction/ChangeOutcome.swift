@@ -26,14 +26,14 @@ public enum ChangeOutcome: Hashable, Sendable {
     }
 }
 
-/// A change as a ``PredictingSession`` made it: the request, the number it was sent with, and
-/// the state it was predicted to make.
+/// A change as a ``PredictingSession`` made it: the request and the number it was sent with.
 public struct PredictedChange: Hashable, Sendable {
     /// What the app asked for.
     public let request: ChangeRequest
     /// Its number on this device (`Minerva-Device-Change`), as it was last sent.
     public let seq: Int
-    /// The state the model predicted it makes; nil for a change sent without prediction (the
-    /// server's model version differs, or the app asked to wait for the server).
-    public let predicted: SessionState?
+    /// Whether the state it makes was predicted and shown before the server answered; false for
+    /// a change sent without prediction (the server's model version differs, or the app asked to
+    /// wait for the server).
+    public let wasPredicted: Bool
 }

@@ -61,7 +61,7 @@ struct PendingChange: Sendable {
 
     /// The change as its outcome names it.
     var predicted: PredictedChange {
-        PredictedChange(request: request, seq: seq, predicted: prediction?.document)
+        PredictedChange(request: request, seq: seq, wasPredicted: prediction != nil)
     }
 
     /// The change as a saved queue keeps it.

@@ -30,10 +30,12 @@ public actor PredictingSession {
     public nonisolated let session: MinervaSession
     /// This device's id, which numbers its changes.
     public nonisolated let device: String
-    /// The outcome of each change, in the order the changes were made (one consumer).
+    /// The outcome of each change, in the order the changes were made (one consumer; kept until
+    /// read).
     public nonisolated let outcomes: AsyncStream<ChangeOutcome>
     /// Each state the app is to show: predicted after a change, corrected after an answer that
-    /// differed or a change dropped (one consumer; ``state`` is always the newest).
+    /// differed or a change dropped (one consumer; a state not read before the next is skipped:
+    /// ``state`` is always the newest).
     public nonisolated let states: AsyncStream<SessionState>
     /// The most changes that wait for the server at once.
     public static let maxQueuedChanges = 256
@@ -74,7 +76,7 @@ public actor PredictingSession {
         self.state = state
         confirmed = (state, nil)
         (outcomes, outcomeSink) = AsyncStream.makeStream()
-        (states, stateSink) = AsyncStream.makeStream()
+        (states, stateSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Starts predicting a session's changes on this device.
@@ -160,6 +162,10 @@ public actor PredictingSession {
     public func close() {
         closed = true
         sender?.cancel()
+        for index in queue.indices {
+            queue[index].waiter?.resume(throwing: CancellationError())
+            queue[index].waiter = nil
+        }
         outcomeSink.finish()
         stateSink.finish()
     }

@@ -4,11 +4,13 @@ import OpenAPIRuntime
 
 /// A network that fails changes at random, as a phone's does: a request lost before it reaches
 /// the server, an answer lost after the server applied the change, or a delay; reads pass. Off
-/// (``isOn`` false) it passes everything.
+/// (``isOn`` false) it passes everything; ``isDisconnected``, it fails every request at once, as
+/// a phone without a network does.
 final class FlakyNetwork: ClientMiddleware, @unchecked Sendable {
     private let lock = NSLock()
     private var generator: SeededGenerator
     private var on = true
+    private var disconnected = false
     /// Requests lost before and after the server handled them.
     private(set) var lostRequests = 0
     private(set) var lostAnswers = 0
@@ -21,6 +23,12 @@ final class FlakyNetwork: ClientMiddleware, @unchecked Sendable {
     var isOn: Bool {
         get { lock.withLock { on } }
         set { lock.withLock { on = newValue } }
+    }
+
+    /// Whether no request gets through.
+    var isDisconnected: Bool {
+        get { lock.withLock { disconnected } }
+        set { lock.withLock { disconnected = newValue } }
     }
 
     /// What happens to one request: 0 lost before, 1 lost after, 2 delayed, else passed.
@@ -38,6 +46,7 @@ final class FlakyNetwork: ClientMiddleware, @unchecked Sendable {
         _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
+        if isDisconnected { throw URLError(.notConnectedToInternet) }
         guard request.method != .get else { return try await next(request, body, baseURL) }
         let (fate, delay) = draw()
         switch fate {
