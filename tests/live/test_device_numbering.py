@@ -5,12 +5,14 @@ a numbered change that changes nothing still takes a version; the device's time 
 (`Minerva-Device-Time`) is what analytics record, within the server's clock and the session's life."""
 import datetime
 import json
+import re
 import time
 import urllib.request
 
 import pytest
+import yaml
 
-from conftest import APPS, RunningServer
+from conftest import APPS, ROOT, RunningServer
 from postgres import PostgresCluster
 
 TABS = ("--app", str(APPS / "tabs.json"), "--rate-limit", "0")
@@ -139,6 +141,27 @@ def test_malformed_numbering_headers_are_400_and_change_nothing(tabs_server, hea
     status, _, document = session.call("POST", "/push", PROFILE, headers)
     assert status == 400 and document["error"]["code"] == "invalid_request" and message in document["error"]["message"], document
     assert session.get() == before
+
+
+def test_the_contracts_device_time_pattern_is_what_the_server_takes(tabs_server):
+    """`Minerva-Device-Time`'s pattern in openapi.yaml names exactly the timestamps the server reads:
+    dates that exist (February 29 in leap years only), hours to 23, minutes to 59, seconds to 60,
+    offsets within a day; every other one is `400` and changes nothing."""
+    pattern = re.compile(yaml.safe_load((ROOT / "openapi.yaml").read_text())["components"]["parameters"]["DeviceTime"]["schema"]["pattern"])
+    dates = ["2026-11-29", "2024-02-29", "2000-02-29", "1900-02-29", "2023-02-29", "2026-04-30", "2026-04-31", "2026-12-31",
+             "2026-13-01", "2026-00-10", "2026-01-00", "3082-93-10", "0000-02-29"]
+    times = ["T21:30:00Z", "t23:59:60.5z", "T24:00:00Z", "T12:60:00Z", "T12:00:61Z", "T08:00:00+05:30", "T08:00:00-23:59",
+             "T08:00:00+24:00", "T08:00:00.Z", "T08:00:00"]
+    session = tabs_server.create_session()
+    for date in dates:
+        for time_of_day in times:
+            stamp = date + time_of_day
+            before = session.get()["version"]
+            status, _, document = session.call("POST", "/size-class", {"horizontal": "compact"}, {"Minerva-Device-Time": stamp})
+            assert (status == 200) == bool(pattern.match(stamp)), (stamp, status, document)
+            assert status in (200, 400), (stamp, document)
+            if status == 400:
+                assert session.get()["version"] == before, stamp
 
 
 def test_a_client_of_another_model_is_applied_and_counted(tabs_server):
