@@ -46,3 +46,25 @@ extension ChangeRequest {
         }
     }
 }
+
+extension ChangeRequest {
+    /// The change with the node it starts from named: a push, a presentation or a navigation
+    /// that names none starts from `focus` (the focus of the state it was made on), so that it is
+    /// applied from the screen the user tapped on, wherever the session's focus is by the time it
+    /// arrives, or refused.
+    func startingFrom(_ focus: String) -> ChangeRequest {
+        switch body {
+        case .push(var body) where body.from == nil:
+            body.from = focus
+            return ChangeRequest(body: .push(body))
+        case .present(var body) where body.from == nil:
+            body.from = focus
+            return ChangeRequest(body: .present(body))
+        case .navigate(var body) where body.from == nil:
+            body.from = focus
+            return ChangeRequest(body: .navigate(body))
+        default:
+            return self
+        }
+    }
+}

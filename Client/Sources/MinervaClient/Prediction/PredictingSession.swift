@@ -7,7 +7,9 @@ import MinervaModel
 /// leaves; the server then confirms or corrects it.
 ///
 /// It holds the confirmed state (the server's, at a version) and the changes still pending, each
-/// predicted on the one before and numbered on this device (`Minerva-Device-Change`). They are
+/// predicted on the one before and numbered on this device (`Minerva-Device-Change`); a push,
+/// presentation or navigation that names no node to start from is sent naming the focus it was
+/// made on. They are
 /// sent in order, one at a time (the next leaves when the one before is answered), each with the
 /// `If-Match` of the version it was predicted on and the model version it was predicted with. When
 /// the server's answer equals the prediction nothing is shown again; when it differs, or the
@@ -140,7 +142,8 @@ public actor PredictingSession {
                 enqueue(change)
             }
         }
-        let next = try model.step(request, numbered: number(change.seq), at: change.madeAt)
+        change.request = request.startingFrom(model.state.focus.description)
+        let next = try model.step(change.request, numbered: number(change.seq), at: change.madeAt)
         let document = next.document(after: state)
         change.prediction = .init(from: model, to: next, document: document)
         show(document)
