@@ -5,7 +5,7 @@ import Testing
 /// A ``PredictingSession`` under what a phone meets: another device changing the same session,
 /// requests and answers lost, a server killed and restarted, a server on another model, and a
 /// screen that waits for the server.
-@Suite struct PredictionFaultTests {
+@Suite(.timeLimit(.minutes(5))) struct PredictionFaultTests {
     static let apps = LiveServer.tabsApp.deletingLastPathComponent()
 
     /// Device A predicts random changes while device B changes the same session between them, the
@@ -98,7 +98,7 @@ import Testing
     }
 
     /// A change the app asks to wait for (a payment's confirm step) is not predicted: its call
-    /// returns the server's state, and a change made while it is on its way waits behind it.
+    /// returns the server's state, after the predicted change before it was answered.
     @Test func aChangeThatWaitsForTheServerIsNotPredicted() async throws {
         try await withTabsSession { session in
             let predicting = try await PredictingSession.start(session, device: "phone")

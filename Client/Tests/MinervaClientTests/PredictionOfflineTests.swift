@@ -6,8 +6,9 @@ import Testing
 /// navigating on the predicted state; the queue survives launches as a saved value; on reconnect
 /// each change applies exactly once, by its device number, even when the server forgot its
 /// idempotency key; a session that expired meanwhile is reported with the changes it lost.
-@Suite struct PredictionOfflineTests {
-    /// One change is applied but its answer lost, then the server is killed; 100 changes are made
+@Suite(.timeLimit(.minutes(5))) struct PredictionOfflineTests {
+    /// One change is applied but its answer lost (the device's network goes down), then the server
+    /// is killed; 100 changes are made
     /// offline, the queue is saved (as JSON) and restored at a second launch, still offline, which
     /// shows what the first showed and makes 100 more; the server's clock moves two days on (past its one-day key window) and it is
     /// restarted; a third launch restores the queue online. Every change is then applied once, in
@@ -18,11 +19,13 @@ import Testing
         try await withOfflineServer(app: app, extra: ["--session-ttl", "30d"]) { offline in
             let created = try await MinervaSession.create(on: offline.server.connection())
             var walk = RandomWalk(app: try await created.app(), generator: SeededGenerator(seed: 5))
-            let losing = LosesFirstAnswer(operationID: "flags")
+            let network = FlakyNetwork(seed: 1)
+            network.isOn = false
+            network.disconnectsAfter = "flags"
             let first = try await PredictingSession.start(
-                MinervaSession.resume(on: offline.server.connection(middlewares: [losing]), id: created.id, token: created.token), device: "phone")
+                MinervaSession.resume(on: offline.server.connection(middlewares: [network]), id: created.id, token: created.token), device: "phone")
             try await first.apply(.flags(set: ["seen"]))
-            while losing.seen.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+            while !network.isDisconnected { try await Task.sleep(for: .milliseconds(5)) }
             offline.server.crash()
             try await Self.makeChanges(100, with: &walk, on: first)
             let firstQueue = try Self.throughJSON(await first.savedQueue())

@@ -5,7 +5,7 @@ import Testing
 /// What a ``PredictingSession`` does when the session moved on under a change on its way: it
 /// predicts the pending changes again on the server's state, renaming the ids they name, and
 /// follows the session to a new app version.
-@Suite struct PredictionRebaseTests {
+@Suite(.timeLimit(.minutes(5))) struct PredictionRebaseTests {
     /// Device A pushes a profile (predicted `n3`) and, before the push arrives, pops exactly that
     /// node; device B's push lands first and takes `n3`. A's push is refused (`412`) and predicted
     /// again (now `n4`), and its pop is sent naming `n4`: B's screen stays, A's comes and goes.
@@ -70,10 +70,12 @@ import Testing
             case .confirmed, .corrected: break
             default: Issue.record("the first change: \(PredictionTests.describe(first))")
             }
-            guard case .confirmed = second else {
+            guard case .confirmed(let promo) = second else {
                 Issue.record("the change to the new screen: \(PredictionTests.describe(second))")
                 return
             }
+            #expect(promo.wasPredicted, "the change to the new screen was predicted with the new app")
+            #expect(await predicting.waitedChanges == 0)
             let fresh = try await session.refresh()
             #expect(fresh.appVersion != before.version)
             #expect(await predicting.state == fresh)

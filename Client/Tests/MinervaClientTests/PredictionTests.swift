@@ -5,7 +5,7 @@ import Testing
 /// A ``PredictingSession`` predicts each change with the server's own model: on one device alone,
 /// every prediction equals the server's answer, and every change the model refuses the server
 /// refuses with the same status.
-@Suite struct PredictionTests {
+@Suite(.timeLimit(.minutes(5))) struct PredictionTests {
     static let apps = LiveServer.tabsApp.deletingLastPathComponent()
 
     /// Random changes of every kind, in bursts of up to 8 sent one after another while the next

@@ -121,7 +121,7 @@ extension ChangeRequest: Codable {
         case ("nodes", 3) where parts[2] == "ui": self.body = .ui(node: parts[1], try body(OpenAPIObjectContainer.self))
         case ("nodes", 3) where parts[2] == "presentation":
             self.body = .presentation(node: parts[1], try body(Components.Schemas.PresentationChangeRequest.self))
-        case ("nodes", 4) where parts[2] == "results": self.body = .takeResult(node: parts[1], screen: parts[3])
+        case ("nodes", 4...) where parts[2] == "results": self.body = .takeResult(node: parts[1], screen: parts[3...].joined(separator: "/"))
         case ("nodes", 3) where parts[2] == "list": self.body = .list(node: parts[1], try body(Components.Schemas.ListPutRequest.self))
         default:
             throw DecodingError.dataCorruptedError(forKey: .operation, in: container, debugDescription: "'\(operation)' is not an operation of a session")

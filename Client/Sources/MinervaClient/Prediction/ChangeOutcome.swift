@@ -1,5 +1,5 @@
 /// What became of a change a ``PredictingSession`` applied: each change the app asks for gets
-/// exactly one outcome, in the order the changes were made.
+/// exactly one outcome (see ``PredictingSession/outcomes`` for their order).
 public enum ChangeOutcome: Hashable, Sendable {
     /// The server applied the change and its state equals the one predicted: nothing is shown again.
     case confirmed(PredictedChange)
@@ -28,7 +28,8 @@ public enum ChangeOutcome: Hashable, Sendable {
 
 /// A change as a ``PredictingSession`` made it: the request and the number it was sent with.
 public struct PredictedChange: Hashable, Sendable {
-    /// What the app asked for.
+    /// The change as it was last sent: what the app asked for, with the node it started from
+    /// named and the ids it names renamed as earlier changes made them.
     public let request: ChangeRequest
     /// Its number on this device (`Minerva-Device-Change`), as it was last sent.
     public let seq: Int

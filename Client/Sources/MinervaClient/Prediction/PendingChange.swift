@@ -16,6 +16,9 @@ struct PendingChange: Sendable {
     var seq: Int
     /// Its `Idempotency-Key`: the same for every attempt until the server refuses it.
     var key = UUID().uuidString
+    /// Whether it was sent with its number (and key): an answer that says the number was applied
+    /// is then this change's; before, it is another change's that took the number.
+    var sent = false
     /// What the model predicted, on the state before it: nil when it is sent without prediction.
     var prediction: Prediction?
     /// The app's call waiting for the server's state (a change sent without prediction).
@@ -44,6 +47,13 @@ struct PendingChange: Sendable {
             madeNavigators = before.nextNavigator..<after.nextNavigator
         }
 
+        /// The ids this prediction made, renamed as the server's answer to the change made them:
+        /// none when it made the same ones (its id counters are the prediction's), else each to
+        /// `""` (which ids the server made is not known from its state alone).
+        func renames(toServer server: SessionState) -> [String: String] {
+            server.nextNode == document.nextNode && server.nextNavigator == document.nextNavigator ? [:] : renames(to: nil)
+        }
+
         /// The ids this prediction made, each renamed to the one `newer` made in its place; to
         /// `""` (an id of nothing) when `newer` made another number of them or is nil (the change
         /// was dropped).
@@ -66,6 +76,6 @@ struct PendingChange: Sendable {
 
     /// The change as a saved queue keeps it.
     var saved: SavedQueue.Change {
-        SavedQueue.Change(request: request, seq: seq, key: key, madeAt: madeAt)
+        SavedQueue.Change(request: request, seq: seq, key: key, madeAt: madeAt, sent: sent, waitsForServer: !predictable)
     }
 }

@@ -12,9 +12,10 @@ extension PredictingSession {
 
     /// The model of a server's state; nil when this client does not predict, or cannot run the
     /// session's app (a newer server's, or one it cannot read): then its changes wait for the server.
-    func model(of state: SessionState) async -> SessionModel? {
+    /// - Parameter fetching: whether an app description not kept yet is read from the server.
+    func model(of state: SessionState, fetching: Bool = true) async -> SessionModel? {
         guard predicts else { return nil }
-        if apps[state.appVersion] == nil, let read = try? await session.connection.app(version: state.appVersion) {
+        if fetching, apps[state.appVersion] == nil, let read = try? await session.connection.app(version: state.appVersion) {
             keep(read)
         }
         guard let app = apps[state.appVersion] else { return nil }
@@ -32,10 +33,12 @@ extension PredictingSession {
     /// was applied (the server applies a device's numbers in order). A change that names ids an
     /// earlier change made names the ids that change makes now; one the model now refuses is
     /// dropped with its refusal. After a change that waits for the server, none is predicted.
-    func rebase() {
+    /// - Parameter initial: ids renamed already (those a change answered or dropped before the
+    ///   queue predicted, made or did not make).
+    func rebase(renaming initial: [String: String] = [:]) {
         var model = confirmed.model
         var seq = acknowledged
-        var renames: [String: String] = [:]
+        var renames = initial
         var kept: [PendingChange] = []
         for var change in queue {
             let earlier = change.prediction
@@ -44,40 +47,43 @@ extension PredictingSession {
             if change.seq != seq {
                 change.seq = seq
                 change.key = UUID().uuidString
+                change.sent = false
             }
-            guard let base = model, change.predictable else {
+            if let base = model, change.predictable {
+                do {
+                    let next = try base.step(change.request, numbered: number(seq), at: change.madeAt)
+                    let document = next.document(after: kept.last(where: { $0.prediction != nil })?.prediction?.document ?? confirmed.document)
+                    change.prediction = .init(from: base, to: next, document: document)
+                    model = next
+                    kept.append(change)
+                } catch {
+                    seq -= 1
+                    finish(change, .dropped(change.predicted, reason: error), error: error)
+                    change.prediction = nil
+                }
+            } else {
+                // Sent as made from here on: the ids earlier predictions made name nothing.
                 change.prediction = nil
                 model = nil
                 kept.append(change)
-                continue
-            }
-            do {
-                let next = try base.step(change.request, numbered: number(seq), at: change.madeAt)
-                let document = next.document(after: kept.last?.prediction?.document ?? confirmed.document)
-                change.prediction = .init(from: base, to: next, document: document)
-                model = next
-                kept.append(change)
-            } catch {
-                seq -= 1
-                finish(change, .dropped(change.predicted, reason: error), error: error)
-                change.prediction = nil
             }
             if let earlier { renames.merge(earlier.renames(to: change.prediction)) { _, newer in newer } }
         }
         queue = kept
-        show(queue.last?.prediction?.document ?? confirmed.document)
+        show(queue.last(where: { $0.prediction != nil })?.prediction?.document ?? confirmed.document)
     }
 
     /// Takes up a queue saved at an earlier launch, predicted again on the state the device last
     /// confirmed (or, saved under another model version, queued to wait for the server), and
     /// starts sending: first the server's state is read (``synchronize()``).
     func restore(_ saved: SavedQueue?) async {
-        adopt(state, model: await model(of: state))
+        adopt(state, model: await model(of: state, fetching: saved == nil))
         guard let saved else { return }
         for change in saved.changes {
             var pending = PendingChange(request: change.request, madeAt: change.madeAt, seq: change.seq, key: change.key)
+            pending.sent = change.sent
             // Predicted with another model: sent as made, its outcome the server's state.
-            pending.predictable = saved.modelVersion == ModelVersion.current
+            pending.predictable = saved.modelVersion == ModelVersion.current && !change.waitsForServer
             queue.append(pending)
         }
         rebase()
@@ -93,6 +99,7 @@ extension PredictingSession {
         let state = try await session.refresh()
         server = info
         let model = await model(of: state)
+        guard !closed else { return }
         adopt(state, model: model)
         while let first = queue.first, first.seq <= acknowledged {
             queue.removeFirst()

@@ -32,8 +32,10 @@ public actor PredictingSession {
     public nonisolated let session: MinervaSession
     /// This device's id, which numbers its changes.
     public nonisolated let device: String
-    /// The outcome of each change, in the order the changes were made (one consumer; kept until
-    /// read).
+    /// The outcome of each change, as it is known (one consumer; kept until read). Changes are
+    /// applied in the order they were made, so their `confirmed` and `corrected` outcomes come in
+    /// that order; a change the model drops when the session moved on may be reported before an
+    /// earlier one is answered: each outcome names its change.
     public nonisolated let outcomes: AsyncStream<ChangeOutcome>
     /// Each state the app is to show: predicted after a change, corrected after an answer that
     /// differed or a change dropped (one consumer; a state not read before the next is skipped:
@@ -161,7 +163,10 @@ public actor PredictingSession {
 
     /// Stops sending, for good (the app goes away): the changes not yet answered stay in
     /// ``savedQueue()`` (one on its way may still arrive: its number makes it apply once), and the
-    /// streams end. A later ``apply(_:waitingForServer:)`` throws `CancellationError`.
+    /// streams end. A call still waiting for the server (``apply(_:waitingForServer:)``) throws
+    /// `CancellationError`, though its change stays queued and applies when the saved queue is
+    /// restored; a later call throws `CancellationError` too. Close a session the app no longer
+    /// uses: until then it keeps sending what it holds.
     public func close() {
         closed = true
         sender?.cancel()

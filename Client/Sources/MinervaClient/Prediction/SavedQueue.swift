@@ -33,5 +33,10 @@ public struct SavedQueue: Codable, Hashable, Sendable {
         public var key: String
         /// When the device made it (`Minerva-Device-Time`).
         public var madeAt: Date
+        /// Whether it was sent with its number: an answer that says the number was applied is then its own.
+        public var sent: Bool
+        /// Whether it waits for the server rather than being predicted (the app asked it to, or
+        /// it was saved under another model version).
+        public var waitsForServer: Bool
     }
 }

@@ -11,6 +11,7 @@ final class FlakyNetwork: ClientMiddleware, @unchecked Sendable {
     private var generator: SeededGenerator
     private var on = true
     private var disconnected = false
+    private var disconnectAfter: String?
     /// Requests lost before and after the server handled them.
     private(set) var lostRequests = 0
     private(set) var lostAnswers = 0
@@ -31,6 +32,13 @@ final class FlakyNetwork: ClientMiddleware, @unchecked Sendable {
         set { lock.withLock { disconnected = newValue } }
     }
 
+    /// An operation whose next request reaches the server, after which the network goes down
+    /// before the answer comes back (``isDisconnected`` from then on).
+    var disconnectsAfter: String? {
+        get { lock.withLock { disconnectAfter } }
+        set { lock.withLock { disconnectAfter = newValue } }
+    }
+
     /// What happens to one request: 0 lost before, 1 lost after, 2 delayed, else passed.
     private func draw() -> (fate: Int, delay: Int) {
         lock.withLock {
@@ -47,6 +55,14 @@ final class FlakyNetwork: ClientMiddleware, @unchecked Sendable {
         next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         if isDisconnected { throw URLError(.notConnectedToInternet) }
+        if operationID == disconnectsAfter {
+            _ = try await next(request, body, baseURL)
+            lock.withLock {
+                disconnected = true
+                disconnectAfter = nil
+            }
+            throw URLError(.networkConnectionLost)
+        }
         guard request.method != .get else { return try await next(request, body, baseURL) }
         let (fate, delay) = draw()
         switch fate {
