@@ -160,14 +160,8 @@ public struct SessionChanges: AsyncSequence, Sendable {
             try await reconnection.wait(after: failure)
         }
 
-        /// Event data as the server writes it: JSON with times in RFC 3339 with milliseconds.
-        private static let decoder: JSONDecoder = {
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .custom { decoder in
-                try ISO8601DateTranscoder.iso8601WithFractionalSeconds.decode(try decoder.singleValueContainer().decode(String.self))
-            }
-            return decoder
-        }()
+        /// Event data as the server writes it.
+        private static let decoder = Event.wireDecoder
     }
 }
 

@@ -66,6 +66,43 @@ import Testing
         }
     }
 
+    /// The events a predicted state comes with are the block the server's change log holds for
+    /// that change, its times aside: random changes on each app, one at a time.
+    @Test(arguments: ["bank.json", "mail.json", "tabs.json"])
+    func thePredictedEventsAreTheServersBlock(app: String) async throws {
+        try await withLiveServer(["--app", Self.apps.appendingPathComponent(app).path]) { server in
+            let session = try await MinervaSession.create(on: server.connection())
+            let predicting = try await PredictingSession.start(session, device: "phone")
+            var shown = predicting.states.makeAsyncIterator()
+            var walk = RandomWalk(app: try await session.app(), generator: SeededGenerator(seed: 3))
+            var compared = 0
+            while compared < 60 {
+                guard case .change(let request, let description) = try walk.operation(on: await predicting.state) else { continue }
+                let before = await predicting.state
+                do {
+                    try await predicting.apply(request)
+                } catch is MinervaError {
+                    continue
+                }
+                let predicted = try #require(await shown.next())
+                await predicting.settled()
+                let logged = try await SessionLog.events(after: before.lastEvent, in: session, on: server.url)
+                let (mine, theirs) = (try Self.withoutTimes(predicted.events), try Self.withoutTimes(logged))
+                #expect(mine == theirs, "\(app): \(description)\npredicted: \(mine)\nserver:    \(theirs)")
+                compared += 1
+            }
+        }
+    }
+
+    /// Events as JSON objects without their `at`.
+    static func withoutTimes(_ events: [Event]) throws -> [NSDictionary] {
+        try events.map { event in
+            var object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(event)) as? [String: Any] ?? [:]
+            object["at"] = nil
+            return object as NSDictionary
+        }
+    }
+
     /// An outcome that is not `confirmed`, for a failure's message: the change, and where the
     /// prediction and the server differ, or why it was dropped.
     static func describe(_ outcome: ChangeOutcome) -> String {

@@ -51,7 +51,7 @@ extension PredictingSession {
             }
             if let base = model, change.predictable {
                 do {
-                    let next = try base.step(change.request, numbered: number(seq), at: change.madeAt)
+                    let next = try base.step(change.request, numbered: number(seq), at: change.madeAt).next
                     let document = next.document(after: kept.last(where: { $0.prediction != nil })?.prediction?.document ?? confirmed.document)
                     change.prediction = .init(from: base, to: next, document: document)
                     model = next

@@ -9,9 +9,9 @@ import MinervaModel
 /// It holds the confirmed state (the server's, at a version) and the changes still pending, each
 /// predicted on the one before and numbered on this device (`Minerva-Device-Change`); a push,
 /// presentation or navigation that names no node to start from is sent naming the focus it was
-/// made on. They are
-/// sent in order, one at a time (the next leaves when the one before is answered), each with the
-/// `If-Match` of the version it was predicted on and the model version it was predicted with. When
+/// made on. They are sent in order, one at a time (the next leaves when the one before is
+/// answered), each with the `If-Match` of the version it was predicted on and the model version
+/// it was predicted with. When
 /// the server's answer equals the prediction nothing is shown again; when it differs, or the
 /// server refuses, or another device's change landed first, the server's state becomes the
 /// confirmed one and the pending changes are applied again on it in order: each that no longer
@@ -37,10 +37,10 @@ public actor PredictingSession {
     /// that order; a change the model drops when the session moved on may be reported before an
     /// earlier one is answered: each outcome names its change.
     public nonisolated let outcomes: AsyncStream<ChangeOutcome>
-    /// Each state the app is to show: predicted after a change, corrected after an answer that
-    /// differed or a change dropped (one consumer; a state not read before the next is skipped:
-    /// ``state`` is always the newest).
-    public nonisolated let states: AsyncStream<SessionState>
+    /// Each state the app is to show: predicted after a change (with the change's events),
+    /// corrected after an answer that differed or a change dropped (one consumer; a state not read
+    /// before the next is skipped: ``state`` is always the newest).
+    public nonisolated let states: AsyncStream<ShownState>
     /// The most changes that wait for the server at once.
     public static let maxQueuedChanges = 256
 
@@ -70,7 +70,7 @@ public actor PredictingSession {
     /// Changes the app made that waited for the server (no prediction).
     public private(set) var waitedChanges = 0
     let outcomeSink: AsyncStream<ChangeOutcome>.Continuation
-    let stateSink: AsyncStream<SessionState>.Continuation
+    let stateSink: AsyncStream<ShownState>.Continuation
 
     private init(session: MinervaSession, device: String, server: ServerInfo, state: SessionState) {
         self.session = session
@@ -145,10 +145,10 @@ public actor PredictingSession {
             }
         }
         change.request = request.startingFrom(model.state.focus.description)
-        let next = try model.step(change.request, numbered: number(change.seq), at: change.madeAt)
+        let (next, block) = try model.step(change.request, numbered: number(change.seq), at: change.madeAt)
         let document = next.document(after: state)
         change.prediction = .init(from: model, to: next, document: document)
-        show(document)
+        show(document, events: SessionModel.events(block))
         enqueue(change)
         return document
     }
@@ -212,11 +212,12 @@ public actor PredictingSession {
         }
     }
 
-    /// Shows a state to the app.
-    func show(_ document: SessionState) {
+    /// Shows a state to the app, with the events of the change predicted to make it (none for a
+    /// state that replaced the one shown).
+    func show(_ document: SessionState, events: [Event] = []) {
         guard document != state else { return }
         state = document
-        stateSink.yield(document)
+        stateSink.yield(ShownState(state: document, events: events))
     }
 
     /// Queues a change and makes sure the queue is being sent.

@@ -38,9 +38,9 @@ struct SessionModel: Sendable {
         self.state = state
     }
 
-    /// The model after one change, numbered by the device, made at `time`.
+    /// The model after one change, numbered by the device, made at `time`, and the change's block of events.
     /// - Throws: ``MinervaError`` with the status and code the server answers the same refusal with.
-    func step(_ request: ChangeRequest, numbered: DeviceChange, at time: Date) throws(MinervaError) -> SessionModel {
+    func step(_ request: ChangeRequest, numbered: DeviceChange, at time: Date) throws(MinervaError) -> (next: SessionModel, block: [MinervaModel.SessionEvent]) {
         let command = try request.command()
         let step: MinervaModel.SessionState.Step?
         do {
@@ -49,8 +49,18 @@ struct SessionModel: Sendable {
             throw MinervaError(refusal: error)
         }
         // A numbered change always makes a block (of one `unchanged` event when it changes nothing).
-        guard let step else { return self }
-        return SessionModel(id: id, app: app, limits: limits, state: step.next)
+        guard let step else { return (self, []) }
+        return (SessionModel(id: id, app: app, limits: limits, state: step.next), step.block)
+    }
+
+    /// A block of the model's events as the API shows them (``Event``), written and read as the
+    /// server writes its change log.
+    static func events(_ block: [MinervaModel.SessionEvent]) -> [Event] {
+        block.compactMap { event in
+            var writer = JSONWriter(capacity: 256)
+            event.writeWire(into: &writer)
+            return try? Event.wireDecoder.decode(Event.self, from: Data(writer.bytes))
+        }
     }
 
     /// The state document, as the server writes it; each list the change left as it was keeps the

@@ -30,4 +30,25 @@ enum SessionLog {
         guard page.truncated != true else { throw Truncated() }
         return page.events.filter { $0.device == device }.compactMap(\.deviceSeq)
     }
+
+    /// The events after `after`, as the client reads them.
+    static func events(after: Int, in session: MinervaSession, on server: URL) async throws -> [Event] {
+        var components = URLComponents(url: server.appendingPathComponent("v1/sessions/\(session.id)/events"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [URLQueryItem(name: "after", value: String(after))]
+        var request = URLRequest(url: components.url!)
+        request.setValue("Bearer \(session.token)", forHTTPHeaderField: "Authorization")
+        let (data, _) = try await URLSession.shared.data(for: request)
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            return formatter.date(from: text) ?? Date(timeIntervalSince1970: 0)
+        }
+        return try decoder.decode(EventPage.self, from: data).events
+    }
+
+    private struct EventPage: Decodable {
+        let events: [Event]
+    }
 }
