@@ -10,7 +10,9 @@
 #   ROUNDS=1 DURATION=3s STORES="memory sqlite" Benchmarks/run-durability.sh
 #
 # Each run: a fresh server (2 threads, --rate-limit 0, the tabs app the benchmarks use), SESSIONS
-# sessions (512) made by make-sessions.py, a warm-up, then wrk -t2 -c64 push_pop.lua for DURATION.
+# sessions (512) made by make-sessions.py, a warm-up, then wrk -t2 -c64 push_pop.lua for DURATION,
+# which sends every session its share of the requests in turn (printed per run: each within 10% of
+# the mean, else the run fails).
 # Settings: ROUNDS (3), DURATION (10s), WARMUP (3s), SESSIONS (512), CONNECTIONS (64), REF (395c355),
 # STORES ("memory sqlite postgres ref-memory"; ref-sqlite adds 395c355 on SQLite),
 # MINERVA_BIN (default: this working tree's release build, made by scripts/build.sh).
@@ -115,6 +117,13 @@ run() {
   requests=$(awk '/requests in/ {print $1}' "$results/$name.wrk")
   grep -q "starved=0 unmatched=0" "$results/$name.wrk" || { log "$name: wrk's sessions went wrong"; cat "$results/$name.wrk" >&2; exit 1; }
   grep -q "Non-2xx" "$results/$name.wrk" && { log "$name: answers other than 2xx"; cat "$results/$name.wrk" >&2; exit 1; }
+  # Every session in play: each one's share of the requests within 10% of the mean.
+  local spread
+  spread=$(grep '^WRK_SPREAD ' "$results/$name.wrk")
+  log "$name: ${spread#WRK_SPREAD }"
+  awk -v sessions="$sessions" '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+    END { exit !(v["sessions"] == sessions && v["min"] >= 0.9 * v["mean"] && v["max"] <= 1.1 * v["mean"]) }' <<<"$spread" \
+    || { log "$name: the requests did not spread over every session within 10% of the mean"; exit 1; }
   echo "$rate $(( (after - before) / requests )) $(( (cpu_after - cpu_before) * 1000000 / ticks / requests ))"
 }
 
