@@ -33,10 +33,30 @@ enum PostgresValue: Sendable {
         case .double(let value): Self.bigEndian(value.bitPattern)
         case .text(let value): Array(value.utf8)
         case .bytes(let value): value
-        case .textArray(let values):
-            // An array literal: every element quoted, with its quotes and backslashes escaped.
-            Array(("{" + values.map { "\"" + $0.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\"" }.joined(separator: ",") + "}").utf8) + [0]
+        case .textArray(let values): Self.arrayLiteral(values)
         }
+    }
+
+    /// A text array literal and its terminating NUL: `{"a","b\"c"}`, every element quoted, its
+    /// quotes and backslashes escaped, written byte by byte into one buffer (a notice's batch is
+    /// escaped on every group commit).
+    static func arrayLiteral(_ values: [String]) -> [UInt8] {
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(values.reduce(3) { $0 + $1.utf8.count + 3 })
+        bytes.append(UInt8(ascii: "{"))
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(quote)
+            for byte in value.utf8 {
+                if byte == quote || byte == backslash { bytes.append(backslash) }
+                bytes.append(byte)
+            }
+            bytes.append(quote)
+        }
+        bytes.append(UInt8(ascii: "}"))
+        bytes.append(0)
+        return bytes
     }
 
     private static func bigEndian(_ value: UInt64) -> [UInt8] {
