@@ -127,6 +127,7 @@ clock() {  # SECONDS → M:SS
 
 summary() {
   local job failed=() passed=0
+  failures_again
   echo
   echo "== summary: $(clock $((SECONDS - run_started))) in all; jobs overlap (start is from the beginning)"
   printf '%-14s %-52s %6s %6s  %s\n' job what start time result
@@ -137,6 +138,16 @@ summary() {
   done
   if ((${#failed[@]})); then echo "FAILED: ${failed[*]}"; else echo "all passed"; fi
   echo "jobs: $passed passed, ${#failed[@]} failed"
+}
+
+failures_again() {  # a failed job's failing tests once more, where a log's tail will show them
+  local job
+  for job in "${jobs[@]}"; do
+    [[ "${state[$job]:-}" == failed* && -f "${logs[$job]:-}" ]] || continue
+    echo
+    echo "== $job failed; its failures again:"
+    grep -E "^(FAILED|ERROR) |✘|WARNING: ThreadSanitizer|error:|Fatal error" "${logs[$job]}" | head -n 40 | sed "s/^/[$job] /" || true
+  done
 }
 
 stop_everything() {
