@@ -41,4 +41,23 @@ struct PostgresRows: Sendable {
     func bool(_ row: Int, _ column: Int) -> Bool {
         rows[row][column] == [1]
     }
+
+    /// An `int4[]` column of one dimension (binary format: dimensions, NULL flag, element type,
+    /// length and lower bound, then each element's length and value); empty for NULL or no elements.
+    func int32Array(_ row: Int, _ column: Int) -> [Int32] {
+        guard let bytes = rows[row][column], bytes.count >= 12 else { return [] }
+        func word(at offset: Int) -> Int32 {
+            Int32(bitPattern: UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3]))
+        }
+        guard word(at: 0) == 1, bytes.count >= 20 else { return [] }
+        let count = Int(word(at: 12))
+        var values: [Int32] = []
+        values.reserveCapacity(count)
+        var offset = 20
+        for _ in 0..<count where offset + 8 <= bytes.count && word(at: offset) == 4 {
+            values.append(word(at: offset + 4))
+            offset += 8
+        }
+        return values
+    }
 }

@@ -29,43 +29,49 @@ extension PostgresSessionStorage: AnalyticsStorage {
     public func recordAnalytics(_ entries: [AnalyticsEntry], updated: Double) throws(StorageError) -> [AnalyticsSample] {
         let sessions = Set(entries.map(\.session)).sorted()
         return try transaction { connection, deadline throws(PostgresError) -> [AnalyticsSample] in
-            // Every session gets its row first, so that the lock below always has a row to take
-            // (two instances must not both start one), and marks it recent at once, so that a
-            // prune running meanwhile waits for this transaction and then keeps it; rows are locked
+            // Every session gets its row first, so that there is always a row to lock (two
+            // instances must not both start one), and marks it recent at once, so that a prune
+            // running meanwhile waits for this transaction and then keeps it; the rows are locked
             // in id order, and counts added in key order, so that instances wait rather than deadlock.
-            try connection.query(
-                """
-                INSERT INTO minerva_analytics_session (session, updated, trail) SELECT unnest($1::text[]), $2, ''
-                    ON CONFLICT (session) DO UPDATE SET updated = EXCLUDED.updated
-                """,
-                [.textArray(sessions), .double(updated)], until: deadline)
-            let rows = try connection.query(
-                "SELECT session, trail FROM minerva_analytics_session WHERE session = ANY($1::text[]) ORDER BY session FOR UPDATE",
-                [.textArray(sessions)], until: deadline)
+            let rows = try connection.query(Self.lockTrailsStatement, [.texts(sessions), .double(updated)], until: deadline)
             var trails: [String: AnalyticsTrail] = [:]
             for row in 0..<rows.count { trails[rows.text(row, 0)] = AnalyticsTrail(text: rows.text(row, 1), session: rows.text(row, 0)) }
             var tally = AnalyticsTally(trails: trails)
             tally.apply(entries)
-            for session in sessions {
-                guard let trail = tally.trails[session] else { continue }
-                try connection.query(
-                    "UPDATE minerva_analytics_session SET updated = GREATEST(updated, $2), trail = $3 WHERE session = $1",
-                    [.text(session), .double(updated), .text(trail.text)], until: deadline)
-                if let lines = tally.paths[session] {
-                    try connection.query(
-                        "INSERT INTO minerva_analytics_path (session, lines) VALUES ($1, $2)", [.text(session), .text(lines)], until: deadline)
-                }
-            }
-            for (key, count) in tally.counts.sorted(by: { $0.key < $1.key }) {
-                try connection.query(
-                    """
-                    INSERT INTO minerva_analytics_count (bucket, screen, metric, count) VALUES ($1, $2, $3, $4)
-                    ON CONFLICT (bucket, screen, metric) DO UPDATE SET count = minerva_analytics_count.count + EXCLUDED.count
-                    """, [.int(key.bucket), .text(key.screen), .text(key.metric), .int(count)], until: deadline)
-            }
+            let changed = sessions.compactMap { session in tally.trails[session].map { (session, $0.text) } }
+            let paths = sessions.compactMap { session in tally.paths[session].map { (session, $0) } }
+            let counts = tally.counts.sorted { $0.key < $1.key }
+            try connection.query(
+                Self.writeTallyStatement,
+                [
+                    .double(updated), .texts(changed.map(\.0)), .texts(changed.map(\.1)), .texts(paths.map(\.0)), .texts(paths.map(\.1)),
+                    .ints(counts.map(\.key.bucket)), .texts(counts.map(\.key.screen)), .texts(counts.map(\.key.metric)), .ints(counts.map(\.value)),
+                ], until: deadline)
             return tally.samples
         }
     }
+
+    /// Makes the batch's sessions' rows (`$1`, in id order) and marks them updated at `$2`,
+    /// locking each, and answers their trails.
+    static let lockTrailsStatement = """
+        INSERT INTO minerva_analytics_session (session, updated, trail) SELECT session, $2, '' FROM unnest($1::text[]) AS session
+            ON CONFLICT (session) DO UPDATE SET updated = EXCLUDED.updated
+            RETURNING session, trail
+        """
+
+    /// A batch's tally in one statement: the trails (`$2`, `$3`), the lines appended to paths
+    /// (`$4`, `$5`) and the counts added (`$6`–`$9`, in key order).
+    static let writeTallyStatement = """
+        WITH trails AS (
+            UPDATE minerva_analytics_session AS session SET updated = GREATEST(session.updated, $1), trail = changed.trail
+                FROM unnest($2::text[], $3::text[]) AS changed(session, trail) WHERE session.session = changed.session
+        ), paths AS (
+            INSERT INTO minerva_analytics_path (session, lines) SELECT session, lines FROM unnest($4::text[], $5::text[]) AS path(session, lines)
+        )
+        INSERT INTO minerva_analytics_count (bucket, screen, metric, count)
+            SELECT bucket, screen, metric, count FROM unnest($6::int8[], $7::text[], $8::text[], $9::int8[]) AS tally(bucket, screen, metric, count)
+            ON CONFLICT (bucket, screen, metric) DO UPDATE SET count = minerva_analytics_count.count + EXCLUDED.count
+        """
 
     public func analyticsCounts(from: Int?, until: Int?) throws(StorageError) -> [AnalyticsCount] {
         try report { connection, deadline throws(PostgresError) in

@@ -86,6 +86,7 @@ extension PostgresSessionStorage {
         """
         ALTER TABLE minerva_session ADD COLUMN created_at double precision;
         """,
+        groupFunctionMigration,
     ]
 
     /// Brings the schema up to date under an advisory lock, so that instances starting together

@@ -78,19 +78,30 @@ public final class PostgresSessionStorage: SharedSessionStorage {
         outcomeUnknown: Bool = false, announcing: (T) -> [String] = { _ in [] },
         _ body: (PostgresConnection, ContinuousClock.Instant) throws(PostgresError) -> T
     ) throws(StorageError) -> T {
+        try statement(outcomeUnknown: outcomeUnknown, announcing: announcing) { connection, deadline throws(PostgresError) in
+            try connection.execute("BEGIN", until: deadline)
+            do throws(PostgresError) {
+                let result = try body(connection, deadline)
+                try connection.execute("COMMIT", until: deadline)
+                return result
+            } catch {
+                if error.kind == .statement { try? connection.execute("ROLLBACK", until: deadline) }
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body`, which commits what it writes (one statement, its own transaction), on a pooled
+    /// connection, again (a few times) when PostgreSQL ends it for a deadlock or a serialization
+    /// failure; then, on the same connection, announces what `announcing` says it committed.
+    func statement<T>(
+        outcomeUnknown: Bool, announcing: (T) -> [String], _ body: (PostgresConnection, ContinuousClock.Instant) throws(PostgresError) -> T
+    ) throws(StorageError) -> T {
         var attempt = 0
         while true {
             do throws(PostgresError) {
                 return try pool.withConnection(timeout: callTimeout) { connection, deadline throws(PostgresError) in
-                    try connection.execute("BEGIN", until: deadline)
-                    let result: T
-                    do throws(PostgresError) {
-                        result = try body(connection, deadline)
-                        try connection.execute("COMMIT", until: deadline)
-                    } catch {
-                        if error.kind == .statement { try? connection.execute("ROLLBACK", until: deadline) }
-                        throw error
-                    }
+                    let result = try body(connection, deadline)
                     announce(announcing(result), on: connection, until: deadline)
                     return result
                 }
