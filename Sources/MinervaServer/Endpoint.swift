@@ -32,16 +32,24 @@ final class Endpoint: Sendable {
     let usesStore: Bool
     /// Whether it answers only with the admin token, and is unknown (`404`) when the server has none.
     let isAdmin: Bool
+    /// Whether its methods other than `GET` and `HEAD` answer only through
+    /// ``MinervaAPI/mutate(_:_:_:command:answersOtherThanState:answer:)``: the session is then not
+    /// checked against a store other instances write before use, as the change's write is checked
+    /// against the stored session, and an answer made without a write reads the store first.
+    let changesOnly: Bool
     /// What answers it.
     let handler: Handler
 
     /// A row; the table makes its rows with the factories below, one for each kind of endpoint.
-    private init(pattern: StaticString, methods: [String], metricName: String, usesStore: Bool, isAdmin: Bool, handler: Handler) {
+    private init(
+        pattern: StaticString, methods: [String], metricName: String, usesStore: Bool, isAdmin: Bool, changesOnly: Bool = false, handler: Handler
+    ) {
         self.pattern = PathPattern(pattern)
         self.methods = methods
         self.metricName = metricName
         self.usesStore = usesStore
         self.isAdmin = isAdmin
+        self.changesOnly = changesOnly
         self.handler = handler
     }
 
@@ -59,7 +67,16 @@ final class Endpoint: Sendable {
     }
 
     /// A path of one session (`/v1/sessions/{id}…`): every one uses the store.
-    static func session(_ pattern: StaticString, _ methods: [String], metric: String, _ handle: @escaping SessionHandler) -> Endpoint {
-        Endpoint(pattern: pattern, methods: methods, metricName: metric, usesStore: true, isAdmin: false, handler: .session(handle))
+    /// - Parameter changesOnly: see ``changesOnly``.
+    static func session(
+        _ pattern: StaticString, _ methods: [String], metric: String, changesOnly: Bool = false, _ handle: @escaping SessionHandler
+    ) -> Endpoint {
+        Endpoint(
+            pattern: pattern, methods: methods, metricName: metric, usesStore: true, isAdmin: false, changesOnly: changesOnly, handler: .session(handle))
+    }
+
+    /// Whether a request with `method` is answered only through a session's mutation (see ``changesOnly``).
+    func changesOnly(_ method: String) -> Bool {
+        changesOnly && method != "GET" && method != "HEAD"
     }
 }

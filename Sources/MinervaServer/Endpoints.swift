@@ -31,21 +31,21 @@ extension Endpoint {
         .session("/v1/sessions/{id}/restore", ["POST"], metric: "restore") { api, session, request, exchange, _ throws(APIError) in
             try api.restore(session, request, exchange)
         },
-        .session("/v1/sessions/{id}/nodes/{node}/params", ["PATCH"], metric: "params") { api, session, request, exchange, path throws(APIError) in
+        .session("/v1/sessions/{id}/nodes/{node}/params", ["PATCH"], metric: "params", changesOnly: true) { api, session, request, exchange, path throws(APIError) in
             try api.perform(.params, node: path.node, on: session, request, exchange)
         },
-        .session("/v1/sessions/{id}/nodes/{node}/ui", ["PUT"], metric: "ui") { api, session, request, exchange, path throws(APIError) in
+        .session("/v1/sessions/{id}/nodes/{node}/ui", ["PUT"], metric: "ui", changesOnly: true) { api, session, request, exchange, path throws(APIError) in
             try api.perform(.ui, node: path.node, on: session, request, exchange)
         },
-        .session("/v1/sessions/{id}/nodes/{node}/presentation", ["POST"], metric: "presentation") {
+        .session("/v1/sessions/{id}/nodes/{node}/presentation", ["POST"], metric: "presentation", changesOnly: true) {
             api, session, request, exchange, path throws(APIError) in
             try api.perform(.presentation, node: path.node, on: session, request, exchange)
         },
-        .session("/v1/sessions/{id}/nodes/{node}/results/{screen}", ["DELETE"], metric: "result") {
+        .session("/v1/sessions/{id}/nodes/{node}/results/{screen}", ["DELETE"], metric: "result", changesOnly: true) {
             api, session, request, exchange, path throws(APIError) in
             try api.perform(.results, node: path.node, screen: path.screen, on: session, request, exchange)
         },
-        .session("/v1/sessions/{id}/nodes/{node}/list", ["GET", "HEAD", "PUT"], metric: "list") {
+        .session("/v1/sessions/{id}/nodes/{node}/list", ["GET", "HEAD", "PUT"], metric: "list", changesOnly: true) {
             api, session, request, exchange, path throws(APIError) in
             try request.method == "PUT"
                 ? api.putList(path.node, on: session, request, exchange) : .response(api.getList(path.node, on: session, request))
@@ -78,7 +78,7 @@ extension Endpoint {
 
     /// A navigation operation, `POST /v1/sessions/{id}/{operation}`.
     private static func operation(_ pattern: StaticString, _ methods: [String], metric: String, _ operation: NavigationOperation) -> Endpoint {
-        .session(pattern, methods, metric: metric) { api, session, request, exchange, _ throws(APIError) in
+        .session(pattern, methods, metric: metric, changesOnly: true) { api, session, request, exchange, _ throws(APIError) in
             try api.perform(operation, on: session, request, exchange)
         }
     }

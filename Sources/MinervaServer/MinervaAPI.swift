@@ -174,7 +174,8 @@ public final class MinervaAPI: HTTPResponder {
             // The session first: a wrong token is 401 whatever the method.
             guard let token = request.header("authorization").flatMap(BearerToken.parse) else { throw .unauthorized }
             let id = route.parameters.id
-            let session = try throughCore { () throws(SessionError) in try core.session(id, token: token) }
+            let checkingStore = !route.endpoint.changesOnly(request.method)
+            let session = try throughCore { () throws(SessionError) in try core.session(id, token: token, checkingStore: checkingStore) }
             try admit(request, to: route.endpoint)
             return try handler(self, session, request, exchange, route.parameters)
         }

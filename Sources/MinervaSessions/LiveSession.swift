@@ -19,6 +19,11 @@ public final class LiveSession: Sendable {
         var storedHead: SessionHead
         /// Whose turn it is to change the session, and the work waiting for it.
         var turn = SessionTurn()
+        /// By when ``state`` was known to be what the store holds (a read found it so, or this
+        /// process's write of it committed; an instant no later than that). On a store other
+        /// processes write, a change that arrived after it and ends without a write of its own
+        /// asks the store first (see ``SessionCore/start(_:of:in:completion:attempt:)``).
+        var confirmedAt: ContinuousClock.Instant
     }
 
     /// A mutation or deletion waiting for the session's turn.
@@ -40,12 +45,12 @@ public final class LiveSession: Sendable {
 
     init(
         id: String, tokenHash: [UInt8], state: SessionState, storedHead: SessionHead, log: SessionLog, answers: IdempotencyCache,
-        configuration: SessionConfiguration, lastUsed: Double, createdAt: Double?
+        configuration: SessionConfiguration, lastUsed: Double, createdAt: Double?, confirmedAt: ContinuousClock.Instant = .now
     ) {
         self.id = id
         self.tokenHash = tokenHash
         self.createdAt = createdAt
-        slot = Locked(Slot(state: state, log: log, answers: answers, storedHead: storedHead))
+        slot = Locked(Slot(state: state, log: log, answers: answers, storedHead: storedHead, confirmedAt: confirmedAt))
         let rate = configuration.rateLimit
         limiter = Locked(rate > 0 ? RateLimiter(rate: rate, burst: max(1, configuration.rateBurst), now: lastUsed) : nil)
         lastUsedMilliseconds = Atomic(Int(lastUsed * 1000))

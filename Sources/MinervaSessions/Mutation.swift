@@ -22,6 +22,9 @@ public final class Mutation: Sendable {
     /// and its current state (the state document, whatever the endpoint answers otherwise: the
     /// change's own answer may no longer be made, its node gone); `nil`: ``answer``.
     public let appliedAnswer: (@Sendable (_ sessionID: String, _ state: SessionState) -> StoredAnswer)?
+    /// When the core was handed it: an answer made from a state known to be the store's no
+    /// earlier than this is one the session had while the request was open.
+    let arrival = ContinuousClock.now
 
     /// Creates a mutation.
     public init(

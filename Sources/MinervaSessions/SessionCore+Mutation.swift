@@ -32,11 +32,18 @@ extension SessionCore {
         }
     }
 
-    /// Checks a version precondition now (for a request refused before its step: `412` comes first).
+    /// Checks a version precondition now (for a request refused before its step: `412` comes
+    /// first). On a store other processes write, a version this process does not have yet is
+    /// looked for in the store before the request is refused.
     /// - Throws: `preconditionFailed` when the current version does not satisfy it.
     public func checkPrecondition(_ session: LiveSession, _ precondition: (@Sendable (Int) -> Bool)?) throws(SessionError) {
         guard let precondition else { return }
-        try read(session) { state throws(SessionError) in try Self.check(precondition, of: state) }
+        do throws(SessionError) {
+            try read(session) { state throws(SessionError) in try Self.check(precondition, of: state) }
+        } catch where following.isShared {
+            guard try following.validate(session, core: self) != nil else { throw .unauthorized }
+            try read(session) { state throws(SessionError) in try Self.check(precondition, of: state) }
+        }
     }
 
     /// Checks a version precondition against a state: any version from the newest that changed
@@ -51,25 +58,73 @@ extension SessionCore {
     /// The step, under the session's lock: a remembered answer, the precondition, the command on
     /// a copy, the limits; then the write: settled at once when the store commits inline, else
     /// handed to the store's writer.
-    /// - Parameter attempt: how many times the mutation's write conflicted with another process's already.
-    /// - Returns: the outcome, or `nil` when the write is with the store's writer (the session's
-    ///   turn is then held until it ends).
-    /// - Parameter completion: makes the completion, once the write is handed to storage.
+    /// An answer made from the session's state without a write of its own (a refusal, a no-op, a
+    /// number applied already) is given only when that state was known to be the store's after
+    /// the mutation arrived; on a store other processes write it may not be (the session was not
+    /// checked before use, see ``session(_:token:checkingStore:)``), and the store is read first.
+    /// - Parameters:
+    ///   - attempt: how many times the mutation's write conflicted with another process's already.
+    ///   - completion: makes the completion, once the write is handed to storage.
+    ///   - confirmed: whether the store was read for this mutation already.
+    /// - Returns: the outcome, or `nil` when the write is with the store's writer, or the store is
+    ///   being read first (the session's turn is then held until it ends).
     func start(
         _ mutation: Mutation, of session: LiveSession, in slot: inout LiveSession.Slot, completion: () -> MutationCompletion,
-        attempt: Int = 0
+        attempt: Int = 0, confirmed: Bool = false
     ) -> Result<MutationResult, SessionError>? {
         guard !slot.turn.isClosed else { return .failure(.unauthorized) }
+        switch step(mutation, of: session, in: &slot, completion: completion, attempt: attempt) {
+        case .stored(let outcome):
+            return outcome
+        case .fromState(let answer):
+            guard following.isShared, !confirmed, slot.confirmedAt < mutation.arrival else { return answer }
+            return confirmFirst(mutation, of: session, in: &slot, completion: completion, attempt: attempt)
+        }
+    }
+
+    /// How a mutation's step ended.
+    private enum StepOutcome {
+        /// An answer made from the session's state alone: a refusal, a no-op, a number applied already.
+        case fromState(Result<MutationResult, SessionError>)
+        /// An answer the store stands behind: a remembered one, or its write's outcome (`nil`
+        /// while the write is with the store's writer).
+        case stored(Result<MutationResult, SessionError>?)
+    }
+
+    /// Reads the session from the store (its turn held meanwhile), then runs the mutation again
+    /// on what it holds, answering from it whatever the step does.
+    private func confirmFirst(
+        _ mutation: Mutation, of session: LiveSession, in slot: inout LiveSession.Slot, completion: () -> MutationCompletion, attempt: Int
+    ) -> Result<MutationResult, SessionError>? {
+        slot.turn.beginWrite()
+        let completion = completion()
+        DispatchQueue.global().async {
+            let checked = Result { () throws(SessionError) in try self.following.validate(session, core: self) }
+            self.endWrite(of: session) { slot in
+                if case .failure(let error) = checked { return [{ completion(.failure(error)) }] }
+                return self.start(mutation, of: session, in: &slot, completion: { completion }, attempt: attempt, confirmed: true).map { outcome in
+                    [{ completion(outcome) }]
+                } ?? []
+            }
+        }
+        return nil
+    }
+
+    /// The step, under the session's lock (see ``start(_:of:in:completion:attempt:confirmed:)``).
+    private func step(
+        _ mutation: Mutation, of session: LiveSession, in slot: inout LiveSession.Slot, completion: () -> MutationCompletion, attempt: Int
+    ) -> StepOutcome {
         let now = configuration.now()
         do throws(SessionError) {
             if let key = mutation.idempotencyKey, let answer = try rememberedAnswer(for: key, of: session, in: &slot, now: now) {
-                return .success(MutationResult(answer: answer, events: [], replayed: true))
+                // A remembered answer is the one the request got before, whatever the state now.
+                return .stored(.success(MutationResult(answer: answer, events: [], replayed: true)))
             }
             // An applied number answers before If-Match (its retry names the version it was sent
             // at); a gap is the step's refusal, after it.
             if let numbered = mutation.numbered, let mark = slot.state.appliedMark(of: numbered) {
                 let answer = alreadyApplied(numbered, mark: mark, mutation, of: session, slot: slot)
-                return .success(MutationResult(answer: answer, events: [], replayed: false))
+                return .fromState(.success(MutationResult(answer: answer, events: [], replayed: false)))
             }
             try Self.check(mutation.precondition, of: slot.state)
             // A session that another process moved to a newer app version while this work waited.
@@ -87,7 +142,7 @@ extension SessionCore {
             let result =
                 entry.map { MutationResult(answer: $0.answer, events: ArraySlice(block ?? []), replayed: false) }
                 ?? MutationResult(state: next, answer: mutation.answer, events: ArraySlice(block ?? []))
-            if block == nil, entry == nil { return .success(result) }
+            if block == nil, entry == nil { return .fromState(.success(result)) }
             var storedHead = slot.storedHead
             let write = next.write(
                 from: slot.state, id: session.id, tokenHash: session.tokenHash, lastUsed: session.lastUsed, createdAt: session.createdAt,
@@ -111,11 +166,11 @@ extension SessionCore {
             }
             guard let inline else {
                 slot.turn.beginWrite()
-                return nil
+                return .stored(nil)
             }
-            return settle(written, of: session, outcome: inline, in: &slot, completion: completion)
+            return .stored(settle(written, of: session, outcome: inline, in: &slot, completion: completion))
         } catch {
-            return .failure(error)
+            return .fromState(.failure(error))
         }
     }
 
@@ -176,6 +231,9 @@ extension SessionCore {
     /// the store after the write committed, its events published then), only the answer is new.
     private func swap(_ written: WrittenChange, of session: LiveSession, slot: inout LiveSession.Slot, now: Double) {
         let next = written.next
+        // Committed with its check against the stored session: what the session holds now was
+        // the store's when the write committed, after it was handed over.
+        slot.confirmedAt = max(slot.confirmedAt, written.handedOver)
         analytics.record(written.analytics)
         if let answer = written.answer { slot.answers.remember(answer, now: now) }
         guard next.lastEvent > slot.state.lastEvent else { return }
@@ -297,6 +355,8 @@ private final class WrittenChange: Sendable {
     /// Its flow analytics, made from the state its step started from (which the session may no
     /// longer hold when the write ends: another process's change read meanwhile).
     let analytics: [AnalyticsEntry]
+    /// When it was made, just before its write was handed to the store.
+    let handedOver = ContinuousClock.now
 
     init(
         mutation: Mutation, next: SessionState, storedHead: SessionHead, answer: IdempotencyCache.Entry?, result: MutationResult, attempt: Int,

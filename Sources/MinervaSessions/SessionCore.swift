@@ -129,11 +129,15 @@ public final class SessionCore: Sendable {
 
     /// The session with this id when `token` is its bearer token, its request counted against
     /// its budget. A session not in memory is read from storage.
+    /// - Parameter checkingStore: whether a session in memory is checked against a store other
+    ///   processes write before use (every read must be). A request that only changes the
+    ///   session, through ``mutate(_:_:completion:)``, may skip it: its write is checked against
+    ///   the stored session, and a change that ends without one asks the store then.
     /// - Throws: `unauthorized` for an unknown session or a wrong token (never told apart),
     ///   `rateLimited` when its budget is spent, `unavailable` when storage cannot be read.
-    public func session(_ id: String, token: String) throws(SessionError) -> LiveSession {
+    public func session(_ id: String, token: String, checkingStore: Bool = true) throws(SessionError) -> LiveSession {
         // `find` checked the token: against the session's hash in memory, or the store's.
-        guard let session = try find(id, token: token) else { throw .unauthorized }
+        guard let session = try find(id, token: token, checkingStore: checkingStore) else { throw .unauthorized }
         try moveToCurrentApp(session)
         try session.admit(now: configuration.now())
         return session
@@ -197,17 +201,18 @@ public final class SessionCore: Sendable {
     /// The session in memory, or read from storage; `nil` for an unknown id or a wrong token,
     /// which is checked first, against the token's hash alone (in memory, or one small lookup in
     /// the store), so that a wrong token costs about the same whether the id exists or not.
-    private func find(_ id: String, token: String) throws(SessionError) -> LiveSession? {
+    private func find(_ id: String, token: String, checkingStore: Bool) throws(SessionError) -> LiveSession? {
         if let session = registry.session(id) {
             guard session.authorizes(token) else {
                 // The same lookup as for an id not in memory, so that the time tells nothing.
                 _ = try? store.tokenHash(of: id)
                 return nil
             }
-            return try following.validate(session, core: self)
+            return checkingStore ? try following.validate(session, core: self) : session
         }
         guard id.utf8.count <= 64 else { return nil }
         let stored: StoredSession?
+        let read = ContinuousClock.now
         do {
             // An unknown id's token is compared too (with a hash nothing matches): the same work.
             let tokenHash = try store.tokenHash(of: id)
@@ -240,7 +245,8 @@ public final class SessionCore: Sendable {
         }
         let session = LiveSession(
             id: id, tokenHash: stored.record.tokenHash, state: restored.state, storedHead: restored.storedHead, log: restored.log,
-            answers: restored.answers, configuration: configuration, lastUsed: stored.record.lastUsed, createdAt: stored.record.createdAt)
+            answers: restored.answers, configuration: configuration, lastUsed: stored.record.lastUsed, createdAt: stored.record.createdAt,
+            confirmedAt: read)
         let inMemory = registry.insert(session)
         guard inMemory === session else {
             // Another request read it first, perhaps before a change this read saw: the one in

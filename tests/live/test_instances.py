@@ -142,6 +142,33 @@ def test_a_change_through_one_instance_is_seen_at_once_through_every_other(deplo
     assert [session.on(instance).call("GET")[0] for instance in instances] == [401, 401, 401]   # as on one instance
 
 
+def test_a_change_through_an_instance_whose_copy_is_older_answers_as_the_store_stands(deployment):
+    """A change does not check the session against the store before its step (its write is
+    checked): an instance whose copy is older than what another instance stored must still answer
+    a refusal, a 412 or a body error only as the stored session would, never from its copy."""
+    a, b, _ = deployment.instances
+    session = deployment.nginx.create_session()
+    on_a, on_b = session.on(a), session.on(b)
+    assert on_a.call("POST", "/pop")[0] == 409                 # A holds the session at version 1: nothing to pop
+    status, _, pushed = push(on_b, "b1")
+    assert status == 200 and pushed["version"] == 2
+    # A's copy has nothing to pop; the stored session has followers on top
+    status, _, popped = on_a.call("POST", "/pop")
+    assert status == 200 and popped["version"] == 3, (status, popped)
+    # If-Match names a version only B has made: A's copy would refuse it
+    assert push(on_b, "b2")[2]["version"] == 4
+    status, _, popped = on_a.call("POST", "/pop", headers={"If-Match": '"4"'})
+    assert status == 200 and popped["version"] == 5, (status, popped)
+    # a body error after a current If-Match is 400, not A's 412
+    assert push(on_b, "b3")[2]["version"] == 6
+    status, _, refused = on_a.call("POST", "/push", {"screen": 7}, headers={"If-Match": '"6"'})
+    assert status == 400, (status, refused)
+    # and a stale If-Match is still refused, with the stored version
+    status, headers, _ = on_a.call("POST", "/pop", headers={"If-Match": '"5"'})
+    assert status == 412 and headers["ETag"] == '"6"', (status, headers)
+    assert on_b.get()["version"] == on_a.get()["version"] == 6
+
+
 def test_long_polls_with_nothing_new_end_when_their_wait_does(deployment):
     """A request served on a store thread answers through a deferred of the connection's: a long
     poll there must still answer when its wait ends (the events' long poll did not, once)."""

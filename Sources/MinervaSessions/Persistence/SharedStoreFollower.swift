@@ -32,6 +32,7 @@ struct SharedStoreFollower: SessionFollowing {
     func validate(_ session: LiveSession, core: SessionCore) throws(SessionError) -> LiveSession? {
         let known = session.slot.withLock { SessionHead(version: $0.state.version, lastEvent: $0.state.lastEvent) }
         let reading: SessionReading
+        let read = ContinuousClock.now
         do {
             reading = try store.loadSession(session.id, eventTail: core.eventsInMemory, unlessAt: known)
         } catch {
@@ -48,9 +49,12 @@ struct SharedStoreFollower: SessionFollowing {
             case .missing:
                 core.close(session, in: &slot)
             case .unchanged:
-                break
+                slot.confirmedAt = max(slot.confirmedAt, read)
             case .changed(let stored):
                 adopt(stored, older: older, into: session, in: &slot, core: core)
+                // Unless the session holds a newer state already (a write of this process that
+                // committed meanwhile, confirmed then) or could not take what was read.
+                if slot.state.lastEvent == stored.newestEvent { slot.confirmedAt = max(slot.confirmedAt, read) }
             }
             return slot.turn.isClosed ? nil : session
         }
@@ -61,6 +65,7 @@ struct SharedStoreFollower: SessionFollowing {
         for _ in 0..<3 {
             let known = session.slot.withLock { $0.state.lastEvent }
             let stored: StoredSession?
+            let read = ContinuousClock.now
             do {
                 stored = try store.loadSession(session.id, eventTail: core.eventsInMemory)
             } catch {
@@ -73,6 +78,7 @@ struct SharedStoreFollower: SessionFollowing {
                 guard !slot.turn.isClosed else { return true }
                 guard slot.state.lastEvent == known else { return false }
                 if let stored { adopt(stored, older: older, into: session, in: &slot, core: core) } else { core.close(session, in: &slot) }
+                if slot.state.lastEvent == stored?.newestEvent { slot.confirmedAt = max(slot.confirmedAt, read) }
                 return true
             }
             if done { return }

@@ -106,6 +106,11 @@ public struct StoredSession: Sendable {
     /// Its remembered answers, oldest first.
     public var answers: [AnswerRecord]
 
+    /// Its newest stored event: the head's, or the newest after it.
+    var newestEvent: Int {
+        max(record.lastEvent, events.last?.seq ?? 0)
+    }
+
     /// Bundles what was read.
     public init(record: SessionRecord, events: [EventRecord], lists: [ListRecord], answers: [AnswerRecord]) {
         self.record = record
