@@ -1,5 +1,6 @@
 """What a change costs on each store, with every session in play: push/pop on the memory store,
-SQLite, one PostgreSQL instance and three behind nginx round-robin, this build beside REF's.
+SQLite, one PostgreSQL instance, and three behind nginx (round-robin, and each session kept on one
+instance by deploy/nginx's consistent hash), this build beside REF's.
 
 For each configuration wrk runs push_pop.lua over SESSIONS sessions (512) on CONNECTIONS
 connections (64), which sends every session its share in turn; a run whose sessions' shares are
@@ -146,14 +147,14 @@ def wrk(url, sessions, seconds, log_name, checked=True):
 class Configuration:
     """`instances` of `binary` on `store`, reached directly (one) or through nginx round-robin."""
 
-    def __init__(self, binary, store, instances):
-        self.binary, self.store, self.count = binary, store, instances
+    def __init__(self, binary, store, instances, by_session):
+        self.binary, self.store, self.count, self.by_session = binary, store, instances, by_session
 
     def __enter__(self):
         conftest.BINARY = self.binary
         arguments = ["--store", self.store, "--threads", SERVER_THREADS, "--rate-limit", "0", "--log-level", "notice", "--app", str(TABS)]
         self.instances = [conftest.RunningServer(*arguments) for _ in range(self.count)]
-        self.nginx = Nginx(self.instances) if self.count > 1 else None
+        self.nginx = Nginx(self.instances, by_session=self.by_session) if self.count > 1 else None
         self.url = self.nginx.url if self.nginx else self.instances[0].url
         return self
 
@@ -177,7 +178,7 @@ def measure(cluster, name, build, binary, kind, instances, round_index):
         cluster.sql(f'CREATE DATABASE "{database}"', database="postgres")
         cluster.sql("CREATE EXTENSION IF NOT EXISTS pg_stat_statements", database=database)
         store = cluster.url(database)
-    with Configuration(binary, store, instances) as configuration:
+    with Configuration(binary, store, instances, by_session="by session" in name) as configuration:
         sessions = make_sessions(configuration.url, SESSIONS)
         wrk(configuration.url, sessions, WARMUP, f"{label}-warmup.txt", checked=False)
         servers = [instance.process.pid for instance in configuration.instances]
@@ -196,7 +197,8 @@ def main():
     binaries = builds()
     runs = [("memory", "this build", "memory", 1), ("SQLite", "this build", "sqlite", 1)]
     for build in binaries:
-        runs += [("PostgreSQL ×1", build, "postgres", 1), ("PostgreSQL ×3 round-robin", build, "postgres", 3)]
+        runs += [("PostgreSQL ×1", build, "postgres", 1), ("PostgreSQL ×3 round-robin", build, "postgres", 3),
+                 ("PostgreSQL ×3 by session", build, "postgres", 3)]
     figures = {run: [] for run in runs}
     with counting_cluster() as cluster:
         for round_index in range(ROUNDS):
@@ -218,11 +220,12 @@ def main():
             f"| {name} | {build} | {rps:,.0f} | {errors:.0f} | {server:.0f} | {database:.0f} | {server + database:.0f} | "
             + (f"{sent:.2f} |" if kind == "postgres" else "– |"))
     this = {name: figures for (name, build, _, _), figures in medians.items() if build == "this build"}
-    one, three = this["PostgreSQL ×1"], this["PostgreSQL ×3 round-robin"]
+    one, three, pinned = this["PostgreSQL ×1"], this["PostgreSQL ×3 round-robin"], this["PostgreSQL ×3 by session"]
     lines += [
         "",
         f"This build: PostgreSQL/SQLite req/s {one[0] / this['SQLite'][0]:.2f}×, SQLite/memory {this['SQLite'][0] / this['memory'][0]:.2f}×, "
-        f"three instances' CPU per mutation / one's {(three[2] + three[3]) / (one[2] + one[3]):.2f}×.",
+        f"three instances' CPU per mutation / one's {(three[2] + three[3]) / (one[2] + one[3]):.2f}× round-robin, "
+        f"{(pinned[2] + pinned[3]) / (one[2] + one[3]):.2f}× by session.",
     ]
     report = "\n".join(lines) + "\n"
     (RESULTS / "table.md").write_text(report)

@@ -151,6 +151,7 @@ extension SessionCore {
                 listHistory: configuration.limits.listHistory)
             let written = WrittenChange(
                 mutation: mutation, next: next, storedHead: storedHead, answer: entry, result: result, attempt: attempt,
+                fromConfirmedState: slot.confirmedAt >= mutation.arrival,
                 analytics: analytics.entries(
                     ofBlock: block ?? [], from: slot.state, to: next, session: session.id,
                     at: mutation.deviceTime.map { Self.analyticsTime(ofDeviceTime: $0, now: now, createdAt: session.createdAt) }))
@@ -285,10 +286,12 @@ extension SessionCore {
             }
             // Runs again after a random pause that grows with each conflict, so that a process
             // losing the race to a busy one gets its turn; the session keeps its turn meanwhile,
-            // so that work waiting for it stays in order. The store is read before the lock.
+            // so that work waiting for it stays in order. The store is read before the lock. A
+            // first write from a copy not confirmed since the change arrived lost no race (the
+            // copy was older than the store): it runs again at once.
             slot.turn.beginWrite()
             let completion = completion()
-            let pause = Double.random(in: 0...(0.001 * Double(1 << min(attempt, 6))))
+            let pause = attempt == 0 && !written.fromConfirmedState ? 0 : Double.random(in: 0...(0.001 * Double(1 << min(attempt, 6))))
             DispatchQueue.global().asyncAfter(deadline: .now() + pause) {
                 self.following.reload(session, core: self)
                 self.endWrite(of: session) { slot in
@@ -352,6 +355,8 @@ private final class WrittenChange: Sendable {
     let result: MutationResult
     /// How many times its write conflicted with another process's already.
     let attempt: Int
+    /// Whether its step started from a state known to be the store's after the change arrived.
+    let fromConfirmedState: Bool
     /// Its flow analytics, made from the state its step started from (which the session may no
     /// longer hold when the write ends: another process's change read meanwhile).
     let analytics: [AnalyticsEntry]
@@ -360,7 +365,7 @@ private final class WrittenChange: Sendable {
 
     init(
         mutation: Mutation, next: SessionState, storedHead: SessionHead, answer: IdempotencyCache.Entry?, result: MutationResult, attempt: Int,
-        analytics: [AnalyticsEntry]
+        fromConfirmedState: Bool, analytics: [AnalyticsEntry]
     ) {
         self.mutation = mutation
         self.next = next
@@ -368,6 +373,7 @@ private final class WrittenChange: Sendable {
         self.answer = answer
         self.result = result
         self.attempt = attempt
+        self.fromConfirmedState = fromConfirmedState
         self.analytics = analytics
     }
 }
