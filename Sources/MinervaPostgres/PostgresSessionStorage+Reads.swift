@@ -59,6 +59,26 @@ extension PostgresSessionStorage {
         return .changed(StoredSession(record: record, events: events, lists: lists, answers: answers))
     }
 
+    /// The head row and the events after `$2`, in one statement (one snapshot).
+    static let tailStatement = """
+        SELECT 0 AS kind, version AS number, last_event AS second, app_version AS text, NULL::bytea AS body FROM minerva_session WHERE id = $1
+        UNION ALL
+        SELECT 1, seq, NULL, NULL, body FROM minerva_event WHERE session = $1 AND seq > $2
+        """
+
+    public func loadTail(of id: String, after known: Int) throws(StorageError) -> StoredTail? {
+        let rows = try call { connection, deadline throws(PostgresError) in
+            try connection.query(Self.tailStatement, [.text(id), .int(known)], until: deadline)
+        }
+        guard let row = (0..<rows.count).first(where: { rows.int($0, 0) == 0 }) else { return nil }
+        var events: [EventRecord] = []
+        for index in 0..<rows.count where rows.int(index, 0) == 1 {
+            events.append(EventRecord(seq: rows.int(index, 1), body: rows.bytes(index, 4)))
+        }
+        events.sort { $0.seq < $1.seq }
+        return StoredTail(head: SessionHead(version: rows.int(row, 1), lastEvent: rows.int(row, 2)), appVersion: rows.text(row, 3), events: events)
+    }
+
     public func tokenHash(of id: String) throws(StorageError) -> [UInt8]? {
         try call { connection, deadline throws(PostgresError) in
             let rows = try connection.query("SELECT token_hash FROM minerva_session WHERE id = $1", [.text(id)], until: deadline)

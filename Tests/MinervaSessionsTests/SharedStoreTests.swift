@@ -52,6 +52,15 @@ import Testing
             return max(stored.record.lastEvent, stored.events.last?.seq ?? 0) == known.lastEvent ? .unchanged : .changed(stored)
         }
 
+        func loadTail(of id: String, after known: Int) throws(StorageError) -> StoredTail? {
+            guard let stored = try store.loadSession(id, eventTail: 0) else { return nil }
+            let newest = max(stored.record.lastEvent, stored.events.last?.seq ?? 0)
+            let events = newest > known ? try store.events(of: id, after: known, through: newest) : []
+            return StoredTail(
+                head: SessionHead(version: stored.record.version, lastEvent: stored.record.lastEvent), appVersion: stored.record.appVersion,
+                events: events)
+        }
+
         func announceAppVersion(_ version: String) throws(StorageError) {
             guard !store.isFailing else { throw StorageError("the disk is full") }
             bus.appVersions.withLock { generations in

@@ -132,6 +132,24 @@ public enum SessionReading: Sendable {
     case changed(StoredSession)
 }
 
+/// What a shared store holds of a session after the events a process has: the head's version,
+/// newest event and app version, and every event after those the process holds.
+public struct StoredTail: Sendable {
+    /// The stored head (a snapshot the events after it bring up to date).
+    public let head: SessionHead
+    /// The app version the stored session runs.
+    public let appVersion: String
+    /// The events after the caller's newest, oldest first (none when it holds the newest).
+    public let events: [EventRecord]
+
+    /// Bundles what was read.
+    public init(head: SessionHead, appVersion: String, events: [EventRecord]) {
+        self.head = head
+        self.appVersion = appVersion
+        self.events = events
+    }
+}
+
 /// A store that several processes share. Each process may keep sessions in memory, but checks
 /// a session's version in the store before every use, so that what it serves never depends on
 /// its cache; and it is told about the others' commits, so that its long polls and streams hear
@@ -157,6 +175,11 @@ public protocol SharedSessionStorage: SessionStorage {
     ///   - eventTail: how many of its newest events to read with it at least.
     ///   - known: the version and newest event the caller holds.
     func loadSession(_ id: String, eventTail: Int, unlessAt known: SessionHead) throws(StorageError) -> SessionReading
+
+    /// A session's head and the events after `known` (its `seq`), in one snapshot: what a process
+    /// that holds the session up to `known` replays to catch up, without reading the head's state.
+    /// - Returns: `nil` when the session is not stored.
+    func loadTail(of id: String, after known: Int) throws(StorageError) -> StoredTail?
 
     /// The `seq` of the newest event of each of these sessions (the greater of its head's
     /// `lastEvent` and its newest event's; those not stored are left out).

@@ -1,8 +1,11 @@
+import MinervaCoordinator
 import MinervaModel
 
 /// Keeps the sessions this process holds in memory in step with a store other processes write
-/// too: every use checks the session's version in the store first, and commits the others
-/// announce bring the sessions followed here up to date, their followers hearing every block.
+/// too: every read checks the session's version in the store first (a change is checked by its
+/// write), and commits the others announce bring the sessions followed here up to date, their
+/// followers hearing every block. A session behind the store catches up by replaying the events
+/// it missed when it can, and is read whole when it cannot.
 /// The store is always read before a session's lock is taken; the lock is held only to swap.
 ///
 /// What is stored is adopted at once, even while a write of this process is with the store, so
@@ -30,6 +33,22 @@ struct SharedStoreFollower: SessionFollowing {
     }
 
     func validate(_ session: LiveSession, core: SessionCore) throws(SessionError) -> LiveSession? {
+        let caughtUp: TailCatchUp
+        do {
+            caughtUp = try catchUp(session, core: core)
+        } catch {
+            core.logger.error("could not check session \(session.id) in storage: \(error)")
+            throw .storeUnreadable
+        }
+        switch caughtUp {
+        case .missing:
+            session.slot.withLock { core.close(session, in: &$0) }
+            return nil
+        case .done:
+            return session.slot.withLock { $0.turn.isClosed } ? nil : session
+        case .wholeReadNeeded:
+            break
+        }
         let known = session.slot.withLock { SessionHead(version: $0.state.version, lastEvent: $0.state.lastEvent) }
         let reading: SessionReading
         let read = ContinuousClock.now
@@ -61,6 +80,16 @@ struct SharedStoreFollower: SessionFollowing {
     }
 
     func reload(_ session: LiveSession, core: SessionCore) {
+        do {
+            switch try catchUp(session, core: core) {
+            case .missing: return session.slot.withLock { core.close(session, in: &$0) }
+            case .done: return
+            case .wholeReadNeeded: break
+            }
+        } catch {
+            core.logger.error("could not read session \(session.id) again from storage: \(error)")
+            return
+        }
         // Another reload may swap in between the read and the lock: then read again.
         for _ in 0..<3 {
             let known = session.slot.withLock { $0.state.lastEvent }
@@ -103,6 +132,76 @@ struct SharedStoreFollower: SessionFollowing {
 
     func announce(_ version: String) throws(StorageError) {
         try store.announceAppVersion(version)
+    }
+
+    /// How catching a session up from its stored tail went.
+    private enum TailCatchUp {
+        /// It is not stored: the session is closed.
+        case missing
+        /// It holds what the store held when the tail was read, or something newer.
+        case done
+        /// The tail cannot be replayed on it (a list's new cells, another app version, events
+        /// the store no longer keeps, a head of an earlier release): the whole session is read.
+        case wholeReadNeeded
+    }
+
+    /// Reads the session's stored head and the events after those it holds (one small read,
+    /// the head's state not among it) and replays those events on its state, block by block, as
+    /// a client that mirrors a session does (``SessionState/replay(_:)``), publishing each block.
+    private func catchUp(_ session: LiveSession, core: SessionCore) throws(StorageError) -> TailCatchUp {
+        let known = session.slot.withLock { $0.state.lastEvent }
+        let read = ContinuousClock.now
+        guard let tail = try store.loadTail(of: session.id, after: known) else { return .missing }
+        let events = try? tail.events.map { record throws(SnapshotError) in try SessionEvent(record: record) }
+        return session.slot.withLock { slot -> TailCatchUp in
+            guard !slot.turn.isClosed else { return .done }
+            let newest = max(tail.head.lastEvent, tail.events.last?.seq ?? known)
+            // A write of this process committed meanwhile, or another read swapped: what the
+            // session holds is as new as what was read, or the whole session is read.
+            guard slot.state.lastEvent == known else { return slot.state.lastEvent >= newest ? .done : .wholeReadNeeded }
+            if newest == known {
+                slot.confirmedAt = max(slot.confirmedAt, read)
+                return .done
+            }
+            guard let events, Self.replays(events, after: known, through: newest), tail.appVersion == slot.state.appVersion,
+                slot.storedHead != SessionState.headDue
+            else { return .wholeReadNeeded }
+            var state = slot.state
+            var blocks: [ArraySlice<SessionEvent>] = []
+            var start = events.startIndex
+            for (index, event) in events.enumerated() where event.isFinal {
+                state.replay(Array(events[start...index]))
+                blocks.append(events[start...index])
+                start = index + 1
+            }
+            SharedStoreMetrics.reloaded()
+            core.liveNodes.add(state.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
+            slot.state = state
+            slot.storedHead = tail.head
+            slot.confirmedAt = max(slot.confirmedAt, read)
+            if slot.log.events.last?.seq == known {
+                slot.log.append(events, keep: core.eventsInMemory, budget: core.historyBudget.events)
+            } else {
+                slot.log = SessionLog(events)
+                slot.log.trim(keep: core.eventsInMemory, atLeast: 0, budget: core.historyBudget.events)
+            }
+            for block in blocks { core.hub.publish(block, state: state, session: session.id) }
+            return .done
+        }
+    }
+
+    /// Whether `events` are every event after `known` through `newest`, in whole blocks, each of
+    /// which a replay brings about: none changes a list's cells or the app version.
+    private static func replays(_ events: [SessionEvent], after known: Int, through newest: Int) -> Bool {
+        guard let last = events.last, last.isFinal, last.seq == newest else { return false }
+        for (offset, event) in events.enumerated() {
+            guard event.seq == known + 1 + offset else { return false }
+            switch event.change {
+            case .listChanged, .appChanged: return false
+            case .navigation, .unchanged: continue
+            }
+        }
+        return true
     }
 
     /// Another process committed a change of a session: a session followed here that is behind
