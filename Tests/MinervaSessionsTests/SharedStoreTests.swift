@@ -4,6 +4,7 @@ import MinervaCoordinator
 import MinervaModel
 @testable import MinervaSessions
 import MinervaSQLite
+import Synchronization
 import Testing
 
 /// Two processes' cores on one SQLite file, told of each other's commits as a shared store's
@@ -32,6 +33,8 @@ import Testing
     final class SharedSQLite: SharedSessionStorage, AnalyticsStorage {
         let store: FaultyStorage
         let bus: CommitBus
+        /// How many times a core read a whole session (not its tail).
+        let wholeReads = Atomic(0)
 
         init(path: String, bus: CommitBus) throws {
             store = try FaultyStorage(path: path)
@@ -48,6 +51,7 @@ import Testing
         func followingChanged() {}
 
         func loadSession(_ id: String, eventTail: Int, unlessAt known: SessionHead) throws(StorageError) -> SessionReading {
+            wholeReads.add(1, ordering: .relaxed)
             guard let stored = try store.loadSession(id, eventTail: eventTail) else { return .missing }
             return max(stored.record.lastEvent, stored.events.last?.seq ?? 0) == known.lastEvent ? .unchanged : .changed(stored)
         }
@@ -95,7 +99,10 @@ import Testing
             return outcomes
         }
 
-        func loadSession(_ id: String, eventTail: Int) throws(StorageError) -> StoredSession? { try store.loadSession(id, eventTail: eventTail) }
+        func loadSession(_ id: String, eventTail: Int) throws(StorageError) -> StoredSession? {
+            wholeReads.add(1, ordering: .relaxed)
+            return try store.loadSession(id, eventTail: eventTail)
+        }
         func tokenHash(of id: String) throws(StorageError) -> [UInt8]? { try store.tokenHash(of: id) }
         func events(of id: String, after: Int, through last: Int) throws(StorageError) -> [EventRecord] {
             try store.events(of: id, after: after, through: last)
