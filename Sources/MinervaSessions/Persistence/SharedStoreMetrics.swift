@@ -2,9 +2,10 @@ import Metrics
 
 /// What keeping in step with a store other processes write costs, through swift-metrics: the
 /// commits of other processes this one heard of (only of sessions someone here follows), the
-/// sessions read again because the store held a newer state than this process (another
+/// sessions brought up to date because the store held a newer state than this process (another
 /// process's change, or this one's own write read back before its answer came; before serving,
-/// or to publish a change to followers here), and the writes refused because another process
+/// after a write conflicted, or to publish a change to followers here; by replaying the events
+/// missed, or reading the session whole), and the writes refused because another process
 /// changed the session first (each runs again on what is stored).
 enum SharedStoreMetrics {
     private static let notices = Counter(label: "minerva_store_commit_notices_total")
@@ -21,7 +22,7 @@ enum SharedStoreMetrics {
         notices.increment()
     }
 
-    /// Counts one session read again from the store, found newer than this process had it.
+    /// Counts one session brought up to date with the store, found newer than this process had it.
     static func reloaded() {
         reloads.increment()
     }
