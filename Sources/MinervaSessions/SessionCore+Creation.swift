@@ -111,7 +111,7 @@ extension SessionCore {
             answers: newAnswers(), configuration: configuration, lastUsed: now, createdAt: now)
         let response = answer(created)
         let entry = key.map { IdempotencyCache.Entry(key: $0, answer: response, storedAt: now) }
-        var write = state.creationWrite(id: session.id, tokenHash: session.tokenHash, now: now)
+        var write = state.creationWrite(id: session.id, tokenHash: session.tokenHash, now: now, asValues: writesValues)
         write.creationKeysExpireBefore = now - configuration.idempotencyLifetime
         if let entry {
             do {

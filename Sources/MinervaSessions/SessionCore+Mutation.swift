@@ -148,7 +148,7 @@ extension SessionCore {
                 from: slot.state, id: session.id, tokenHash: session.tokenHash, lastUsed: session.lastUsed, createdAt: session.createdAt,
                 block: block ?? [], answer: entry,
                 storedHead: &storedHead, keptAnswers: configuration.idempotencyCapacity, eventHistory: configuration.eventHistory,
-                listHistory: configuration.limits.listHistory)
+                listHistory: configuration.limits.listHistory, asValues: writesValues)
             let written = WrittenChange(
                 mutation: mutation, next: next, storedHead: storedHead, answer: entry, result: result, attempt: attempt,
                 fromConfirmedState: slot.confirmedAt >= mutation.arrival,

@@ -22,6 +22,8 @@ public final class SessionCore: Sendable {
     let store: any SessionStorage
     /// How writes reach ``store``.
     let writes: CommitPath
+    /// Whether ``store`` keeps the values a change writes rather than records (the memory store).
+    let writesValues: Bool
     /// Whether ``store`` takes writes, as the last one found.
     let writeHealth = WriteHealth()
     /// Reads what a session's in-memory history forgot, and its earlier versions.
@@ -58,6 +60,7 @@ public final class SessionCore: Sendable {
         store = stores.sessions
         apps = AppCatalog(app, version: appVersion, store: stores.sessions, logger: logger)
         writes = CommitPath(persistence, store: stores.sessions, health: writeHealth)
+        if case .memory = persistence { writesValues = true } else { writesValues = false }
         history = SessionHistory(store: stores.sessions, configuration: configuration, logger: logger)
         switch persistence {
         case .shared(let shared): following = SharedStoreFollower(store: shared)

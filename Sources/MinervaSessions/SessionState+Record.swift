@@ -22,13 +22,21 @@ extension SessionState {
     static let headDue = SessionHead(version: .min / 2, lastEvent: .min / 2)
 
     /// Everything a new session, made at `now`, writes.
-    func creationWrite(id: String, tokenHash: [UInt8], now: Double) -> SessionWrite {
-        var write = SessionWrite(record: record(id: id, tokenHash: tokenHash, lastUsed: now, createdAt: now), expectedLastEvent: nil)
+    /// - Parameter asValues: whether to write it as values (``SessionWrite/values``), encoding no record.
+    func creationWrite(id: String, tokenHash: [UInt8], now: Double, asValues: Bool = false) -> SessionWrite {
+        var write = SessionWrite(
+            record: record(id: id, tokenHash: tokenHash, lastUsed: now, createdAt: now, withState: !asValues), expectedLastEvent: nil)
+        var values: [(node: String, version: Int, content: ListContent)] = []
         for (node, history) in lists {
             for (version, content) in history.keptVersions {
-                write.newListVersions.append(ListRecord(node: node.description, version: version, body: content.recordBytes))
+                if asValues {
+                    values.append((node.description, version, content))
+                } else {
+                    write.newListVersions.append(ListRecord(node: node.description, version: version, body: content.recordBytes))
+                }
             }
         }
+        if asValues { write.values = WrittenValues(state: self, events: [], lists: values) }
         return write
     }
 
@@ -43,10 +51,11 @@ extension SessionState {
     ///   - keptAnswers: how many answers the store keeps for the session.
     ///   - eventHistory: how many events the log keeps.
     ///   - listHistory: how many versions before its current one a list keeps for diffs.
+    ///   - asValues: whether to write it as values (``SessionWrite/values``), encoding no record.
     func write(
         from old: SessionState, id: String, tokenHash: [UInt8], lastUsed: Double, createdAt: Double?, block: [SessionEvent],
         answer: IdempotencyCache.Entry?,
-        storedHead: inout SessionHead, keptAnswers: Int, eventHistory: Int, listHistory: Int
+        storedHead: inout SessionHead, keptAnswers: Int, eventHistory: Int, listHistory: Int, asValues: Bool = false
     ) -> SessionWrite {
         let writesHead =
             !block.isEmpty
@@ -54,10 +63,11 @@ extension SessionState {
                 || lastEvent - storedHead.lastEvent >= Self.headEventInterval || block.contains { $0.kind == .appChanged })
         if writesHead { storedHead = SessionHead(version: version, lastEvent: lastEvent) }
         var write = SessionWrite(
-            record: record(id: id, tokenHash: tokenHash, lastUsed: lastUsed, createdAt: createdAt, withState: writesHead),
+            record: record(id: id, tokenHash: tokenHash, lastUsed: lastUsed, createdAt: createdAt, withState: writesHead && !asValues),
             expectedLastEvent: old.lastEvent,
             writesHead: writesHead)
-        write.newEvents = block.map(\.record)
+        var listValues: [(node: String, version: Int, content: ListContent)] = []
+        if !asValues { write.newEvents = block.map(\.record) }
         // Events that fell out of the kept log go 64 at a time: a delete touches pages that
         // the mutation's own writes do not, so deleting one at every mutation would double them.
         let oldest = oldestKeptEvent(history: eventHistory)
@@ -68,7 +78,11 @@ extension SessionState {
             case .listChanged(let node, let list, _):
                 if list == 1 { write.restartedLists.append(node.description) }
                 if let history = lists[node] {
-                    write.newListVersions.append(ListRecord(node: node.description, version: history.version, body: history.current.recordBytes))
+                    if asValues {
+                        listValues.append((node.description, history.version, history.current))
+                    } else {
+                        write.newListVersions.append(ListRecord(node: node.description, version: history.version, body: history.current.recordBytes))
+                    }
                 }
                 if old.lists[node] != nil { write.supersededLists.append((node.description, event.seq)) }
             case .navigation(.removed(let removed)) where old.lists[removed.node] != nil:
@@ -81,6 +95,7 @@ extension SessionState {
             write.newAnswers = [answer.record]
             write.keptAnswers = keptAnswers
         }
+        if asValues { write.values = WrittenValues(state: self, events: block, lists: listValues) }
         return write
     }
 

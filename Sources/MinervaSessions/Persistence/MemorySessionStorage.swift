@@ -1,23 +1,39 @@
 import Locking
+import MinervaModel
 
-/// Sessions kept in this process's memory, gone with it: the store of `--store memory`. It keeps
-/// the same records as the durable stores and answers every call of ``SessionStorage`` as they
-/// do (the store-contract tests run it beside them), committing inline, within the caller's call.
-/// Unlike a disk, memory is not cheap: each session's history (its events, list versions no
-/// longer current and remembered answers) keeps within a byte budget, the oldest going first.
+/// Sessions kept in this process's memory, gone with it: the store of `--store memory`. It answers
+/// every call of ``SessionStorage`` as the durable stores do (the store-contract tests run it
+/// beside them), committing inline, within the caller's call. A session core writes it values
+/// (``SessionWrite/values``): the state, events and list contents the session holds anyway,
+/// shared rather than copied, so that a session costs little more than its live state; a record
+/// is encoded only when one is read. Records written as such (by the contract tests) are kept as
+/// they are. Unlike a disk, memory is not cheap: each session's history (its events, list
+/// versions no longer current and remembered answers) keeps within a byte budget, the oldest going first.
 public final class MemorySessionStorage: SessionStorage {
     /// What the store holds of one session.
     private struct Stored {
+        /// Its own row; without its head's state when ``head`` holds it.
         var record: SessionRecord
+        /// Its head as a value, when a core wrote it so: always its current state.
+        var head: SessionState?
         /// Its events, by `seq`, oldest first.
-        var events: [EventRecord] = []
+        var events: [KeptEvent] = []
         /// Its kept list versions: by node, oldest version first, each with the event from which
         /// it is no longer shown (`nil` for a node's current one).
-        var lists: [String: [(record: ListRecord, shownUntil: Int?)]] = [:]
+        var lists: [String: [(kept: KeptList, shownUntil: Int?)]] = [:]
         /// Its remembered answers, by key.
         var answers: [String: AnswerRecord] = [:]
-        /// The bytes of the bodies of its events, list versions and answers.
+        /// What its events, list versions and answers count against its budget.
         var bytes = 0
+
+        /// Its row with its head's state, encoded now when the head is a value.
+        var headRecord: SessionRecord {
+            guard let head else { return record }
+            return SessionRecord(
+                id: record.id, tokenHash: record.tokenHash, version: record.version, lastEvent: record.lastEvent, firstEvent: record.firstEvent,
+                appVersion: record.appVersion, state: head.tree.headRecordBytes(devices: head.devices), lastUsed: record.lastUsed,
+                createdAt: record.createdAt)
+        }
     }
 
     private struct Contents {
@@ -44,8 +60,10 @@ public final class MemorySessionStorage: SessionStorage {
             let afterHead = Self.firstIndex(in: stored.events, notBefore: stored.record.lastEvent + 1)
             let start = min(afterHead, max(0, stored.events.count - max(0, eventTail)))
             return StoredSession(
-                record: stored.record, events: Array(stored.events[start...]),
-                lists: stored.lists.keys.sorted().flatMap { Self.listsToLoad(stored.lists[$0] ?? [], after: (stored.events.last?.seq ?? 0) - eventTail) },
+                record: stored.headRecord, events: stored.events[start...].map(\.record),
+                lists: stored.lists.keys.sorted().flatMap { node in
+                    Self.listsToLoad(stored.lists[node] ?? [], after: (stored.events.last?.seq ?? 0) - eventTail).map { $0.record(node: node) }
+                },
                 answers: stored.answers.values.sorted { $0.storedAt < $1.storedAt })
         }
     }
@@ -58,7 +76,7 @@ public final class MemorySessionStorage: SessionStorage {
         contents.withLock { contents in
             guard let events = contents.sessions[id]?.events, after < last else { return [] }
             let start = Self.firstIndex(in: events, notBefore: after + 1)
-            return Array(events[start...].prefix { $0.seq <= last })
+            return events[start...].prefix { $0.seq <= last }.map(\.record)
         }
     }
 
@@ -67,12 +85,12 @@ public final class MemorySessionStorage: SessionStorage {
             guard let events = contents.sessions[id]?.events,
                 let start = events.lastIndex(where: { $0.carriesCheckpoint && ($0.version ?? .max) <= max(version, 2) })
             else { return [] }
-            return Array(events[start...].prefix { $0.seq <= last })
+            return events[start...].prefix { $0.seq <= last }.map(\.record)
         }
     }
 
     public func listVersion(of id: String, node: String, version: Int) throws(StorageError) -> ListRecord? {
-        contents.withLock { $0.sessions[id]?.lists[node]?.first { $0.record.version == version }?.record }
+        contents.withLock { $0.sessions[id]?.lists[node]?.first { $0.kept.version == version }?.kept.record(node: node) }
     }
 
     public func loadAnswer(of id: String, key: String) throws(StorageError) -> AnswerRecord? {
@@ -138,14 +156,21 @@ public final class MemorySessionStorage: SessionStorage {
             guard let stored = contents.sessions[record.id], max(stored.record.lastEvent, stored.events.last?.seq ?? 0) == expected else {
                 return .conflict
             }
-            if change.writesHead { contents.sessions[record.id]!.record = record.replacingHead(of: stored.record) }
+            if let values = change.values {
+                // A head of values is the current state: always written, as it costs nothing.
+                contents.sessions[record.id]!.record = record.replacingHead(of: stored.record)
+                contents.sessions[record.id]!.head = values.state
+            } else if change.writesHead {
+                contents.sessions[record.id]!.record = record.replacingHead(of: stored.record)
+                contents.sessions[record.id]!.head = nil
+            }
         } else {
             guard contents.sessions[record.id] == nil else { return .conflict }
             if let creation = change.creation {
                 if let claimed = contents.creations[creation.key], claimed.storedAt >= change.creationKeysExpireBefore { return .conflict }
                 contents.creations[creation.key] = creation
             }
-            contents.sessions[record.id] = Stored(record: record)
+            contents.sessions[record.id] = Stored(record: record, head: change.values?.state)
         }
         Self.apply(change, to: &contents.sessions[record.id]!)
         if contents.sessions[record.id]!.bytes > historyBudget { Self.trim(&contents.sessions[record.id]!, budget: historyBudget) }
@@ -154,15 +179,16 @@ public final class MemorySessionStorage: SessionStorage {
 
     /// Adds a change's events, list versions and answers, and drops what fell out of the kept histories.
     private static func apply(_ change: SessionWrite, to stored: inout Stored) {
-        for event in change.newEvents {
+        let events = change.values.map { $0.events.map(KeptEvent.value) } ?? change.newEvents.map(KeptEvent.record)
+        for event in events {
             let index = firstIndex(in: stored.events, notBefore: event.seq)
             if index < stored.events.endIndex, stored.events[index].seq == event.seq {
-                stored.bytes -= stored.events[index].body.count
+                stored.bytes -= stored.events[index].byteCount
                 stored.events[index] = event
             } else {
                 stored.events.insert(event, at: index)
             }
-            stored.bytes += event.body.count
+            stored.bytes += event.byteCount
         }
         if let oldest = change.oldestKeptEvent {
             // The newest checkpoint before the kept events stays, with those after it.
@@ -173,17 +199,20 @@ public final class MemorySessionStorage: SessionStorage {
             if let index = stored.lists[node]?.firstIndex(where: { $0.shownUntil == nil }) { stored.lists[node]![index].shownUntil = at }
         }
         for node in change.restartedLists {
-            stored.bytes -= stored.lists.removeValue(forKey: node)?.reduce(0) { $0 + $1.record.body.count } ?? 0
+            stored.bytes -= stored.lists.removeValue(forKey: node)?.reduce(0) { $0 + $1.kept.byteCount } ?? 0
         }
-        for list in change.newListVersions {
-            var versions = stored.lists[list.node, default: []]
-            if let index = versions.firstIndex(where: { $0.record.version == list.version }) {
-                stored.bytes -= versions.remove(at: index).record.body.count
+        let lists =
+            change.values.map { $0.lists.map { (node: $0.node, kept: KeptList.value(version: $0.version, content: $0.content)) } }
+            ?? change.newListVersions.map { (node: $0.node, kept: KeptList.record($0)) }
+        for (node, list) in lists {
+            var versions = stored.lists[node, default: []]
+            if let index = versions.firstIndex(where: { $0.kept.version == list.version }) {
+                stored.bytes -= versions.remove(at: index).kept.byteCount
             }
             versions.append((list, nil))
-            versions.sort { $0.record.version < $1.record.version }
-            stored.lists[list.node] = versions
-            stored.bytes += list.body.count
+            versions.sort { $0.kept.version < $1.kept.version }
+            stored.lists[node] = versions
+            stored.bytes += list.byteCount
         }
         if change.oldestKeptEvent != nil { dropUnshownLists(of: &stored, retained: change.retainedListVersions) }
         for answer in change.newAnswers {
@@ -198,14 +227,14 @@ public final class MemorySessionStorage: SessionStorage {
     /// answer rather than apply its request again). A client asking for what went is told to reload.
     private static func trim(_ stored: inout Stored, budget: Int) {
         while stored.bytes > budget, let node = stored.lists.first(where: { $0.value.first?.shownUntil != nil })?.key {
-            stored.bytes -= stored.lists[node]!.removeFirst().record.body.count
+            stored.bytes -= stored.lists[node]!.removeFirst().kept.byteCount
             if stored.lists[node]!.isEmpty { stored.lists[node] = nil }
         }
         let afterHead = firstIndex(in: stored.events, notBefore: stored.record.lastEvent + 1)
         var dropped = 0
         var bytes = stored.bytes
         while bytes > budget, dropped < afterHead {
-            bytes -= stored.events[dropped].body.count
+            bytes -= stored.events[dropped].byteCount
             dropped += 1
         }
         dropEvents(upTo: dropped, of: &stored)
@@ -214,9 +243,9 @@ public final class MemorySessionStorage: SessionStorage {
 
     /// What a load reads of a node's list versions: none for a removed node (they stay for time
     /// travel); else its current and previous version, and those replaced after the event `after`.
-    private static func listsToLoad(_ versions: [(record: ListRecord, shownUntil: Int?)], after: Int) -> [ListRecord] {
+    private static func listsToLoad(_ versions: [(kept: KeptList, shownUntil: Int?)], after: Int) -> [KeptList] {
         guard let current = versions.last, current.shownUntil == nil else { return [] }
-        return versions.filter { $0.record.version >= current.record.version - 1 || ($0.shownUntil ?? .max) > after }.map(\.record)
+        return versions.filter { $0.kept.version >= current.kept.version - 1 || ($0.shownUntil ?? .max) > after }.map(\.kept)
     }
 
     /// Drops the list versions that no kept event shows, except a living node's newest `retained`
@@ -224,13 +253,13 @@ public final class MemorySessionStorage: SessionStorage {
     private static func dropUnshownLists(of stored: inout Stored, retained: Int) {
         let oldestEvent = stored.events.first?.seq ?? .max
         for (node, versions) in stored.lists {
-            let floor = versions.last?.shownUntil == nil ? versions.last!.record.version - retained : .max
+            let floor = versions.last?.shownUntil == nil ? versions.last!.kept.version - retained : .max
             let kept = versions.filter { version in
                 guard let shownUntil = version.shownUntil, shownUntil < oldestEvent else { return true }
-                return version.record.version >= floor
+                return version.kept.version >= floor
             }
             guard kept.count < versions.count else { continue }
-            stored.bytes -= versions.reduce(0) { $0 + $1.record.body.count } - kept.reduce(0) { $0 + $1.record.body.count }
+            stored.bytes -= versions.reduce(0) { $0 + $1.kept.byteCount } - kept.reduce(0) { $0 + $1.kept.byteCount }
             stored.lists[node] = kept.isEmpty ? nil : kept
         }
     }
@@ -238,7 +267,7 @@ public final class MemorySessionStorage: SessionStorage {
     /// Drops the events before `index`.
     private static func dropEvents(upTo index: Int, of stored: inout Stored) {
         guard index > 0 else { return }
-        stored.bytes -= stored.events[..<index].reduce(0) { $0 + $1.body.count }
+        stored.bytes -= stored.events[..<index].reduce(0) { $0 + $1.byteCount }
         stored.events.removeFirst(index)
     }
 
@@ -249,7 +278,7 @@ public final class MemorySessionStorage: SessionStorage {
     }
 
     /// The index of the first event whose `seq` is `seq` or more.
-    private static func firstIndex(in events: [EventRecord], notBefore seq: Int) -> Int {
+    private static func firstIndex(in events: [KeptEvent], notBefore seq: Int) -> Int {
         var low = 0
         var high = events.count
         while low < high {

@@ -1,3 +1,6 @@
+public import MinervaList
+public import MinervaModel
+
 /// What one mutation, creation or deletion writes: stores carry it out in one transaction,
 /// several of them together when they are committed as a group.
 public enum StorageWrite: Sendable {
@@ -51,12 +54,34 @@ public struct SessionWrite: Sendable {
     public var creation: AnswerRecord?
     /// When creation keys stored earlier have expired (seconds since 1970).
     public var creationKeysExpireBefore = -Double.infinity
+    /// The change as the values the session core holds, for a store that keeps values (the
+    /// memory store) and encodes records only when they are read: then ``newEvents`` and
+    /// ``newListVersions`` are empty and ``record`` carries no state, and this says them.
+    public var values: WrittenValues?
 
     /// A write checked against `expectedLastEvent` (a creation when `nil`, which always writes its head).
     public init(record: SessionRecord, expectedLastEvent: Int?, writesHead: Bool = true) {
         self.record = record
         self.expectedLastEvent = expectedLastEvent
         self.writesHead = writesHead || expectedLastEvent == nil
+    }
+}
+
+/// What a change wrote, as values: the session's state after it (its head, always the current
+/// state), its events, and its new list versions.
+public struct WrittenValues: Sendable {
+    /// The session's state after the change.
+    public let state: SessionState
+    /// Its events, oldest first.
+    public let events: [SessionEvent]
+    /// Its new list versions, each its node's current one from now.
+    public let lists: [(node: String, version: Int, content: ListContent)]
+
+    /// Bundles the values.
+    public init(state: SessionState, events: [SessionEvent], lists: [(node: String, version: Int, content: ListContent)]) {
+        self.state = state
+        self.events = events
+        self.lists = lists
     }
 }
 
