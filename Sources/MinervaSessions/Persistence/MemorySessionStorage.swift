@@ -14,8 +14,8 @@ public final class MemorySessionStorage: SessionStorage {
     private struct Stored {
         /// Its own row; without its head's state when ``head`` holds it.
         var record: SessionRecord
-        /// Its head as a value, when a core wrote it so: always its current state.
-        var head: SessionState?
+        /// Its head as values, when a core wrote it so: always its current state.
+        var head: WrittenValues?
         /// Its events, by `seq`, oldest first.
         var events: [KeptEvent] = []
         /// Its kept list versions: by node, oldest version first, each with the event from which
@@ -26,9 +26,21 @@ public final class MemorySessionStorage: SessionStorage {
         /// What its events, list versions and answers count against its budget.
         var bytes = 0
 
+        /// Its newest event: the head's, or the newest after it.
+        var newestEvent: Int {
+            max(record.lastEvent, events.last?.seq ?? 0)
+        }
+
+        /// Takes a checked write's head: its row over what only a creation sets, and its state as a
+        /// value (`nil`: the row carries it).
+        mutating func replaceHead(with written: SessionRecord, state: WrittenValues?) {
+            record = written.replacingHead(of: record)
+            head = state
+        }
+
         /// Its row with its head's state, encoded now when the head is a value.
         var headRecord: SessionRecord {
-            guard let head else { return record }
+            guard let head = head?.state else { return record }
             return SessionRecord(
                 id: record.id, tokenHash: record.tokenHash, version: record.version, lastEvent: record.lastEvent, firstEvent: record.firstEvent,
                 appVersion: record.appVersion, state: head.tree.headRecordBytes(devices: head.devices), lastUsed: record.lastUsed,
@@ -150,19 +162,21 @@ public final class MemorySessionStorage: SessionStorage {
     }
 
     /// Writes one session's change, as the durable stores do (see ``SessionStorage/commit(_:)``).
+    /// The session is found once and changed in place (a copy of what is stored would make
+    /// every write below copy it all).
     private func save(_ change: SessionWrite, in contents: inout Contents) -> WriteOutcome {
         let record = change.record
+        let index: Dictionary<String, Stored>.Index
         if let expected = change.expectedLastEvent {
-            guard let stored = contents.sessions[record.id], max(stored.record.lastEvent, stored.events.last?.seq ?? 0) == expected else {
+            guard let found = contents.sessions.index(forKey: record.id), contents.sessions.values[found].newestEvent == expected else {
                 return .conflict
             }
+            index = found
             if let values = change.values {
                 // A head of values is the current state: always written, as it costs nothing.
-                contents.sessions[record.id]!.record = record.replacingHead(of: stored.record)
-                contents.sessions[record.id]!.head = values.state
+                contents.sessions.values[index].replaceHead(with: record, state: values)
             } else if change.writesHead {
-                contents.sessions[record.id]!.record = record.replacingHead(of: stored.record)
-                contents.sessions[record.id]!.head = nil
+                contents.sessions.values[index].replaceHead(with: record, state: nil)
             }
         } else {
             guard contents.sessions[record.id] == nil else { return .conflict }
@@ -170,16 +184,17 @@ public final class MemorySessionStorage: SessionStorage {
                 if let claimed = contents.creations[creation.key], claimed.storedAt >= change.creationKeysExpireBefore { return .conflict }
                 contents.creations[creation.key] = creation
             }
-            contents.sessions[record.id] = Stored(record: record, head: change.values?.state)
+            contents.sessions[record.id] = Stored(record: record, head: change.values)
+            index = contents.sessions.index(forKey: record.id)!
         }
-        Self.apply(change, to: &contents.sessions[record.id]!)
-        if contents.sessions[record.id]!.bytes > historyBudget { Self.trim(&contents.sessions[record.id]!, budget: historyBudget) }
+        Self.apply(change, to: &contents.sessions.values[index])
+        if contents.sessions.values[index].bytes > historyBudget { Self.trim(&contents.sessions.values[index], budget: historyBudget) }
         return .committed
     }
 
     /// Adds a change's events, list versions and answers, and drops what fell out of the kept histories.
     private static func apply(_ change: SessionWrite, to stored: inout Stored) {
-        let events = change.values.map { $0.events.map(KeptEvent.value) } ?? change.newEvents.map(KeptEvent.record)
+        let events = change.values.map { $0.events.map(KeptEvent.keeping) } ?? change.newEvents.map(KeptEvent.record)
         for event in events {
             let index = firstIndex(in: stored.events, notBefore: event.seq)
             if index < stored.events.endIndex, stored.events[index].seq == event.seq {

@@ -4,12 +4,18 @@ import MinervaModel
 /// An event as the memory store keeps it: the value a session core wrote, shared with the
 /// session's log and encoded only when it is read, or a record written as one.
 enum KeptEvent: Sendable {
-    case value(SessionEvent)
+    /// A value, boxed: the store's array of events stays small to move.
+    case value(Boxed<SessionEvent>)
     case record(EventRecord)
+
+    /// An event kept as its value.
+    static func keeping(_ event: SessionEvent) -> KeptEvent {
+        .value(Boxed(event))
+    }
 
     var seq: Int {
         switch self {
-        case .value(let event): event.seq
+        case .value(let event): event.value.seq
         case .record(let record): record.seq
         }
     }
@@ -17,7 +23,7 @@ enum KeptEvent: Sendable {
     /// Whether it carries a checkpoint of the session's state (see ``EventRecord/carriesCheckpoint``).
     var carriesCheckpoint: Bool {
         switch self {
-        case .value(let event): event.checkpoint != nil
+        case .value(let event): event.value.checkpoint != nil
         case .record(let record): record.carriesCheckpoint
         }
     }
@@ -25,7 +31,7 @@ enum KeptEvent: Sendable {
     /// The session version it made, when known.
     var version: Int? {
         switch self {
-        case .value(let event): event.version
+        case .value(let event): event.value.version
         case .record(let record): record.version
         }
     }
@@ -34,7 +40,7 @@ enum KeptEvent: Sendable {
     /// approximate size (``SessionEvent/approximateByteCount``).
     var byteCount: Int {
         switch self {
-        case .value(let event): event.approximateByteCount
+        case .value(let event): event.value.approximateByteCount
         case .record(let record): record.body.count
         }
     }
@@ -42,7 +48,7 @@ enum KeptEvent: Sendable {
     /// It as a record, encoded now when it is a value.
     var record: EventRecord {
         switch self {
-        case .value(let event): event.record
+        case .value(let event): event.value.record
         case .record(let record): record
         }
     }
@@ -76,5 +82,14 @@ enum KeptList: Sendable {
         case .value(let version, let content): ListRecord(node: node, version: version, body: content.recordBytes)
         case .record(let record): record
         }
+    }
+}
+
+/// A value behind one reference.
+final class Boxed<Value: Sendable>: Sendable {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
     }
 }

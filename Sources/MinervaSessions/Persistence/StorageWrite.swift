@@ -68,8 +68,9 @@ public struct SessionWrite: Sendable {
 }
 
 /// What a change wrote, as values: the session's state after it (its head, always the current
-/// state), its events, and its new list versions.
-public struct WrittenValues: Sendable {
+/// state), its events, and its new list versions. A class: the memory store keeps it as the
+/// session's head, a reference rather than a copy of the state.
+public final class WrittenValues: Sendable {
     /// The session's state after the change.
     public let state: SessionState
     /// Its events, oldest first.
