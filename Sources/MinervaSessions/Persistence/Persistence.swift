@@ -3,13 +3,14 @@
 /// other processes write it too.
 public enum Persistence: Sendable {
     /// In this process's memory (a ``MemorySessionStorage`` of the core's own), gone with the
-    /// process; every write commits inline, within the mutation's step.
+    /// process; every write commits inline, within the mutation's step, as values (no record encoded).
     case memory
     /// In a store of this process's own (SQLite): writes are committed in groups by one writer
     /// thread, and a mutation answers once its group is durable.
     case local(any SessionStorage & AnalyticsStorage)
-    /// In a store several processes share (PostgreSQL): grouped writes as with a local store; every
-    /// session is checked against the store before use, and followed through the others' commits.
+    /// In a store several processes share (PostgreSQL): grouped writes as with a local store; a
+    /// session is checked against the store before every read (a change is checked by its
+    /// write), and followed through the others' commits.
     case shared(any SharedSessionStorage & AnalyticsStorage)
 
     /// The store and the analytics store of this mode.
