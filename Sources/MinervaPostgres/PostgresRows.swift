@@ -43,7 +43,8 @@ struct PostgresRows: Sendable {
     }
 
     /// An `int4[]` column of one dimension (binary format: dimensions, NULL flag, element type,
-    /// length and lower bound, then each element's length and value); empty for NULL or no elements.
+    /// length and lower bound, then each element's length and value); empty for NULL or no
+    /// elements, and cut at a NULL element.
     func int32Array(_ row: Int, _ column: Int) -> [Int32] {
         guard let bytes = rows[row][column], bytes.count >= 12 else { return [] }
         func word(at offset: Int) -> Int32 {
@@ -54,7 +55,8 @@ struct PostgresRows: Sendable {
         var values: [Int32] = []
         values.reserveCapacity(count)
         var offset = 20
-        for _ in 0..<count where offset + 8 <= bytes.count && word(at: offset) == 4 {
+        for _ in 0..<count {
+            guard offset + 8 <= bytes.count, word(at: offset) == 4 else { break }
             values.append(word(at: offset + 4))
             offset += 8
         }

@@ -22,7 +22,7 @@ public final class LiveSession: Sendable {
         /// By when ``state`` was known to be what the store holds (a read found it so, or this
         /// process's write of it committed; an instant no later than that). On a store other
         /// processes write, a change that arrived after it and ends without a write of its own
-        /// asks the store first (see ``SessionCore/start(_:of:in:completion:attempt:)``).
+        /// asks the store first (see ``SessionCore/start(_:of:in:completion:attempt:confirmed:)``).
         var confirmedAt: ContinuousClock.Instant
     }
 

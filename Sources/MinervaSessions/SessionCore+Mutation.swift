@@ -5,7 +5,7 @@ import MinervaCoordinator
 extension SessionCore {
     /// Runs a mutation: its step, then store → swap → publish.
     /// - Parameters:
-    ///   - session: the session, from ``session(_:token:)``.
+    ///   - session: the session, from ``session(_:token:checkingStore:)``.
     ///   - mutation: what to do.
     ///   - completion: called with the outcome when it is not known at once (the write is with
     ///     storage, or the session was busy with another write).
@@ -33,17 +33,13 @@ extension SessionCore {
     }
 
     /// Checks a version precondition now (for a request refused before its step: `412` comes
-    /// first). On a store other processes write, a version this process does not have yet is
-    /// looked for in the store before the request is refused.
+    /// first). On a store other processes write, the session is checked against the store
+    /// first (a change's request skips that check before use).
     /// - Throws: `preconditionFailed` when the current version does not satisfy it.
     public func checkPrecondition(_ session: LiveSession, _ precondition: (@Sendable (Int) -> Bool)?) throws(SessionError) {
         guard let precondition else { return }
-        do throws(SessionError) {
-            try read(session) { state throws(SessionError) in try Self.check(precondition, of: state) }
-        } catch where following.isShared {
-            guard try following.validate(session, core: self) != nil else { throw .unauthorized }
-            try read(session) { state throws(SessionError) in try Self.check(precondition, of: state) }
-        }
+        if following.isShared, try following.validate(session, core: self) == nil { throw .unauthorized }
+        try read(session) { state throws(SessionError) in try Self.check(precondition, of: state) }
     }
 
     /// Checks a version precondition against a state: any version from the newest that changed

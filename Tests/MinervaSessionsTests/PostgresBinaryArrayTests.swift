@@ -56,7 +56,9 @@ struct PostgresBinaryArrayTests {
             let rows = try connection.query("SELECT $1::int4[]", [.int32s(values)], until: .now + .seconds(10))
             #expect(rows.int32Array(0, 0) == values)
         }
-        let made = try connection.query("SELECT ARRAY[2, 7, -5]::int4[], '{}'::int4[], NULL::int4[]", until: .now + .seconds(10))
+        let made = try connection.query(
+            "SELECT ARRAY[2, 7, -5]::int4[], '{}'::int4[], NULL::int4[], ARRAY[4, NULL, 6]::int4[]", until: .now + .seconds(10))
         #expect(made.int32Array(0, 0) == [2, 7, -5] && made.int32Array(0, 1) == [] && made.int32Array(0, 2) == [])
+        #expect(made.int32Array(0, 3) == [4], "cut at the NULL")
     }
 }

@@ -55,12 +55,13 @@ public final class MemorySessionStorage: SessionStorage {
     }
 
     private let contents = Locked(Contents())
-    /// The bytes of records one session's history may take; see ``trim(_:budget:)``.
+    /// What one session's history may take, in bytes (values counted at their approximate
+    /// size); see ``trim(_:budget:)``.
     private let historyBudget: Int
 
     /// An empty store.
-    /// - Parameter historyBudget: the bytes of records (events, list versions, answers) one
-    ///   session may keep; no limit by default.
+    /// - Parameter historyBudget: the bytes of history (events, list versions, answers; values
+    ///   at their approximate size) one session may keep; no limit by default.
     public init(historyBudget: Int = .max) {
         self.historyBudget = historyBudget
     }

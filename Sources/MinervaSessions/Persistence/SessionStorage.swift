@@ -151,9 +151,9 @@ public struct StoredTail: Sendable {
 }
 
 /// A store that several processes share. Each process may keep sessions in memory, but checks
-/// a session's version in the store before every use, so that what it serves never depends on
-/// its cache; and it is told about the others' commits, so that its long polls and streams hear
-/// of every change.
+/// a session's version in the store before every read, and writes only what is checked against
+/// the stored session, so that what it serves never depends on its cache; and it is told about
+/// the others' commits, so that its long polls and streams hear of every change.
 public protocol SharedSessionStorage: SessionStorage {
     /// Starts telling `handler` about commits of other processes to the sessions `following`
     /// names (those someone here follows), from now on, and calling `resync` whenever notices
@@ -169,7 +169,7 @@ public protocol SharedSessionStorage: SessionStorage {
     func followingChanged()
 
     /// Reads a session, as ``SessionStorage/loadSession(_:eventTail:)`` does, unless its newest
-    /// event is the one `known` names (the check every use makes).
+    /// event is the one `known` names (the check of a session whose tail could not be replayed).
     /// - Parameters:
     ///   - id: the session id.
     ///   - eventTail: how many of its newest events to read with it at least.

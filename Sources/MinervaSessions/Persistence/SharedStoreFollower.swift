@@ -140,8 +140,8 @@ struct SharedStoreFollower: SessionFollowing {
         case missing
         /// It holds what the store held when the tail was read, or something newer.
         case done
-        /// The tail cannot be replayed on it (a list's new cells, another app version, events
-        /// the store no longer keeps, a head of an earlier release): the whole session is read.
+        /// The tail cannot be replayed on it (a list's new cells, a restore, another app version,
+        /// events the store no longer keeps): the whole session is read.
         case wholeReadNeeded
     }
 
@@ -163,21 +163,28 @@ struct SharedStoreFollower: SessionFollowing {
                 slot.confirmedAt = max(slot.confirmedAt, read)
                 return .done
             }
-            guard let events, Self.replays(events, after: known, through: newest), tail.appVersion == slot.state.appVersion,
-                slot.storedHead != SessionState.headDue
-            else { return .wholeReadNeeded }
+            guard let events, Self.replays(events, after: known, through: newest), tail.appVersion == slot.state.appVersion else {
+                return .wholeReadNeeded
+            }
             var state = slot.state
             var blocks: [ArraySlice<SessionEvent>] = []
             var start = events.startIndex
             for (index, event) in events.enumerated() where event.isFinal {
-                state.replay(Array(events[start...index]))
-                blocks.append(events[start...index])
+                let block = events[start...index]
+                // A restore's block (nodes brought back, ids below the counter) says not where
+                // each stood: the session is read whole, as a mirroring client reads it.
+                guard !Self.restores(block, nextNode: state.tree.idCounters.nextNode) else { return .wholeReadNeeded }
+                state.replay(Array(block))
+                blocks.append(block)
                 start = index + 1
             }
             SharedStoreMetrics.reloaded()
             core.liveNodes.add(state.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
             slot.state = state
-            slot.storedHead = tail.head
+            // A head another process wrote since may be of an earlier release's format, which
+            // the next change must write again (see ``SessionState/read``): this process cannot
+            // tell without reading it, so its next change writes a head.
+            if tail.head != slot.storedHead { slot.storedHead = SessionState.headDue }
             slot.confirmedAt = max(slot.confirmedAt, read)
             if slot.log.events.last?.seq == known {
                 slot.log.append(events, keep: core.eventsInMemory, budget: core.historyBudget.events)
@@ -202,6 +209,18 @@ struct SharedStoreFollower: SessionFollowing {
             }
         }
         return true
+    }
+
+    /// Whether a block is a restore's: it removes nodes for a restore, or adds one with an id
+    /// made before (below `nextNode`, the counter before the block).
+    private static func restores(_ block: ArraySlice<SessionEvent>, nextNode: Int) -> Bool {
+        block.contains { event in
+            switch event.change {
+            case .navigation(.removed(let removed)): removed.reason == .restore
+            case .navigation(.added(let added)): added.node.number < nextNode
+            default: false
+            }
+        }
     }
 
     /// Another process committed a change of a session: a session followed here that is behind
