@@ -19,24 +19,25 @@ writes went in one call; empty: none), MINERVA_BIN (a binary to measure instead 
 working tree's). REF is built once in Benchmarks/.build/ref-REF. Raw output goes to
 Benchmarks/.build/store-cost-results/<time>/.
 """
+import importlib.util
 import os
 import re
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
-import urllib.request
-import json
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-TABS = ROOT / "tests" / "live" / "apps" / "tabs.json"
 sys.path.insert(0, str(ROOT / "tests" / "live"))
 import conftest  # noqa: E402  (RunningServer starts conftest.BINARY)
 from postgres import PostgresCluster  # noqa: E402  (the test command's private cluster)
-from nginx import Nginx  # noqa: E402  (the live tests' nginx, with deploy/nginx/minerva.conf)
+
+# run-instances.py's deployments, sessions and CPU readings, shared rather than written twice.
+_spec = importlib.util.spec_from_file_location("run_instances", HERE / "run-instances.py")
+instances = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(instances)
 
 DURATION = int(os.environ.get("DURATION", "10"))
 WARMUP = int(os.environ.get("WARMUP", "3"))
@@ -54,18 +55,6 @@ RESULTS = HERE / ".build" / "store-cost-results" / time.strftime("%Y%m%d-%H%M%S"
 
 def log(message):
     print(f"run-store-cost: {message}", file=sys.stderr, flush=True)
-
-
-def cpu_seconds(pids):
-    """User + system CPU of these processes so far (those that ended count 0)."""
-    total = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
-        except (OSError, IndexError):
-            pass
-    return total / TICK
 
 
 def builds():
@@ -111,19 +100,6 @@ def statements(cluster, database):
     return int(rows[0][0])
 
 
-def make_sessions(url, count):
-    """Creates `count` sessions through `url`; returns the sessions file wrk's scripts read."""
-    lines = []
-    for _ in range(count):
-        request = urllib.request.Request(url + "/v1/sessions", data=b"{}", method="POST")
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            document = json.loads(answer.read())
-        lines.append(f"{document['id']} {document['token']}\n")
-    path = Path(tempfile.mkstemp(prefix="sessions-", suffix=".txt", dir=RESULTS)[1])
-    path.write_text("".join(lines))
-    return path
-
-
 def wrk(url, sessions, seconds, log_name, checked=True):
     """push_pop.lua for `seconds`: (req/s, errors); when `checked`, fails if a session's share is
     off the mean by more than 10% (or one request)."""
@@ -144,29 +120,9 @@ def wrk(url, sessions, seconds, log_name, checked=True):
     return float(fields["rps"]), errors
 
 
-class Configuration:
-    """`instances` of `binary` on `store`, reached directly (one) or through nginx round-robin."""
-
-    def __init__(self, binary, store, instances, by_session):
-        self.binary, self.store, self.count, self.by_session = binary, store, instances, by_session
-
-    def __enter__(self):
-        conftest.BINARY = self.binary
-        arguments = ["--store", self.store, "--threads", SERVER_THREADS, "--rate-limit", "0", "--log-level", "notice", "--app", str(TABS)]
-        self.instances = [conftest.RunningServer(*arguments) for _ in range(self.count)]
-        self.nginx = Nginx(self.instances, by_session=self.by_session) if self.count > 1 else None
-        self.url = self.nginx.url if self.nginx else self.instances[0].url
-        return self
-
-    def __exit__(self, *exception):
-        if self.nginx:
-            self.nginx.stop()
-        for instance in self.instances:
-            instance.stop()
-
-
-def measure(cluster, name, build, binary, kind, instances, round_index):
-    """One run: (req/s, errors, instances' µs/mutation, PostgreSQL's µs/mutation, statements/mutation)."""
+def measure(cluster, name, build, binary, kind, count, round_index):
+    """One run of `count` instances of `binary`: (req/s, errors, instances' µs/mutation, PostgreSQL's
+    µs/mutation, statements/mutation)."""
     label = f"{name}-{build}-{round_index}".replace(" ", "_").replace("×", "x")
     database = None
     if kind == "memory":
@@ -178,13 +134,16 @@ def measure(cluster, name, build, binary, kind, instances, round_index):
         cluster.sql(f'CREATE DATABASE "{database}"', database="postgres")
         cluster.sql("CREATE EXTENSION IF NOT EXISTS pg_stat_statements", database=database)
         store = cluster.url(database)
-    with Configuration(binary, store, instances, by_session="by session" in name) as configuration:
-        sessions = make_sessions(configuration.url, SESSIONS)
+    conftest.BINARY = binary
+    with instances.Configuration(name, store, count, count > 1, by_session="by session" in name) as configuration:
+        sessions = instances.make_sessions(configuration.url, SESSIONS)
         wrk(configuration.url, sessions, WARMUP, f"{label}-warmup.txt", checked=False)
-        servers = [instance.process.pid for instance in configuration.instances]
-        before = (cpu_seconds(servers), cpu_seconds(cluster.processes()) if database else 0, statements(cluster, database) if database else 0)
+        servers = configuration.server_pids()
+        reading = lambda: (instances.cpu_seconds(servers), instances.cpu_seconds(cluster.processes()) if database else 0,
+                           statements(cluster, database) if database else 0)
+        before = reading()
         rps, errors = wrk(configuration.url, sessions, DURATION, f"{label}.txt")
-        after = (cpu_seconds(servers), cpu_seconds(cluster.processes()) if database else 0, statements(cluster, database) if database else 0)
+        after = reading()
     mutations = rps * DURATION
     return (rps, errors, (after[0] - before[0]) / mutations * 1e6, (after[1] - before[1]) / mutations * 1e6,
             (after[2] - before[2]) / mutations if database else 0)
@@ -192,6 +151,7 @@ def measure(cluster, name, build, binary, kind, instances, round_index):
 
 def main():
     RESULTS.mkdir(parents=True, exist_ok=True)
+    instances.RESULTS = RESULTS
     if subprocess.run(["which", "wrk"], capture_output=True).returncode != 0:
         subprocess.run(["apt-get", "install", "-y", "-qq", "wrk"], check=True, stdout=subprocess.DEVNULL)
     binaries = builds()
@@ -203,9 +163,9 @@ def main():
     with counting_cluster() as cluster:
         for round_index in range(ROUNDS):
             for run in runs:
-                name, build, kind, instances = run
+                name, build, kind, count = run
                 log(f"round {round_index + 1}: {name}, {build}")
-                figures[run].append(measure(cluster, name, build, binaries[build], kind, instances, round_index))
+                figures[run].append(measure(cluster, name, build, binaries[build], kind, count, round_index))
     medians = {run: [statistics.median(column) for column in zip(*rows)] for run, rows in figures.items()}
     lines = [
         f"push/pop, {SESSIONS} sessions each with its share within 10% of the mean, {CONNECTIONS} connections, "
