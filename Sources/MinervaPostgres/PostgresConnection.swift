@@ -77,11 +77,12 @@ final class PostgresConnection: @unchecked Sendable {
     }
 
     /// The notifications that have arrived, reading what the socket holds without waiting.
-    func notifications() throws(PostgresError) -> [String] {
+    func notifications() throws(PostgresError) -> [[UInt8]] {
         guard PQconsumeInput(raw) == 1 else { throw failure(.connection) }
-        var payloads: [String] = []
+        var payloads: [[UInt8]] = []
         while let notice = PQnotifies(raw) {
-            payloads.append(String(cString: notice.pointee.extra))
+            let extra = notice.pointee.extra!
+            payloads.append(extra.withMemoryRebound(to: UInt8.self, capacity: strlen(extra)) { Array(UnsafeBufferPointer(start: $0, count: strlen(extra))) })
             PQfreemem(notice)
         }
         return payloads

@@ -18,13 +18,13 @@ extension PostgresSessionStorage {
     /// The call of the function ``groupFunctionMigration`` installs.
     static let commitGroupStatement = "SELECT minerva_commit_group(\((1...PostgresGroupArguments.count).map { "$\($0)" }.joined(separator: ", ")))"
 
-    /// What the committed writes of a group announce: `instance session lastEvent`, or `-` for a deletion.
-    private func notices(of writes: [StorageWrite], _ outcomes: [WriteOutcome]) -> [String] {
-        var notices: [String] = []
+    /// What the committed writes of a group announce: each change, carried when it fits, or a deletion.
+    private func notices(of writes: [StorageWrite], _ outcomes: [WriteOutcome]) -> [CommitNotice] {
+        var notices: [CommitNotice] = []
         for (write, outcome) in zip(writes, outcomes) where outcome == .committed {
             switch write {
-            case .session(let change): notices.append("\(instance) \(change.record.id) \(change.record.lastEvent)")
-            case .delete(let id): notices.append("\(instance) \(id) -")
+            case .session(let change): notices.append(CommitNotice(of: change, carryingIf: CommitNotice.fits))
+            case .delete(let id): notices.append(CommitNotice(session: id, lastEvent: 0, deleted: true))
             case .touch: break
             }
         }
@@ -32,7 +32,7 @@ extension PostgresSessionStorage {
     }
 
     public func expire(unusedSince cutoff: Double, answersBefore: Double) throws(StorageError) -> [String] {
-        try transaction(announcing: { ids in ids.map { "\(self.instance) \($0) -" } }) { connection, deadline throws(PostgresError) -> [String] in
+        try transaction(announcing: { ids in ids.map { CommitNotice(session: $0, lastEvent: 0, deleted: true) } }) { connection, deadline throws(PostgresError) -> [String] in
             // One instance sweeps at a time; the others find the lock taken and skip this round.
             guard try connection.query("SELECT pg_try_advisory_xact_lock($1)", [.int(Self.sweeperLock)], until: deadline).bool(0, 0) else {
                 return []

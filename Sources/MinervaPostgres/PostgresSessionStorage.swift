@@ -6,19 +6,14 @@ import Synchronization
 
 /// Sessions in PostgreSQL, shared by every instance that names the same database. Writes are
 /// checked against the session's newest stored event, and claim the first event's `seq`, so an
-/// instance's cache never decides what is stored; after each commit the instance announces what it changed with
-/// `NOTIFY` on each session's channel, and every instance `LISTEN`s on the channels of the
-/// sessions it has followers for, on a connection of its own (``PostgresListener``).
+/// instance's cache never decides what is stored; after each commit the instance announces what it changed,
+/// the change itself when it fits, with `NOTIFY` on one channel every instance `LISTEN`s on, on a
+/// connection of its own (``PostgresListener``).
 /// Every call is bounded by ``callTimeout``: a database that is down or frozen makes calls
 /// fail fast, and the pool opens new connections once it is back.
 public final class PostgresSessionStorage: SharedSessionStorage {
-    /// The channel a session's commits are announced on: `minerva_` and its id; `nil` for an id
-    /// that is not one this server makes (a channel is an identifier of at most 63 bytes).
-    static func channel(of session: String) -> String? {
-        guard session.utf8.count <= 55, session.utf8.allSatisfy({ $0.isASCIILetterOrDigit || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") })
-        else { return nil }
-        return "minerva_" + session
-    }
+    /// The channel every commit is announced on, and every instance listens on.
+    static let commitChannel = "minerva_commits"
     let pool: PostgresPool
     let logger: Logger
     /// The libpq connection URI (with the client settings this store adds).
@@ -75,7 +70,7 @@ public final class PostgresSessionStorage: SharedSessionStorage {
     /// or a serialization failure; then, on the same connection, announces what `announcing`
     /// says the transaction committed (see ``announce(_:on:until:)``).
     func transaction<T>(
-        outcomeUnknown: Bool = false, announcing: (T) -> [String] = { _ in [] },
+        outcomeUnknown: Bool = false, announcing: (T) -> [CommitNotice] = { _ in [] },
         _ body: (PostgresConnection, ContinuousClock.Instant) throws(PostgresError) -> T
     ) throws(StorageError) -> T {
         try statement(outcomeUnknown: outcomeUnknown, announcing: announcing) { connection, deadline throws(PostgresError) in
@@ -95,7 +90,7 @@ public final class PostgresSessionStorage: SharedSessionStorage {
     /// connection, again (a few times) when PostgreSQL ends it for a deadlock or a serialization
     /// failure; then, on the same connection, announces what `announcing` says it committed.
     func statement<T>(
-        outcomeUnknown: Bool, announcing: (T) -> [String], _ body: (PostgresConnection, ContinuousClock.Instant) throws(PostgresError) -> T
+        outcomeUnknown: Bool, announcing: (T) -> [CommitNotice], _ body: (PostgresConnection, ContinuousClock.Instant) throws(PostgresError) -> T
     ) throws(StorageError) -> T {
         var attempt = 0
         while true {
@@ -114,14 +109,15 @@ public final class PostgresSessionStorage: SharedSessionStorage {
     }
 
     /// Tells the other instances what was committed, after the commit (inside it, `NOTIFY`
-    /// would serialise every commit of the database). An instance that dies before this, or
-    /// fails at it, is caught by the listeners' periodic check instead.
-    private func announce(_ notices: [String], on connection: PostgresConnection, until deadline: ContinuousClock.Instant) {
+    /// would serialise every commit of the database), on the one channel every instance listens
+    /// on (``commitChannel``). An instance that dies before this, or fails at it, is caught by
+    /// the listeners' periodic check instead.
+    private func announce(_ notices: [CommitNotice], on connection: PostgresConnection, until deadline: ContinuousClock.Instant) {
         guard !notices.isEmpty else { return }
         do throws(PostgresError) {
             try connection.query(
-                "SELECT pg_notify('minerva_' || split_part(notice, ' ', 2), notice) FROM unnest($1::text[]) AS notice", [.textArray(notices)],
-                until: deadline)
+                "SELECT pg_notify('\(Self.commitChannel)', notice) FROM unnest($1::text[]) AS notice",
+                [.texts(utf8: notices.map { $0.payload(from: instance) })], until: deadline)
         } catch {
             logger.warning("could not announce \(notices.count) commits to other instances (they catch up within a second): \(error)")
         }
@@ -135,13 +131,9 @@ public final class PostgresSessionStorage: SharedSessionStorage {
 }
 
 extension PostgresSessionStorage {
-    public func observeCommits(
-        _ handler: @escaping @Sendable (CommitNotice) -> Void, resync: @escaping @Sendable () -> Void,
-        following: @escaping @Sendable () -> [String]
-    ) {
+    public func observeCommits(_ handler: @escaping @Sendable (CommitNotice) -> Void, resync: @escaping @Sendable () -> Void) {
         let started = PostgresListener(
-            conninfo: conninfo + "&application_name=minerva-listener", instance: instance, logger: logger, handler: handler, resync: resync,
-            following: following)
+            conninfo: conninfo + "&application_name=minerva-listener", instance: instance, logger: logger, handler: handler, resync: resync)
         listener.withLock { listener in
             listener?.stop()
             listener = started
@@ -151,12 +143,5 @@ extension PostgresSessionStorage {
 
     public func followingChanged() {
         listener.withLock { $0?.followingChanged() }
-    }
-}
-
-extension UInt8 {
-    /// Whether it is an ASCII letter or digit.
-    fileprivate var isASCIILetterOrDigit: Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
     }
 }

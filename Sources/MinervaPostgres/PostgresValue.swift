@@ -35,6 +35,11 @@ enum PostgresValue: Sendable {
         .array(element: 25, values.map { $0.map { Array($0.utf8) } })
     }
 
+    /// A `text[]` of values given as their UTF-8 bytes.
+    static func texts(utf8 values: [[UInt8]]) -> PostgresValue {
+        .array(element: 25, values)
+    }
+
     /// A `bytea[]`.
     static func byteArrays(_ values: [[UInt8]?]) -> PostgresValue {
         .array(element: 17, values)

@@ -83,6 +83,22 @@ struct PostgresStoreTests {
         #expect(throws: SessionError.self) { try b.core.session(onA.id, token: token) }
     }
 
+    @Test func anInstanceHoldingASessionReplaysTheChangesAnotherAnnounces() throws {
+        let a = try instance()
+        let b = try instance()
+        let (onA, token) = try a.create()
+        let onB = try b.core.session(onA.id, token: token)
+        for tab in ["account", "home", "account"] { _ = try a.run(.selectTab(tab), on: onA).get() }
+        _ = try a.run(.navigate(from: nil, screen: "profile", params: ["userId": "1"]), on: onA).get()
+        // Nobody follows it on B and B does not use it: the notices alone bring B's copy along.
+        #expect(eventually { onB.slot.withLock { $0.state.lastEvent } == 4 })
+        #expect(ReplayDocumentTests.document(of: onB.slot.withLock { $0.state }) == ReplayDocumentTests.document(of: try a.state(of: onA)))
+        #expect(onB.slot.withLock { $0.storedHead } == onA.slot.withLock { $0.storedHead })
+        // B's own change then starts from the stored state, and A replays it in turn.
+        #expect(try b.run(.selectTab("home"), on: onB).get().events.map(\.seq) == [5])
+        #expect(eventually { onA.slot.withLock { $0.state.lastEvent } == 5 })
+    }
+
     @Test func concurrentMutationsThroughTwoInstancesAllApplyInOneOrder() throws {
         let a = try instance()
         let b = try instance()

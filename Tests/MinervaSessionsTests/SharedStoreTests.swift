@@ -14,6 +14,8 @@ import Testing
     final class CommitBus: Sendable {
         private let handlers = Locked<[(owner: ObjectIdentifier, handler: @Sendable (CommitNotice) -> Void)]>([])
         let muted = Locked(false)
+        /// Whether notices carry the changes (as PostgreSQL's do when they fit).
+        let carriesChanges = Locked(true)
         /// The app versions announced, by generation (as the shared store orders them).
         let appVersions = Locked<[String: Int]>([:])
 
@@ -35,16 +37,15 @@ import Testing
         let bus: CommitBus
         /// How many times a core read a whole session (not its tail).
         let wholeReads = Atomic(0)
+        /// How many times a core read a session's tail.
+        let tailReads = Atomic(0)
 
         init(path: String, bus: CommitBus) throws {
             store = try FaultyStorage(path: path)
             self.bus = bus
         }
 
-        func observeCommits(
-            _ handler: @escaping @Sendable (CommitNotice) -> Void, resync: @escaping @Sendable () -> Void,
-            following: @escaping @Sendable () -> [String]
-        ) {
+        func observeCommits(_ handler: @escaping @Sendable (CommitNotice) -> Void, resync: @escaping @Sendable () -> Void) {
             bus.add(ObjectIdentifier(self), handler)
         }
 
@@ -57,6 +58,7 @@ import Testing
         }
 
         func loadTail(of id: String, after known: Int) throws(StorageError) -> StoredTail? {
+            tailReads.add(1, ordering: .relaxed)
             guard let stored = try store.loadSession(id, eventTail: 0) else { return nil }
             let newest = max(stored.record.lastEvent, stored.events.last?.seq ?? 0)
             let events = newest > known ? try store.events(of: id, after: known, through: newest) : []
@@ -90,7 +92,7 @@ import Testing
             var notices: [CommitNotice] = []
             for (write, outcome) in zip(writes, outcomes) where outcome == .committed {
                 switch write {
-                case .session(let change): notices.append(CommitNotice(session: change.record.id, lastEvent: change.record.lastEvent, deleted: false))
+                case .session(let change): notices.append(CommitNotice(of: change) { _ in bus.carriesChanges.withLock { $0 } })
                 case .delete(let id): notices.append(CommitNotice(session: id, lastEvent: 0, deleted: true))
                 case .touch: break
                 }
@@ -186,8 +188,8 @@ import Testing
         // B is up to date: its own mutation applies and numbers on.
         let onBResult = try b.run(.selectTab("account"), on: onB).get()
         #expect(onBResult.events.map(\.seq) == [2])
-        // Nobody follows it on A: A reads it again when it is next used (each use checks the store).
-        #expect(try a.state(of: onA).version == 2)
+        // Nobody follows it on A, which holds it: A replays B's change from its notice.
+        #expect(try a.state(of: onA).version == 3)
         #expect(try a.state(of: try a.core.session(onA.id, token: token)).version == 3)
 
         // A misses B's next change (no notice): its write conflicts, it catches up and applies on top.

@@ -91,23 +91,6 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// A commit another process made to a shared store: which session, and its newest event then.
-public struct CommitNotice: Sendable, Equatable {
-    /// The session id.
-    public let session: String
-    /// The `seq` of its newest event after the commit; 0 when it was deleted.
-    public let lastEvent: Int
-    /// Whether the session was deleted.
-    public let deleted: Bool
-
-    /// Creates a notice.
-    public init(session: String, lastEvent: Int, deleted: Bool) {
-        self.session = session
-        self.lastEvent = lastEvent
-        self.deleted = deleted
-    }
-}
-
 /// How far a stored session has got.
 public struct SessionHead: Sendable, Equatable {
     /// Its version.
@@ -155,17 +138,14 @@ public struct StoredTail: Sendable {
 /// the stored session, so that what it serves never depends on its cache; and it is told about
 /// the others' commits, so that its long polls and streams hear of every change.
 public protocol SharedSessionStorage: SessionStorage {
-    /// Starts telling `handler` about commits of other processes to the sessions `following`
-    /// names (those someone here follows), from now on, and calling `resync` whenever notices
-    /// may have been missed (after a reconnection, once it hears of a session it did not) and at
-    /// least every second (a process may die between its commit and its notice).
-    /// - Parameter following: the ids of the sessions to hear of, read again at every periodic
-    ///   check and after ``followingChanged()``.
-    func observeCommits(
-        _ handler: @escaping @Sendable (CommitNotice) -> Void, resync: @escaping @Sendable () -> Void,
-        following: @escaping @Sendable () -> [String])
+    /// Starts telling `handler` about the commits of other processes, from now on, each carrying
+    /// the change when it fits in a notice; and calling `resync` whenever notices may have been
+    /// missed (after a reconnection, after ``followingChanged()``) and at least every second (a
+    /// process may die between its commit and its notice).
+    func observeCommits(_ handler: @escaping @Sendable (CommitNotice) -> Void, resync: @escaping @Sendable () -> Void)
 
-    /// What `following` returns gained a session: hear of its commits from now on.
+    /// A session gained its first follower here: `resync` soon (a notice of it may have been
+    /// passed over just before, while nobody here followed it).
     func followingChanged()
 
     /// Reads a session, as ``SessionStorage/loadSession(_:eventTail:)`` does, unless its newest

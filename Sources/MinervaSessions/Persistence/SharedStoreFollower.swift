@@ -3,9 +3,10 @@ import MinervaModel
 
 /// Keeps the sessions this process holds in memory in step with a store other processes write
 /// too: every read checks the session's version in the store first (a change is checked by its
-/// write), and commits the others announce bring the sessions followed here up to date, their
-/// followers hearing every block. A session behind the store catches up by replaying the events
-/// it missed when it can, and is read whole when it cannot.
+/// write), and the changes the others announce are replayed on the sessions held here, their
+/// followers hearing every block, so that the next change here seldom starts from an older copy.
+/// A session behind the store catches up by replaying the events it missed when it can, and is
+/// read whole when it cannot.
 /// The store is always read before a session's lock is taken; the lock is held only to swap.
 ///
 /// What is stored is adopted at once, even while a write of this process is with the store, so
@@ -24,8 +25,7 @@ struct SharedStoreFollower: SessionFollowing {
                 SharedStoreMetrics.noticeHeard()
                 if let core { catchUp(with: notice, core: core) }
             },
-            resync: { [weak core] in if let core { resyncFollowed(core) } },
-            following: { [weak core] in core?.hub.followed ?? [] })
+            resync: { [weak core] in if let core { resyncFollowed(core) } })
     }
 
     func followed(_ session: String) {
@@ -152,18 +152,41 @@ struct SharedStoreFollower: SessionFollowing {
         let known = session.slot.withLock { $0.state.lastEvent }
         let read = ContinuousClock.now
         guard let tail = try store.loadTail(of: session.id, after: known) else { return .missing }
-        let events = try? tail.events.map { record throws(SnapshotError) in try SessionEvent(record: record) }
+        return replay(
+            tail.events, after: known, through: max(tail.head.lastEvent, tail.events.last?.seq ?? known), appVersion: tail.appVersion,
+            on: session, head: .read(tail.head), confirmedAt: read, core: core)
+    }
+
+    /// What a replay learns of the session's stored head.
+    private enum HeadLearned {
+        /// The head as read: when another process wrote it since, it may be of an earlier
+        /// release's format, which the next change must write again (see ``SessionState/read``);
+        /// this process cannot tell without reading it, so its next change writes a head.
+        case read(SessionHead)
+        /// What the replayed change wrote, by a process of a release that carries changes in its
+        /// notices (its head of the current format): the head written, or `nil` when it stayed.
+        case written(SessionHead?)
+    }
+
+    /// Replays the `records` after `known` through `newest` on the session, when it holds
+    /// `known` and they can be replayed, and publishes each block.
+    /// - Parameter confirmedAt: when the store was read (the session is then confirmed as of
+    ///   that moment); `nil` for a change a notice carried, which says not that nothing is newer.
+    private func replay(
+        _ records: [EventRecord], after known: Int, through newest: Int, appVersion: String, on session: LiveSession, head: HeadLearned,
+        confirmedAt: ContinuousClock.Instant?, core: SessionCore
+    ) -> TailCatchUp {
+        let events = try? records.map { record throws(SnapshotError) in try SessionEvent(record: record) }
         return session.slot.withLock { slot -> TailCatchUp in
             guard !slot.turn.isClosed else { return .done }
-            let newest = max(tail.head.lastEvent, tail.events.last?.seq ?? known)
             // A write of this process committed meanwhile, or another read swapped: what the
             // session holds is as new as what was read, or the whole session is read.
             guard slot.state.lastEvent == known else { return slot.state.lastEvent >= newest ? .done : .wholeReadNeeded }
             if newest == known {
-                slot.confirmedAt = max(slot.confirmedAt, read)
+                if let confirmedAt { slot.confirmedAt = max(slot.confirmedAt, confirmedAt) }
                 return .done
             }
-            guard let events, Self.replays(events, after: known, through: newest), tail.appVersion == slot.state.appVersion else {
+            guard let events, Self.replays(events, after: known, through: newest), appVersion == slot.state.appVersion else {
                 return .wholeReadNeeded
             }
             var state = slot.state
@@ -181,11 +204,11 @@ struct SharedStoreFollower: SessionFollowing {
             SharedStoreMetrics.reloaded()
             core.liveNodes.add(state.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
             slot.state = state
-            // A head another process wrote since may be of an earlier release's format, which
-            // the next change must write again (see ``SessionState/read``): this process cannot
-            // tell without reading it, so its next change writes a head.
-            if tail.head != slot.storedHead { slot.storedHead = SessionState.headDue }
-            slot.confirmedAt = max(slot.confirmedAt, read)
+            switch head {
+            case .read(let stored): if stored != slot.storedHead { slot.storedHead = SessionState.headDue }
+            case .written(let written): if let written { slot.storedHead = written }
+            }
+            if let confirmedAt { slot.confirmedAt = max(slot.confirmedAt, confirmedAt) }
             if slot.log.events.last?.seq == known {
                 slot.log.append(events, keep: core.eventsInMemory, budget: core.historyBudget.events)
             } else {
@@ -223,11 +246,18 @@ struct SharedStoreFollower: SessionFollowing {
         }
     }
 
-    /// Another process committed a change of a session: a session followed here that is behind
-    /// reads its state again and publishes the events it missed; one nobody follows here catches
-    /// up on its next use.
+    /// Another process committed a change of a session: a session held here replays the change
+    /// the notice carries when it holds the event before it; otherwise one followed here that is
+    /// behind reads its state again and publishes the events it missed, and one nobody follows
+    /// here catches up on its next use.
     private func catchUp(with notice: CommitNotice, core: SessionCore) {
         guard let session = core.registry.session(notice.session) else { return }
+        if !notice.deleted, let change = notice.change, let first = change.events.first {
+            let replayed = replay(
+                change.events, after: first.seq - 1, through: notice.lastEvent, appVersion: change.appVersion, on: session,
+                head: .written(change.head), confirmedAt: nil, core: core)
+            if replayed == .done { return }
+        }
         let stale = session.slot.withLock { slot -> Bool in
             guard !slot.turn.isClosed else { return false }
             if notice.deleted {
