@@ -201,12 +201,15 @@ struct SharedStoreFollower: SessionFollowing {
                 blocks.append(block)
                 start = index + 1
             }
-            SharedStoreMetrics.reloaded()
             core.liveNodes.add(state.tree.nodes.count - slot.state.tree.nodes.count, ordering: .relaxed)
             slot.state = state
             switch head {
-            case .read(let stored): if stored != slot.storedHead { slot.storedHead = SessionState.headDue }
-            case .written(let written): if let written { slot.storedHead = written }
+            case .read(let stored):
+                SharedStoreMetrics.reloaded()
+                if stored != slot.storedHead { slot.storedHead = SessionState.headDue }
+            case .written(let written):
+                SharedStoreMetrics.changeReplayed()
+                if let written { slot.storedHead = written }
             }
             if let confirmedAt { slot.confirmedAt = max(slot.confirmedAt, confirmedAt) }
             if slot.log.events.last?.seq == known {
