@@ -31,34 +31,50 @@ extension CommitNotice {
     init?(payload: [UInt8], skipping instance: String) {
         var reader = PayloadReader(bytes: payload)
         guard let first = reader.line() else { return nil }
-        let parts = first.split(separator: " ")
-        guard parts.count == 3 || parts.count == 5, parts[0] != instance else { return nil }
-        let session = String(parts[1])
-        if parts[2] == "-" {
+        // Split as bytes: every instance hears its own notices too, and passes them over cheaply.
+        let parts = first.split(separator: UInt8(ascii: " "))
+        guard parts.count == 3 || parts.count == 5, !parts[0].elementsEqual(instance.utf8) else { return nil }
+        let session = String(decoding: parts[1], as: UTF8.self)
+        if parts[2].elementsEqual("-".utf8) {
             guard parts.count == 3 else { return nil }
             self.init(session: session, lastEvent: 0, deleted: true)
             return
         }
-        guard let lastEvent = Int(parts[2]) else { return nil }
+        guard let lastEvent = Self.number(parts[2]) else { return nil }
         guard parts.count == 5 else {
             self.init(session: session, lastEvent: lastEvent, deleted: false)
             return
         }
         var head: SessionHead?
-        if parts[4] != "-" {
-            let numbers = parts[4].split(separator: ":").compactMap { Int($0) }
+        if !parts[4].elementsEqual("-".utf8) {
+            let numbers = parts[4].split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false).compactMap(Self.number)
             guard numbers.count == 2 else { return nil }
             head = SessionHead(version: numbers[0], lastEvent: numbers[1])
         }
         var events: [EventRecord] = []
         while !reader.isAtEnd {
             guard let line = reader.line() else { return nil }
-            let numbers = line.split(separator: " ").compactMap { Int($0) }
+            let numbers = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false).compactMap(Self.number)
             guard numbers.count == 2, let body = reader.bytes(numbers[1]) else { return nil }
             events.append(EventRecord(seq: numbers[0], body: body))
         }
         self.init(
-            session: session, lastEvent: lastEvent, deleted: false, change: NoticedChange(appVersion: String(parts[3]), events: events, head: head))
+            session: session, lastEvent: lastEvent, deleted: false,
+            change: NoticedChange(appVersion: String(decoding: parts[3], as: UTF8.self), events: events, head: head))
+    }
+
+    /// A decimal number written in ASCII digits.
+    private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
+        guard !digits.isEmpty else { return nil }
+        var value = 0
+        for digit in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
+            let (tens, overflowed) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowedAgain) = tens.addingReportingOverflow(Int(digit - UInt8(ascii: "0")))
+            guard !overflowed, !overflowedAgain else { return nil }
+            value = sum
+        }
+        return value
     }
 }
 
@@ -69,13 +85,13 @@ private struct PayloadReader {
 
     var isAtEnd: Bool { position >= bytes.count }
 
-    /// The text up to the next newline (or the end), which it passes.
-    mutating func line() -> Substring? {
+    /// The bytes up to the next newline (or the end), which it passes.
+    mutating func line() -> ArraySlice<UInt8>? {
         guard !isAtEnd else { return nil }
         let end = bytes[position...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
-        let text = String(decoding: bytes[position..<end], as: UTF8.self)
+        let line = bytes[position..<end]
         position = min(end + 1, bytes.endIndex)
-        return text[...]
+        return line
     }
 
     /// The next `count` bytes, and the newline after them if one follows.

@@ -6,43 +6,76 @@ enum PostgresValue: Sendable {
     case text(String)
     case bytes([UInt8])
     case textArray([String])
-    /// A one-dimensional array of the scalar type `element` (an OID), each value in its binary
-    /// format or `nil` for NULL (see the factories below).
-    case array(element: UInt32, [[UInt8]?])
+    /// A one-dimensional array of the array type `type` (an OID), already in its binary format
+    /// (see the factories below, which write it).
+    case array(type: UInt32, bytes: [UInt8])
 
     /// An `int8[]`.
     static func ints(_ values: [Int?]) -> PostgresValue {
-        .array(element: 20, values.map { $0.map { bigEndian(UInt64(bitPattern: Int64($0))) } })
+        binaryArray(type: 1016, element: 20, values, byteCount: { _ in 8 }) { $1.appendBigEndian(UInt64(bitPattern: Int64($0))) }
     }
 
     /// An `int4[]` (array positions, say).
     static func int32s(_ values: [Int32]) -> PostgresValue {
-        .array(element: 23, values.map { value in (0..<4).map { UInt8(truncatingIfNeeded: UInt32(bitPattern: value) >> (24 - 8 * $0)) } })
+        binaryArray(type: 1007, element: 23, values, byteCount: { _ in 4 }) { $1.appendBigEndian(UInt32(bitPattern: $0)) }
     }
 
     /// A `float8[]`.
     static func doubles(_ values: [Double?]) -> PostgresValue {
-        .array(element: 701, values.map { $0.map { bigEndian($0.bitPattern) } })
+        binaryArray(type: 1022, element: 701, values, byteCount: { _ in 8 }) { $1.appendBigEndian($0.bitPattern) }
     }
 
     /// A `bool[]`.
     static func bools(_ values: [Bool]) -> PostgresValue {
-        .array(element: 16, values.map { [$0 ? 1 : 0] })
+        binaryArray(type: 1000, element: 16, values, byteCount: { _ in 1 }) { $1.append($0 ? 1 : 0) }
     }
 
     /// A `text[]` in binary format (NULLs allowed).
     static func texts(_ values: [String?]) -> PostgresValue {
-        .array(element: 25, values.map { $0.map { Array($0.utf8) } })
+        binaryArray(type: 1009, element: 25, values, byteCount: { $0.utf8.count }) { $1.append(contentsOf: $0.utf8) }
     }
 
     /// A `text[]` of values given as their UTF-8 bytes.
     static func texts(utf8 values: [[UInt8]]) -> PostgresValue {
-        .array(element: 25, values)
+        binaryArray(type: 1009, element: 25, values, byteCount: { $0.count }) { $1.append(contentsOf: $0) }
     }
 
     /// A `bytea[]`.
     static func byteArrays(_ values: [[UInt8]?]) -> PostgresValue {
-        .array(element: 17, values)
+        binaryArray(type: 1001, element: 17, values, byteCount: { $0.count }) { $1.append(contentsOf: $0) }
+    }
+
+    /// An array in PostgreSQL's binary format (`array_recv`), written into one buffer:
+    /// dimensions, whether it holds NULLs, the element type, the length and lower bound (1),
+    /// then each element's length (-1 for NULL) and bytes. An empty array has no dimensions.
+    private static func binaryArray<Element>(
+        type: UInt32, element: UInt32, _ values: [Element?], byteCount: (Element) -> Int, write: (Element, inout [UInt8]) -> Void
+    ) -> PostgresValue {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(20 + values.reduce(0) { $0 + 4 + ($1.map(byteCount) ?? 0) })
+        bytes.appendBigEndian(UInt32(values.isEmpty ? 0 : 1))
+        bytes.appendBigEndian(UInt32(values.contains { $0 == nil } ? 1 : 0))
+        bytes.appendBigEndian(element)
+        if !values.isEmpty {
+            bytes.appendBigEndian(UInt32(values.count))
+            bytes.appendBigEndian(UInt32(1))
+        }
+        for value in values {
+            if let value {
+                bytes.appendBigEndian(UInt32(byteCount(value)))
+                write(value, &bytes)
+            } else {
+                bytes.appendBigEndian(UInt32.max)  // -1: NULL
+            }
+        }
+        return .array(type: type, bytes: bytes)
+    }
+
+    /// An array without NULLs, in PostgreSQL's binary format.
+    private static func binaryArray<Element>(
+        type: UInt32, element: UInt32, _ values: [Element], byteCount: (Element) -> Int, write: (Element, inout [UInt8]) -> Void
+    ) -> PostgresValue {
+        binaryArray(type: type, element: element, values.map(Optional.some), byteCount: byteCount, write: write)
     }
 
     /// The type's OID, given when the statement is prepared.
@@ -54,7 +87,7 @@ enum PostgresValue: Sendable {
         case .text: 25  // text
         case .bytes: 17  // bytea
         case .textArray: 1009  // text[]
-        case .array(let element, _): Self.arrayTypes[element] ?? 0
+        case .array(let type, _): type
         }
     }
 
@@ -73,39 +106,8 @@ enum PostgresValue: Sendable {
         case .text(let value): Array(value.utf8)
         case .bytes(let value): value
         case .textArray(let values): Self.arrayLiteral(values)
-        case .array(let element, let values): Self.binaryArray(element: element, values)
+        case .array(_, let bytes): bytes
         }
-    }
-
-    /// The array type of each element type ``array(element:_:)`` is used with.
-    private static let arrayTypes: [UInt32: UInt32] = [20: 1016, 23: 1007, 701: 1022, 16: 1000, 25: 1009, 17: 1001]
-
-    /// An array in PostgreSQL's binary format (`array_recv`): dimensions, whether it holds NULLs,
-    /// the element type, the length and lower bound (1), then each element's length (-1 for
-    /// NULL) and bytes. An empty array has no dimensions.
-    static func binaryArray(element: UInt32, _ values: [[UInt8]?]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(20 + values.reduce(0) { $0 + 4 + ($1?.count ?? 0) })
-        func append(_ value: Int32) {
-            let bits = UInt32(bitPattern: value)
-            bytes.append(contentsOf: [UInt8(truncatingIfNeeded: bits >> 24), UInt8(truncatingIfNeeded: bits >> 16), UInt8(truncatingIfNeeded: bits >> 8), UInt8(truncatingIfNeeded: bits)])
-        }
-        append(values.isEmpty ? 0 : 1)
-        append(values.contains { $0 == nil } ? 1 : 0)
-        append(Int32(bitPattern: element))
-        if !values.isEmpty {
-            append(Int32(values.count))
-            append(1)
-        }
-        for value in values {
-            if let value {
-                append(Int32(value.count))
-                bytes.append(contentsOf: value)
-            } else {
-                append(-1)
-            }
-        }
-        return bytes
     }
 
     /// A text array literal and its terminating NUL: `{"a","b\"c"}`, every element quoted, its
@@ -131,6 +133,16 @@ enum PostgresValue: Sendable {
     }
 
     private static func bigEndian(_ value: UInt64) -> [UInt8] {
-        (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * $0)) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(8)
+        bytes.appendBigEndian(value)
+        return bytes
+    }
+}
+
+extension [UInt8] {
+    /// Appends an integer's bytes, most significant first (network order, as PostgreSQL's binary formats have it).
+    fileprivate mutating func appendBigEndian<Value: FixedWidthInteger>(_ value: Value) {
+        for shift in stride(from: Value.bitWidth - 8, through: 0, by: -8) { append(UInt8(truncatingIfNeeded: value >> shift)) }
     }
 }

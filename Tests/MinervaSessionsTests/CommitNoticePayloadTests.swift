@@ -35,7 +35,7 @@ import Testing
         #expect(CommitNotice(payload: notice.payload(from: "me"), skipping: "me") == nil)
         var cut = notice.payload(from: "me")
         cut.removeLast(3)
-        for payload in [cut, Array("me s_abc".utf8), Array("me s_abc x".utf8), Array("me s_abc 9 v1 5:".utf8), Array("me s_abc 9 v1 -\n7 x\n".utf8), []] {
+        for payload in [cut, Array("me s_abc".utf8), Array("me s_abc x".utf8), Array("me s_abc 9 v1 5:".utf8), Array("me s_abc 9 v1 -\n7 x\n".utf8), Array("me s_abc 99999999999999999999".utf8), Array("me s_abc 9 v1 -\n7 -1\n".utf8), []] {
             #expect(CommitNotice(payload: payload, skipping: "other") == nil)
         }
     }
