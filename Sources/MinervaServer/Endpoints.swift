@@ -45,10 +45,13 @@ extension Endpoint {
             api, session, request, exchange, path throws(APIError) in
             try api.perform(.results, node: path.node, screen: path.screen, on: session, request, exchange)
         },
-        .session("/v1/sessions/{id}/nodes/{node}/list", ["GET", "HEAD", "PUT"], metric: "list", changesOnly: true) {
+        .session("/v1/sessions/{id}/nodes/{node}/list", ["GET", "HEAD", "PUT", "PATCH"], metric: "list", changesOnly: true) {
             api, session, request, exchange, path throws(APIError) in
-            try request.method == "PUT"
-                ? api.putList(path.node, on: session, request, exchange) : .response(api.getList(path.node, on: session, request))
+            switch request.method {
+            case "PUT": try api.changeList(.list, path.node, on: session, request, exchange)
+            case "PATCH": try api.changeList(.listPatch, path.node, on: session, request, exchange)
+            default: .response(try api.getList(path.node, on: session, request))
+            }
         },
         .server("/v1/sessions", ["POST"], metric: "sessions", usesStore: true) { api, request, exchange, _ throws(APIError) in
             try api.createSession(request, exchange)

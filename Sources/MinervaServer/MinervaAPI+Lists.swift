@@ -6,13 +6,16 @@ import MinervaModel
 import MinervaSessions
 
 extension MinervaAPI {
-    /// `PUT /v1/sessions/{id}/nodes/{node}/list`: replaces the node's list and answers the diff.
-    /// A PUT is a session mutation: the session version grows and `If-Match` applies.
-    func putList(_ nodeText: String, on session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
-        let command = parse { () throws(APIError) in try SessionCommand(.list, node: nodeText, bytes: request.body) }
+    /// `PUT /v1/sessions/{id}/nodes/{node}/list` (replaces the node's list) and `PATCH` (changes
+    /// some of its cells by id, ``ListPatch``): answers the new list version and the diff. Either is
+    /// a session mutation: the session version grows and `If-Match` applies.
+    func changeList(
+        _ operation: NodeOperation, _ nodeText: String, on session: LiveSession, _ request: HTTPRequest, _ exchange: Exchange
+    ) throws(APIError) -> HTTPReply {
+        let command = parse { () throws(APIError) in try SessionCommand(operation, node: nodeText, bytes: request.body) }
         return try mutate(session, request, exchange, command: command, answersOtherThanState: true) { state in
             guard let node = try? state.tree.resolve(node: nodeText), let history = state.lists[node] else {
-                preconditionFailure("a list PUT that succeeded left no list on node \(nodeText)")
+                preconditionFailure("a list \(operation) that succeeded left no list on node \(nodeText)")
             }
             var writer = JSONWriter(capacity: 128)
             writer.beginObject()

@@ -46,7 +46,7 @@ import Testing
         let answer = preflight("/v1/sessions/\(id)/nodes/n0/list", origin: Self.allowed)
         #expect(answer.status == 204)
         #expect(value("Access-Control-Allow-Origin", in: answer.headers) == Self.allowed)
-        #expect(value("Access-Control-Allow-Methods", in: answer.headers) == "GET, HEAD, PUT")
+        #expect(value("Access-Control-Allow-Methods", in: answer.headers) == "GET, HEAD, PUT, PATCH")
         #expect(
             value("Access-Control-Allow-Headers", in: answer.headers)
                 == "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID, Minerva-Device-Change, Minerva-Device-Time, Minerva-Model-Version")

@@ -30,8 +30,18 @@ import TestSupport
             if Bool.random(using: &random) {
                 return .flags(set: Bool.random(using: &random) ? ["signedIn"] : [], clear: Bool.random(using: &random) ? ["signedIn"] : [])
             }
+            let target = node ?? state.tree.focus.description
+            if Bool.random(using: &random) {
+                let cell = Cell(id: "i\(Int.random(in: 0..<5, using: &random))", kind: "row", content: .int(Int.random(in: 0..<3, using: &random)))
+                let before = Bool.random(using: &random) ? "i\(Int.random(in: 0..<5, using: &random))" : nil
+                return .patchList(
+                    node: target,
+                    patch: ListPatch(
+                        delete: Bool.random(using: &random) ? ["i\(Int.random(in: 0..<5, using: &random))"] : [],
+                        upsert: [ListPatch.Upsert(cell: cell, placement: ListPatch.Placement(section: before == nil ? "s" : nil, before: before))]))
+            }
             let items = (0..<Int.random(in: 0..<4, using: &random)).map { Cell(id: "i\($0)", kind: "row", content: .int(Int.random(in: 0..<3, using: &random))) }
-            return .putList(node: node ?? state.tree.focus.description, sections: [ListSection(id: "s", items: items)])
+            return .putList(node: target, sections: [ListSection(id: "s", items: items)])
         }
     }
 

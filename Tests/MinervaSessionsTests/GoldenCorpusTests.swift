@@ -124,9 +124,31 @@ import TestSupport
         case 4:
             let item = JSONValue.object(["id": .string("\(Int.random(in: 0..<3, using: &random))"), "kind": "row", "content": value])
             return (.node(.list, node: node, screen: nil), .object(["sections": .array([.object(["id": "a", "items": .array([item])])])]))
+        case 5:
+            // Mostly a node that has a list, whose cells the patch may name.
+            let listed = Int.random(in: 0..<4, using: &random) > 0 ? state.lists.keys.sorted().randomElement(using: &random)?.description : nil
+            return (.node(.listPatch, node: listed ?? node, screen: nil), listPatch(value: value, &random))
         default:
             let (operation, body) = navigation(for: state, app: app, &random)
             return (.navigation(operation), body)
+        }
+    }
+
+    /// A random list patch, its body readable, its change valid or not: a cell deleted, upserted (in
+    /// place, at a section's end or before another) or moved, by ids of the cells the corpus's
+    /// lists hold now and then.
+    static func listPatch(value: JSONValue, _ random: inout SeededGenerator) -> JSONValue {
+        let cell = { (random: inout SeededGenerator) in JSONValue.string("\(Int.random(in: 0..<3, using: &random))") }
+        var place: [String: JSONValue] = [:]
+        if Bool.random(using: &random) { place["section"] = Bool.random(using: &random) ? "a" : "b" }
+        if Bool.random(using: &random) { place["before"] = cell(&random) }
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: return .object(["delete": .array([cell(&random)])])
+        case 1: return .object(["upsert": .array([.object(place.merging(["cell": .object(["id": cell(&random), "kind": "row", "content": value])]) { $1 })])])
+        default:
+            // A move names where: its body must read (the corpus records what the step makes of a change).
+            if place.isEmpty { place["section"] = "a" }
+            return .object(["move": .array([.object(place.merging(["id": cell(&random)]) { $1 })])])
         }
     }
 

@@ -111,3 +111,64 @@ def test_too_many_items_is_422(server, session):
     items = cells(*[f"c{index}" for index in range(10001)])
     body = put(session, "n1", [{"id": "a", "items": items}], expect=422)
     assert "10000" in body["error"]["message"]
+
+
+def patch(session, node, body, expect=200, headers=None):
+    status, _, answer = session.call("PATCH", f"/nodes/{node}/list", body, headers=headers)
+    assert status == expect, answer
+    return answer
+
+
+def test_a_patch_changes_one_cell_of_a_long_list_without_sending_the_others(session):
+    """A menu: one dish sold out is one upsert, answered with the diff a PUT of the whole result
+    gives — one updated cell — and the list reads back with every other cell as it was."""
+    dishes = [{"id": f"d{index}", "kind": "dish", "content": {"p": index}} for index in range(100)]
+    put(session, "n1", [{"id": "mains", "items": dishes[:60]}, {"id": "desserts", "items": dishes[60:]}])
+    sold_out = {"id": "d41", "kind": "dish", "content": {"p": 41, "soldOut": True}}
+    body = patch(session, "n1", {"upsert": [{"cell": sold_out}]})
+    assert body == {"version": 2, "diff": {"from": 1, "to": 2,
+                                           "sections": {"deleted": [], "inserted": [], "moved": [], "updated": []},
+                                           "items": {"deleted": [], "inserted": [], "moved": [], "updated": [{"section": 0, "item": 41}]}}}
+    _, _, page = session.call("GET", "/nodes/n1/list")
+    expected = dishes[:41] + [sold_out] + dishes[42:60]
+    assert page["sections"][0]["items"] == expected and page["sections"][1]["items"] == dishes[60:]
+    assert session.get()["version"] == 3
+
+
+def test_a_patch_deletes_then_upserts_then_moves_and_answers_as_a_put_would(session):
+    put(session, "n1", [{"id": "friends", "items": cells("u1", "u2", "u3")}, {"id": "others", "items": cells("u4")}])
+    body = patch(session, "n1", {"delete": ["u2"],
+                                 "upsert": [{"cell": {"id": "u9", "kind": "user", "content": {"name": "u9"}}, "before": "u1"},
+                                            {"cell": {"id": "u1", "kind": "user", "content": {"name": "Ada"}}}],
+                                 "move": [{"id": "u4", "section": "friends", "before": "u3"}]})
+    _, _, page = session.call("GET", "/nodes/n1/list")
+    assert [[item["id"] for item in section["items"]] for section in page["sections"]] == [["u9", "u1", "u4", "u3"], []]
+    # The same result by PUT on another node makes the same diff.
+    put(session, "n0", [{"id": "friends", "items": cells("u1", "u2", "u3")}, {"id": "others", "items": cells("u4")}])
+    same = put(session, "n0", page["sections"])
+    assert body["diff"]["items"] == same["diff"]["items"] and body["version"] == 2
+    _, _, events = session.call("GET", "/events?after=0")
+    assert [event["type"] for event in events["events"]][-3:] == ["listChanged"] * 3
+
+
+def test_a_patch_the_list_cannot_take_changes_nothing(session):
+    put(session, "n1", [{"id": "a", "items": cells("1", "2")}])
+    version = session.get()["version"]
+    for body, status, message in [
+        ({}, 400, "give 'delete', 'upsert' or 'move'"),
+        ({"delete": []}, 400, "'delete' is empty"),
+        ({"move": [{"id": "1"}]}, 400, "give a 'section', a 'before', or both"),
+        ({"delete": ["1"], "sections": []}, 400, "sections"),
+        ({"delete": ["9"]}, 422, "delete[0]: no cell '9' in the list"),
+        ({"upsert": [{"cell": {"id": "3", "kind": "row"}}]}, 422, "a new cell needs a 'section' or a 'before'"),
+        ({"move": [{"id": "1", "section": "b"}]}, 422, "no section 'b' in the list (its sections: 'a')"),
+        ({"delete": ["1"], "move": [{"id": "2", "before": "1"}]}, 422, "move[0]: 'before' names no cell of the list: '1'"),
+    ]:
+        answer = patch(session, "n1", body, expect=status)
+        assert message in answer["error"]["message"], (body, answer)
+    assert patch(session, "n2", {"delete": ["1"]}, expect=404)["error"]["message"] == "no node 'n2' in this session"
+    assert "has no list yet" in patch(session, "n0", {"delete": ["1"]}, expect=404)["error"]["message"]
+    assert patch(session, "n1", {"delete": ["1"]}, expect=412, headers={"If-Match": '"1"'})["error"]["code"] == "precondition_failed"
+    assert session.get()["version"] == version
+    _, _, page = session.call("GET", "/nodes/n1/list")
+    assert [item["id"] for item in page["sections"][0]["items"]] == ["1", "2"] and page["version"] == 1

@@ -86,12 +86,15 @@ extension MinervaSession {
             return try .init(try await client.consumeResult(path: .init(id: id, node: node, screen: screen), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key, minervaDeviceChange: headers.deviceChange, minervaDeviceTime: headers.deviceTime, minervaModelVersion: headers.modelVersion)).ok)
         case .list(let node, let body):
             let ok = try await client.putList(path: .init(id: id, node: node), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key, minervaDeviceChange: headers.deviceChange, minervaDeviceTime: headers.deviceTime, minervaModelVersion: headers.modelVersion), body: .json(body)).ok
-            let alreadyApplied = ok.headers.minervaAlreadyApplied != nil
-            switch try ok.body.json {
-            case .ListPutAnswer(let list):
-                return ChangeAnswer(list: list, version: Int(entityTag: ok.headers.eTag), alreadyApplied: alreadyApplied)
-            case .State(let state):
-                return ChangeAnswer(state: state.value1, version: state.value1.version, alreadyApplied: alreadyApplied)
+            return switch try ok.body.json {
+            case .ListPutAnswer(let list): ChangeAnswer(list: list, eTag: ok.headers.eTag, alreadyApplied: ok.headers.minervaAlreadyApplied)
+            case .State(let state): ChangeAnswer(state: state.value1, alreadyApplied: ok.headers.minervaAlreadyApplied)
+            }
+        case .listPatch(let node, let body):
+            let ok = try await client.patchList(path: .init(id: id, node: node), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key, minervaDeviceChange: headers.deviceChange, minervaDeviceTime: headers.deviceTime, minervaModelVersion: headers.modelVersion), body: .json(body)).ok
+            return switch try ok.body.json {
+            case .ListPutAnswer(let list): ChangeAnswer(list: list, eTag: ok.headers.eTag, alreadyApplied: ok.headers.minervaAlreadyApplied)
+            case .State(let state): ChangeAnswer(state: state.value1, alreadyApplied: ok.headers.minervaAlreadyApplied)
             }
         }
     }
@@ -100,8 +103,17 @@ extension MinervaSession {
 extension ChangeAnswer {
     /// The answer of an operation that answers the state document.
     init(_ ok: Components.Responses.State) throws {
-        let state = try ok.body.json.value1
-        self.init(state: state, version: state.version, alreadyApplied: ok.headers.minervaAlreadyApplied != nil)
+        self.init(state: try ok.body.json.value1, alreadyApplied: ok.headers.minervaAlreadyApplied)
+    }
+
+    /// A state document answered, with its `Minerva-Already-Applied` header.
+    init(state: SessionState, alreadyApplied: Components.Headers.AlreadyApplied?) {
+        self.init(state: state, version: state.version, alreadyApplied: alreadyApplied != nil)
+    }
+
+    /// A list `PUT`'s or `PATCH`'s own answer, with its `ETag` and `Minerva-Already-Applied` header.
+    init(list: ListPutAnswer, eTag: String, alreadyApplied: Components.Headers.AlreadyApplied?) {
+        self.init(list: list, version: Int(entityTag: eTag), alreadyApplied: alreadyApplied != nil)
     }
 }
 

@@ -12,7 +12,24 @@ extension MinervaSession {
     ///   many items).
     @discardableResult
     public func putList(_ sections: [ListSection], on node: String) async throws -> ListPutAnswer {
-        let request = ChangeRequest.putList(sections, on: node)
+        try await changeList(.putList(sections, on: node))
+    }
+
+    /// Changes some of a node's cells, by id, and keeps the rest; the server answers the diff
+    /// from the previous version, as for ``putList(_:on:)``. This is a change of the session.
+    /// - Parameters:
+    ///   - patch: the cells deleted, upserted and moved.
+    ///   - node: the node that carries the list.
+    /// - Returns: the new list version and the diff from the previous one.
+    /// - Throws: ``MinervaError``: 400 (an empty patch), 404 (no such node, or no list yet), 412,
+    ///   422 (a cell or section the list does not have, a new cell without a place).
+    @discardableResult
+    public func patchList(_ patch: ListPatch, on node: String) async throws -> ListPutAnswer {
+        try await changeList(.patchList(patch, on: node))
+    }
+
+    /// Sends a list `PUT` or `PATCH`, retried with one idempotency key, and answers its list.
+    private func changeList(_ request: ChangeRequest) async throws -> ListPutAnswer {
         let headers = ChangeHeaders(ifMatch: ifMatch, key: UUID().uuidString)
         let answer = try await connection.retryPolicy.run { try await send(request, headers: headers) }
         guard let list = answer.list else { throw MinervaError.unexpectedAnswer(to: request) }

@@ -1,7 +1,7 @@
 import MinervaClient
 import Testing
 
-/// `putList` and `list(of:since:)` on the real server.
+/// `putList`, `patchList` and `list(of:since:)` on the real server.
 @Suite struct ListTests {
     private static let first: [ListSection] = [
         ListSection(id: "followers", items: [
@@ -26,6 +26,24 @@ import Testing
             #expect(await session.version == 3)
             // The next change names version 3 in If-Match, which the server holds: no 412.
             #expect(try await session.navigate(to: "profile", params: ["userId": "1"]).version == 4)
+        }
+    }
+
+    @Test func patchListChangesTheCellsItNamesAndAnswersTheDiff() async throws {
+        try await withLiveServer { server in
+            let session = try await MinervaSession.create(on: server.connection())
+            try await session.putList(Self.first, on: "n1")
+            let patched = try await session.patchList(
+                ListPatch(
+                    delete: ["u2"], upsert: [.init(cell: ListItem(id: "u3", kind: "user", content: "Linus"), before: "u1")],
+                    move: [.init(id: "u1", section: "followers")]),
+                on: "n1")
+            #expect(patched.version == 2 && patched.diff.items.deleted.count == 1 && patched.diff.items.inserted.count == 1)
+            #expect(await session.version == 3)
+            let list = try await session.list(of: "n1")
+            #expect(list.sections.first?.items.map(\.id) == ["u3", "u1"])
+            await #expect(throws: MinervaError.self) { try await session.patchList(ListPatch(delete: ["u9"]), on: "n1") }
+            #expect(await session.version == 3)
         }
     }
 

@@ -22,4 +22,8 @@ public struct ListError: Error, Hashable, Sendable, CustomStringConvertible {
     static func tooManyItems(_ count: Int, limit: Int) -> ListError {
         ListError(description: "the list has \(count) items; at most \(limit) are allowed (--max-list-items)")
     }
+
+    static func patch(_ operation: String, _ problem: String) -> ListError {
+        ListError(description: "\(operation): \(problem)")
+    }
 }

@@ -11,7 +11,10 @@
 /// number, a numbered change that changes nothing is a block of one `unchanged` event, the state
 /// keeps each device's newest number (`devices`, counted by the session's size), and a number
 /// applied already or past the next one is refused.
+///
+/// Version 3 adds list patches (`PATCH …/nodes/{node}/list`, ``ListPatch``): a change of some
+/// of a list's cells by id, which makes the block a `PUT` of the result would.
 public enum ModelVersion {
     /// The version this build's step runs.
-    public static let current = 2
+    public static let current = 3
 }

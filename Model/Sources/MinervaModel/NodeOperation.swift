@@ -2,7 +2,8 @@ public import MinervaJSON
 import MinervaList
 
 /// The operations on one node, each at `/v1/sessions/{id}/nodes/{node}/…` with a body of its own
-/// (the raw value is the path's segment after the node).
+/// (the raw value is the path's segment after the node, but for a list patch, which `PATCH`es
+/// the list's path).
 public enum NodeOperation: String, CaseIterable, Sendable {
     /// `PATCH …/params {"set"?, "unset"?}`: changes the node's params in place.
     case params
@@ -14,6 +15,13 @@ public enum NodeOperation: String, CaseIterable, Sendable {
     case results
     /// `PUT …/list {"sections"}`: replaces the node's list.
     case list
+    /// `PATCH …/list {"delete"?, "upsert"?, "move"?}`: changes some of the list's cells, by id.
+    case listPatch = "list-patch"
+
+    /// The path's segment after the node.
+    public var segment: String {
+        self == .listPatch ? "list" : rawValue
+    }
 
     /// The fields the operation's body may carry (`ui` takes any: it is the node's UI state;
     /// `results` takes no body).
@@ -23,6 +31,7 @@ public enum NodeOperation: String, CaseIterable, Sendable {
         case .ui, .results: []
         case .presentation: ["selected", "dismissible"]
         case .list: ["sections"]
+        case .listPatch: ["delete", "upsert", "move"]
         }
     }
 
@@ -61,7 +70,46 @@ extension SessionCommand {
             self = .consumeResult(node: node, screen: screen)
         case .list:
             self = .putList(node: node, sections: try Self.sections(JSONObjectReader(value, keys: operation.bodyKeys)))
+        case .listPatch:
+            self = .patchList(node: node, patch: try Self.patch(JSONObjectReader(value, keys: operation.bodyKeys)))
         }
+    }
+
+    /// The members of a patch's upsert and move, and of a cell.
+    private static let upsertKeys: JSONKeys = ["cell", "section", "before"]
+    private static let moveKeys: JSONKeys = ["id", "section", "before"]
+
+    /// `{"delete"?: [id], "upsert"?: [{"cell", "section"?, "before"?}], "move"?: [{"id", "section"?, "before"?}]}`,
+    /// at least one of them not empty.
+    static func patch(_ body: JSONObjectReader) throws(JSONReadError) -> ListPatch {
+        let patch = ListPatch(
+            delete: try body.optionalStrings("delete") ?? [],
+            upsert: try body.optionalObjects("upsert", keys: upsertKeys) { upsert throws(JSONReadError) in
+                ListPatch.Upsert(
+                    cell: try upsert.object("cell", keys: itemKeys) { item throws(JSONReadError) in try cell(item) },
+                    placement: try placement(upsert))
+            } ?? [],
+            move: try body.optionalObjects("move", keys: moveKeys) { move throws(JSONReadError) in
+                guard let placement = try placement(move) else { throw move.error("give a 'section', a 'before', or both: where the cell goes") }
+                return ListPatch.Move(id: try move.string("id"), placement: placement)
+            } ?? [])
+        for (key, count) in [("delete", patch.delete.count), ("upsert", patch.upsert.count), ("move", patch.move.count)]
+        where count == 0 && body.value(key) != nil {
+            throw body.error("'\(key)' is empty: leave it out")
+        }
+        guard !patch.isEmpty else { throw body.error("give 'delete', 'upsert' or 'move': the cells to change") }
+        return patch
+    }
+
+    /// Where an upsert or a move puts its cell, when it says.
+    private static func placement(_ reader: JSONObjectReader) throws(JSONReadError) -> ListPatch.Placement? {
+        let section = try reader.optionalString("section"), before = try reader.optionalString("before")
+        return section == nil && before == nil ? nil : ListPatch.Placement(section: section, before: before)
+    }
+
+    /// A cell: `{"id", "kind", "content"?}`.
+    private static func cell(_ item: JSONObjectReader) throws(JSONReadError) -> Cell {
+        Cell(id: try item.string("id"), kind: try item.string("kind"), content: item.value("content").map(CellContent.init) ?? .null)
     }
 
     /// The members of a list's section and of its items.
@@ -74,9 +122,7 @@ extension SessionCommand {
         try body.objects("sections", keys: sectionKeys) { section throws(JSONReadError) in
             ListSection(
                 id: try section.string("id"),
-                items: try section.objects("items", keys: itemKeys) { item throws(JSONReadError) in
-                    Cell(id: try item.string("id"), kind: try item.string("kind"), content: item.value("content").map(CellContent.init) ?? .null)
-                })
+                items: try section.objects("items", keys: itemKeys) { item throws(JSONReadError) in try cell(item) })
         }
     }
 }

@@ -88,6 +88,16 @@ extension SessionCommand {
             return changes
         case let .putList(node, sections):
             return [try putList(try Self.resolve(node: node, in: state.tree), sections, on: &state, limits: limits)]
+        case let .patchList(node, patch):
+            let node = try Self.resolve(node: node, in: state.tree)
+            guard let list = state.lists[node] else { throw .notFound("node '\(node)' has no list yet; PUT one first") }
+            let sections: [ListSection]
+            do throws(ListError) {
+                sections = try patch.applied(to: list.current)
+            } catch {
+                throw .invalid(error.description)
+            }
+            return [try putList(node, sections, on: &state, limits: limits)]
         case let .moveToApp(app, from, version):
             // Another process may have moved it first (to this version or a newer one).
             guard state.appVersion == from, state.tree.obstacles(to: app).isEmpty else { return [] }

@@ -43,6 +43,8 @@ public enum SessionCommand: Sendable {
     case flags(set: [String], clear: [String])
     /// Replaces a node's list.
     case putList(node: String, sections: [ListSection])
+    /// Changes some of a node's list's cells, by id.
+    case patchList(node: String, patch: ListPatch)
     /// Moves the session from one version of the app description to another, when it still runs
     /// `from` and every screen it shows is still there; a no-op otherwise. The core issues it itself when a session is used after
     /// the app changed; no request names it.

@@ -24,7 +24,8 @@ public struct StepCorpus: Sendable {
     public enum Operation: Equatable, Sendable {
         /// `POST /v1/sessions/{id}/{operation}`: written `push`, `set-root`, ….
         case navigation(NavigationOperation)
-        /// `…/nodes/{node}/{operation}` (`…/results/{screen}`): written `nodes/n3/ui`, `nodes/n1/results/login`.
+        /// `…/nodes/{node}/{operation}` (`…/results/{screen}`): written `nodes/n3/ui`, `nodes/n1/results/login`,
+        /// and a list patch (which `PATCH`es the list's path) `nodes/n1/list-patch`.
         case node(NodeOperation, node: String, screen: String?)
 
         /// The operation as the corpus writes it: its path after the session's.

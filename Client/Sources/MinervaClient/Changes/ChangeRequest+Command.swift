@@ -13,6 +13,7 @@ extension ChangeRequest {
             case .presentation(let node, _): return try SessionCommand(.presentation, node: node, screen: nil, body: value)
             case .takeResult(let node, let screen): return try SessionCommand(.results, node: node, screen: screen, body: value)
             case .list(let node, _): return try SessionCommand(.list, node: node, screen: nil, body: value)
+            case .listPatch(let node, _): return try SessionCommand(.listPatch, node: node, screen: nil, body: value)
             default:
                 guard let navigation = NavigationOperation(rawValue: operation) else { throw MinervaError.unreadable(self, "no such operation") }
                 return try SessionCommand(navigation, body: JSONObjectReader(value, keys: navigation.bodyKeys))

@@ -35,4 +35,9 @@ extension ChangeRequest {
     public static func putList(_ sections: [ListSection], on node: String) -> Self {
         Self(body: .list(node: node, .init(sections: sections)))
     }
+
+    /// `PATCH …/nodes/{node}/list`: changes some of a node's cells by id (see ``MinervaSession/patchList(_:on:)``).
+    public static func patchList(_ patch: ListPatch, on node: String) -> Self {
+        Self(body: .listPatch(node: node, patch))
+    }
 }

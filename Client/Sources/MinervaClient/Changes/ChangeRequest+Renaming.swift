@@ -42,6 +42,7 @@ extension ChangeRequest {
         case .presentation(let node, let body): return ChangeRequest(body: .presentation(node: renamed(node), body))
         case .takeResult(let node, let screen): return ChangeRequest(body: .takeResult(node: renamed(node), screen: screen))
         case .list(let node, let body): return ChangeRequest(body: .list(node: renamed(node), body))
+        case .listPatch(let node, let body): return ChangeRequest(body: .listPatch(node: renamed(node), body))
         case .deepLink, .selectTab, .sizeClass, .flags: return self
         }
     }

@@ -6,7 +6,8 @@ import OpenAPIRuntime
 /// ``MinervaSession`` sends one with each of its operations; a ``PredictingSession`` also applies
 /// it with the navigation model before sending it, and keeps the ones still to send in its
 /// ``SavedQueue`` (it is `Codable` as `{"operation", "body"}`, the operation's path after the
-/// session's: `navigate`, `nodes/n3/ui`, `nodes/n3/results/login`).
+/// session's: `navigate`, `nodes/n3/ui`, `nodes/n3/results/login`; a list patch, whose path is the
+/// `PUT`'s, `nodes/n3/list-patch`).
 ///
 /// ```swift
 /// try await predicting.apply(.push("profile", params: ["userId": "42"]))
@@ -33,9 +34,11 @@ public struct ChangeRequest: Hashable, Sendable {
         case presentation(node: String, Components.Schemas.PresentationChangeRequest)
         case takeResult(node: String, screen: String)
         case list(node: String, Components.Schemas.ListPutRequest)
+        case listPatch(node: String, ListPatch)
     }
 
-    /// The operation's path after the session's (`navigate`, `nodes/n3/ui`).
+    /// The operation's path after the session's (`navigate`, `nodes/n3/ui`; `nodes/n3/list-patch`
+    /// for a list patch, which `PATCH`es `nodes/n3/list`).
     public var operation: String {
         switch body {
         case .push: "push"
@@ -54,6 +57,7 @@ public struct ChangeRequest: Hashable, Sendable {
         case .presentation(let node, _): "nodes/\(node)/presentation"
         case .takeResult(let node, let screen): "nodes/\(node)/results/\(screen)"
         case .list(let node, _): "nodes/\(node)/list"
+        case .listPatch(let node, _): "nodes/\(node)/list-patch"
         }
     }
 
@@ -76,6 +80,7 @@ public struct ChangeRequest: Hashable, Sendable {
         case .presentation(_, let body): body
         case .takeResult: nil
         case .list(_, let body): body
+        case .listPatch(_, let body): body
         }
     }
 
@@ -123,6 +128,7 @@ extension ChangeRequest: Codable {
             self.body = .presentation(node: parts[1], try body(Components.Schemas.PresentationChangeRequest.self))
         case ("nodes", 4...) where parts[2] == "results": self.body = .takeResult(node: parts[1], screen: parts[3...].joined(separator: "/"))
         case ("nodes", 3) where parts[2] == "list": self.body = .list(node: parts[1], try body(Components.Schemas.ListPutRequest.self))
+        case ("nodes", 3) where parts[2] == "list-patch": self.body = .listPatch(node: parts[1], try body(ListPatch.self))
         default:
             throw DecodingError.dataCorruptedError(forKey: .operation, in: container, debugDescription: "'\(operation)' is not an operation of a session")
         }

@@ -223,7 +223,7 @@ import HTTPTypes
 ///   OpenAPI has no place for methods a path does not declare): `/`, `/web/{fileName}`,
 ///   `/healthz`, `/metrics`, `/v1/app`, `.../events` and `.../link` allow `GET, HEAD`;
 ///   `/v1/sessions` and the navigation paths `POST`; `/v1/sessions/{id}`
-///   `GET, HEAD, DELETE`; `.../nodes/{node}/list` `GET, HEAD, PUT`.
+///   `GET, HEAD, DELETE`; `.../nodes/{node}/list` `GET, HEAD, PUT, PATCH`.
 /// - **HEAD** is answered exactly like `GET` (status and headers), without a body.
 /// - **Bodies.** The request body is parsed as JSON whatever its `Content-Type` (none,
 ///   `application/json`, `text/plain`, ...). It must be one JSON object in UTF-8, without
@@ -12465,6 +12465,548 @@ internal struct Client: APIProtocol {
                     ))
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Operations.GetList.Output.UnprocessableContent.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorDocument.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unprocessableContent(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 429:
+                    let headers: Components.Responses.RateLimited.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.RequestID.self
+                        ),
+                        retryAfter: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Retry-After",
+                            as: Components.Headers.RetryAfter.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.RateLimited.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorDocument.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .tooManyRequests(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 431:
+                    let headers: Components.Responses.HeadersTooLarge.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-ID",
+                        as: Components.Headers.RequestID.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.HeadersTooLarge.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorDocument.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .requestHeaderFieldsTooLarge(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 503:
+                    let headers: Components.Responses.Unavailable.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.RequestID.self
+                        ),
+                        retryAfter: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Retry-After",
+                            as: Components.Headers.RetryAfter.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unavailable.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorDocument.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .serviceUnavailable(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                default:
+                    return .undocumented(
+                        statusCode: response.status.code,
+                        .init(
+                            headerFields: response.headerFields,
+                            body: responseBody
+                        )
+                    )
+                }
+            }
+        )
+    }
+    /// Change some of a node's cells, by id
+    ///
+    /// Changes the cells it names and keeps the rest, so that a client changes one cell of a
+    /// long list (a dish sold out) without sending the others, and answers as `PUT` does: the
+    /// new list version and the diff from the previous one, one `listChanged` event, the session
+    /// version grown by 1. The result is checked as a `PUT` of it would be (ids, items, bytes).
+    ///
+    /// The operations apply in order, each to what the ones before it left: every `delete`
+    /// (a cell's id), then every `upsert` (a cell: one of the same id is replaced, its kind and
+    /// content; a new one is added), then every `move` (a cell's id, to another place). A place
+    /// is a `section` (its end) or a cell to go `before` (in that cell's section), or both when
+    /// they agree. An upsert without a place keeps a replaced cell where it is; a new cell needs
+    /// one. Sections are changed by `PUT` only.
+    ///
+    /// `404`: unknown node, or no list was PUT on it yet. `422`: a cell or section the list does
+    /// not have (the message names the operation, `upsert[2]`), a new cell without a place, a
+    /// `before` outside the `section` given, a result over the list's limits.
+    ///
+    ///
+    /// - Remark: HTTP `PATCH /v1/sessions/{id}/nodes/{node}/list`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/patch(patchList)`.
+    internal func patchList(_ input: Operations.PatchList.Input) async throws -> Operations.PatchList.Output {
+        try await client.send(
+            input: input,
+            forOperation: Operations.PatchList.id,
+            serializer: { input in
+                let path = try converter.renderedPath(
+                    template: "/v1/sessions/{}/nodes/{}/list",
+                    parameters: [
+                        input.path.id,
+                        input.path.node
+                    ]
+                )
+                var request: HTTPTypes.HTTPRequest = .init(
+                    soar_path: path,
+                    method: .patch
+                )
+                suppressMutabilityWarning(&request)
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "X-Request-ID",
+                    value: input.headers.xRequestID
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "If-Match",
+                    value: input.headers.ifMatch
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Idempotency-Key",
+                    value: input.headers.idempotencyKey
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Change",
+                    value: input.headers.minervaDeviceChange
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Device-Time",
+                    value: input.headers.minervaDeviceTime
+                )
+                try converter.setHeaderFieldAsURI(
+                    in: &request.headerFields,
+                    name: "Minerva-Model-Version",
+                    value: input.headers.minervaModelVersion
+                )
+                converter.setAcceptHeader(
+                    in: &request.headerFields,
+                    contentTypes: input.headers.accept
+                )
+                let body: OpenAPIRuntime.HTTPBody?
+                switch input.body {
+                case let .json(value):
+                    body = try converter.setRequiredRequestBodyAsJSON(
+                        value,
+                        headerFields: &request.headerFields,
+                        contentType: "application/json; charset=utf-8"
+                    )
+                }
+                return (request, body)
+            },
+            deserializer: { response, responseBody in
+                switch response.status.code {
+                case 200:
+                    let headers: Operations.PatchList.Output.Ok.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.RequestID.self
+                        ),
+                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "ETag",
+                            as: Components.Headers.ETag.self
+                        ),
+                        idempotentReplayed: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Idempotent-Replayed",
+                            as: Components.Headers.IdempotentReplayed.self
+                        ),
+                        minervaModelVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Model-Version",
+                            as: Components.Headers.ModelVersion.self
+                        ),
+                        minervaAlreadyApplied: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Already-Applied",
+                            as: Components.Headers.AlreadyApplied.self
+                        ),
+                        minervaAppliedVersion: try converter.getOptionalHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "Minerva-Applied-Version",
+                            as: Components.Headers.AppliedVersion.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.PatchList.Output.Ok.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Operations.PatchList.Output.Ok.Body.JsonPayload.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 400:
+                    let headers: Operations.PatchList.Output.BadRequest.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-ID",
+                        as: Components.Headers.RequestID.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.PatchList.Output.BadRequest.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorDocument.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 401:
+                    let headers: Components.Responses.Unauthorized.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.RequestID.self
+                        ),
+                        wwwAuthenticate: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "WWW-Authenticate",
+                            as: Components.Headers.WWWAuthenticate.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unauthorized.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorDocument.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 410:
+                    let headers: Components.Responses.AppChanged.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-ID",
+                        as: Components.Headers.RequestID.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.AppChanged.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorDocument.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .gone(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 409:
+                    let headers: Components.Responses.AppVersionConflict.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-ID",
+                        as: Components.Headers.RequestID.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.AppVersionConflict.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorDocument.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .conflict(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 404:
+                    let headers: Operations.PatchList.Output.NotFound.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-ID",
+                        as: Components.Headers.RequestID.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.PatchList.Output.NotFound.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorDocument.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .notFound(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 412:
+                    let headers: Components.Responses.PreconditionFailed.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.RequestID.self
+                        ),
+                        eTag: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "ETag",
+                            as: Components.Headers.ETag.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.PreconditionFailed.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorDocument.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .preconditionFailed(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 413:
+                    let headers: Components.Responses.PayloadTooLarge.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-ID",
+                        as: Components.Headers.RequestID.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.PayloadTooLarge.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorDocument.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .contentTooLarge(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 414:
+                    let headers: Components.Responses.UriTooLong.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-ID",
+                        as: Components.Headers.RequestID.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.UriTooLong.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorDocument.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .uriTooLong(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 422:
+                    let headers: Operations.PatchList.Output.UnprocessableContent.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-ID",
+                        as: Components.Headers.RequestID.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.PatchList.Output.UnprocessableContent.Body
                     let chosenContentType = try converter.bestContentType(
                         received: contentType,
                         options: [

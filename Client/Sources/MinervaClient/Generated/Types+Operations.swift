@@ -11770,6 +11770,739 @@ internal enum Operations {
             }
         }
     }
+    /// Change some of a node's cells, by id
+    ///
+    /// Changes the cells it names and keeps the rest, so that a client changes one cell of a
+    /// long list (a dish sold out) without sending the others, and answers as `PUT` does: the
+    /// new list version and the diff from the previous one, one `listChanged` event, the session
+    /// version grown by 1. The result is checked as a `PUT` of it would be (ids, items, bytes).
+    ///
+    /// The operations apply in order, each to what the ones before it left: every `delete`
+    /// (a cell's id), then every `upsert` (a cell: one of the same id is replaced, its kind and
+    /// content; a new one is added), then every `move` (a cell's id, to another place). A place
+    /// is a `section` (its end) or a cell to go `before` (in that cell's section), or both when
+    /// they agree. An upsert without a place keeps a replaced cell where it is; a new cell needs
+    /// one. Sections are changed by `PUT` only.
+    ///
+    /// `404`: unknown node, or no list was PUT on it yet. `422`: a cell or section the list does
+    /// not have (the message names the operation, `upsert[2]`), a new cell without a place, a
+    /// `before` outside the `section` given, a result over the list's limits.
+    ///
+    ///
+    /// - Remark: HTTP `PATCH /v1/sessions/{id}/nodes/{node}/list`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/patch(patchList)`.
+    internal enum PatchList {
+        internal static let id: Swift.String = "patchList"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The session's `id` (`s_` and 22 base64url characters). Any other value, like a deleted session's id, answers `401` exactly like a wrong token.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/path/id`.
+                internal var id: Components.Parameters.SessionID
+                /// A node id of the session (`n1`, `n2`, ...); any other value answers `404`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/path/node`.
+                internal var node: Components.Parameters.Node
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The session's `id` (`s_` and 22 base64url characters). Any other value, like a deleted session's id, answers `401` exactly like a wrong token.
+                ///   - node: A node id of the session (`n1`, `n2`, ...); any other value answers `404`.
+                internal init(
+                    id: Components.Parameters.SessionID,
+                    node: Components.Parameters.Node
+                ) {
+                    self.id = id
+                    self.node = node
+                }
+            }
+            internal var path: Operations.PatchList.Input.Path
+            /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// An id for this request, echoed in the answer's `X-Request-ID` and written to the server's request log. Used when it is 1 to 64 printable ASCII characters without spaces (`!` to `~`); any other value is replaced by one the server makes up (never refused).
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/header/X-Request-ID`.
+                internal var xRequestID: Components.Parameters.RequestID?
+                /// Apply the mutation only if the session's version is one of these entity tags: `"<version>"` as in `ETag`, `W/"<version>"`, a comma-separated list, or `*`. Otherwise `412`, and nothing changes. Without the header the mutation is unconditional. A tag without its quotes (`3`) or an empty value is `400` saying to send `"3"`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/header/If-Match`.
+                internal var ifMatch: Components.Parameters.IfMatch?
+                /// 1 to 255 printable ASCII characters without spaces, else `400` (checked after `If-Match`). A retry with the same key (within a day, the last 1,000 keys per session) answers the first successful answer again (status, body and `ETag`, plus `Idempotent-Replayed: true`) and applies nothing twice; the same key with another method, path or body is `422`. Both come right after the token, rate limit, method and size checks, before `If-Match` and the body. A no-op's answer is remembered too, and a key survives restarts with the SQLite store (the answer is stored in the same transaction as the change it answers; memory holds a session's newest answers within a quarter of `--max-session-bytes` and reads older ones back from the store; with PostgreSQL every instance sees every key). Keys are scoped to their session; on `POST /v1/sessions` to the key and an identical body, server-wide, stored with the new session in one transaction, so the replayed answer carries the session's token: use unguessable keys (the store keeps such an answer encrypted under the key, and the key only as a hash). Failed requests are not remembered; a `503` whose outcome is unknown (the server stopped, or the database stopped answering, while the change was being stored) is answered by a retry with the same key. A replayed answer shows the state as it was then (its `version`, not the current one): read the events after that version to catch up. To be answered as applied for the session's whole life rather than a day, number the change (see **Changes numbered per device**).
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.IdempotencyKey?
+                /// `<device>/<seq>`: the id of the device that made the change (1 to 64 of `A-Z a-z 0-9 . _ : -`) and the change's number on it — its changes of the session are numbered 1, 2, 3, … At or below the device's newest number the session applied, the change is answered as already applied (`Minerva-Already-Applied: true`); past the next number it is `409` with code `device_seq_gap`. Anything else (no `/`, an id or number out of bounds, a leading zero) is `400`; so is a URI-encoded value (`phone-4f2a%2F12`, as some generated clients write header parameters): send it as it is. See **Changes numbered per device**.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/header/Minerva-Device-Change`.
+                internal var minervaDeviceChange: Components.Parameters.DeviceChange?
+                /// When the device made the change (the tap), RFC 3339: what flow analytics record for it, unless it is later than the server's clock or earlier than the session was made, when they record the server's time. Events keep the server's time. Not a timestamp (a URI-encoded one, `…T21%3A30%3A00Z`, included): `400`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/header/Minerva-Device-Time`.
+                internal var minervaDeviceTime: Components.Parameters.DeviceTime?
+                /// The navigation model version the client ran the change with (see **Model version**), at most 9 digits. The server applies the change with its own model whatever it names, and its answer names that model in `Minerva-Model-Version`: a client that predicted the outcome with another one takes the answer's state. Changes whose client named another model than the server's are counted (`minerva_changes_from_other_models_total`). Not a whole number from 1: `400`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/header/Minerva-Model-Version`.
+                internal var minervaModelVersion: Components.Parameters.ClientModelVersion?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PatchList.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestID: An id for this request, echoed in the answer's `X-Request-ID` and written to the server's request log. Used when it is 1 to 64 printable ASCII characters without spaces (`!` to `~`); any other value is replaced by one the server makes up (never refused).
+                ///   - ifMatch: Apply the mutation only if the session's version is one of these entity tags: `"<version>"` as in `ETag`, `W/"<version>"`, a comma-separated list, or `*`. Otherwise `412`, and nothing changes. Without the header the mutation is unconditional. A tag without its quotes (`3`) or an empty value is `400` saying to send `"3"`.
+                ///   - idempotencyKey: 1 to 255 printable ASCII characters without spaces, else `400` (checked after `If-Match`). A retry with the same key (within a day, the last 1,000 keys per session) answers the first successful answer again (status, body and `ETag`, plus `Idempotent-Replayed: true`) and applies nothing twice; the same key with another method, path or body is `422`. Both come right after the token, rate limit, method and size checks, before `If-Match` and the body. A no-op's answer is remembered too, and a key survives restarts with the SQLite store (the answer is stored in the same transaction as the change it answers; memory holds a session's newest answers within a quarter of `--max-session-bytes` and reads older ones back from the store; with PostgreSQL every instance sees every key). Keys are scoped to their session; on `POST /v1/sessions` to the key and an identical body, server-wide, stored with the new session in one transaction, so the replayed answer carries the session's token: use unguessable keys (the store keeps such an answer encrypted under the key, and the key only as a hash). Failed requests are not remembered; a `503` whose outcome is unknown (the server stopped, or the database stopped answering, while the change was being stored) is answered by a retry with the same key. A replayed answer shows the state as it was then (its `version`, not the current one): read the events after that version to catch up. To be answered as applied for the session's whole life rather than a day, number the change (see **Changes numbered per device**).
+                ///   - minervaDeviceChange: `<device>/<seq>`: the id of the device that made the change (1 to 64 of `A-Z a-z 0-9 . _ : -`) and the change's number on it — its changes of the session are numbered 1, 2, 3, … At or below the device's newest number the session applied, the change is answered as already applied (`Minerva-Already-Applied: true`); past the next number it is `409` with code `device_seq_gap`. Anything else (no `/`, an id or number out of bounds, a leading zero) is `400`; so is a URI-encoded value (`phone-4f2a%2F12`, as some generated clients write header parameters): send it as it is. See **Changes numbered per device**.
+                ///   - minervaDeviceTime: When the device made the change (the tap), RFC 3339: what flow analytics record for it, unless it is later than the server's clock or earlier than the session was made, when they record the server's time. Events keep the server's time. Not a timestamp (a URI-encoded one, `…T21%3A30%3A00Z`, included): `400`.
+                ///   - minervaModelVersion: The navigation model version the client ran the change with (see **Model version**), at most 9 digits. The server applies the change with its own model whatever it names, and its answer names that model in `Minerva-Model-Version`: a client that predicted the outcome with another one takes the answer's state. Changes whose client named another model than the server's are counted (`minerva_changes_from_other_models_total`). Not a whole number from 1: `400`.
+                ///   - accept:
+                internal init(
+                    xRequestID: Components.Parameters.RequestID? = nil,
+                    ifMatch: Components.Parameters.IfMatch? = nil,
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    minervaDeviceChange: Components.Parameters.DeviceChange? = nil,
+                    minervaDeviceTime: Components.Parameters.DeviceTime? = nil,
+                    minervaModelVersion: Components.Parameters.ClientModelVersion? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PatchList.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestID = xRequestID
+                    self.ifMatch = ifMatch
+                    self.idempotencyKey = idempotencyKey
+                    self.minervaDeviceChange = minervaDeviceChange
+                    self.minervaDeviceTime = minervaDeviceTime
+                    self.minervaModelVersion = minervaModelVersion
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.PatchList.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/requestBody/content/application\/json`.
+                case json(Components.Schemas.ListPatchRequest)
+            }
+            internal var body: Operations.PatchList.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                path: Operations.PatchList.Input.Path,
+                headers: Operations.PatchList.Input.Headers = .init(),
+                body: Operations.PatchList.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// The session's version as a strong entity tag, `"<version>"`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/responses/200/headers/ETag`.
+                    internal var eTag: Components.Headers.ETag
+                    /// - Remark: Generated from `#/components/headers/IdempotentReplayed`.
+                    internal enum IdempotentReplayed: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                    }
+                    /// `true` on an answer that repeats the first answer to a request with the same `Idempotency-Key` (absent on the first answer).
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/responses/200/headers/Idempotent-Replayed`.
+                    internal var idempotentReplayed: Components.Headers.IdempotentReplayed?
+                    /// On every answer to a change of a session (its refusals too): the version of the navigation model whose step answered it (`GET /v1/server`'s `modelVersion`; see **Model version**). Absent on reads.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/responses/200/headers/Minerva-Model-Version`.
+                    internal var minervaModelVersion: Components.Headers.ModelVersion?
+                    /// - Remark: Generated from `#/components/headers/AlreadyApplied`.
+                    internal enum AlreadyApplied: String, Codable, Hashable, Sendable, CaseIterable {
+                        case _true = "true"
+                    }
+                    /// `true` on the answer to a change whose device number (`Minerva-Device-Change`) the session applied already: nothing was applied again, the status is `200` and the body is the current state document (whatever the endpoint answers otherwise). See **Changes numbered per device**.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/responses/200/headers/Minerva-Already-Applied`.
+                    internal var minervaAlreadyApplied: Components.Headers.AlreadyApplied?
+                    /// With `Minerva-Already-Applied`: the session version the change's block made, while the session knows it (always for the device's newest change; an older one's while the events in memory hold its block). `GET …/versions/{it}` reads the state it made; in the change log its block is the events of that `version`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/responses/200/headers/Minerva-Applied-Version`.
+                    internal var minervaAppliedVersion: Components.Headers.AppliedVersion?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                    ///   - eTag: The session's version as a strong entity tag, `"<version>"`.
+                    ///   - idempotentReplayed: `true` on an answer that repeats the first answer to a request with the same `Idempotency-Key` (absent on the first answer).
+                    ///   - minervaModelVersion: On every answer to a change of a session (its refusals too): the version of the navigation model whose step answered it (`GET /v1/server`'s `modelVersion`; see **Model version**). Absent on reads.
+                    ///   - minervaAlreadyApplied: `true` on the answer to a change whose device number (`Minerva-Device-Change`) the session applied already: nothing was applied again, the status is `200` and the body is the current state document (whatever the endpoint answers otherwise). See **Changes numbered per device**.
+                    ///   - minervaAppliedVersion: With `Minerva-Already-Applied`: the session version the change's block made, while the session knows it (always for the device's newest change; an older one's while the events in memory hold its block). `GET …/versions/{it}` reads the state it made; in the change log its block is the events of that `version`.
+                    internal init(
+                        xRequestID: Components.Headers.RequestID,
+                        eTag: Components.Headers.ETag,
+                        idempotentReplayed: Components.Headers.IdempotentReplayed? = nil,
+                        minervaModelVersion: Components.Headers.ModelVersion? = nil,
+                        minervaAlreadyApplied: Components.Headers.AlreadyApplied? = nil,
+                        minervaAppliedVersion: Components.Headers.AppliedVersion? = nil
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.eTag = eTag
+                        self.idempotentReplayed = idempotentReplayed
+                        self.minervaModelVersion = minervaModelVersion
+                        self.minervaAlreadyApplied = minervaAlreadyApplied
+                        self.minervaAppliedVersion = minervaAppliedVersion
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.PatchList.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/responses/200/content/json`.
+                    internal enum JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/responses/200/content/json/case1`.
+                        case ListPutAnswer(Components.Schemas.ListPutAnswer)
+                        /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/responses/200/content/json/case2`.
+                        case State(Components.Schemas.State)
+                        internal init(from decoder: any Swift.Decoder) throws {
+                            var errors: [any Swift.Error] = []
+                            do {
+                                self = .ListPutAnswer(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            do {
+                                self = .State(try .init(from: decoder))
+                                return
+                            } catch {
+                                errors.append(error)
+                            }
+                            throw Swift.DecodingError.failedToDecodeOneOfSchema(
+                                type: Self.self,
+                                codingPath: decoder.codingPath,
+                                errors: errors
+                            )
+                        }
+                        internal func encode(to encoder: any Swift.Encoder) throws {
+                            switch self {
+                            case let .ListPutAnswer(value):
+                                try value.encode(to: encoder)
+                            case let .State(value):
+                                try value.encode(to: encoder)
+                            }
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/responses/200/content/application\/json`.
+                    case json(Operations.PatchList.Output.Ok.Body.JsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Operations.PatchList.Output.Ok.Body.JsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.PatchList.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.PatchList.Output.Ok.Headers,
+                    body: Operations.PatchList.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The new list version and the diff from the previous one; with `Minerva-Already-Applied: true` (a numbered change applied before), the current state document instead, as every change answers then.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/patch(patchList)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.PatchList.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.PatchList.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct BadRequest: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/responses/400/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/responses/400/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                    internal init(xRequestID: Components.Headers.RequestID) {
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.PatchList.Output.BadRequest.Headers
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/responses/400/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/responses/400/content/application\/json`.
+                    case json(Components.Schemas.ErrorDocument)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.ErrorDocument {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.PatchList.Output.BadRequest.Body
+                /// Creates a new `BadRequest`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.PatchList.Output.BadRequest.Headers,
+                    body: Operations.PatchList.Output.BadRequest.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The body is not one JSON object, names none of `delete`, `upsert` and `move` or gives one of them empty, or an upsert's `cell`, a cell's `id` or `kind` or a move's `id` is missing, or a move has no place, or a field has the wrong type.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/patch(patchList)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.PatchList.Output.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Operations.PatchList.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Authorization` header is missing or its bearer token is wrong, or there is no such session.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/patch(patchList)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The session was made with an app description this server does not serve (another app, by its `name`): it cannot be served here; create a new session.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/patch(patchList)/responses/410`.
+            ///
+            /// HTTP response code: `410 gone`.
+            case gone(Components.Responses.AppChanged)
+            /// The associated value of the enum case if `self` is `.gone`.
+            ///
+            /// - Throws: An error if `self` is not `.gone`.
+            /// - SeeAlso: `.gone`.
+            internal var gone: Components.Responses.AppChanged {
+                get throws {
+                    switch self {
+                    case let .gone(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gone",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The session already runs a newer version of the app description than this instance (another instance was reloaded first; see **App versions**): retry, or reload this instance.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/patch(patchList)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.AppVersionConflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            internal var conflict: Components.Responses.AppVersionConflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct NotFound: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/responses/404/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/responses/404/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                    internal init(xRequestID: Components.Headers.RequestID) {
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.PatchList.Output.NotFound.Headers
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/responses/404/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/responses/404/content/application\/json`.
+                    case json(Components.Schemas.ErrorDocument)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.ErrorDocument {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.PatchList.Output.NotFound.Body
+                /// Creates a new `NotFound`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.PatchList.Output.NotFound.Headers,
+                    body: Operations.PatchList.Output.NotFound.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// No such node in this session, or it has no list yet.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/patch(patchList)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Operations.PatchList.Output.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Operations.PatchList.Output.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `If-Match` names no current version; nothing changed. `ETag` names the current one.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/patch(patchList)/responses/412`.
+            ///
+            /// HTTP response code: `412 preconditionFailed`.
+            case preconditionFailed(Components.Responses.PreconditionFailed)
+            /// The associated value of the enum case if `self` is `.preconditionFailed`.
+            ///
+            /// - Throws: An error if `self` is not `.preconditionFailed`.
+            /// - SeeAlso: `.preconditionFailed`.
+            internal var preconditionFailed: Components.Responses.PreconditionFailed {
+                get throws {
+                    switch self {
+                    case let .preconditionFailed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "preconditionFailed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request body is over the limit (`--max-body`, default 1 MiB). When `Content-Length` declares it, the answer comes before the body is read and the connection is closed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/patch(patchList)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            internal var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target (path and query) is longer than `--max-url-bytes` (default 8,192). Checked before the path is matched.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/patch(patchList)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.UriTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.UriTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct UnprocessableContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/responses/422/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/responses/422/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                    internal init(xRequestID: Components.Headers.RequestID) {
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.PatchList.Output.UnprocessableContent.Headers
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/responses/422/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/sessions/{id}/nodes/{node}/list/PATCH/responses/422/content/application\/json`.
+                    case json(Components.Schemas.ErrorDocument)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.ErrorDocument {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.PatchList.Output.UnprocessableContent.Body
+                /// Creates a new `UnprocessableContent`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.PatchList.Output.UnprocessableContent.Headers,
+                    body: Operations.PatchList.Output.UnprocessableContent.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// A cell or section the list does not have, a new cell without a place, a `before` outside the `section` given or before the cell itself, a duplicate id, or a result over the list's limits.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/patch(patchList)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Operations.PatchList.Output.UnprocessableContent)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            internal var unprocessableContent: Operations.PatchList.Output.UnprocessableContent {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The session spent its request budget (`--rate-limit` requests a second on average, bursts up to `--rate-burst`; defaults 100 and 200; `0` turns it off). Checked right after the token, before the method.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/patch(patchList)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.RateLimited)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            internal var tooManyRequests: Components.Responses.RateLimited {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The header fields are larger than `--max-header-bytes` (default 16,384). Checked before the path is matched.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/patch(patchList)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            internal var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// With `--store sqlite:PATH`: the change could not be stored (a full disk, a read-only file) or the store could not be read; nothing was changed, no version or event number was used up and nobody was told of it. Retry after `Retry-After` seconds; the server recovers by itself once the store works again.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/patch(patchList)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Replace a node's list
     ///
     /// Replaces the node's list and answers the diff from the previous list version (the

@@ -536,6 +536,28 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/sessions/{id}/nodes/{node}/list`.
     /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/get(getList)`.
     func getList(_ input: Operations.GetList.Input) async throws -> Operations.GetList.Output
+    /// Change some of a node's cells, by id
+    ///
+    /// Changes the cells it names and keeps the rest, so that a client changes one cell of a
+    /// long list (a dish sold out) without sending the others, and answers as `PUT` does: the
+    /// new list version and the diff from the previous one, one `listChanged` event, the session
+    /// version grown by 1. The result is checked as a `PUT` of it would be (ids, items, bytes).
+    ///
+    /// The operations apply in order, each to what the ones before it left: every `delete`
+    /// (a cell's id), then every `upsert` (a cell: one of the same id is replaced, its kind and
+    /// content; a new one is added), then every `move` (a cell's id, to another place). A place
+    /// is a `section` (its end) or a cell to go `before` (in that cell's section), or both when
+    /// they agree. An upsert without a place keeps a replaced cell where it is; a new cell needs
+    /// one. Sections are changed by `PUT` only.
+    ///
+    /// `404`: unknown node, or no list was PUT on it yet. `422`: a cell or section the list does
+    /// not have (the message names the operation, `upsert[2]`), a new cell without a place, a
+    /// `before` outside the `section` given, a result over the list's limits.
+    ///
+    ///
+    /// - Remark: HTTP `PATCH /v1/sessions/{id}/nodes/{node}/list`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/patch(patchList)`.
+    func patchList(_ input: Operations.PatchList.Input) async throws -> Operations.PatchList.Output
     /// Replace a node's list
     ///
     /// Replaces the node's list and answers the diff from the previous list version (the
@@ -1320,6 +1342,38 @@ extension APIProtocol {
             path: path,
             query: query,
             headers: headers
+        ))
+    }
+    /// Change some of a node's cells, by id
+    ///
+    /// Changes the cells it names and keeps the rest, so that a client changes one cell of a
+    /// long list (a dish sold out) without sending the others, and answers as `PUT` does: the
+    /// new list version and the diff from the previous one, one `listChanged` event, the session
+    /// version grown by 1. The result is checked as a `PUT` of it would be (ids, items, bytes).
+    ///
+    /// The operations apply in order, each to what the ones before it left: every `delete`
+    /// (a cell's id), then every `upsert` (a cell: one of the same id is replaced, its kind and
+    /// content; a new one is added), then every `move` (a cell's id, to another place). A place
+    /// is a `section` (its end) or a cell to go `before` (in that cell's section), or both when
+    /// they agree. An upsert without a place keeps a replaced cell where it is; a new cell needs
+    /// one. Sections are changed by `PUT` only.
+    ///
+    /// `404`: unknown node, or no list was PUT on it yet. `422`: a cell or section the list does
+    /// not have (the message names the operation, `upsert[2]`), a new cell without a place, a
+    /// `before` outside the `section` given, a result over the list's limits.
+    ///
+    ///
+    /// - Remark: HTTP `PATCH /v1/sessions/{id}/nodes/{node}/list`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/patch(patchList)`.
+    internal func patchList(
+        path: Operations.PatchList.Input.Path,
+        headers: Operations.PatchList.Input.Headers = .init(),
+        body: Operations.PatchList.Input.Body
+    ) async throws -> Operations.PatchList.Output {
+        try await patchList(Operations.PatchList.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
     /// Replace a node's list

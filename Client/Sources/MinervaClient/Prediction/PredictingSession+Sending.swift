@@ -211,9 +211,11 @@ extension PredictingSession {
 }
 
 extension SessionState {
-    /// The version of the list a list `PUT` made, as this state shows it.
+    /// The version of the list a list `PUT` or `PATCH` made, as this state shows it.
     func listVersion(of request: ChangeRequest) -> Int? {
-        guard case .list(let node, _) = request.body else { return nil }
-        return self.node(node)?.list?.version
+        switch request.body {
+        case .list(let node, _), .listPatch(let node, _): self.node(node)?.list?.version
+        default: nil
+        }
     }
 }

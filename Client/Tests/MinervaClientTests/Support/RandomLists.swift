@@ -26,6 +26,25 @@ enum RandomLists {
 
     /// A list of up to 4 sections (ids `s0`…`s5`) holding up to 24 cells (ids `c0`…`c29`,
     /// unique in the list), each showing one of three contents.
+    /// A patch of a list's cells, valid or not: a cell of the list (or now and then one it does
+    /// not hold) deleted, upserted in place or at a place, or moved to a section (of the list, or
+    /// one it does not have) or before a cell.
+    static func patch(of sections: [ListSection], using generator: inout SeededGenerator) -> ListPatch {
+        let ids = sections.flatMap { $0.items.map(\.id) } + ["c99"]
+        let pick = { (generator: inout SeededGenerator) in ids.randomElement(using: &generator)! }
+        let section = { (generator: inout SeededGenerator) in (sections.map(\.id) + ["s9"]).randomElement(using: &generator)! }
+        switch Int.random(in: 0..<4, using: &generator) {
+        case 0: return ListPatch(delete: [pick(&generator)])
+        case 1: return ListPatch(upsert: [.init(cell: Cell(id: pick(&generator), kind: "row", content: .string("patched")))])
+        case 2:
+            let cell = Cell(id: "c\(Int.random(in: 0..<40, using: &generator))", kind: "row", content: .string("new"))
+            return ListPatch(upsert: [Bool.random(using: &generator) ? .init(cell: cell, section: section(&generator)) : .init(cell: cell, before: pick(&generator))])
+        default:
+            let id = pick(&generator)
+            return ListPatch(move: [Bool.random(using: &generator) ? .init(id: id, section: section(&generator)) : .init(id: id, before: pick(&generator))])
+        }
+    }
+
     static func list(using generator: inout SeededGenerator) -> [ListSection] {
         let sectionIDs = (0..<6).map { "s\($0)" }.shuffled(using: &generator).prefix(Int.random(in: 0...4, using: &generator))
         var cellIDs = (0..<30).map { "c\($0)" }.shuffled(using: &generator)[...]

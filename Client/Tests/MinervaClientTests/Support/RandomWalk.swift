@@ -96,6 +96,10 @@ struct RandomWalk {
             let flag = flags().randomElement(using: &generator) ?? "premium"
             return Bool.random(using: &generator) ? change(.flags(set: [flag]), "flags + \(flag)") : change(.flags(clear: [flag]), "flags - \(flag)")
         case 15:
+            if let sections = state.node(node)?.list?.sections, Bool.random(using: &generator) {
+                let patch = RandomLists.patch(of: sections, using: &generator)
+                return change(.patchList(patch, on: node), "list patch \(patch) on \(node)")
+            }
             return change(.putList(RandomLists.list(using: &generator), on: node), "list on \(node)")
         case 16:
             let ui: [String: JSONValue] = Bool.random(using: &generator) ? [:] : ["scroll": .int(Int.random(in: 0..<4, using: &generator))]
