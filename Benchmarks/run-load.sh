@@ -26,7 +26,7 @@ echo "|---|---|---|---|---|---|---|---|---|"
 for store in "sqlite:$work/load.sqlite" memory; do
   # wrk's connections all come from 127.0.0.1, as a proxy's would: no per-address limit below the total
   .build/release/minerva-server --port 0 --threads 2 --store "$store" --log-level notice --app tests/live/apps/tabs.json \
-    --max-sessions 200000 --max-connections-per-ip 4096 > "$work/server.log" 2>&1 &
+    --max-sessions 200000 --max-session-bytes 16384 --max-connections-per-ip 4096 > "$work/server.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 100); do grep -q "listening on" "$work/server.log" 2>/dev/null && break; sleep 0.1; done
   url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/server.log" | head -1)

@@ -17,7 +17,7 @@ swift build --package-path "$here" -c release --product mirror-follower 2>&1 | g
 follower="$(swift build --package-path "$here" -c release --show-bin-path)/mirror-follower"
 
 log=$(mktemp)
-"$root/.build/release/minerva-server" --port 0 --store memory --rate-limit 0 --max-session-bytes 1048576 --app "$root/tests/live/apps/tabs.json" >"$log" 2>&1 &
+"$root/.build/release/minerva-server" --port 0 --store memory --rate-limit 0 --max-session-bytes 1048576 --max-sessions 1000 --app "$root/tests/live/apps/tabs.json" >"$log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null; rm -f "$log"' EXIT
 for _ in $(seq 100); do

@@ -98,7 +98,7 @@ def main():
     if not os.environ.get("MINERVA_BIN"):  # the live tests' RunningServer runs MINERVA_BIN, else the release build
         subprocess.run([str(ROOT / "scripts" / "build.sh")], check=True, stdout=subprocess.DEVNULL)
     # The app every figure was taken with: one tab bar (the built-in demo app before root flows).
-    arguments = ("--rate-limit", "0", "--max-session-bytes", "1048576", "--app", str(Path(__file__).resolve().parents[1] / "tests/live/apps/tabs.json"))
+    arguments = ("--rate-limit", "0", "--max-session-bytes", "1048576", "--max-sessions", "1000", "--app", str(Path(__file__).resolve().parents[1] / "tests/live/apps/tabs.json"))
     cluster = PostgresCluster.create()
     try:
         with tempfile.TemporaryDirectory() as folder:

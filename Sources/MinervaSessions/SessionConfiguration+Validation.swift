@@ -31,9 +31,33 @@ extension SessionConfiguration {
     /// session's head (at most 256 of them) at a few hundred bytes each.
     public static let minimumMemoryHistoryBytes = 128 << 10
 
-    /// The most memory `--store memory` may take at worst: every session at its size limit, its
-    /// in-memory history as much again, and its history in the store at its budget.
-    public var worstMemoryStoreBytes: Int {
-        maxSessions.multipliedReportingOverflow(by: 2 * limits.maxSessionBytes + memoryHistoryBytes).partialValue
+    /// The memory one session may take at worst: its state at `--max-session-bytes` and its
+    /// in-memory history as much again, and in the memory store its history there
+    /// (`--memory-history-bytes`) too.
+    public func worstSessionBytes(inMemoryStore: Bool) -> Int {
+        2 * limits.maxSessionBytes + (inMemoryStore ? memoryHistoryBytes : 0)
+    }
+
+    /// The memory `maxSessions` sessions may take at worst (``worstSessionBytes(inMemoryStore:)`` each).
+    public func worstBytes(inMemoryStore: Bool) -> Int {
+        let (bytes, overflowed) = maxSessions.multipliedReportingOverflow(by: worstSessionBytes(inMemoryStore: inMemoryStore))
+        return overflowed ? .max : bytes
+    }
+
+    /// Why `maxSessions` sessions at worst do not fit in `budget` bytes, naming the flags and the
+    /// most sessions that fit; `nil` when they fit.
+    public func memoryProblem(budget: Int, inMemoryStore: Bool) -> String? {
+        let worst = worstBytes(inMemoryStore: inMemoryStore)
+        guard worst > budget else { return nil }
+        let each = worstSessionBytes(inMemoryStore: inMemoryStore)
+        return "\(maxSessions) sessions may take up to \(Self.gibibytes(worst)) at worst (\(each >> 10) KiB each: twice --max-session-bytes"
+            + (inMemoryStore ? ", and --memory-history-bytes in the memory store" : "")
+            + "), more than --memory-budget \(Self.gibibytes(budget)): lower --max-sessions to at most \(budget / each), "
+            + "or --max-session-bytes\(inMemoryStore ? " or --memory-history-bytes" : ""), or raise --memory-budget"
+    }
+
+    /// Bytes as GiB with one decimal (`4.9 GiB`).
+    public static func gibibytes(_ bytes: Int) -> String {
+        "\((Double(bytes) / Double(1 << 30) * 10).rounded() / 10) GiB"
     }
 }

@@ -36,13 +36,14 @@ public struct SessionConfiguration: Sendable {
     /// time under valgrind lengthen it and flush themselves).
     public var analyticsLinger: Duration = .milliseconds(10)
 
-    /// Creates a configuration; every limit has a default suited to a public server, chosen so
-    /// that the default `maxSessions` sessions at their `maxSessionBytes` stay within a few GiB
-    /// with a store (without one, the whole contract history stays in memory).
+    /// Creates a configuration; every limit has a default suited to a public server: a list of
+    /// 1,000 cells of 100 bytes (a restaurant's menu) fits, and the default `maxSessions` sessions
+    /// at their limits stay within the default memory budget of the server (8 GiB) on every store
+    /// (``worstBytes(inMemoryStore:)``).
     public init(
-        maxSessions: Int = 100_000, eventHistory: Int = 1000, eventsInMemory: Int = 64, listHistory: Int = 32,
-        maxListItems: Int = 10_000, maxListBytes: Int = 12_288, maxNodes: Int = 1000, maxParamBytes: Int = 2048,
-        maxUIBytes: Int = 4096, maxSessionBytes: Int = 16_384, memoryHistoryBytes: Int = 256 << 10, sessionTTL: Double = 86_400, rateLimit: Double = 100, rateBurst: Double = 200,
+        maxSessions: Int = 10_000, eventHistory: Int = 1000, eventsInMemory: Int = 64, listHistory: Int = 32,
+        maxListItems: Int = 10_000, maxListBytes: Int = 196_608, maxNodes: Int = 1000, maxParamBytes: Int = 2048,
+        maxUIBytes: Int = 4096, maxSessionBytes: Int = 262_144, memoryHistoryBytes: Int = 256 << 10, sessionTTL: Double = 86_400, rateLimit: Double = 100, rateBurst: Double = 200,
         idempotencyLifetime: Double = 86_400, idempotencyCapacity: Int = 1000,
         now: @escaping @Sendable () -> Double = SessionConfiguration.wallClock
     ) {

@@ -117,6 +117,12 @@ struct MinervaServerCommand: ParsableCommand {
             valueName: "bytes"))
     var memoryHistoryBytes = SessionConfiguration.standard.memoryHistoryBytes
 
+    @Option(
+        help: ArgumentHelp(
+            "Bytes --max-sessions sessions may take at worst, each at its limits (twice --max-session-bytes, and with --store memory --memory-history-bytes); the server does not start when they could take more.",
+            valueName: "bytes"))
+    var memoryBudget = 8 << 30
+
     @Option(help: "Requests per second per session on average; 0 turns the limit off. More answer 429.")
     var rateLimit = SessionConfiguration.standard.rateLimit
 
@@ -184,7 +190,9 @@ struct MinervaServerCommand: ParsableCommand {
     func validate() throws {
         let api = serverConfiguration(sessions: sessionConfiguration(now: SessionConfiguration.wallClock), cors: .off)
         if let problem = (httpConfiguration.problems + api.problems).first { throw ValidationError(problem) }
-        _ = try storeOption()
+        if let problem = api.sessions.memoryProblem(budget: memoryBudget, inMemoryStore: try storeOption().isMemory) {
+            throw ValidationError(problem)
+        }
         _ = try corsPolicy()
     }
 
@@ -311,9 +319,13 @@ struct MinervaServerCommand: ParsableCommand {
         let clockOffset = clockOffsetFile.map(ClockOffset.init)
         let clock = clockOffset?.now ?? SessionConfiguration.wallClock
         let sessions = sessionConfiguration(now: clock)
-        if store.isMemory, let physical = Self.physicalMemory, sessions.worstMemoryStoreBytes > physical {
+        let worst = sessions.worstBytes(inMemoryStore: store.isMemory)
+        logger.notice(
+            "sessions at worst: \(sessions.maxSessions) × \(sessions.worstSessionBytes(inMemoryStore: store.isMemory) >> 10) KiB = \(SessionConfiguration.gibibytes(worst)) of the \(SessionConfiguration.gibibytes(memoryBudget)) --memory-budget"
+        )
+        if let physical = Self.physicalMemory, worst > physical {
             logger.warning(
-                "with --store memory, \(sessions.maxSessions) sessions may take up to \(sessions.worstMemoryStoreBytes >> 30) GiB, more than this machine's \(physical >> 30) GiB: lower --max-sessions, --max-session-bytes or --memory-history-bytes, or use a durable store"
+                "\(sessions.maxSessions) sessions may take up to \(SessionConfiguration.gibibytes(worst)), more than this machine's \(SessionConfiguration.gibibytes(physical)): lower --max-sessions or --memory-budget"
             )
         }
         let configuration = serverConfiguration(sessions: sessions, cors: try corsPolicy())

@@ -15,6 +15,33 @@ import Testing
         [ListSection(id: "s", items: (0..<items).map { Cell(id: "i\($0)", kind: "row", content: .string(String(repeating: "x", count: bytes))) })]
     }
 
+    /// The defaults take a menu of 1,000 dishes of 100 bytes, and twice its session (its list's
+    /// previous version kept) in a session at most.
+    @Test func theDefaultLimitsHoldAThousandCellMenu() throws {
+        let harness = try CoreHarness(configuration: SessionConfiguration(rateLimit: 0))
+        let (session, _) = try harness.create()
+        let menu = Self.list(items: 1000, bytes: 98)  // a string of 98 characters is 100 bytes of JSON
+        #expect(try ListContent(sections: menu).byteCount < SessionConfiguration.standard.limits.maxListBytes)
+        _ = try harness.run(.putList(node: "n1", sections: menu), on: session).get()
+        let soldOut = ListPatch(upsert: [ListPatch.Upsert(cell: Cell(id: "i412", kind: "row", content: .string("sold out")), placement: nil)])
+        _ = try harness.run(.patchList(node: "n1", patch: soldOut), on: session).get()
+    }
+
+    /// The default sessions at their limits fit the default memory budget on every store; more
+    /// do not, and the refusal names the flags and the most sessions that fit.
+    @Test func theWorstCaseOfEverySessionAtItsLimitsIsCheckedAgainstTheBudget() {
+        let standard = SessionConfiguration.standard
+        let budget = 8 << 30
+        #expect(standard.worstSessionBytes(inMemoryStore: false) == 512 << 10 && standard.worstSessionBytes(inMemoryStore: true) == 768 << 10)
+        #expect(standard.memoryProblem(budget: budget, inMemoryStore: false) == nil && standard.memoryProblem(budget: budget, inMemoryStore: true) == nil)
+        let many = SessionConfiguration(maxSessions: 100_000)
+        #expect(
+            many.memoryProblem(budget: budget, inMemoryStore: true)
+                == "100000 sessions may take up to 73.2 GiB at worst (768 KiB each: twice --max-session-bytes, and --memory-history-bytes in the memory store), "
+                + "more than --memory-budget 8.0 GiB: lower --max-sessions to at most 10922, or --max-session-bytes or --memory-history-bytes, or raise --memory-budget")
+        #expect(SessionConfiguration(maxSessions: .max).worstBytes(inMemoryStore: false) == .max)
+    }
+
     @Test func paramsListsAndSessionsOverTheirLimitsAreRefusedNamingTheLimit() throws {
         let harness = try CoreHarness(
             configuration: SessionConfiguration(maxListBytes: 3000, maxParamBytes: 100, maxSessionBytes: 5000, rateLimit: 0))

@@ -6,9 +6,9 @@ from conftest import APPS, RunningServer
 from nginx import Nginx
 from postgres import PostgresCluster
 
-# Deep enough stacks for the concurrency and crash tests (the default --max-session-bytes
-# allows about a hundred nodes); no rate limit, since the tests hammer single sessions.
-ARGUMENTS = ("--app", str(APPS / "basic.json"), "--rate-limit", "0", "--max-session-bytes", "1048576")
+# Room for the deepest stacks the concurrency and crash tests build (a MiB a session, so the
+# memory budget holds 2,000 of them); no rate limit, since the tests hammer single sessions.
+ARGUMENTS = ("--app", str(APPS / "basic.json"), "--rate-limit", "0", "--max-session-bytes", "1048576", "--max-sessions", "2000")
 
 
 class Deployment:

@@ -8,9 +8,9 @@ from conftest import APPS, RunningServer
 
 @pytest.fixture(scope="module")
 def server():
-    """The basic app with room for the deep stacks these tests build (200 nodes take more
-    than the default --max-session-bytes)."""
-    running = RunningServer("--app", str(APPS / "basic.json"), "--rate-limit", "0", "--max-session-bytes", "1048576")
+    """The basic app with room for the deep stacks these tests build (a MiB a session, so the
+    memory budget holds 2,000 of them)."""
+    running = RunningServer("--app", str(APPS / "basic.json"), "--rate-limit", "0", "--max-session-bytes", "1048576", "--max-sessions", "2000")
     yield running
     assert running.stop() == 0, "".join(running.log)
 

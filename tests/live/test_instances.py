@@ -278,7 +278,7 @@ def test_an_instance_replays_the_changes_others_announce_on_the_sessions_it_hold
     at once, so that its next change starts from the stored state (no conflict, no read); one that
     does not hold it hears the notice and does nothing."""
     a, b, _ = deployment.instances
-    held, other = deployment.nginx.create_session(), deployment.nginx.create_session()
+    held, other = deployment.nginx.create_session(), b.create_session()   # made on B: A does not hold it
     assert held.on(a).get()["version"] == 1               # A holds it now
     heard, replayed = commit_notices(a), counter(a, "minerva_store_changes_replayed_total")
     reloads, conflicts = counter(a, "minerva_store_session_reloads_total"), counter(a, "minerva_store_write_conflicts_total")

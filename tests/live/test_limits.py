@@ -1,10 +1,12 @@
 """Retries and limits over live HTTP: Idempotency-Key, session expiry, and every configured limit."""
+import json
+import subprocess
 import time
 import uuid
 
 import pytest
 
-from conftest import APPS, RunningServer
+from conftest import APPS, BINARY, RunningServer
 
 
 @pytest.fixture(scope="module")
@@ -137,3 +139,31 @@ def test_max_sessions(strict):
     status, headers, body = strict.request("POST", "/v1/sessions", {})
     assert body["error"]["code"] == "unavailable"
     assert headers["Retry-After"] == "60"
+
+
+def test_the_default_limits_take_a_thousand_cell_menu_and_a_patch_of_one_dish(server):
+    """The list a restaurant app states: 1,000 dishes of 100 bytes of content each (about 172,000
+    bytes as --max-list-bytes counts them), PUT whole once, then one dish sold out by a patch."""
+    session = server.create_session()
+    dishes = [{"id": f"d{index}", "kind": "dish", "content": {"name": f"Dish {index}", "about": "x" * (73 - len(str(index)))}}
+              for index in range(1000)]
+    assert all(len(json.dumps(dish["content"], separators=(",", ":"))) == 100 for dish in dishes)
+    status, _, body = session.call("PUT", "/nodes/n1/list", {"sections": [{"id": "menu", "items": dishes}]})
+    assert status == 200 and body["version"] == 1, body
+    status, _, body = session.call("PATCH", "/nodes/n1/list", {"upsert": [{"cell": {**dishes[412], "content": {"soldOut": True}}}]})
+    assert status == 200 and body["diff"]["items"]["updated"] == [{"section": 0, "item": 412}], body
+
+
+def test_the_server_states_the_worst_case_of_its_sessions_and_refuses_one_over_its_memory_budget(server):
+    """Every session at its limits must fit --memory-budget: the start says what that takes, and
+    a configuration that could take more does not start, naming the most sessions that fit."""
+    assert server.logged("sessions at worst: 10000 × 768 KiB = 7.3 GiB of the 8.0 GiB --memory-budget")  # the memory store
+    refused = subprocess.run([str(BINARY), "--port", "0", "--store", "memory", "--max-sessions", "100000"],
+                             capture_output=True, text=True, timeout=20)
+    assert refused.returncode != 0
+    assert ("100000 sessions may take up to 73.2 GiB at worst (768 KiB each: twice --max-session-bytes, and "
+            "--memory-history-bytes in the memory store), more than --memory-budget 8.0 GiB: lower --max-sessions "
+            "to at most 10922") in refused.stderr, refused.stderr
+    small = subprocess.run([str(BINARY), "--port", "0", "--max-sessions", "1000", "--memory-budget", "100000000", "--check-app",
+                            str(APPS / "basic.json")], capture_output=True, text=True, timeout=20)
+    assert small.returncode != 0 and "lower --max-sessions to at most 190" in small.stderr, small.stderr

@@ -8,7 +8,7 @@ import pytest
 from conftest import APPS, BINARY, RunningServer, check_block
 from postgres import PostgresCluster
 
-ARGUMENTS = ("--app", str(APPS / "basic.json"), "--rate-limit", "0", "--max-session-bytes", "1048576")
+ARGUMENTS = ("--app", str(APPS / "basic.json"), "--rate-limit", "0", "--max-session-bytes", "1048576", "--max-sessions", "2000")
 SCREENS = {"home": {}, "settings": {}, "profile": {"userId": "1"}, "followers": {"userId": "2"}, "photo": {"photoId": "p"},
            "onboarding": {}, "onboardingStep": {"step": 1}, "secret": {}}
 LINKS = ["/users/1", "/users/2/followers", "/photos/3", "/secret/4", "/sheet"]

@@ -15,6 +15,11 @@
 //       rounds of `profile` with params of nearly --max-param-bytes (the newest events: the other
 //       half, at most 64, with a store; 1,000 without), then small pushes until the session's byte
 //       limit answers 409 (a node costs more memory per budget byte than anything else).
+//   memory-footprint menu N [sqlite|memory]
+//       N sessions at the default limits, in an SQLite store (a temporary file; the default) or in
+//       memory, each with 2 pushes (5 nodes) and a menu on n1: 1,000 cells whose contents are 100
+//       bytes of JSON each (the list the default --max-list-bytes is sized for), PUT, then one
+//       dish sold out by a PATCH (so the PUT's version is kept as the previous one).
 //   memory-footprint history N MUTATIONS [sqlite|memory]
 //       N sessions at the default limits, each made by POST /v1/sessions and 2 pushes (5 nodes), then
 //       MUTATIONS more, alternating a push and a pop of `profile` (so 5 nodes again after an even
@@ -55,6 +60,16 @@ func fscanf_two(_ file: UnsafeMutablePointer<FILE>, _ first: inout Int, _ second
     first = a
     second = b
     return true
+}
+
+/// A menu of 1,000 dishes, each cell's content 100 bytes of JSON (`{"name":…,"price":…,"about":…}`).
+func menuBody(session: Int) -> String {
+    let cells = (0..<1000).map { dish -> String in
+        let head = #"{"name":"Dish \#(dish)","price":\#(100 + (dish + session) % 900),"about":""#
+        let about = String(repeating: "x", count: 100 - head.utf8.count - 2)
+        return #"{"id":"d\#(dish)","kind":"dish","content":"# + head + about + #""}}"#
+    }
+    return #"{"sections":[{"id":"menu","items":["# + cells.joined(separator: ",") + "]}]}"
 }
 
 /// Bytes the program has allocated and not freed, per glibc (small blocks plus mmapped ones).
@@ -104,7 +119,7 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 2 else { fail("usage: memory-footprint sessions N [PUSHES] [ITEMS] | nodes [PUSHES] | worst N") }
+guard arguments.count >= 2 else { fail("usage: memory-footprint sessions N [PUSHES] [ITEMS] | nodes [PUSHES] | worst N | menu N | history N MUTATIONS") }
 
 do {
     switch arguments[1] {
@@ -180,8 +195,27 @@ do {
         let n = Double(count)
         print("mode=worst sessions=\(count) nodes_per_session=\(Double(nodes) / n) list_items=20 store=\(durable ? "sqlite" : "memory") limits=defaults")
         report(before, after, trimmed, per: "session", count: n)
-        let projected = Double(after.resident - before.resident) / n * 100_000 / 1_073_741_824
-        print("projected_rss_for_100000_sessions: \((projected * 100).rounded() / 100) GiB")
+        let sessions = SessionConfiguration.standard.maxSessions
+        let projected = Double(after.resident - before.resident) / n * Double(sessions) / 1_073_741_824
+        print("projected_rss_for_\(sessions)_sessions: \((projected * 100).rounded() / 100) GiB")
+    case "menu":
+        guard arguments.count >= 3, let count = Int(arguments[2]), count > 0 else { fail("menu needs N") }
+        let durable = arguments.count < 4 || arguments[3] == "sqlite"
+        let path = "/tmp/memory-footprint-\(getpid()).sqlite"
+        defer { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }
+        let api = makeAPI(
+            configuration: ServerConfiguration(sessions: SessionConfiguration(maxSessions: count + 10, rateLimit: 0)),
+            storage: durable ? try SQLiteSessionStorage(path: path) : nil)
+        let (before, after, trimmed) = try measure(count) { index in
+            let session = try api.createSession()
+            for push in 0..<2 { try api.pushProfile(session, userId: index * 8 + push) }
+            try api.send("PUT", "/v1/sessions/\(session.id)/nodes/n1/list", token: session.token, body: menuBody(session: index))
+            try api.send(
+                "PATCH", "/v1/sessions/\(session.id)/nodes/n1/list", token: session.token,
+                body: #"{"upsert":[{"cell":{"id":"d412","kind":"dish","content":{"soldOut":true}}}]}"#)
+        }
+        print("mode=menu sessions=\(count) nodes_per_session=5 list_items=1000 cell_content_bytes=100 store=\(durable ? "sqlite" : "memory") limits=defaults")
+        report(before, after, trimmed, per: "session", count: Double(count))
     case "history":
         guard arguments.count >= 4, let count = Int(arguments[2]), count > 0, let mutations = Int(arguments[3]) else {
             fail("history needs N and MUTATIONS")

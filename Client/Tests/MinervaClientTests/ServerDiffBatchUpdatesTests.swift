@@ -7,7 +7,7 @@ import Testing
 @Suite struct ServerDiffBatchUpdatesTests {
     @Test(arguments: [UInt64(1), 2, 3])
     func randomListsThroughTheServerAndTheModel(seed: UInt64) async throws {
-        try await withLiveServer(["--max-session-bytes", "1000000", "--max-list-bytes", "100000"]) { server in
+        try await withLiveServer(["--max-session-bytes", "1000000", "--max-list-bytes", "100000", "--max-sessions", "1000"]) { server in
             let session = try await MinervaSession.create(on: server.connection())
             var generator = SeededGenerator(seed: seed)
             var versions: [[ListSection]] = [[]]

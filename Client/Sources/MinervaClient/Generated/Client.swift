@@ -307,17 +307,19 @@ import HTTPTypes
 ///   whose answer was lost is sent again with its number (and key): an applied number answers
 ///   `Minerva-Already-Applied`, however long ago.
 /// - **Limits.** `POST /v1/sessions` answers `503` (with `Retry-After`) while the server
-///   holds `--max-sessions` sessions (default 100,000). Events: the newest
+///   holds `--max-sessions` sessions (default 10,000; every one at its limits must fit the
+///   server's `--memory-budget`, default 8 GiB, or it does not start). Events: the newest
 ///   `--event-history` per session are kept (default 1,000); an `after` older than that
 ///   answers from the oldest kept with `"truncated": true`. Lists: any node (the app
 ///   coordinator `n0` included) can carry one; it goes with the node; at most
 ///   `--max-list-items` items (default 10,000) and `--max-list-bytes` bytes (default
-///   12,288: ids, kinds, contents, and 64 per cell and 32 per section); `since` can reach
+///   196,608: ids, kinds, contents, and 64 per cell and 32 per section; a menu of 1,000
+///   dishes of 100 bytes each counts about 172,000); `since` can reach
 ///   back `--list-history` versions (default 32) while they fit in the session's history
 ///   budget (below), else it answers `"reload": true`. A node's `params` take at most
 ///   `--max-param-bytes` bytes as JSON (default 2,048; more is `422`). A session holds at
 ///   most `--max-nodes` nodes (default 1,000) and `--max-session-bytes` bytes (default
-///   16,384: 512 per node and its params, and its lists' current content); an operation
+///   262,144: 512 per node and its params, and its lists' current content); an operation
 ///   that would pass either is `409` naming the limit (pop, dismiss or shrink a list
 ///   first). With the SQLite store a session's history in memory (its newest events, its
 ///   lists' older versions) keeps within as many bytes again, half each, and its remembered
