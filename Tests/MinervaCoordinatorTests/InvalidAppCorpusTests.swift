@@ -38,6 +38,8 @@ import Testing
         "flow-named-like-a-node.json": "flow-named-like-a-node.json: flows.n1: 'n1' cannot name a flow: names of the form n<digits> are node ids",
         "sheet-on-pushed-screen.json":
             "sheet-on-pushed-screen.json: screens.details.sheet: a sheet's detents apply to a presented screen, and this one is pushed: give it \"presentation\": \"present\"",
+        "sidebar-without-tabs.json":
+            "sidebar-without-tabs.json: flows.main.root.sidebar: 'sidebar' is the form of a tab bar at regular width: give it with 'tabs'",
         "presented-tab-root.json":
             "presented-tab-root.json: root.tabs[1].screen: 'cart' is presented (a sheet or a cover over the tab bar), so it cannot be a tab's root: give the tab a pushed screen",
         "guarded-first-tab.json":

@@ -156,4 +156,17 @@ public enum OpenEnums {
         /// Columns side by side.
         public static let regular = Self(rawValue: "regular")
     }
+
+    /// The form a tab bar shows in (``Tabs/form``).
+    public struct TabsForm: OpenEnum {
+        /// The value as the server writes it.
+        public let rawValue: String
+        /// A value from its string (any string: the set may grow).
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// A bar of tabs (compact width, or tabs that do not adapt to a sidebar).
+        public static let tabBar = Self(rawValue: "tabBar")
+        /// A sidebar listing the tabs (regular width, tabs the app declares with `sidebar`), as
+        /// `UITabBarController`'s sidebar mode or SwiftUI's `sidebarAdaptable` shows them.
+        public static let sidebar = Self(rawValue: "sidebar")
+    }
 }

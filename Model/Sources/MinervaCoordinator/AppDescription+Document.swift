@@ -80,7 +80,8 @@ extension AppDescription {
         switch root {
         case .screen(let screen):
             writer.field("screen", screen)
-        case .tabs(let tabs):
+        case .tabs(let tabs, let sidebar):
+            if sidebar { writer.field("sidebar", true) }
             writer.key("tabs")
             writer.beginArray()
             for tab in tabs {

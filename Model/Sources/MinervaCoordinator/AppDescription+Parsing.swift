@@ -40,7 +40,7 @@ private enum AppReader {
     static let servedKeys: JSONKeys = ["$schema", "name", "scheme", "hosts", "root", "flows", "launch", "screens", "routes", "version"]
     static let screenKeys: JSONKeys = ["presentation", "style", "embedInNavigation", "params", "key", "title", "requires", "otherwise", "flow", "sheet", "dismissible", "sampleList", "result"]
     static let otherwiseKeys: JSONKeys = ["screen", "params"]
-    static let rootKeys: JSONKeys = ["screen", "tabs", "split"]
+    static let rootKeys: JSONKeys = ["screen", "tabs", "split", "sidebar"]
     static let splitKeys: JSONKeys = ["columns", "primary", "compactTop"]
     static let primaryKeys: JSONKeys = ["screen"]
     static let tabKeys: JSONKeys = ["id", "screen"]
@@ -246,6 +246,10 @@ private enum AppReader {
         }
         let given = ["screen", "tabs", "split"].filter(root.contains)
         guard given.count <= 1 else { throw root.error("give one of 'screen', 'tabs' or 'split', not \(given.joined(separator: " and "))") }
+        let sidebar = try root.optionalBool("sidebar")
+        if sidebar != nil, !root.contains("tabs") {
+            throw root.error("'sidebar' is the form of a tab bar at regular width: give it with 'tabs'", at: "sidebar")
+        }
         if root.contains("split") {
             return .split(
                 try root.object("split", keys: splitKeys) { split throws(JSONReadError) in
@@ -277,7 +281,7 @@ private enum AppReader {
         for (index, tab) in tabs.enumerated() where tabs[..<index].contains(where: { $0.id == tab.id }) {
             throw root.error("tab '\(tab.id)' is listed twice", at: "tabs", .index(index), "id")
         }
-        return .tabs(tabs)
+        return .tabs(tabs, sidebar: sidebar ?? false)
     }
 
     static func routes(

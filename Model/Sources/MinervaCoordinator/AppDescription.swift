@@ -89,14 +89,16 @@ public struct AppDescription: Sendable, Equatable {
     public enum Root: Sendable, Equatable {
         /// One screen at the root of the base navigator.
         case screen(String)
-        /// A tab bar: one navigator per tab, the first selected.
-        case tabs([Tab])
+        /// A tab bar: one navigator per tab, the first selected; with `sidebar`, shown as a
+        /// sidebar at regular width (UIKit's `UITabBarController` sidebar mode, SwiftUI's
+        /// `sidebarAdaptable`): the same tree and stacks, another form (``CoordinatorTree/tabsForm``).
+        case tabs([Tab], sidebar: Bool = false)
         /// A split view: `primary` holds its screen, `detail` starts empty.
         case split(Split)
 
         /// The tabs, when the root is a tab bar.
         public var tabs: [Tab]? {
-            if case .tabs(let tabs) = self { tabs } else { nil }
+            if case .tabs(let tabs, _) = self { tabs } else { nil }
         }
     }
 

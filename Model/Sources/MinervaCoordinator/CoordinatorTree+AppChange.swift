@@ -30,7 +30,7 @@ extension CoordinatorTree {
         let current = navigatorOrder.filter { navigators[$0]?.isBase == true }
         let wanted: [NavigatorID] =
             switch newFlow.root {
-            case .tabs(let tabs): tabs.map { Self.navigatorID(forTab: $0.id) }
+            case .tabs(let tabs, _): tabs.map { Self.navigatorID(forTab: $0.id) }
             case .split(let split): split.columns == 3 ? [.primary, .supplementary, .detail] : [.primary, .detail]
             case .screen: layout == .stack || newApp.declaresFlows ? [.main] : [.primary, .detail]
             }

@@ -12,7 +12,7 @@ extension CoordinatorTree {
         "id", "screen", "title", "params", "presentation", "sheet", "anchor", "dismissible", "navigator", "ui", "results", "children", "list",
     ]
     static let documentNavigatorKeys: JSONKeys = ["id", "stack", "presented", "parent", "embedded"]
-    static let documentTabsKeys: JSONKeys = ["selected", "items"]
+    static let documentTabsKeys: JSONKeys = ["selected", "items", "form"]
     static let documentResultKeys: JSONKeys = ["status", "value", "version"]
 
     /// Reads a tree back from a state document (as ``StateDocument`` writes it and

@@ -78,7 +78,7 @@ public struct CoordinatorTree: Sendable {
         if case .split = root { layout = .split } else if app.declaresFlows { layout = .stack }
         selectedTab = nil
         switch (root, layout) {
-        case (.tabs(let tabs), _):
+        case (.tabs(let tabs, _), _):
             for tab in tabs {
                 let id = Self.navigatorID(forTab: tab.id)
                 addNavigator(Navigator(id: id, stack: [], presentedNavigator: nil, parent: nil, embedded: true, role: .base(rootKind: .tab)))
@@ -138,6 +138,14 @@ public struct CoordinatorTree: Sendable {
 
     /// Whether the split view shows one column as one stack (compact width).
     public var collapsed: Bool { layout == .split && sizeClass == .compact }
+
+    /// How the tab bar shows: as a sidebar at regular width when the flow's tabs adapt to one,
+    /// else as a tab bar; `nil` without tabs. The tree and every tab's stack are the same in
+    /// either form: only the size class changes it (`sizeClassChanged`).
+    public var tabsForm: TabsForm? {
+        guard case .tabs(_, let sidebar) = currentFlow.root, selectedTab != nil else { return nil }
+        return sidebar && sizeClass == .regular ? .sidebar : .tabBar
+    }
 
     /// The column a compact split view shows: the deepest that holds anything, or `primary`
     /// when the split view says so.

@@ -71,6 +71,14 @@ public enum SizeClass: String, Sendable, CaseIterable {
     case regular
 }
 
+/// The form a tab bar shows in (``CoordinatorTree/tabsForm``).
+public enum TabsForm: String, Sendable, CaseIterable {
+    /// A bar of tabs at the bottom (compact width, or tabs that do not adapt).
+    case tabBar
+    /// A sidebar listing the tabs (regular width, tabs declared with `sidebar`).
+    case sidebar
+}
+
 /// How a session arranges its base navigators.
 public enum Layout: String, Sendable, CaseIterable {
     /// One navigation stack (`v0`).

@@ -14,7 +14,10 @@
 ///
 /// Version 3 adds list patches (`PATCH …/nodes/{node}/list`, ``ListPatch``): a change of some
 /// of a list's cells by id, which makes the block a `PUT` of the result would.
+///
+/// Version 4 adds the form of a tab bar (`tabs.form` in the state document: a `sidebar` at regular
+/// width when the app's tabs adapt to one, else `tabBar`).
 public enum ModelVersion {
     /// The version this build's step runs.
-    public static let current = 3
+    public static let current = 4
 }

@@ -66,6 +66,7 @@ public enum StateDocument {
         if let tabs = tree.tabs, let selected = tree.selectedTab {
             writer.beginObject()
             writer.field("selected", selected)
+            writer.field("form", (tree.tabsForm ?? .tabBar).rawValue)
             writer.key("items")
             writer.beginArray()
             for tab in tabs {

@@ -33,6 +33,8 @@ public struct AppRoot: Codable, Hashable, Sendable {
     public var screen: String?
     /// A tab bar's tabs, in order.
     public var tabs: [Tab]?
+    /// Whether the tab bar shows as a sidebar at regular width (`Tabs/form`); `nil`: it does not.
+    public var sidebar: Bool?
     /// A split view.
     public var split: Split?
 

@@ -976,22 +976,37 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Tabs/selected`.
             internal var selected: Swift.String
+            /// How the tabs show: `sidebar` while the device reports a `regular` size class and the flow's tabs adapt to one (the app description's `sidebar`), else `tabBar`. The tree, the selected tab and every tab's stack are the same in both forms; only `sizeClassChanged` changes it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Tabs/form`.
+            internal enum FormPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case tabBar = "tabBar"
+                case sidebar = "sidebar"
+            }
+            /// How the tabs show: `sidebar` while the device reports a `regular` size class and the flow's tabs adapt to one (the app description's `sidebar`), else `tabBar`. The tree, the selected tab and every tab's stack are the same in both forms; only `sizeClassChanged` changes it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Tabs/form`.
+            internal var form: Components.Schemas.Tabs.FormPayload
             /// - Remark: Generated from `#/components/schemas/Tabs/items`.
             internal var items: [Components.Schemas.TabItem]
             /// Creates a new `Tabs`.
             ///
             /// - Parameters:
             ///   - selected: The selected tab's id (the first tab at start).
+            ///   - form: How the tabs show: `sidebar` while the device reports a `regular` size class and the flow's tabs adapt to one (the app description's `sidebar`), else `tabBar`. The tree, the selected tab and every tab's stack are the same in both forms; only `sizeClassChanged` changes it.
             ///   - items:
             internal init(
                 selected: Swift.String,
+                form: Components.Schemas.Tabs.FormPayload,
                 items: [Components.Schemas.TabItem]
             ) {
                 self.selected = selected
+                self.form = form
                 self.items = items
             }
             internal enum CodingKeys: String, CodingKey {
                 case selected
+                case form
                 case items
             }
         }
@@ -2918,10 +2933,14 @@ extension Components {
                 case sections
             }
         }
-        /// What a flow shows at its base, `{"screen"}`, `{"tabs"}` or `{"split"}` (exactly one of them).
+        /// What a flow shows at its base, `{"screen"}`, `{"tabs"}` (with `sidebar` when they adapt to one) or `{"split"}` (exactly one of them).
         ///
         /// - Remark: Generated from `#/components/schemas/AppRoot`.
         internal struct AppRoot: Codable, Hashable, Sendable {
+            /// The tab bar shows as a sidebar at regular width (UIKit's `UITabBarController` sidebar mode, SwiftUI's `sidebarAdaptable`): the state's `tabs.form`. Absent: it does not.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppRoot/sidebar`.
+            internal var sidebar: Swift.Bool?
             /// The root screen of a one-stack flow.
             ///
             /// - Remark: Generated from `#/components/schemas/AppRoot/screen`.
@@ -2993,19 +3012,23 @@ extension Components {
             /// Creates a new `AppRoot`.
             ///
             /// - Parameters:
+            ///   - sidebar: The tab bar shows as a sidebar at regular width (UIKit's `UITabBarController` sidebar mode, SwiftUI's `sidebarAdaptable`): the state's `tabs.form`. Absent: it does not.
             ///   - screen: The root screen of a one-stack flow.
             ///   - tabs: The tabs of a tab bar, in order (the first is selected when the flow starts).
             ///   - split: A split view: navigators `primary`, `supplementary` (three columns) and `detail`; the columns after `primary` start empty. `compactTop`: which column a compact split view shows — the deepest that holds anything (absent: `deepest`) or `primary`.
             internal init(
+                sidebar: Swift.Bool? = nil,
                 screen: Swift.String? = nil,
                 tabs: [Components.Schemas.AppTab]? = nil,
                 split: Components.Schemas.AppRoot.SplitPayload? = nil
             ) {
+                self.sidebar = sidebar
                 self.screen = screen
                 self.tabs = tabs
                 self.split = split
             }
             internal enum CodingKeys: String, CodingKey {
+                case sidebar
                 case screen
                 case tabs
                 case split

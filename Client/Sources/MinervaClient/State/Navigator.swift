@@ -23,17 +23,21 @@ public struct Navigator: Codable, Hashable, Sendable, Identifiable {
     }
 }
 
-/// A tab bar: its tabs in order and the selected one.
+/// A tab bar: its tabs in order, the selected one, and the form it shows in.
 public struct Tabs: Codable, Hashable, Sendable {
     /// The selected tab's id.
     public var selected: String
     /// The tabs in order.
     public var items: [Tab]
+    /// The form it shows in: a sidebar at regular width when the app's tabs adapt to one, else a
+    /// tab bar (`nil` from a server before the form was written).
+    public var form: OpenEnums.TabsForm?
 
     /// A tab bar.
-    public init(selected: String, items: [Tab]) {
+    public init(selected: String, items: [Tab], form: OpenEnums.TabsForm? = .tabBar) {
         self.selected = selected
         self.items = items
+        self.form = form
     }
 
     /// A tab and the base navigator that holds its stack.
