@@ -90,6 +90,7 @@ let package = Package(
                 "MinervaSessions",
                 sessionModel,
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -24,9 +24,10 @@ rss_kib() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
 echo "| store | requests | seconds | req/s | p50 ms | p99 ms | non-2xx + socket errors | RSS after warm-up MiB | RSS at end MiB |"
 echo "|---|---|---|---|---|---|---|---|---|"
 for store in "sqlite:$work/load.sqlite" memory; do
-  # wrk's connections all come from 127.0.0.1, as a proxy's would: no per-address limit below the total
+  # wrk's connections all come from 127.0.0.1, as a proxy's would: no per-address limit below the total.
+  # Sessions of the old, small limits, and a budget for 200,000 of them at worst (the load builds small ones).
   .build/release/minerva-server --port 0 --threads 2 --store "$store" --log-level notice --app tests/live/apps/tabs.json \
-    --max-sessions 200000 --max-session-bytes 16384 --max-connections-per-ip 4096 > "$work/server.log" 2>&1 &
+    --max-sessions 200000 --max-session-bytes 16384 --max-list-bytes 12288 --memory-budget 68719476736 --max-connections-per-ip 4096 > "$work/server.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 100); do grep -q "listening on" "$work/server.log" 2>/dev/null && break; sleep 0.1; done
   url=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/server.log" | head -1)

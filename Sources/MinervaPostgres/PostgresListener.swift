@@ -13,6 +13,7 @@ import Synchronization
 final class PostgresListener: Sendable {
     private let conninfo: String
     private let instance: String
+    private let key: [UInt8]
     private let logger: Logger
     private let handler: @Sendable (CommitNotice) -> Void
     private let resync: @Sendable () -> Void
@@ -22,11 +23,12 @@ final class PostgresListener: Sendable {
     private let checkInterval: Duration = .seconds(1)
 
     init(
-        conninfo: String, instance: String, logger: Logger, handler: @escaping @Sendable (CommitNotice) -> Void,
+        conninfo: String, instance: String, key: [UInt8], logger: Logger, handler: @escaping @Sendable (CommitNotice) -> Void,
         resync: @escaping @Sendable () -> Void
     ) {
         self.conninfo = conninfo
         self.instance = instance
+        self.key = key
         self.logger = logger
         self.handler = handler
         self.resync = resync
@@ -74,7 +76,7 @@ final class PostgresListener: Sendable {
         while !stopped.load(ordering: .relaxed) {
             if try connection.waitForInput(until: nextCheck, orWake: wake) {
                 for payload in try connection.notifications() {
-                    if let notice = CommitNotice(payload: payload, skipping: instance) { handler(notice) }
+                    if let notice = CommitNotice(payload: payload, skipping: instance, opening: key) { handler(notice) }
                 }
             }
             let due = ContinuousClock.now >= nextCheck

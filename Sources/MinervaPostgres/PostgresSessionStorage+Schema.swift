@@ -1,3 +1,5 @@
+import MinervaSessions
+
 extension PostgresSessionStorage {
     /// The key of the advisory lock under which instances migrate the schema one at a time.
     static let migrationLock = 0x6D69_6E65_7276_6101
@@ -87,12 +89,18 @@ extension PostgresSessionStorage {
         ALTER TABLE minerva_session ADD COLUMN created_at double precision;
         """,
         groupFunctionMigration,
+        // The key that seals the changes commit notices carry: NOTIFY and LISTEN need no privilege,
+        // so any role that can connect could read or send notices; only a role that reads this
+        // table (none but the owner, by default) can open or seal a change (see CommitNotice+Payload).
+        """
+        CREATE TABLE minerva_notice_key (id integer PRIMARY KEY CHECK (id = 1), key bytea NOT NULL);
+        """,
     ]
 
     /// Brings the schema up to date under an advisory lock, so that instances starting together
-    /// migrate once.
-    func migrate() throws(PostgresError) {
-        try pool.withConnection(timeout: .seconds(30)) { connection, deadline throws(PostgresError) in
+    /// migrate once, and reads the key that seals notices (made by the first instance to start).
+    static func migrate(_ pool: PostgresPool) throws(PostgresError) -> [UInt8] {
+        try pool.withConnection(timeout: .seconds(30)) { connection, deadline throws(PostgresError) -> [UInt8] in
             try connection.execute("SELECT pg_advisory_lock(\(Self.migrationLock))", until: deadline)
             defer { try? connection.execute("SELECT pg_advisory_unlock(\(Self.migrationLock))", until: deadline) }
             // Only when it is missing: creating needs CREATE on the schema, which a role that runs
@@ -107,6 +115,9 @@ extension PostgresSessionStorage {
                 try connection.execute(
                     "BEGIN; \(migration); INSERT INTO minerva_migration (version) VALUES (\(index + 1)); COMMIT", until: deadline)
             }
+            let fresh = CommitNotice.freshKey()
+            try connection.query("INSERT INTO minerva_notice_key (id, key) VALUES (1, $1) ON CONFLICT (id) DO NOTHING", [.bytes(fresh)], until: deadline)
+            return try connection.query("SELECT key FROM minerva_notice_key WHERE id = 1", until: deadline).bytes(0, 0)
         }
     }
 }

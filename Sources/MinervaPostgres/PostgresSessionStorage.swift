@@ -23,6 +23,8 @@ public final class PostgresSessionStorage: SharedSessionStorage {
     /// How long one call may take, waiting for a connection included.
     let callTimeout: Duration
     let listener = Locked<PostgresListener?>(nil)
+    /// The key (256 bits) that seals the changes this instance's notices carry and opens those of the others.
+    let noticeKey: [UInt8]
 
     /// Connects, and creates or migrates the schema.
     /// - Parameters:
@@ -49,7 +51,7 @@ public final class PostgresSessionStorage: SharedSessionStorage {
         self.callTimeout = callTimeout
         self.logger = logger
         do throws(PostgresError) {
-            try migrate()
+            noticeKey = try Self.migrate(pool)
         } catch {
             throw StorageError("\(error)")
         }
@@ -117,7 +119,7 @@ public final class PostgresSessionStorage: SharedSessionStorage {
         do throws(PostgresError) {
             try connection.query(
                 "SELECT pg_notify('\(Self.commitChannel)', notice) FROM unnest($1::text[]) AS notice",
-                [.texts(utf8: notices.map { $0.payload(from: instance) })], until: deadline)
+                [.texts(utf8: notices.map { $0.payload(from: instance, sealing: noticeKey) })], until: deadline)
         } catch {
             logger.warning("could not announce \(notices.count) commits to other instances (they catch up within a second): \(error)")
         }
@@ -133,7 +135,8 @@ public final class PostgresSessionStorage: SharedSessionStorage {
 extension PostgresSessionStorage {
     public func observeCommits(_ handler: @escaping @Sendable (CommitNotice) -> Void, resync: @escaping @Sendable () -> Void) {
         let started = PostgresListener(
-            conninfo: conninfo + "&application_name=minerva-listener", instance: instance, logger: logger, handler: handler, resync: resync)
+            conninfo: conninfo + "&application_name=minerva-listener", instance: instance, key: noticeKey, logger: logger, handler: handler,
+            resync: resync)
         listener.withLock { listener in
             listener?.stop()
             listener = started

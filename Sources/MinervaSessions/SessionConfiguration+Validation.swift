@@ -32,10 +32,13 @@ extension SessionConfiguration {
     public static let minimumMemoryHistoryBytes = 128 << 10
 
     /// The memory one session may take at worst: its state at `--max-session-bytes` and its
-    /// in-memory history as much again, and in the memory store its history there
-    /// (`--memory-history-bytes`) too.
+    /// in-memory history, 1.25 times as much (``SessionCore/historyBudget``: newest events and
+    /// older list versions half each, remembered answers a quarter), and in the memory store its
+    /// history there (`--memory-history-bytes`) too.
     public func worstSessionBytes(inMemoryStore: Bool) -> Int {
-        2 * limits.maxSessionBytes + (inMemoryStore ? memoryHistoryBytes : 0)
+        let (nine, overflowed) = limits.maxSessionBytes.multipliedReportingOverflow(by: 9)
+        let (bytes, overflowedAgain) = (nine / 4).addingReportingOverflow(inMemoryStore ? memoryHistoryBytes : 0)
+        return overflowed || overflowedAgain ? .max : bytes
     }
 
     /// The memory `maxSessions` sessions may take at worst (``worstSessionBytes(inMemoryStore:)`` each).
@@ -50,7 +53,7 @@ extension SessionConfiguration {
         let worst = worstBytes(inMemoryStore: inMemoryStore)
         guard worst > budget else { return nil }
         let each = worstSessionBytes(inMemoryStore: inMemoryStore)
-        return "\(maxSessions) sessions may take up to \(Self.gibibytes(worst)) at worst (\(each >> 10) KiB each: twice --max-session-bytes"
+        return "\(maxSessions) sessions may take up to \(Self.gibibytes(worst)) at worst (\(each >> 10) KiB each: 2.25 times --max-session-bytes"
             + (inMemoryStore ? ", and --memory-history-bytes in the memory store" : "")
             + "), more than --memory-budget \(Self.gibibytes(budget)): lower --max-sessions to at most \(budget / each), "
             + "or --max-session-bytes\(inMemoryStore ? " or --memory-history-bytes" : ""), or raise --memory-budget"

@@ -63,6 +63,15 @@ import TestSupport
         #expect { try patch.applied(to: content) } throws: { ($0 as? ListError)?.description == message }
     }
 
+    @Test func aPatchOfMoreOperationsThanTheMostIsRefused() throws {
+        let many = ListPatch(upsert: (0..<ListPatch.maximumOperations).map { .init(cell: cell("n\($0)"), placement: .init(section: "mains", before: nil)) })
+        #expect(try many.applied(to: try ListContent(sections: menu)).first?.items.count == 3 + ListPatch.maximumOperations)
+        let tooMany = ListPatch(delete: ["a"], upsert: many.upsert)
+        #expect { try tooMany.applied(to: try ListContent(sections: self.menu)) } throws: {
+            ($0 as? ListError)?.description == "the patch holds 1001 operations; at most 1000 are allowed: PUT the list instead"
+        }
+    }
+
     /// Random patches on random lists: every deleted cell is gone unless upserted again, every
     /// upserted cell holds its content, every placed cell stands where its place says, and the
     /// cells nobody named keep their order and their sections.

@@ -3,19 +3,27 @@ import MinervaSessions
 import Testing
 
 /// Commit notices as `NOTIFY` carries them between instances: what one writes, another reads
-/// back whole; its own, a malformed one and one of an older release are what they are.
+/// back whole with the store's key; its own, a malformed one, and a change sealed with another
+/// key or under another first line are what they are.
 @Suite struct CommitNoticePayloadTests {
+    let key = CommitNotice.freshKey()
     let events = [
         EventRecord(seq: 7, body: Array(#"{"type":"added","title":"Café\n"}"#.utf8)),
         EventRecord(seq: 8, body: Array("{}".utf8)),
         EventRecord(seq: 9, body: []),
     ]
 
+    var notice: CommitNotice {
+        CommitNotice(session: "s_abc", lastEvent: 9, deleted: false, change: NoticedChange(appVersion: "v1", events: events, head: nil))
+    }
+
     @Test(arguments: [SessionHead(version: 5, lastEvent: 9), nil])
     func aCarriedChangeReadsBackWhole(head: SessionHead?) throws {
         let notice = CommitNotice(
             session: "s_abc", lastEvent: 9, deleted: false, change: NoticedChange(appVersion: "v1", events: events, head: head))
-        let read = try #require(CommitNotice(payload: notice.payload(from: "me"), skipping: "other"))
+        let payload = notice.payload(from: "me", sealing: key)
+        #expect(payload.allSatisfy { $0 < 0x80 } && !String(decoding: payload, as: UTF8.self).contains("added"))  // sealed, ASCII
+        let read = try #require(CommitNotice(payload: payload, skipping: "other", opening: key))
         #expect(read.session == "s_abc" && read.lastEvent == 9 && !read.deleted)
         let change = try #require(read.change)
         #expect(change.appVersion == "v1" && change.head == head)
@@ -23,20 +31,34 @@ import Testing
         #expect(change.events.map(\.body) == events.map(\.body))
     }
 
+    @Test func aChangeSealedWithAnotherKeyOrUnderAnotherLineIsLeftOut() throws {
+        let foreign = try #require(CommitNotice(payload: notice.payload(from: "me", sealing: CommitNotice.freshKey()), skipping: "x", opening: key))
+        #expect(foreign.lastEvent == 9 && foreign.change == nil)
+        // The sealed part moved under another session's or another number's first line does not open.
+        let sealed = String(decoding: notice.payload(from: "me", sealing: key), as: UTF8.self).split(separator: " ")[3]
+        for line in ["me s_other 9", "me s_abc 10", "you s_abc 9"] {
+            let moved = try #require(CommitNotice(payload: Array("\(line) \(sealed)".utf8), skipping: "x", opening: key))
+            #expect(moved.change == nil)
+        }
+        let garbage = try #require(CommitNotice(payload: Array("me s_abc 9 not-base64!".utf8), skipping: "x", opening: key))
+        #expect(garbage.change == nil && garbage.lastEvent == 9)
+    }
+
     @Test func aDeletionAndAPlainNoticeReadBackWithoutAChange() throws {
-        let deletion = try #require(CommitNotice(payload: Array("me s_abc -".utf8), skipping: "other"))
+        let deletion = try #require(CommitNotice(payload: Array("me s_abc -".utf8), skipping: "other", opening: key))
         #expect(deletion.deleted && deletion.change == nil)
-        let plain = try #require(CommitNotice(payload: CommitNotice(session: "s_abc", lastEvent: 3, deleted: false).payload(from: "me"), skipping: "x"))
+        let plain = try #require(
+            CommitNotice(payload: CommitNotice(session: "s_abc", lastEvent: 3, deleted: false).payload(from: "me", sealing: key), skipping: "x", opening: key))
         #expect(plain.lastEvent == 3 && !plain.deleted && plain.change == nil)
     }
 
     @Test func ownAndMalformedNoticesAreNotRead() {
-        let notice = CommitNotice(session: "s_abc", lastEvent: 9, deleted: false, change: NoticedChange(appVersion: "v1", events: events, head: nil))
-        #expect(CommitNotice(payload: notice.payload(from: "me"), skipping: "me") == nil)
-        var cut = notice.payload(from: "me")
-        cut.removeLast(3)
-        for payload in [cut, Array("me s_abc".utf8), Array("me s_abc x".utf8), Array("me s_abc 9 v1 5:".utf8), Array("me s_abc 9 v1 -\n7 x\n".utf8), Array("me s_abc 99999999999999999999".utf8), Array("me s_abc 9 v1 -\n7 -1\n".utf8), []] {
-            #expect(CommitNotice(payload: payload, skipping: "other") == nil)
+        #expect(CommitNotice(payload: notice.payload(from: "me", sealing: key), skipping: "me", opening: key) == nil)
+        for payload in [
+            Array("me s_abc".utf8), Array("me s_abc x".utf8), Array("me  9".utf8), Array("me s_abc 99999999999999999999".utf8),
+            Array("me s_abc - sealed".utf8), [],
+        ] {
+            #expect(CommitNotice(payload: payload, skipping: "other", opening: key) == nil)
         }
     }
 
@@ -44,13 +66,15 @@ import Testing
         let large = [EventRecord(seq: 1, body: [UInt8](repeating: UInt8(ascii: "a"), count: CommitNotice.eventBytesLimit))]
         #expect(!CommitNotice.fits(large))
         #expect(CommitNotice.fits([EventRecord(seq: 1, body: [UInt8](repeating: UInt8(ascii: "a"), count: CommitNotice.eventBytesLimit - 24))]))
-        // The largest that fits, with a long session id and app version, stays under 8,000 bytes.
+        // The largest that fits, with a long session id and app version, stays under 8,000 bytes sealed.
         let largest = CommitNotice(
             session: String(repeating: "s", count: 64), lastEvent: Int.max, deleted: false,
             change: NoticedChange(
-                appVersion: String(repeating: "f", count: 64), events: (0..<10).map { EventRecord(seq: Int.max - $0, body: [UInt8](repeating: 1, count: 716)) },
+                appVersion: String(repeating: "f", count: 64), events: (0..<10).map { EventRecord(seq: Int.max - $0, body: [UInt8](repeating: 1, count: 516)) },
                 head: SessionHead(version: Int.max, lastEvent: Int.max)))
         #expect(CommitNotice.fits(largest.change!.events))
-        #expect(largest.payload(from: String(repeating: "i", count: 12)).count < 8_000)
+        let payload = largest.payload(from: String(repeating: "i", count: 12), sealing: key)
+        #expect(payload.count < 8_000)
+        #expect(CommitNotice(payload: payload, skipping: "x", opening: key)?.change?.events.count == 10)
     }
 }

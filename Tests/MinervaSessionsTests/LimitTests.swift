@@ -32,14 +32,15 @@ import Testing
     @Test func theWorstCaseOfEverySessionAtItsLimitsIsCheckedAgainstTheBudget() {
         let standard = SessionConfiguration.standard
         let budget = 8 << 30
-        #expect(standard.worstSessionBytes(inMemoryStore: false) == 512 << 10 && standard.worstSessionBytes(inMemoryStore: true) == 768 << 10)
+        #expect(standard.worstSessionBytes(inMemoryStore: false) == 576 << 10 && standard.worstSessionBytes(inMemoryStore: true) == 832 << 10)
         #expect(standard.memoryProblem(budget: budget, inMemoryStore: false) == nil && standard.memoryProblem(budget: budget, inMemoryStore: true) == nil)
         let many = SessionConfiguration(maxSessions: 100_000)
         #expect(
             many.memoryProblem(budget: budget, inMemoryStore: true)
-                == "100000 sessions may take up to 73.2 GiB at worst (768 KiB each: twice --max-session-bytes, and --memory-history-bytes in the memory store), "
-                + "more than --memory-budget 8.0 GiB: lower --max-sessions to at most 10922, or --max-session-bytes or --memory-history-bytes, or raise --memory-budget")
+                == "100000 sessions may take up to 79.3 GiB at worst (832 KiB each: 2.25 times --max-session-bytes, and --memory-history-bytes in the memory store), "
+                + "more than --memory-budget 8.0 GiB: lower --max-sessions to at most 10082, or --max-session-bytes or --memory-history-bytes, or raise --memory-budget")
         #expect(SessionConfiguration(maxSessions: .max).worstBytes(inMemoryStore: false) == .max)
+        #expect(SessionConfiguration(maxSessionBytes: .max / 2).worstSessionBytes(inMemoryStore: false) == .max)
     }
 
     @Test func paramsListsAndSessionsOverTheirLimitsAreRefusedNamingTheLimit() throws {

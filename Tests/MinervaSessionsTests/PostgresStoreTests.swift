@@ -99,6 +99,32 @@ struct PostgresStoreTests {
         #expect(eventually { onA.slot.withLock { $0.state.lastEvent } == 5 })
     }
 
+    /// `NOTIFY` needs no privilege: a change sent by anyone but an instance (sealed with another
+    /// key, or a real notice's sealed part under another session's first line) is not replayed.
+    @Test func aNoticeThatNoInstanceSealedIsNotReplayed() throws {
+        let a = try instance()
+        let b = try instance()
+        let (onA, token) = try a.create()
+        let onB = try b.core.session(onA.id, token: token)
+        // A real change of another session, as a forger would put it in a notice of this one.
+        let (other, _) = try a.create()
+        _ = try a.run(.selectTab("account"), on: other).get()
+        let change = NoticedChange(appVersion: onB.slot.withLock { $0.state.appVersion }, events: a.log(of: other).events.map(\.record), head: nil)
+        let forged = CommitNotice(session: onA.id, lastEvent: 1, deleted: false, change: change).payload(from: "forger", sealing: CommitNotice.freshKey())
+        let sealedElsewhere = String(
+            decoding: CommitNotice(session: other.id, lastEvent: 1, deleted: false, change: change).payload(from: "forger", sealing: try store().noticeKey),
+            as: UTF8.self
+        ).split(separator: " ")[3]
+        let connection = try PostgresConnection.open(testPostgresURL!, deadline: .now + .seconds(2))
+        for payload in [String(decoding: forged, as: UTF8.self), "forger \(onA.id) 1 \(sealedElsewhere)"] {
+            try connection.query("SELECT pg_notify('minerva_commits', $1)", [.text(payload)], until: .now + .seconds(2))
+        }
+        // A real change after them is replayed: the forged ones were heard first and left out.
+        _ = try a.run(.navigate(from: nil, screen: "profile", params: ["userId": "1"]), on: onA).get()
+        #expect(eventually { onB.slot.withLock { $0.state.lastEvent } == 1 })
+        #expect(ReplayDocumentTests.document(of: onB.slot.withLock { $0.state }) == ReplayDocumentTests.document(of: try a.state(of: onA)))
+    }
+
     @Test func concurrentMutationsThroughTwoInstancesAllApplyInOneOrder() throws {
         let a = try instance()
         let b = try instance()

@@ -157,13 +157,13 @@ def test_the_default_limits_take_a_thousand_cell_menu_and_a_patch_of_one_dish(se
 def test_the_server_states_the_worst_case_of_its_sessions_and_refuses_one_over_its_memory_budget(server):
     """Every session at its limits must fit --memory-budget: the start says what that takes, and
     a configuration that could take more does not start, naming the most sessions that fit."""
-    assert server.logged("sessions at worst: 10000 × 768 KiB = 7.3 GiB of the 8.0 GiB --memory-budget")  # the memory store
+    assert server.logged("sessions at worst: 10000 × 832 KiB = 7.9 GiB of the 8.0 GiB --memory-budget")  # the memory store
     refused = subprocess.run([str(BINARY), "--port", "0", "--store", "memory", "--max-sessions", "100000"],
                              capture_output=True, text=True, timeout=20)
     assert refused.returncode != 0
-    assert ("100000 sessions may take up to 73.2 GiB at worst (768 KiB each: twice --max-session-bytes, and "
+    assert ("100000 sessions may take up to 79.3 GiB at worst (832 KiB each: 2.25 times --max-session-bytes, and "
             "--memory-history-bytes in the memory store), more than --memory-budget 8.0 GiB: lower --max-sessions "
-            "to at most 10922") in refused.stderr, refused.stderr
+            "to at most 10082") in refused.stderr, refused.stderr
     small = subprocess.run([str(BINARY), "--port", "0", "--max-sessions", "1000", "--memory-budget", "100000000", "--check-app",
                             str(APPS / "basic.json")], capture_output=True, text=True, timeout=20)
-    assert small.returncode != 0 and "lower --max-sessions to at most 190" in small.stderr, small.stderr
+    assert small.returncode != 0 and "lower --max-sessions to at most 169" in small.stderr, small.stderr

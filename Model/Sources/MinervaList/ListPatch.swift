@@ -59,6 +59,11 @@ public struct ListPatch: Hashable, Sendable {
         self.move = move
     }
 
+    /// The most operations one patch may hold (deletions, upserts and moves together): each finds
+    /// its cell by a scan of the list, so a patch costs its operations times the list's cells.
+    /// A change of more cells is a `PUT` of the list.
+    public static let maximumOperations = 1000
+
     /// Whether it changes nothing at all (an empty patch is refused: it is a client's mistake).
     public var isEmpty: Bool {
         delete.isEmpty && upsert.isEmpty && move.isEmpty
@@ -67,9 +72,13 @@ public struct ListPatch: Hashable, Sendable {
     /// The sections `content` becomes with the patch applied.
     /// - Throws: ``ListError`` naming the operation at fault: a cell or section that is not in
     ///   the list, a new cell without a place, a `before` outside the section it names, or a
-    ///   cell placed before itself.
+    ///   cell placed before itself; or more than ``maximumOperations``.
     /// - Complexity: O(n · k) for n cells and k operations: each finds its cell by a scan.
     public func applied(to content: ListContent) throws(ListError) -> [ListSection] {
+        let operations = delete.count + upsert.count + move.count
+        guard operations <= Self.maximumOperations else {
+            throw ListError(description: "the patch holds \(operations) operations; at most \(Self.maximumOperations) are allowed: PUT the list instead")
+        }
         var sections = content.sections.map { (id: $0.id, items: $0.items) }
         for (index, id) in delete.enumerated() {
             guard let (section, item) = Self.locate(id, in: sections) else { throw .patch("delete[\(index)]", "no cell '\(id)' in the list") }

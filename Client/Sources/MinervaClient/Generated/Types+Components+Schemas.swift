@@ -3132,98 +3132,10 @@ extension Components {
                 case sections
             }
         }
-        /// At least one of the three, each not empty when given (`400`); they apply in this order.
+        /// At least one of the three, each not empty when given (`400`; `null` is absent); they apply in this order, at most 1,000 operations together (`422`: PUT the list instead).
         ///
         /// - Remark: Generated from `#/components/schemas/ListPatchRequest`.
         internal typealias ListPatchRequest = MinervaClient.ListPatch
-        /// - Remark: Generated from `#/components/schemas/ListPatchUpsert`.
-        internal struct ListPatchUpsert: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/ListPatchUpsert/cell`.
-            internal var cell: Components.Schemas.ListItemInput
-            /// The section it goes in, at the end unless `before` says where; a new cell needs this or `before`.
-            ///
-            /// - Remark: Generated from `#/components/schemas/ListPatchUpsert/section`.
-            internal var section: Swift.String?
-            /// The cell it goes before (in that cell's section).
-            ///
-            /// - Remark: Generated from `#/components/schemas/ListPatchUpsert/before`.
-            internal var before: Swift.String?
-            /// Creates a new `ListPatchUpsert`.
-            ///
-            /// - Parameters:
-            ///   - cell:
-            ///   - section: The section it goes in, at the end unless `before` says where; a new cell needs this or `before`.
-            ///   - before: The cell it goes before (in that cell's section).
-            internal init(
-                cell: Components.Schemas.ListItemInput,
-                section: Swift.String? = nil,
-                before: Swift.String? = nil
-            ) {
-                self.cell = cell
-                self.section = section
-                self.before = before
-            }
-            internal enum CodingKeys: String, CodingKey {
-                case cell
-                case section
-                case before
-            }
-        }
-        /// - Remark: Generated from `#/components/schemas/ListPatchMove`.
-        internal struct ListPatchMove: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/ListPatchMove/value1`.
-            internal struct Value1Payload: Codable, Hashable, Sendable {
-                /// Creates a new `Value1Payload`.
-                internal init() {}
-            }
-            /// - Remark: Generated from `#/components/schemas/ListPatchMove/value1`.
-            internal var value1: Components.Schemas.ListPatchMove.Value1Payload?
-            /// - Remark: Generated from `#/components/schemas/ListPatchMove/value2`.
-            internal struct Value2Payload: Codable, Hashable, Sendable {
-                /// Creates a new `Value2Payload`.
-                internal init() {}
-            }
-            /// - Remark: Generated from `#/components/schemas/ListPatchMove/value2`.
-            internal var value2: Components.Schemas.ListPatchMove.Value2Payload?
-            /// Creates a new `ListPatchMove`.
-            ///
-            /// - Parameters:
-            ///   - value1:
-            ///   - value2:
-            internal init(
-                value1: Components.Schemas.ListPatchMove.Value1Payload? = nil,
-                value2: Components.Schemas.ListPatchMove.Value2Payload? = nil
-            ) {
-                self.value1 = value1
-                self.value2 = value2
-            }
-            internal init(from decoder: any Swift.Decoder) throws {
-                var errors: [any Swift.Error] = []
-                do {
-                    self.value1 = try .init(from: decoder)
-                } catch {
-                    errors.append(error)
-                }
-                do {
-                    self.value2 = try .init(from: decoder)
-                } catch {
-                    errors.append(error)
-                }
-                try Swift.DecodingError.verifyAtLeastOneSchemaIsNotNil(
-                    [
-                        self.value1,
-                        self.value2
-                    ],
-                    type: Self.self,
-                    codingPath: decoder.codingPath,
-                    errors: errors
-                )
-            }
-            internal func encode(to encoder: any Swift.Encoder) throws {
-                try self.value1?.encode(to: encoder)
-                try self.value2?.encode(to: encoder)
-            }
-        }
         /// - Remark: Generated from `#/components/schemas/ListSectionInput`.
         internal typealias ListSectionInput = MinervaClient.ListSection
         /// - Remark: Generated from `#/components/schemas/ListItemInput`.

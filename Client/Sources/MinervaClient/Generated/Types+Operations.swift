@@ -12380,7 +12380,7 @@ internal enum Operations {
                     self.body = body
                 }
             }
-            /// A cell or section the list does not have, a new cell without a place, a `before` outside the `section` given or before the cell itself, a duplicate id, or a result over the list's limits.
+            /// A cell or section the list does not have, a new cell without a place, a `before` outside the `section` given or before the cell itself, a duplicate id, more than 1,000 operations, or a result over the list's limits.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/patch(patchList)/responses/422`.
             ///

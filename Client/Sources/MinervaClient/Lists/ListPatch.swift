@@ -54,4 +54,16 @@ public struct ListPatch: Codable, Hashable, Sendable {
         self.upsert = upsert.isEmpty ? nil : upsert
         self.move = move.isEmpty ? nil : move
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case delete, upsert, move
+    }
+
+    /// Writes the operations given, leaving out those that are `nil` or empty (the API refuses an empty one).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        if let delete, !delete.isEmpty { try container.encode(delete, forKey: .delete) }
+        if let upsert, !upsert.isEmpty { try container.encode(upsert, forKey: .upsert) }
+        if let move, !move.isEmpty { try container.encode(move, forKey: .move) }
+    }
 }

@@ -24,8 +24,6 @@ struct SeededGenerator: RandomNumberGenerator {
 enum RandomLists {
     typealias Cell = ListItem
 
-    /// A list of up to 4 sections (ids `s0`…`s5`) holding up to 24 cells (ids `c0`…`c29`,
-    /// unique in the list), each showing one of three contents.
     /// A patch of a list's cells, valid or not: a cell of the list (or now and then one it does
     /// not hold) deleted, upserted in place or at a place, or moved to a section (of the list, or
     /// one it does not have) or before a cell.
@@ -45,6 +43,8 @@ enum RandomLists {
         }
     }
 
+    /// A list of up to 4 sections (ids `s0`…`s5`) holding up to 24 cells (ids `c0`…`c29`,
+    /// unique in the list), each showing one of three contents.
     static func list(using generator: inout SeededGenerator) -> [ListSection] {
         let sectionIDs = (0..<6).map { "s\($0)" }.shuffled(using: &generator).prefix(Int.random(in: 0...4, using: &generator))
         var cellIDs = (0..<30).map { "c\($0)" }.shuffled(using: &generator)[...]
