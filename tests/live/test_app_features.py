@@ -328,3 +328,34 @@ def test_set_root_keeps_nodes_already_on_the_stack(session):
     session.op("set-root", {"stack": [{"node": "n2", "screen": "settings"}]}, expect=400)
     session.op("set-root", {"stack": [{"node": "n9"}]}, expect=404)
     session.op("set-root", {"stack": [{"node": "n2"}, {"node": "n2"}]}, expect=422)
+
+
+# --- tabs that adapt to a sidebar ---------------------------------------------------------------
+
+def test_tabs_that_adapt_show_as_a_sidebar_at_regular_width_with_the_same_tree_and_stacks(tmp_path):
+    """`sidebar` on a tabs root: the state's tabs.form is `sidebar` while the device reports a
+    regular size class and `tabBar` at compact; the size class alone changes it, in its own
+    block, and nothing else moves. GET /v1/app names it; a root without tabs may not."""
+    app = {"name": "bank", "root": {"sidebar": True, "tabs": [{"id": "accounts", "screen": "accounts"}, {"id": "cards", "screen": "cards"}]},
+           "screens": {"accounts": {}, "cards": {}, "account": {"params": ["id"]}}}
+    path = tmp_path / "bank.json"
+    path.write_text(json.dumps(app))
+    server = RunningServer("--app", str(path), "--rate-limit", "0")
+    try:
+        session = server.create_session()
+        assert session.get()["tabs"]["form"] == "sidebar"
+        session.op("push", {"screen": "account", "params": {"id": "1"}})
+        session.op("select-tab", {"tab": "cards"})
+        before = session.get()
+        answer, block = session.block("POST", "/size-class", {"horizontal": "compact"})
+        assert [event["type"] for event in block] == ["sizeClassChanged"]
+        assert answer["tabs"] == {**before["tabs"], "form": "tabBar"}
+        assert (answer["root"], answer["navigators"]) == (before["root"], before["navigators"])
+        assert session.op("size-class", {"horizontal": "regular"})["tabs"]["form"] == "sidebar"
+        assert server.request("GET", "/v1/app")[2]["root"]["sidebar"] is True
+    finally:
+        assert server.stop() == 0, "".join(server.log)
+    path.write_text(json.dumps({**app, "root": {"screen": "accounts", "sidebar": True}}))
+    result = subprocess.run([str(BINARY), "--port", "0", "--app", str(path)], capture_output=True, text=True, timeout=20)
+    assert result.returncode != 0
+    assert "root.sidebar: 'sidebar' is the form of a tab bar at regular width: give it with 'tabs'" in result.stderr, result.stderr

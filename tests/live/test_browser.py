@@ -883,6 +883,44 @@ def test_web_client_shows_a_popover_at_its_anchor(mail_server, browser):
     assert console_problems(browser, mail_server) == []
 
 
+@pytest.fixture(scope="module")
+def bank_server():
+    """The server on tests/live/apps/bank.json: its main flow's tabs adapt to a sidebar."""
+    running = RunningServer("--app", str(APPS / "bank.json"), "--rate-limit", "0")
+    yield running
+    assert running.stop() == 0, "".join(running.log)
+
+
+def test_web_client_shows_tabs_that_adapt_as_a_sidebar_at_regular_width_and_a_tab_bar_at_compact(bank_server, browser):
+    """The same tabs and stacks in two forms: down the left of a tablet while the device reports
+    a regular size class, along the bottom of a phone at compact; a tap on either selects a tab."""
+    other = bank_server.create_session(flags=["onboarded", "verified", "signedIn"])
+    page = Page(browser, bank_server)
+    page.open(other)
+    state, _ = page.in_sync()
+    assert (state.get("sizeClass", "regular"), state["tabs"]["form"], state["tabs"]["selected"]) == ("regular", "sidebar", "accounts")
+    assert "tablet" in page.css('[data-testid="device"]').get_attribute("class")
+    assert page.css('[data-testid="tab-bar"]').get_attribute("data-form") == "sidebar"
+    rows = [page.box(f'[data-testid="tab-{tab}"]') for tab in ("accounts", "cards", "payments", "invest")]
+    assert len({round(row["x"]) for row in rows}) == 1 and [row["y"] for row in rows] == sorted(row["y"] for row in rows)
+    content = page.box('[data-testid="layer-base"] .base-content')
+    assert content["x"] > rows[0]["x"] + rows[0]["width"] - 1, "the sidebar is not beside the content"
+    state, _ = page.act('[data-testid="tab-cards"]')
+    assert state["tabs"]["selected"] == "cards"
+    page.settle()
+    save_screenshot(browser, "web-client-tabs-sidebar.png")
+
+    # Compact: the same tabs along the bottom of a phone, the selected tab kept.
+    state, _ = page.act('[data-testid="size-class-compact"]')
+    assert (state["tabs"]["form"], state["tabs"]["selected"]) == ("tabBar", "cards")
+    assert "tablet" not in page.css('[data-testid="device"]').get_attribute("class")
+    wait_for(lambda: page.css('[data-testid="tab-bar"]').get_attribute("data-form") == "tabBar", "the tab bar form")
+    bar = [page.box(f'[data-testid="tab-{tab}"]') for tab in ("accounts", "cards")]
+    assert round(bar[0]["y"]) == round(bar[1]["y"]) and bar[0]["x"] < bar[1]["x"]
+    page.settle()
+    save_screenshot(browser, "web-client-tabs-bar.png")
+
+
 def test_web_client_shows_a_split_view_in_columns_and_as_one_stack(mail_server, browser):
     other = mail_server.create_session()
     page = Page(browser, mail_server)

@@ -201,7 +201,7 @@ function renderColumns(content, bases) {
 
 /** The base layer: one stack view (or the split view's columns) and the tab bar. */
 function renderBase(bases, previous, animate) {
-  const content = view.baseLayer.firstElementChild;
+  const content = view.baseLayer.querySelector(":scope > .base-content");
   const columns = shown().state.layout === "split" && !view.oneStack;
   const keys = columns ? bases : [view.oneStack ? COMPACT : bases[0]].filter(Boolean);
   if (columns) {
@@ -483,7 +483,9 @@ function renderCaption() {
 /** The size-class switch of a split view (`POST …/size-class`), pressed at the session's. */
 function renderSizeClass() {
   const { state } = shown();
-  const hidden = state.layout !== "split";
+  // The size class matters to a split view and to tabs that adapt to a sidebar.
+  const root = store.app?.flows?.[state.flow]?.root ?? store.app?.root;
+  const hidden = state.layout !== "split" && !(state.tabs && root?.sidebar);
   if (sizeClassEl.hidden !== hidden) {
     sizeClassEl.hidden = hidden;
     fitDevice();
@@ -494,15 +496,21 @@ function renderSizeClass() {
   }
 }
 
-/** Builds the base layer again: another flow, layout, tab bar, or columns for one stack. */
+/** Builds the base layer again: another flow, layout, tab bar or sidebar, or columns for one stack. */
 function rebuildBase(state, baseKey, animate) {
   // A switch of root flows (onboarding → sign-in → main) plays as one.
   const switched = animate && view.baseKey !== "" && !view.baseKey.startsWith(`${state.flow}|`);
   view.baseKey = baseKey;
-  view.tabBar = state.tabs ? h("nav", { class: "tab-bar", "data-testid": "tab-bar" }) : null;
+  // Tabs that adapt to a sidebar list them down the left at regular width (tabs.form), the
+  // same tabs and stacks as the bar at the bottom.
+  const sidebar = state.tabs?.form === "sidebar";
+  view.tabBar = state.tabs
+    ? h("nav", { class: sidebar ? "tab-bar tab-sidebar" : "tab-bar", "data-testid": "tab-bar", "data-form": state.tabs.form ?? "tabBar" })
+    : null;
   view.tabBarKey = "";
-  view.baseLayer = h("section", { class: "layer layer-base", "data-testid": "layer-base" },
-    h("div", { class: state.layout === "split" && !view.oneStack ? "base-content split" : "base-content" }), view.tabBar);
+  const content = h("div", { class: state.layout === "split" && !view.oneStack ? "base-content split" : "base-content" });
+  view.baseLayer = h("section", { class: sidebar ? "layer layer-base has-sidebar" : "layer layer-base", "data-testid": "layer-base" },
+    ...(sidebar ? [view.tabBar, content] : [content, view.tabBar]));
   layersEl.replaceChildren(view.baseLayer);
   view.presentedLayers.clear();
   view.stacks.clear();
@@ -515,14 +523,17 @@ function render(previous, animate) {
   const { state, index } = shown();
   const split = state.layout === "split";
   view.oneStack = split && (state.collapsed === true || NARROW.matches);
+  const sidebar = state.tabs?.form === "sidebar";
   deviceEl.classList.toggle("is-past", Boolean(store.past));
   layersEl.toggleAttribute("inert", Boolean(store.past));
   deviceEl.dataset.layout = state.layout;
-  if (deviceEl.classList.contains("tablet") !== (split && !view.oneStack)) {
-    deviceEl.classList.toggle("tablet", split && !view.oneStack);
+  const tablet = (split && !view.oneStack) || sidebar;
+  if (deviceEl.classList.contains("tablet") !== tablet) {
+    deviceEl.classList.toggle("tablet", tablet);
     fitDevice();
   }
-  const baseKey = `${state.flow}|${state.layout}|${state.tabs ? "tabs" : "notabs"}|${view.oneStack ? "one" : "columns"}`;
+  const tabsKey = state.tabs ? state.tabs.form ?? "tabBar" : "notabs";
+  const baseKey = `${state.flow}|${state.layout}|${tabsKey}|${view.oneStack ? "one" : "columns"}`;
   if (view.baseKey !== baseKey) {
     rebuildBase(state, baseKey, animate);
     animate = false;

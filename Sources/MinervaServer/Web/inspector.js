@@ -121,7 +121,7 @@ const steps = (list) => (list ?? []).map((step, i) => [i ? " › " : "", h("code
 function layoutShown(state) {
   if (state.tabs) {
     return [h("code", { "data-testid": "layout" }, "tabs"),
-      h("span", { class: "muted" }, ` · ${state.tabs.items.length} tabs, each a stack`)];
+      h("span", { class: "muted" }, ` · ${state.tabs.items.length} tabs, each a stack${state.tabs.form === "sidebar" ? ", shown as a sidebar" : ""}`)];
   }
   return h("code", { "data-testid": "layout" }, state.layout);
 }
