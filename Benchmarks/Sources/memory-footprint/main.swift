@@ -62,6 +62,16 @@ func fscanf_two(_ file: UnsafeMutablePointer<FILE>, _ first: inout Int, _ second
     return true
 }
 
+/// An API at the default limits for `count` sessions, on a temporary SQLite store when `durable`
+/// or on the memory store, and what removes the store's files.
+func defaultsAPI(sessions count: Int, durable: Bool) throws -> (MinervaAPI, () -> Void) {
+    let path = "/tmp/memory-footprint-\(getpid()).sqlite"
+    let api = makeAPI(
+        configuration: ServerConfiguration(sessions: SessionConfiguration(maxSessions: count + 10, rateLimit: 0)),
+        storage: durable ? try SQLiteSessionStorage(path: path) : nil)
+    return (api, { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } })
+}
+
 /// A menu of 1,000 dishes, each cell's content 100 bytes of JSON (`{"name":…,"price":…,"about":…}`).
 func menuBody(session: Int) -> String {
     let cells = (0..<1000).map { dish -> String in
@@ -158,11 +168,8 @@ do {
     case "worst":
         guard arguments.count >= 3, let count = Int(arguments[2]), count > 0 else { fail("worst needs N") }
         let durable = arguments.count < 4 || arguments[3] == "sqlite"
-        let path = "/tmp/memory-footprint-\(getpid()).sqlite"
-        defer { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }
-        let api = makeAPI(
-            configuration: ServerConfiguration(sessions: SessionConfiguration(maxSessions: count + 10, rateLimit: 0)),
-            storage: durable ? try SQLiteSessionStorage(path: path) : nil)
+        let (api, removeStore) = try defaultsAPI(sessions: count, durable: durable)
+        defer { removeStore() }
         let bigParam = String(repeating: "7", count: SessionConfiguration().limits.maxParamBytes - 16)
         var nodes = 0
         func build(_ index: Int) throws {
@@ -201,11 +208,8 @@ do {
     case "menu":
         guard arguments.count >= 3, let count = Int(arguments[2]), count > 0 else { fail("menu needs N") }
         let durable = arguments.count < 4 || arguments[3] == "sqlite"
-        let path = "/tmp/memory-footprint-\(getpid()).sqlite"
-        defer { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }
-        let api = makeAPI(
-            configuration: ServerConfiguration(sessions: SessionConfiguration(maxSessions: count + 10, rateLimit: 0)),
-            storage: durable ? try SQLiteSessionStorage(path: path) : nil)
+        let (api, removeStore) = try defaultsAPI(sessions: count, durable: durable)
+        defer { removeStore() }
         let (before, after, trimmed) = try measure(count) { index in
             let session = try api.createSession()
             for push in 0..<2 { try api.pushProfile(session, userId: index * 8 + push) }
@@ -221,11 +225,8 @@ do {
             fail("history needs N and MUTATIONS")
         }
         let durable = arguments.count > 4 && arguments[4] == "sqlite"
-        let path = "/tmp/memory-footprint-\(getpid()).sqlite"
-        defer { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }
-        let api = makeAPI(
-            configuration: ServerConfiguration(sessions: SessionConfiguration(maxSessions: count + 10, rateLimit: 0)),
-            storage: durable ? try SQLiteSessionStorage(path: path) : nil)
+        let (api, removeStore) = try defaultsAPI(sessions: count, durable: durable)
+        defer { removeStore() }
         let (before, after, trimmed) = try measure(count) { index in
             let session = try api.createSession()
             for push in 0..<2 { try api.pushProfile(session, userId: index * 8 + push) }
