@@ -30,6 +30,7 @@ import TestSupport
             if Bool.random(using: &random) {
                 return .flags(set: Bool.random(using: &random) ? ["signedIn"] : [], clear: Bool.random(using: &random) ? ["signedIn"] : [])
             }
+            if Int.random(in: 0..<3, using: &random) == 0 { return .sizeClass(Bool.random(using: &random) ? "compact" : "regular") }
             let target = node ?? state.tree.focus.description
             if Bool.random(using: &random) {
                 let cell = Cell(id: "i\(Int.random(in: 0..<5, using: &random))", kind: "row", content: .int(Int.random(in: 0..<3, using: &random)))
@@ -74,6 +75,10 @@ import TestSupport
             let command = Self.command(for: before, screens: screens, &random)
             let outcome = harness.run(command, on: session)
             let after = try harness.state(of: session)
+            // Tabs that adapt show as a sidebar exactly while the size class is regular; others never.
+            if case .tabs(_, let sidebar) = app.root {
+                #expect(after.tree.tabsForm == (sidebar && after.tree.sizeClass == .regular ? .sidebar : .tabBar))
+            }
             switch outcome {
             case .failure:
                 #expect(after.version == before.version && after.lastEvent == before.lastEvent, "a refused \(command) changed the session")

@@ -21,7 +21,8 @@ enum RandomApps {
         entries.append(#""login": {"presentation": "present", "embedInNavigation": true}"#)
         let root =
             Bool.random(using: &random)
-            ? #"{"tabs": [{"id": "a", "screen": "s0"}, {"id": "b", "screen": "s1"}]}"# : #"{"screen": "s0"}"#
+            ? #"{"sidebar": \#(Bool.random(using: &random)), "tabs": [{"id": "a", "screen": "s0"}, {"id": "b", "screen": "s1"}]}"#
+            : #"{"screen": "s0"}"#
         var routes: [String] = [#"{"path": "/secret", "steps": [{"screen": "secret"}]}"#]
         for index in 0..<Int.random(in: 1...3, using: &random) {
             let steps = (0..<Int.random(in: 1...3, using: &random)).map { _ -> String in
