@@ -3,8 +3,8 @@ import MinervaSessions
 import Testing
 
 /// Commit notices as `NOTIFY` carries them between instances: what one writes, another reads
-/// back whole with the store's key; its own, a malformed one, and a change sealed with another
-/// key or under another first line are what they are.
+/// back whole with the store's key; its own, a malformed one, and one sealed with another key,
+/// under another first line or not at all are not heard.
 @Suite struct CommitNoticePayloadTests {
     let key = CommitNotice.freshKey()
     let events = [
@@ -31,22 +31,24 @@ import Testing
         #expect(change.events.map(\.body) == events.map(\.body))
     }
 
-    @Test func aChangeSealedWithAnotherKeyOrUnderAnotherLineIsLeftOut() throws {
-        let foreign = try #require(CommitNotice(payload: notice.payload(from: "me", sealing: CommitNotice.freshKey()), skipping: "x", opening: key))
-        #expect(foreign.lastEvent == 9 && foreign.change == nil)
-        // The sealed part moved under another session's or another number's first line does not open.
+    @Test func aNoticeSealedWithAnotherKeyOrUnderAnotherLineIsNotHeard() throws {
+        #expect(CommitNotice(payload: notice.payload(from: "me", sealing: CommitNotice.freshKey()), skipping: "x", opening: key) == nil)
+        // The seal moved under another session's, number's or instance's first line does not open.
         let sealed = String(decoding: notice.payload(from: "me", sealing: key), as: UTF8.self).split(separator: " ")[3]
-        for line in ["me s_other 9", "me s_abc 10", "you s_abc 9"] {
-            let moved = try #require(CommitNotice(payload: Array("\(line) \(sealed)".utf8), skipping: "x", opening: key))
-            #expect(moved.change == nil)
+        for line in ["me s_other 9", "me s_abc 10", "you s_abc 9", "me s_abc -"] {
+            #expect(CommitNotice(payload: Array("\(line) \(sealed)".utf8), skipping: "x", opening: key) == nil)
         }
-        let garbage = try #require(CommitNotice(payload: Array("me s_abc 9 not-base64!".utf8), skipping: "x", opening: key))
-        #expect(garbage.change == nil && garbage.lastEvent == 9)
+        // Nor does a notice of a release before seals, or anything else unsealed: a deletion
+        // anyone could send would end the session's streams.
+        for payload in ["me s_abc -", "me s_abc 9", "me s_abc 9 not-base64!"] {
+            #expect(CommitNotice(payload: Array(payload.utf8), skipping: "x", opening: key) == nil)
+        }
     }
 
-    @Test func aDeletionAndAPlainNoticeReadBackWithoutAChange() throws {
-        let deletion = try #require(CommitNotice(payload: Array("me s_abc -".utf8), skipping: "other", opening: key))
-        #expect(deletion.deleted && deletion.change == nil)
+    @Test func aDeletionAndANoticeWithoutItsChangeReadBackSealed() throws {
+        let deletion = try #require(
+            CommitNotice(payload: CommitNotice(session: "s_abc", lastEvent: 0, deleted: true).payload(from: "me", sealing: key), skipping: "x", opening: key))
+        #expect(deletion.deleted && deletion.session == "s_abc" && deletion.change == nil)
         let plain = try #require(
             CommitNotice(payload: CommitNotice(session: "s_abc", lastEvent: 3, deleted: false).payload(from: "me", sealing: key), skipping: "x", opening: key))
         #expect(plain.lastEvent == 3 && !plain.deleted && plain.change == nil)
@@ -54,12 +56,15 @@ import Testing
 
     @Test func ownAndMalformedNoticesAreNotRead() {
         #expect(CommitNotice(payload: notice.payload(from: "me", sealing: key), skipping: "me", opening: key) == nil)
-        for payload in [
-            Array("me s_abc".utf8), Array("me s_abc x".utf8), Array("me  9".utf8), Array("me s_abc 99999999999999999999".utf8),
-            Array("me s_abc - sealed".utf8), [],
-        ] {
-            #expect(CommitNotice(payload: payload, skipping: "other", opening: key) == nil)
+        let malformed: [(line: String, text: String)] = [
+            ("me s_abc 9", "v1 -\n7 x\n"), ("me s_abc 9", "v1 5:\n7 2\n{}"), ("me s_abc 9", "v1 -\n7 -1\n"), ("me s_abc 9", "v1 -\n7 9\n{}"),
+            ("me s_abc 9", "v1"), ("me s_abc -", "v1 -"), ("me s_abc 99999999999999999999", ""), ("me  9", ""), ("me s_abc x", ""),
+        ]
+        for (line, text) in malformed {
+            let payload = CommitNotice.sealed(Array(text.utf8), under: Array(line.utf8), with: key)
+            #expect(CommitNotice(payload: payload, skipping: "other", opening: key) == nil, "\(line) | \(text)")
         }
+        #expect(CommitNotice(payload: [], skipping: "other", opening: key) == nil)
     }
 
     @Test func aChangeIsCarriedOnlyWhenItFitsUnderPostgreSQLsLimit() {

@@ -99,8 +99,9 @@ struct PostgresStoreTests {
         #expect(eventually { onA.slot.withLock { $0.state.lastEvent } == 5 })
     }
 
-    /// `NOTIFY` needs no privilege: a change sent by anyone but an instance (sealed with another
-    /// key, or a real notice's sealed part under another session's first line) is not replayed.
+    /// `NOTIFY` needs no privilege: a notice sent by anyone but an instance (sealed with another
+    /// key, a real notice's seal under another session's first line, an unsealed deletion) is
+    /// not heard: its change is not replayed, the session not ended.
     @Test func aNoticeThatNoInstanceSealedIsNotReplayed() throws {
         let a = try instance()
         let b = try instance()
@@ -116,13 +117,15 @@ struct PostgresStoreTests {
             as: UTF8.self
         ).split(separator: " ")[3]
         let connection = try PostgresConnection.open(testPostgresURL!, deadline: .now + .seconds(2))
-        for payload in [String(decoding: forged, as: UTF8.self), "forger \(onA.id) 1 \(sealedElsewhere)"] {
+        // And an unsealed deletion, which would end the session here.
+        for payload in [String(decoding: forged, as: UTF8.self), "forger \(onA.id) 1 \(sealedElsewhere)", "forger \(onA.id) -"] {
             try connection.query("SELECT pg_notify('minerva_commits', $1)", [.text(payload)], until: .now + .seconds(2))
         }
         // A real change after them is replayed: the forged ones were heard first and left out.
         _ = try a.run(.navigate(from: nil, screen: "profile", params: ["userId": "1"]), on: onA).get()
         #expect(eventually { onB.slot.withLock { $0.state.lastEvent } == 1 })
         #expect(ReplayDocumentTests.document(of: onB.slot.withLock { $0.state }) == ReplayDocumentTests.document(of: try a.state(of: onA)))
+        #expect(!onB.slot.withLock { $0.turn.isClosed })
     }
 
     @Test func concurrentMutationsThroughTwoInstancesAllApplyInOneOrder() throws {

@@ -139,9 +139,10 @@ public struct CoordinatorTree: Sendable {
     /// Whether the split view shows one column as one stack (compact width).
     public var collapsed: Bool { layout == .split && sizeClass == .compact }
 
-    /// How the tab bar shows: as a sidebar at regular width when the flow's tabs adapt to one,
-    /// else as a tab bar; `nil` without tabs. The tree and every tab's stack are the same in
-    /// either form: only the size class changes it (`sizeClassChanged`).
+    /// How the tab bar shows: as a sidebar at regular width (the size class is `regular` until
+    /// the device reports one) when the flow's tabs adapt to one, else as a tab bar; `nil`
+    /// without tabs. The tree and every tab's stack are the same in either form; it follows the
+    /// size class, the app version and the flow.
     public var tabsForm: TabsForm? {
         guard case .tabs(_, let sidebar) = currentFlow.root, selectedTab != nil else { return nil }
         return sidebar && sizeClass == .regular ? .sidebar : .tabBar

@@ -976,14 +976,14 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/Tabs/selected`.
             internal var selected: Swift.String
-            /// How the tabs show: `sidebar` while the device reports a `regular` size class and the flow's tabs adapt to one (the app description's `sidebar`), else `tabBar`. The tree, the selected tab and every tab's stack are the same in both forms; only `sizeClassChanged` changes it.
+            /// How the tabs show: `sidebar` while the session's size class is `regular` (as it is until the device reports one) and the flow's tabs adapt to one (the app description's `sidebar`), else `tabBar`. The tree, the selected tab and every tab's stack are the same in both forms: `sizeClassChanged` changes it, and so may `appChanged` (an app version that adds or drops `sidebar`) or `flowChanged` (another flow's tabs).
             ///
             /// - Remark: Generated from `#/components/schemas/Tabs/form`.
             internal enum FormPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case tabBar = "tabBar"
                 case sidebar = "sidebar"
             }
-            /// How the tabs show: `sidebar` while the device reports a `regular` size class and the flow's tabs adapt to one (the app description's `sidebar`), else `tabBar`. The tree, the selected tab and every tab's stack are the same in both forms; only `sizeClassChanged` changes it.
+            /// How the tabs show: `sidebar` while the session's size class is `regular` (as it is until the device reports one) and the flow's tabs adapt to one (the app description's `sidebar`), else `tabBar`. The tree, the selected tab and every tab's stack are the same in both forms: `sizeClassChanged` changes it, and so may `appChanged` (an app version that adds or drops `sidebar`) or `flowChanged` (another flow's tabs).
             ///
             /// - Remark: Generated from `#/components/schemas/Tabs/form`.
             internal var form: Components.Schemas.Tabs.FormPayload
@@ -993,7 +993,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - selected: The selected tab's id (the first tab at start).
-            ///   - form: How the tabs show: `sidebar` while the device reports a `regular` size class and the flow's tabs adapt to one (the app description's `sidebar`), else `tabBar`. The tree, the selected tab and every tab's stack are the same in both forms; only `sizeClassChanged` changes it.
+            ///   - form: How the tabs show: `sidebar` while the session's size class is `regular` (as it is until the device reports one) and the flow's tabs adapt to one (the app description's `sidebar`), else `tabBar`. The tree, the selected tab and every tab's stack are the same in both forms: `sizeClassChanged` changes it, and so may `appChanged` (an app version that adds or drops `sidebar`) or `flowChanged` (another flow's tabs).
             ///   - items:
             internal init(
                 selected: Swift.String,
