@@ -38,8 +38,8 @@ def test_split_push_from_primary_replaces_detail(server):
 def test_tabs_keep_their_own_stacks(tabs_server):
     session = tabs_server.create_session()
     state = session.state
-    assert state["tabs"] == {"selected": "home", "items": [{"id": "home", "navigator": "tab:home"},
-                                                             {"id": "account", "navigator": "tab:account"}]}
+    assert state["tabs"] == {"selected": "home", "form": "tabBar", "items": [{"id": "home", "navigator": "tab:home"},
+                                                                               {"id": "account", "navigator": "tab:account"}]}
     assert [nodes(state)[id]["presentation"] for id in ("n1", "n2")] == [{"kind": "tab"}, {"kind": "tab"}]
     assert state["focus"] == "n1"
     session.op("navigate", {"screen": "profile", "params": {"userId": "7"}})

@@ -155,9 +155,10 @@ def test_a_patch_the_list_cannot_take_changes_nothing(session):
     put(session, "n1", [{"id": "a", "items": cells("1", "2")}])
     version = session.get()["version"]
     for body, status, message in [
-        ({}, 400, "give 'delete', 'upsert' or 'move'"),
+        ({}, 422, "give 'delete', 'upsert' or 'move'"),
+        ({"delete": None, "move": None}, 422, "give 'delete', 'upsert' or 'move'"),
         ({"delete": []}, 400, "'delete' is empty"),
-        ({"move": [{"id": "1"}]}, 400, "give a 'section', a 'before', or both"),
+        ({"move": [{"id": "1", "section": None}]}, 422, "move[0]: give a 'section', a 'before', or both"),
         ({"delete": ["1"], "sections": []}, 400, "sections"),
         ({"delete": ["9"]}, 422, "delete[0]: no cell '9' in the list"),
         ({"upsert": [{"cell": {"id": "3", "kind": "row"}}]}, 422, "a new cell needs a 'section' or a 'before'"),

@@ -35,11 +35,11 @@ public struct ListPatch: Hashable, Sendable {
     public struct Move: Hashable, Sendable {
         /// The cell's id.
         public let id: String
-        /// Where it goes.
-        public let placement: Placement
+        /// Where it goes (a move without one is refused).
+        public let placement: Placement?
 
         /// A move.
-        public init(id: String, placement: Placement) {
+        public init(id: String, placement: Placement?) {
             self.id = id
             self.placement = placement
         }
@@ -64,18 +64,14 @@ public struct ListPatch: Hashable, Sendable {
     /// A change of more cells is a `PUT` of the list.
     public static let maximumOperations = 1000
 
-    /// Whether it changes nothing at all (an empty patch is refused: it is a client's mistake).
-    public var isEmpty: Bool {
-        delete.isEmpty && upsert.isEmpty && move.isEmpty
-    }
-
     /// The sections `content` becomes with the patch applied.
     /// - Throws: ``ListError`` naming the operation at fault: a cell or section that is not in
-    ///   the list, a new cell without a place, a `before` outside the section it names, or a
-    ///   cell placed before itself; or more than ``maximumOperations``.
+    ///   the list, a new cell or a move without a place, a `before` outside the section it names,
+    ///   or a cell placed before itself; or no operation, or more than ``maximumOperations``.
     /// - Complexity: O(n · k) for n cells and k operations: each finds its cell by a scan.
     public func applied(to content: ListContent) throws(ListError) -> [ListSection] {
         let operations = delete.count + upsert.count + move.count
+        guard operations > 0 else { throw ListError(description: "give 'delete', 'upsert' or 'move': the cells to change") }
         guard operations <= Self.maximumOperations else {
             throw ListError(description: "the patch holds \(operations) operations; at most \(Self.maximumOperations) are allowed: PUT the list instead")
         }
@@ -97,8 +93,9 @@ public struct ListPatch: Hashable, Sendable {
             }
         }
         for (index, move) in move.enumerated() {
+            guard let placement = move.placement else { throw .patch("move[\(index)]", "give a 'section', a 'before', or both: where the cell goes") }
             guard Self.locate(move.id, in: sections) != nil else { throw .patch("move[\(index)]", "no cell '\(move.id)' in the list") }
-            try Self.place(move.id, at: move.placement, in: &sections, operation: "move[\(index)]")
+            try Self.place(move.id, at: placement, in: &sections, operation: "move[\(index)]")
         }
         return sections.map { ListSection(id: $0.id, items: $0.items) }
     }

@@ -80,7 +80,7 @@ extension SessionCommand {
     private static let moveKeys: JSONKeys = ["id", "section", "before"]
 
     /// `{"delete"?: [id], "upsert"?: [{"cell", "section"?, "before"?}], "move"?: [{"id", "section"?, "before"?}]}`,
-    /// at least one of them not empty.
+    /// each not empty when given (a patch with none, or a move without a place, is the step's refusal).
     static func patch(_ body: JSONObjectReader) throws(JSONReadError) -> ListPatch {
         let patch = ListPatch(
             delete: try body.optionalStrings("delete") ?? [],
@@ -90,14 +90,12 @@ extension SessionCommand {
                     placement: try placement(upsert))
             } ?? [],
             move: try body.optionalObjects("move", keys: moveKeys) { move throws(JSONReadError) in
-                guard let placement = try placement(move) else { throw move.error("give a 'section', a 'before', or both: where the cell goes") }
-                return ListPatch.Move(id: try move.string("id"), placement: placement)
+                ListPatch.Move(id: try move.string("id"), placement: try placement(move))
             } ?? [])
         for (key, count) in [("delete", patch.delete.count), ("upsert", patch.upsert.count), ("move", patch.move.count)]
         where count == 0 && body.value(key) != nil {
             throw body.error("'\(key)' is empty: leave it out")
         }
-        guard !patch.isEmpty else { throw body.error("give 'delete', 'upsert' or 'move': the cells to change") }
         return patch
     }
 

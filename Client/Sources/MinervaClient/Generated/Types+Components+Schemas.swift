@@ -3132,10 +3132,80 @@ extension Components {
                 case sections
             }
         }
-        /// At least one of the three, each not empty when given (`400`; `null` is absent); they apply in this order, at most 1,000 operations together (`422`: PUT the list instead).
+        /// At least one of the three (`422` for none but nulls), each not empty when given (`400`; `null` is absent); they apply in this order, at most 1,000 operations together (`422`: PUT the list instead).
         ///
         /// - Remark: Generated from `#/components/schemas/ListPatchRequest`.
         internal typealias ListPatchRequest = MinervaClient.ListPatch
+        /// - Remark: Generated from `#/components/schemas/ListPatchUpsert`.
+        internal struct ListPatchUpsert: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ListPatchUpsert/cell`.
+            internal var cell: Components.Schemas.ListItemInput
+            /// The section it goes in, at the end unless `before` says where; a new cell needs this or `before`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ListPatchUpsert/section`.
+            internal var section: Swift.String?
+            /// The cell it goes before (in that cell's section).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ListPatchUpsert/before`.
+            internal var before: Swift.String?
+            /// Creates a new `ListPatchUpsert`.
+            ///
+            /// - Parameters:
+            ///   - cell:
+            ///   - section: The section it goes in, at the end unless `before` says where; a new cell needs this or `before`.
+            ///   - before: The cell it goes before (in that cell's section).
+            internal init(
+                cell: Components.Schemas.ListItemInput,
+                section: Swift.String? = nil,
+                before: Swift.String? = nil
+            ) {
+                self.cell = cell
+                self.section = section
+                self.before = before
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case cell
+                case section
+                case before
+            }
+        }
+        /// Give a `section`, a `before`, or both (`422` for neither).
+        ///
+        /// - Remark: Generated from `#/components/schemas/ListPatchMove`.
+        internal struct ListPatchMove: Codable, Hashable, Sendable {
+            /// The cell moved.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ListPatchMove/id`.
+            internal var id: Swift.String
+            /// The section it goes to, at the end unless `before` says where.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ListPatchMove/section`.
+            internal var section: Swift.String?
+            /// The cell it goes before (in that cell's section).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ListPatchMove/before`.
+            internal var before: Swift.String?
+            /// Creates a new `ListPatchMove`.
+            ///
+            /// - Parameters:
+            ///   - id: The cell moved.
+            ///   - section: The section it goes to, at the end unless `before` says where.
+            ///   - before: The cell it goes before (in that cell's section).
+            internal init(
+                id: Swift.String,
+                section: Swift.String? = nil,
+                before: Swift.String? = nil
+            ) {
+                self.id = id
+                self.section = section
+                self.before = before
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case id
+                case section
+                case before
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/ListSectionInput`.
         internal typealias ListSectionInput = MinervaClient.ListSection
         /// - Remark: Generated from `#/components/schemas/ListItemInput`.

@@ -12098,7 +12098,7 @@ internal enum Operations {
                     self.body = body
                 }
             }
-            /// The body is not one JSON object, names none of `delete`, `upsert` and `move` or gives one of them empty, or an upsert's `cell`, a cell's `id` or `kind` or a move's `id` is missing, or a move has no place, or a field has the wrong type.
+            /// The body is not one JSON object, gives one of `delete`, `upsert` and `move` empty, an upsert's `cell`, a cell's `id` or `kind` or a move's `id` is missing, or a field has the wrong type.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/patch(patchList)/responses/400`.
             ///
@@ -12380,7 +12380,7 @@ internal enum Operations {
                     self.body = body
                 }
             }
-            /// A cell or section the list does not have, a new cell without a place, a `before` outside the `section` given or before the cell itself, a duplicate id, more than 1,000 operations, or a result over the list's limits.
+            /// No operation, a cell or section the list does not have, a new cell or a move without a place, a `before` outside the `section` given or before the cell itself, a duplicate id, more than 1,000 operations, or a result over the list's limits.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/patch(patchList)/responses/422`.
             ///
