@@ -21,6 +21,7 @@ extension Endpoint {
         .operation("/v1/sessions/{id}/finish", ["POST"], metric: "finish", .finish),
         .operation("/v1/sessions/{id}/select-tab", ["POST"], metric: "select-tab", .selectTab),
         .operation("/v1/sessions/{id}/size-class", ["POST"], metric: "size-class", .sizeClass),
+        .operation("/v1/sessions/{id}/display-mode", ["POST"], metric: "display-mode", .displayMode),
         .operation("/v1/sessions/{id}/flags", ["POST"], metric: "flags", .flags),
         .session("/v1/sessions/{id}/link", ["GET", "HEAD"], metric: "link") { api, session, _, _, _ throws(APIError) in
             .response(try api.link(session))

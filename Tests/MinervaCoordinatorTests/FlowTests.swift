@@ -38,6 +38,7 @@ import Testing
             case .presentationChanged(let node, let selected, let dismissible):
                 "presentationChanged \(node) \(selected ?? "-") \(dismissible.map(String.init) ?? "-")"
             case .sizeClassChanged(let horizontal): "sizeClassChanged \(horizontal)"
+            case .displayModeChanged(let mode): "displayModeChanged \(mode)"
             case .resultConsumed(let node, let screen): "resultConsumed \(node) \(screen)"
             }
         }

@@ -30,7 +30,11 @@ import TestSupport
             if Bool.random(using: &random) {
                 return .flags(set: Bool.random(using: &random) ? ["signedIn"] : [], clear: Bool.random(using: &random) ? ["signedIn"] : [])
             }
-            if Int.random(in: 0..<3, using: &random) == 0 { return .sizeClass(Bool.random(using: &random) ? "compact" : "regular") }
+            switch Int.random(in: 0..<6, using: &random) {
+            case 0, 1: return .sizeClass(Bool.random(using: &random) ? "compact" : "regular")
+            case 2: return .displayMode(SplitDisplayMode.allCases.map(\.rawValue).randomElement(using: &random)!)
+            default: break
+            }
             let target = node ?? state.tree.focus.description
             if Bool.random(using: &random) {
                 let cell = Cell(id: "i\(Int.random(in: 0..<5, using: &random))", kind: "row", content: .int(Int.random(in: 0..<3, using: &random)))
@@ -82,6 +86,13 @@ import TestSupport
             if case .tabs(_, let sidebar) = app.root {
                 let form = sidebar && lastReported == "regular" ? "sidebar" : "tabBar"
                 #expect(ReplayDocumentTests.document(of: after).contains(#""form":"\#(form)""#), "tabs.form after \(command)")
+            }
+            // A display mode is a split view's, and one of two columns beside detail needs three columns.
+            if case .split(let split) = app.root {
+                #expect(!after.tree.displayMode.needsThreeColumns || split.columns == 3, "\(after.tree.displayMode) in \(split.columns) columns")
+                #expect(ReplayDocumentTests.document(of: after).contains(#""displayMode":"\#(after.tree.displayMode.rawValue)""#))
+            } else {
+                #expect(after.tree.displayMode == .automatic)
             }
             switch outcome {
             case .failure:

@@ -3,6 +3,7 @@ import MinervaJSON
 import MinervaModel
 @testable import MinervaSessions
 import Testing
+import TestSupport
 
 /// Events as the store keeps them read back as they were.
 @Suite struct EventRecordTests {
@@ -56,9 +57,23 @@ import Testing
         case .resultConsumed: .navigation(.resultConsumed(node: NodeID(1), screen: "login"))
         case .presentationChanged: .navigation(.presentationChanged(node: NodeID(4), selected: "large", dismissible: false))
         case .sizeClassChanged: .navigation(.sizeClassChanged(.compact))
+        case .displayModeChanged: .navigation(.displayModeChanged(.twoOverSecondary))
         case .listChanged: .listChanged(node: NodeID(2), list: 3, from: 2)
         case .unchanged: .unchanged
         }
+    }
+
+    @Test func aDisplayModeEventAndAHeadThatSaysAModeAreFormat8() throws {
+        let event = SessionEvent(seq: 3, version: 2, at: 1_700_000_000_000, isFinal: true, change: .navigation(.displayModeChanged(.secondaryOnly)))
+        #expect(try SessionEvent(record: event.record) == event)
+        #expect(try JSONParser.parse(event.record.body).objectValue?["format"]?.intValue == 8)
+        let mail = AppDescription.testApp(named: "mail.json")
+        var tree = CoordinatorTree(app: mail)
+        #expect(try JSONParser.parse(tree.headRecordBytes()).objectValue?["format"]?.intValue == 5)
+        _ = try tree.setDisplayMode(SplitDisplayMode.twoOverSecondary)
+        let head = tree.headRecordBytes()
+        #expect(try JSONParser.parse(head).objectValue?["format"]?.intValue == 8)
+        #expect(try CoordinatorTree(headRecord: head, app: mail) == tree)
     }
 
     @Test func aNumberedEventReadsBackFromItsRecordInFormat7() throws {

@@ -178,10 +178,11 @@ import TestSupport
             let status = JSONValue.string(Bool.random(using: &random) ? "success" : "cancelled")
             return (.finish, .object(["node": .string(tree.focus.description), "result": .object(["status": status, "value": 1])]))
         case 11:
-            let tab = tree.tabs?.randomElement(using: &random)?.id ?? "none"
-            return tree.tabs == nil
-                ? (.sizeClass, .object(["horizontal": .string(Bool.random(using: &random) ? "compact" : "regular")]))
-                : (.selectTab, .object(["tab": .string(tab)]))
+            if let tab = tree.tabs?.randomElement(using: &random)?.id { return (.selectTab, .object(["tab": .string(tab)])) }
+            if tree.layout == .split, Bool.random(using: &random) {
+                return (.displayMode, .object(["mode": .string(SplitDisplayMode.allCases.randomElement(using: &random)!.rawValue)]))
+            }
+            return (.sizeClass, .object(["horizontal": .string(Bool.random(using: &random) ? "compact" : "regular")]))
         case 12:
             let flag = JSONValue.string(flags.randomElement(using: &random) ?? "none")
             return (.flags, Bool.random(using: &random) ? .object(["set": [flag]]) : .object(["clear": [flag]]))

@@ -2,7 +2,8 @@ import MinervaCoordinator
 import TestSupport
 
 /// Random app descriptions: a few screens pushed or presented, some with params, one guarded,
-/// a single root or tabs, and routes through them.
+/// a single root, tabs (adapting to a sidebar or not) or a split view of two or three columns, and
+/// routes through them.
 enum RandomApps {
     /// An app made from `random`, and the names of its screens.
     static func make(_ random: inout SeededGenerator) -> (app: AppDescription, screens: [String]) {
@@ -20,9 +21,11 @@ enum RandomApps {
         entries.append(#""secret": {"requires": "signedIn", "otherwise": {"screen": "login"}}"#)
         entries.append(#""login": {"presentation": "present", "embedInNavigation": true}"#)
         let root =
-            Bool.random(using: &random)
-            ? #"{"sidebar": \#(Bool.random(using: &random)), "tabs": [{"id": "a", "screen": "s0"}, {"id": "b", "screen": "s1"}]}"#
-            : #"{"screen": "s0"}"#
+            switch Int.random(in: 0..<5, using: &random) {
+            case 0, 1: #"{"sidebar": \#(Bool.random(using: &random)), "tabs": [{"id": "a", "screen": "s0"}, {"id": "b", "screen": "s1"}]}"#
+            case 2, 3: #"{"screen": "s0"}"#
+            default: #"{"split": {"columns": \#(Int.random(in: 2...3, using: &random)), "primary": {"screen": "s0"}}}"#
+            }
         var routes: [String] = [#"{"path": "/secret", "steps": [{"screen": "secret"}]}"#]
         for index in 0..<Int.random(in: 1...3, using: &random) {
             let steps = (0..<Int.random(in: 1...3, using: &random)).map { _ -> String in

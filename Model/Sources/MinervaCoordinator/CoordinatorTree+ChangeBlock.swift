@@ -4,7 +4,7 @@ extension CoordinatorTree {
     /// `flowChanged` (a switch of root flows), `added` (those the operation reported — a restore's
     /// nodes that come back — then new nodes in the order they were shown), `stackChanged` (a
     /// set-root that moved nodes it kept), `paramsChanged`, then `tabSelected` (also after every
-    /// switch into a tab bar), `sizeClassChanged`, `presentationChanged` as the operation reported them,
+    /// switch into a tab bar), `sizeClassChanged`, `displayModeChanged`, `presentationChanged` as the operation reported them,
     /// `flagsChanged` and `pendingChanged`, each at most once with its final value, then
     /// `uiChanged` and `resultConsumed` as the operation reported them.
     ///
@@ -54,6 +54,8 @@ extension CoordinatorTree {
         // A new flow's tab bar always says which tab it selects.
         if let selectedTab, selectedTab != old.selectedTab || switched { block.append(.tabSelected(selectedTab)) }
         if sizeClass != old.sizeClass { block.append(.sizeClassChanged(sizeClass)) }
+        // A new flow starts `automatic` (its replay says so), so a switch says only another mode.
+        if displayMode != (switched ? .automatic : old.displayMode) { block.append(.displayModeChanged(displayMode)) }
         for event in operationEvents {
             if case .presentationChanged = event { block.append(event) }
         }

@@ -4,7 +4,7 @@ extension CoordinatorTree {
     /// The members of a state document the tree reads (``init(document:app:)``); the others
     /// (the session's id, version, focus, …) are the session's, and lists are read apart.
     public static let documentKeys: JSONKeys = [
-        "id", "token", "version", "layout", "flow", "sizeClass", "collapsed", "compactStack", "appVersion", "focus", "root", "navigators",
+        "id", "token", "version", "layout", "flow", "sizeClass", "displayMode", "collapsed", "compactStack", "appVersion", "focus", "root", "navigators",
         "tabs", "flags", "unknownScreens", "pending", "restored", "lastEvent", "nextNode", "nextNavigator", "devices",
     ]
     /// The members of a state document's node.
@@ -30,6 +30,7 @@ extension CoordinatorTree {
         layout = try reader.enumValue("layout", as: Layout.self)
         flow = try reader.string("flow")
         sizeClass = try reader.optionalEnumValue("sizeClass", as: SizeClass.self) ?? .regular
+        displayMode = try reader.optionalEnumValue("displayMode", as: SplitDisplayMode.self) ?? .automatic
         flags = Set(try reader.strings("flags"))
         selectedTab = try reader.optionalObject("tabs", keys: Self.documentTabsKeys) { tabs throws(JSONReadError) in try tabs.string("selected") }
         pending = try reader.optionalObject("pending", keys: Pending.documentKeys) { pending throws(JSONReadError) in

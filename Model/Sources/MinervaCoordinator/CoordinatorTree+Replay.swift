@@ -33,6 +33,8 @@ extension CoordinatorTree {
                 startFlow(change)
             case .sizeClassChanged(let horizontal):
                 sizeClass = horizontal
+            case .displayModeChanged(let mode):
+                displayMode = mode
             case .paramsChanged(let node, let params):
                 nodes[node]?.params = params
             case .tabSelected(let tab):
@@ -75,6 +77,7 @@ extension CoordinatorTree {
         navigatorOrder = []
         flow = change.to
         selectedTab = nil
+        displayMode = .automatic
         layout = change.bases.contains { $0.rootKind == .detail } ? .split : .stack
         for base in change.bases {
             addNavigator(Navigator(id: base.id, stack: [], presentedNavigator: nil, parent: nil, embedded: true, role: .base(rootKind: base.rootKind)))

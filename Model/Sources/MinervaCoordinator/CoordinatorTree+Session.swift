@@ -55,6 +55,24 @@ extension CoordinatorTree {
         return dismissHiddenPresentations()
     }
 
+    /// Records which columns the split view shows at regular width (the user hid the sidebar,
+    /// or showed it over the detail). Nothing else changes: every column keeps its stack, the
+    /// focus stays, and a compact split view still shows one stack.
+    /// - Throws: `invalid` without a split view, or for a mode of two columns beside `detail`
+    ///   (`two…`) in a split view of two columns.
+    /// - Returns: no event of its own (the block says `displayModeChanged` when it changed).
+    public mutating func setDisplayMode(_ mode: SplitDisplayMode) throws(NavigationError) -> [NavigationEvent] {
+        guard let split else {
+            throw .invalid("\(app.declaresFlows ? "flow '\(flow)'" : "this session") has no split view, so no display mode; only a split view's columns can show or hide")
+        }
+        if mode.needsThreeColumns, split.columns != 3 {
+            throw .invalid(
+                "display mode '\(mode.rawValue)' shows two columns beside detail, but this split view has two columns; use secondaryOnly, oneBesideSecondary, oneOverSecondary or automatic")
+        }
+        displayMode = mode
+        return []
+    }
+
     /// In a compact split view, dismisses the presentations hanging from columns it does not
     /// show (reason `sizeClass`); nothing in any other layout.
     mutating func dismissHiddenPresentations() -> [NavigationEvent] {

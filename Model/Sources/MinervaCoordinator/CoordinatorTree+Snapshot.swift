@@ -27,6 +27,7 @@ extension CoordinatorTree {
         writer.endArray()
         if let selectedTab { writer.field("selectedTab", selectedTab) }
         if sizeClass != .regular { writer.field("sizeClass", sizeClass.rawValue) }
+        if displayMode != .automatic { writer.field("displayMode", displayMode.rawValue) }
         if let pending {
             writer.key("pending")
             pending.writeSnapshot(into: &writer)
@@ -82,6 +83,7 @@ extension CoordinatorTree {
             nextNavigatorNumber = try reader.int("nextNavigator")
             selectedTab = try reader.optionalString("selectedTab")
             sizeClass = try reader.optionalEnumValue("sizeClass", as: SizeClass.self) ?? .regular
+            displayMode = try reader.optionalEnumValue("displayMode", as: SplitDisplayMode.self) ?? .automatic
             flags = Set(try reader.strings("flags"))
             for node in try reader.objects("nodes", keys: Self.nodeKeys, Self.node) { nodes[node.id] = node }
             for navigator in try reader.objects("navigators", keys: Self.navigatorKeys, Self.navigator) { addNavigator(navigator) }

@@ -30,6 +30,9 @@ public struct CoordinatorTree: Sendable {
     public internal(set) var pending: Pending?
     /// The horizontal size class the session's device reports (`regular` until it says).
     public internal(set) var sizeClass: SizeClass = .regular
+    /// Which columns a split view shows at regular width (``setDisplayMode(_:)``); `automatic`
+    /// when the client asked for none since its flow started, and always without a split view.
+    public internal(set) var displayMode: SplitDisplayMode = .automatic
     var nextNodeNumber = 0
     /// Whether the tree was restored from a snapshot with screens the app no longer declares;
     /// only then can ``unknownScreens`` be non-empty (the operations accept declared screens only).
@@ -77,6 +80,7 @@ public struct CoordinatorTree: Sendable {
         let root = currentFlow.root
         if case .split = root { layout = .split } else if app.declaresFlows { layout = .stack }
         selectedTab = nil
+        displayMode = .automatic
         switch (root, layout) {
         case (.tabs(let tabs, _), _):
             for tab in tabs {
@@ -253,6 +257,6 @@ extension CoordinatorTree: Equatable {
             && lhs.navigatorOrder == rhs.navigatorOrder
             && lhs.nextNodeNumber == rhs.nextNodeNumber && lhs.nextNavigatorNumber == rhs.nextNavigatorNumber
             && lhs.selectedTab == rhs.selectedTab && lhs.flags == rhs.flags && lhs.pending == rhs.pending && lhs.flow == rhs.flow
-            && lhs.sizeClass == rhs.sizeClass
+            && lhs.sizeClass == rhs.sizeClass && lhs.displayMode == rhs.displayMode
     }
 }

@@ -28,6 +28,8 @@ public enum NavigationEvent: Hashable, Sendable {
     /// The device's horizontal size class changed (a collapse may dismiss presentations from
     /// columns compact does not show: their removals come first in the block).
     case sizeClassChanged(SizeClass)
+    /// The columns a regular-width split view shows changed (``CoordinatorTree/setDisplayMode(_:)``).
+    case displayModeChanged(SplitDisplayMode)
     /// A shown node's presentation changed: the user moved its sheet to another detent
     /// (`selected`), or the app let or stopped the user swiping it away (`dismissible`).
     case presentationChanged(node: NodeID, selected: String?, dismissible: Bool?)
@@ -59,7 +61,7 @@ public enum NavigationEvent: Hashable, Sendable {
         case .removed(let removed): removed.node
         case .finished(let finished): finished.node
         case .paramsChanged(let node, _), .uiChanged(let node, _), .resultConsumed(let node, _), .presentationChanged(let node, _, _): node
-        case .tabSelected, .flagsChanged, .pendingChanged, .stackChanged, .flowChanged, .sizeClassChanged: nil
+        case .tabSelected, .flagsChanged, .pendingChanged, .stackChanged, .flowChanged, .sizeClassChanged, .displayModeChanged: nil
         }
     }
 }

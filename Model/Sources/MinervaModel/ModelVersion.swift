@@ -17,7 +17,10 @@
 ///
 /// Version 4 adds the form of a tab bar (`tabs.form` in the state document: a `sidebar` at regular
 /// width when the app's tabs adapt to one, else `tabBar`).
+///
+/// Version 5 adds a split view's display mode (`POST …/display-mode`, the event
+/// `displayModeChanged`, the state document's `displayMode`): which columns show at regular width.
 public enum ModelVersion {
     /// The version this build's step runs.
-    public static let current = 4
+    public static let current = 5
 }

@@ -9,6 +9,7 @@ public enum NavigationOperation: String, CaseIterable, Sendable {
     case deepLink = "deep-link"
     case selectTab = "select-tab"
     case sizeClass = "size-class"
+    case displayMode = "display-mode"
 
     /// The fields the operation's body may carry.
     public var bodyKeys: JSONKeys {
@@ -24,13 +25,14 @@ public enum NavigationOperation: String, CaseIterable, Sendable {
         case .selectTab: ["tab", "dismiss"]
         case .flags: ["set", "clear", "sampleLists"]
         case .sizeClass: ["horizontal"]
+        case .displayMode: ["mode"]
         }
     }
 
     /// Whether the operation's body may ask for sample lists (`sampleLists`): those that can add nodes.
     var takesSampleLists: Bool {
         switch self {
-        case .dismiss, .pop, .selectTab, .sizeClass: false
+        case .dismiss, .pop, .selectTab, .sizeClass, .displayMode: false
         default: true
         }
     }
@@ -87,6 +89,8 @@ extension SessionCommand {
             command = .selectTab(try body.string("tab"), dismiss: try body.optionalBool("dismiss") ?? false)
         case .sizeClass:
             command = .sizeClass(try body.string("horizontal"))
+        case .displayMode:
+            command = .displayMode(try body.string("mode"))
         case .flags:
             command = .flags(set: try body.optionalStrings("set") ?? [], clear: try body.optionalStrings("clear") ?? [])
         }

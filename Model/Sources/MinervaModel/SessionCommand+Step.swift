@@ -49,6 +49,9 @@ extension SessionCommand {
         case let .sizeClass(text):
             let horizontal = try Self.enumValue(text, field: "horizontal", as: SizeClass.self)
             return state.tree.setSizeClass(horizontal).map { .navigation($0) }
+        case let .displayMode(text):
+            let mode = try Self.enumValue(text, field: "mode", as: SplitDisplayMode.self)
+            return try navigation(&state) { tree throws(NavigationError) in try tree.setDisplayMode(mode) }
         case let .changePresentation(node, selected, dismissible):
             let node = try Self.resolve(node: node, in: state.tree)
             return try navigation(&state) { tree throws(NavigationError) in

@@ -24,6 +24,8 @@ public enum SessionCommand: Sendable {
     case navigate(from: String?, screen: String, params: [String: JSONValue], settings: PresentationSettings = PresentationSettings())
     /// Records the device's horizontal size class (`compact` or `regular`).
     case sizeClass(String)
+    /// Records which columns a regular-width split view shows (a ``SplitDisplayMode`` by name).
+    case displayMode(String)
     /// Moves a presented sheet to another of its detents (the user did), or lets or stops the
     /// user swiping a node away.
     case changePresentation(node: String, selected: String?, dismissible: Bool?)

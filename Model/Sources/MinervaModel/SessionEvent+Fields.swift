@@ -112,6 +112,8 @@ extension SessionEvent.Change {
             writer.value(.array(stack.map { .string($0.description) }))
         case .navigation(.sizeClassChanged(let horizontal)):
             writer.field("horizontal", horizontal.rawValue)
+        case .navigation(.displayModeChanged(let mode)):
+            writer.field("mode", mode.rawValue)
         case .navigation(.presentationChanged(let node, let selected, let dismissible)):
             writer.field("node", node)
             if let selected { writer.field("selected", selected) }

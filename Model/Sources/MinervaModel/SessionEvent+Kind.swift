@@ -10,7 +10,7 @@ extension SessionEvent {
     /// The order of the cases is the order events take within a block. Kinds that later
     /// releases add have their places settled here too, between the present ones:
     /// `appChanged`, `removed`, `finished`, `flowChanged`, `added`, `stackChanged`,
-    /// `paramsChanged`, `tabSelected`, `sizeClassChanged`, `presentationChanged`,
+    /// `paramsChanged`, `tabSelected`, `sizeClassChanged`, `displayModeChanged`, `presentationChanged`,
     /// `flagsChanged`, `pendingChanged`, `uiChanged`, `resultConsumed`, `listChanged`,
     /// `unchanged` (which a block holds alone).
     public enum Kind: String, CaseIterable, Sendable, Comparable {
@@ -23,6 +23,7 @@ extension SessionEvent {
         case paramsChanged
         case tabSelected
         case sizeClassChanged
+        case displayModeChanged
         case presentationChanged
         case flagsChanged
         case pendingChanged
@@ -44,13 +45,14 @@ extension SessionEvent {
             case .paramsChanged: 6
             case .tabSelected: 7
             case .sizeClassChanged: 8
-            case .presentationChanged: 9
-            case .flagsChanged: 10
-            case .pendingChanged: 11
-            case .uiChanged: 12
-            case .resultConsumed: 13
-            case .listChanged: 14
-            case .unchanged: 15
+            case .displayModeChanged: 9
+            case .presentationChanged: 10
+            case .flagsChanged: 11
+            case .pendingChanged: 12
+            case .uiChanged: 13
+            case .resultConsumed: 14
+            case .listChanged: 15
+            case .unchanged: 16
             }
         }
 
@@ -82,6 +84,7 @@ extension SessionEvent.Change {
         case .navigation(.flowChanged): .flowChanged
         case .navigation(.paramsChanged): .paramsChanged
         case .navigation(.sizeClassChanged): .sizeClassChanged
+        case .navigation(.displayModeChanged): .displayModeChanged
         case .navigation(.presentationChanged): .presentationChanged
         case .navigation(.uiChanged): .uiChanged
         case .navigation(.resultConsumed): .resultConsumed

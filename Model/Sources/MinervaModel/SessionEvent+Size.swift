@@ -19,7 +19,7 @@ extension SessionEvent {
         case .navigation(.stackChanged(_, let stack)): return fixed + stack.count * 8
         case .navigation(.uiChanged(_, let ui)): return fixed + JSONValue.object(ui).encodedByteCount
         case .navigation(.presentationChanged(_, let selected, _)): return fixed + (selected?.utf8.count ?? 0)
-        case .navigation(.sizeClassChanged): return fixed
+        case .navigation(.sizeClassChanged), .navigation(.displayModeChanged): return fixed
         case .navigation(.resultConsumed(_, let screen)): return fixed + screen.utf8.count
         case .appChanged(let from, let to): return fixed + from.utf8.count + to.utf8.count
         case .navigation(.removed), .navigation(.tabSelected), .listChanged, .unchanged: return fixed

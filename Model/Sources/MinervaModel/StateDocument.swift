@@ -42,6 +42,7 @@ public enum StateDocument {
         writer.field("flow", tree.flow)
         if tree.layout == .split {
             writer.field("sizeClass", tree.sizeClass.rawValue)
+            writer.field("displayMode", tree.displayMode.rawValue)
             writer.field("collapsed", tree.collapsed)
             writer.key("compactStack")
             writer.beginArray()

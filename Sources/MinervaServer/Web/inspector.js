@@ -141,6 +141,7 @@ function renderSession() {
     state.tabs ? ["tab", h("code", {}, state.tabs.selected)] : null,
     state.layout === "split" && state.sizeClass ? ["size class", h("code", { "data-testid": "size-class-state" },
       state.collapsed ? `${state.sizeClass} · collapsed` : state.sizeClass)] : null,
+    state.layout === "split" && state.displayMode ? ["display mode", h("code", { "data-testid": "display-mode-state" }, state.displayMode)] : null,
     state.layout === "split" && state.compactStack ? ["compact stack",
       h("code", { "data-testid": "compact-stack", title: "what a compact device shows as one stack" }, state.compactStack.join(" › "))] : null,
     ["link", store.past ? none("known for the live state only") // GET …/link describes the live state
@@ -192,6 +193,8 @@ function describeEvent(event) {
       return [[h("b", {}, event.node), " ", JSON.stringify(event.params ?? {})], h("span", { class: "badge" }, "params")];
     case "sizeClassChanged":
       return [event.horizontal, h("span", { class: "badge" }, "size class")];
+    case "displayModeChanged":
+      return [event.mode, h("span", { class: "badge" }, "display mode")];
     case "presentationChanged":
       return [[h("b", {}, event.node), event.selected === undefined ? "" : ` detent ${event.selected}`,
         event.dismissible === undefined ? "" : event.dismissible ? " dismissible" : " not dismissible"],

@@ -5,11 +5,13 @@ import MinervaModel
 extension CoordinatorTree {
     /// The tree as a session's head record keeps it: `{"format", "tree": <the tree's snapshot>,
     /// "devices"?}`, in format ``RecordFormat/deltaHead`` (the events after it bring it up to
-    /// date), or ``RecordFormat/devices`` when it carries devices' marks.
+    /// date), ``RecordFormat/devices`` when it carries devices' marks, or
+    /// ``RecordFormat/displayModes`` when its tree says a display mode.
     func headRecordBytes(devices: [String: DeviceMark] = [:]) -> [UInt8] {
         var writer = JSONWriter(capacity: 256 + nodes.count * 96 + devices.count * 64)
         writer.beginObject()
-        writer.field("format", devices.isEmpty ? RecordFormat.deltaHead : RecordFormat.devices)
+        writer.field(
+            "format", displayMode != .automatic ? RecordFormat.displayModes : devices.isEmpty ? RecordFormat.deltaHead : RecordFormat.devices)
         writer.key("tree")
         writeSnapshot(into: &writer)
         if !devices.isEmpty {

@@ -29,9 +29,14 @@ import MinervaJSON
 /// Format 7 is what changes numbered per device added: an event that names its device's change
 /// (`device`, `deviceSeq`) or is `unchanged`, and a head that carries the devices' marks
 /// (`devices`), which a release before it would drop, and then apply a device's change twice.
+///
+/// Format 8 is what a split view's display mode added: the event `displayModeChanged`, and a head
+/// whose tree says a mode other than `automatic` (`displayMode`).
 enum RecordFormat {
     /// The newest format this build reads and writes.
-    static let current = 7
+    static let current = 8
+    /// The format of an event or head that carries a split view's display mode.
+    static let displayModes = 8
     /// The format of an event or head that carries what changes numbered per device added.
     static let devices = 7
     /// The format of an event that carries id counters.
@@ -51,8 +56,11 @@ enum RecordFormat {
     ///   - usesPresentableState: whether it holds something presentable state added.
     ///   - carriesCounters: whether it is an event that carries id counters.
     ///   - numbered: whether it is an event that names its device's change.
-    static func oldest(usesFlows: Bool, usesPresentableState: Bool, carriesCounters: Bool = false, numbered: Bool = false) -> Int {
-        numbered ? devices : carriesCounters ? counters : usesPresentableState ? presentable : usesFlows ? flows : plain
+    ///   - carriesDisplayMode: whether it is an event that changes a split view's display mode.
+    static func oldest(
+        usesFlows: Bool, usesPresentableState: Bool, carriesCounters: Bool = false, numbered: Bool = false, carriesDisplayMode: Bool = false
+    ) -> Int {
+        carriesDisplayMode ? displayModes : numbered ? devices : carriesCounters ? counters : usesPresentableState ? presentable : usesFlows ? flows : plain
     }
 
     /// The format a record is in (1 without a `format` member), read before anything else of the
