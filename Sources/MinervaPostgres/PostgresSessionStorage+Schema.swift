@@ -95,6 +95,20 @@ extension PostgresSessionStorage {
         """
         CREATE TABLE minerva_notice_key (id integer PRIMARY KEY CHECK (id = 1), key bytea NOT NULL);
         """,
+        // Extra tokens a session's owner issued; `grants` counts them on the session's row, so that
+        // issuing one takes the row's lock and two at the same instant cannot pass the limit.
+        """
+        ALTER TABLE minerva_session ADD COLUMN grants integer NOT NULL DEFAULT 0;
+        CREATE TABLE minerva_token_grant (
+            session text NOT NULL REFERENCES minerva_session (id) ON DELETE CASCADE,
+            id text NOT NULL,
+            scope text NOT NULL,
+            hash bytea NOT NULL,
+            label text,
+            created_at bigint NOT NULL,
+            PRIMARY KEY (session, id)
+        );
+        """,
     ]
 
     /// Brings the schema up to date under an advisory lock, so that instances starting together

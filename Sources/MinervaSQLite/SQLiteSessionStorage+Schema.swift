@@ -84,6 +84,17 @@ extension SQLiteSessionStorage {
             // Sessions made before have none: a device's time of their changes is bounded by the server's clock alone.
             try db.alter(table: "session") { table in table.add(column: "createdAt", .double) }
         }
+        migrator.registerMigration("v10: extra tokens a session's owner issued") { db in
+            try db.create(table: "tokenGrant", options: [.withoutRowID]) { table in
+                table.column("session", .text).notNull()
+                table.column("id", .text).notNull()
+                table.column("scope", .text).notNull()
+                table.column("hash", .blob).notNull()
+                table.column("label", .text)
+                table.column("createdAt", .integer).notNull()
+                table.primaryKey(["session", "id"])
+            }
+        }
         return migrator
     }
 

@@ -185,6 +185,52 @@ public final class SQLiteSessionStorage: SessionStorage {
         }
     }
 
+    public func grants(of id: String) throws(StorageError) -> [TokenGrant] {
+        try storage {
+            try pool.read { db in
+                try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM tokenGrant WHERE session = ? ORDER BY createdAt, id"), arguments: [id])
+                    .compactMap(Self.grant)
+            }
+        }
+    }
+
+    public func grant(of id: String, hash: [UInt8]) throws(StorageError) -> TokenGrant? {
+        try storage {
+            try pool.read { db in
+                try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM tokenGrant WHERE session = ? AND hash = ?"), arguments: [id, Data(hash)])
+                    .flatMap(Self.grant)
+            }
+        }
+    }
+
+    public func addGrant(_ grant: TokenGrant, to id: String, limit: Int) throws(StorageError) -> GrantAddition {
+        try storage {
+            try pool.write { db in
+                guard try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM session WHERE id = ?"), arguments: [id]) != nil else { return .noSession }
+                let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM tokenGrant WHERE session = ?"), arguments: [id]) ?? 0
+                guard count < limit else { return .full }
+                try db.cachedStatement(sql: "INSERT INTO tokenGrant (session, id, scope, hash, label, createdAt) VALUES (?, ?, ?, ?, ?, ?)")
+                    .execute(arguments: [id, grant.id, grant.scope.rawValue, Data(grant.hash), grant.label, grant.createdAt])
+                return .added
+            }
+        }
+    }
+
+    public func revokeGrant(_ grantID: String, of id: String) throws(StorageError) -> Bool {
+        try storage {
+            try pool.write { db in
+                try db.cachedStatement(sql: "DELETE FROM tokenGrant WHERE session = ? AND id = ?").execute(arguments: [id, grantID])
+                return db.changesCount == 1
+            }
+        }
+    }
+
+    /// A grant from its row (`nil` for a scope this build does not know).
+    private static func grant(_ row: Row) -> TokenGrant? {
+        guard let scope = TokenScope(rawValue: row["scope"]) else { return nil }
+        return TokenGrant(id: row["id"], scope: scope, hash: [UInt8](row["hash"] as Data), label: row["label"], createdAt: row["createdAt"])
+    }
+
     public func expire(unusedSince cutoff: Double, answersBefore: Double) throws(StorageError) -> [String] {
         try storage {
             try pool.write { db in
@@ -284,7 +330,7 @@ public final class SQLiteSessionStorage: SessionStorage {
 
     /// Removes a session and everything it holds.
     private static func delete(_ id: String, in db: Database) throws {
-        for table in ["event", "list", "answer"] {
+        for table in ["event", "list", "answer", "tokenGrant"] {
             try db.cachedStatement(sql: "DELETE FROM \(table) WHERE session = ?").execute(arguments: [id])
         }
         try db.cachedStatement(sql: "DELETE FROM session WHERE id = ?").execute(arguments: [id])

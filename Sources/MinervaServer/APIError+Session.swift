@@ -21,4 +21,14 @@ extension APIError {
             self = .unavailable(message, retryAfter: retryAfter)
         }
     }
+
+    /// `403` to an extra token that may not do what the request asks; nothing changed.
+    static func forbidden(_ need: AccessNeed, scope: TokenScope) -> APIError {
+        let message =
+            switch need {
+            case .owner: "only the session's owner token (the one its creation answered) manages its tokens and deletes it; this token's scope is '\(scope.rawValue)'"
+            case .read, .write: "this token may only read the session (scope '\(scope.rawValue)'): a change needs a 'write' token or the owner's"
+            }
+        return APIError(status: 403, code: "forbidden", message: message)
+    }
 }

@@ -37,12 +37,16 @@ final class Endpoint: Sendable {
     /// checked against a store other instances write before use, as the change's write is checked
     /// against the stored session, and an answer made without a write reads the store first.
     let changesOnly: Bool
+    /// The methods only the session's owner token may use (tokens, deleting the session); of
+    /// the others, `GET` and `HEAD` need a token that reads and the rest one that writes.
+    let ownerMethods: [String]
     /// What answers it.
     let handler: Handler
 
     /// A row; the table makes its rows with the factories below, one for each kind of endpoint.
     private init(
-        pattern: StaticString, methods: [String], metricName: String, usesStore: Bool, isAdmin: Bool, changesOnly: Bool = false, handler: Handler
+        pattern: StaticString, methods: [String], metricName: String, usesStore: Bool, isAdmin: Bool, changesOnly: Bool = false,
+        ownerMethods: [String] = [], handler: Handler
     ) {
         self.pattern = PathPattern(pattern)
         self.methods = methods
@@ -50,6 +54,7 @@ final class Endpoint: Sendable {
         self.usesStore = usesStore
         self.isAdmin = isAdmin
         self.changesOnly = changesOnly
+        self.ownerMethods = ownerMethods
         self.handler = handler
     }
 
@@ -67,12 +72,22 @@ final class Endpoint: Sendable {
     }
 
     /// A path of one session (`/v1/sessions/{id}…`): every one uses the store.
-    /// - Parameter changesOnly: see ``changesOnly``.
+    /// - Parameters:
+    ///   - changesOnly: see ``changesOnly``.
+    ///   - ownerMethods: see ``ownerMethods``.
     static func session(
-        _ pattern: StaticString, _ methods: [String], metric: String, changesOnly: Bool = false, _ handle: @escaping SessionHandler
+        _ pattern: StaticString, _ methods: [String], metric: String, changesOnly: Bool = false, ownerMethods: [String] = [],
+        _ handle: @escaping SessionHandler
     ) -> Endpoint {
         Endpoint(
-            pattern: pattern, methods: methods, metricName: metric, usesStore: true, isAdmin: false, changesOnly: changesOnly, handler: .session(handle))
+            pattern: pattern, methods: methods, metricName: metric, usesStore: true, isAdmin: false, changesOnly: changesOnly,
+            ownerMethods: ownerMethods, handler: .session(handle))
+    }
+
+    /// What a request with `method` needs of its token.
+    func needs(_ method: String) -> AccessNeed {
+        if ownerMethods.contains(method) { return .owner }
+        return method == "GET" || method == "HEAD" ? .read : .write
     }
 
     /// Whether a request with `method` is answered only through a session's mutation (see ``changesOnly``).

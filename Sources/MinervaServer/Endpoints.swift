@@ -5,7 +5,7 @@ extension Endpoint {
     /// holds the two to each other). No two patterns match the same path; a path is matched
     /// against the rows in order, so a session's paths, which most requests name, come first.
     static let all: [Endpoint] = [
-        .session("/v1/sessions/{id}", ["GET", "HEAD", "DELETE"], metric: "session") { api, session, request, exchange, _ throws(APIError) in
+        .session("/v1/sessions/{id}", ["GET", "HEAD", "DELETE"], metric: "session", ownerMethods: ["DELETE"]) { api, session, request, exchange, _ throws(APIError) in
             try request.method == "DELETE" ? api.deleteSession(session, request, exchange) : api.getSession(session, request, exchange)
         },
         .session("/v1/sessions/{id}/events", ["GET", "HEAD"], metric: "events") { api, session, request, exchange, _ throws(APIError) in
@@ -54,6 +54,14 @@ extension Endpoint {
             default: .response(try api.getList(path.node, on: session, request))
             }
         },
+        .session("/v1/sessions/{id}/tokens", ["GET", "HEAD", "POST"], metric: "tokens", ownerMethods: ["GET", "HEAD", "POST"]) {
+            api, session, request, _, _ throws(APIError) in
+            .response(request.method == "POST" ? try api.issueToken(session, request) : try api.listTokens(session))
+        },
+        .session("/v1/sessions/{id}/tokens/{token}", ["DELETE"], metric: "token", ownerMethods: ["DELETE"]) { api, session, _, _, path throws(APIError) in
+            .response(try api.revokeToken(path.token, of: session))
+        },
+        .session("/v1/sessions/{id}/access", ["GET", "HEAD"], metric: "access") { api, _, _, exchange, _ in .response(api.access(exchange)) },
         .server("/v1/sessions", ["POST"], metric: "sessions", usesStore: true) { api, request, exchange, _ throws(APIError) in
             try api.createSession(request, exchange)
         },

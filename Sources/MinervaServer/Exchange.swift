@@ -16,6 +16,9 @@ struct Exchange: Sendable {
     private let started = ContinuousClock.now
     /// For a request served by the store's threads: its deadline, released once it waits for events.
     let storeDeadline: StoreDeadline?
+    /// On a session's path: the extra token the request came with (`nil` for the owner's),
+    /// whose revocation ends what the request follows.
+    var grant: TokenGrant?
 
     init(api: MinervaAPI, request: HTTPRequest, route: Route?, requestID: String, storeDeadline: StoreDeadline?) {
         self.api = api

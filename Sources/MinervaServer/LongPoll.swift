@@ -39,6 +39,8 @@ final class LongPoll: EventSubscriber {
 
     var isActive: Bool { !deferred.isCompleted }
 
+    var grant: String? { exchange.grant?.id }
+
     /// The wait is over: the events there are (none newer than `after`, or the poll would be answered).
     func timeOut() {
         exchange.api.core.stopObserving(session, self)

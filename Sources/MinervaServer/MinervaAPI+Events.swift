@@ -45,7 +45,7 @@ extension MinervaAPI {
         _ session: LiveSession, after: Int, from address: ClientAddressGroup?, _ exchange: Exchange
     ) throws(APIError) -> HTTPReply {
         if let refusal = streamQuota.withLock({ $0.take(session: session.id, address: address) }) { throw refusal }
-        let follower = EventStreamFollower(after: after) { [streamQuota, core, id = session.id] in
+        let follower = EventStreamFollower(after: after, grant: exchange.grant?.id) { [streamQuota, core, id = session.id] in
             streamQuota.withLock { $0.release(session: id, address: address) }
             core.forgetInactiveObservers(of: id)
         }

@@ -175,8 +175,13 @@ public final class MinervaAPI: HTTPResponder {
             guard let token = request.header("authorization").flatMap(BearerToken.parse) else { throw .unauthorized }
             let id = route.parameters.id
             let checkingStore = !route.endpoint.changesOnly(request.method)
-            let session = try throughCore { () throws(SessionError) in try core.session(id, token: token, checkingStore: checkingStore) }
+            let (session, access) = try throughCore { () throws(SessionError) in try core.authorize(id, token: token, checkingStore: checkingStore) }
             try admit(request, to: route.endpoint)
+            guard case .grant(let grant) = access else { return try handler(self, session, request, exchange, route.parameters) }
+            let need = route.endpoint.needs(request.method)
+            guard grant.allows(need) else { throw .forbidden(need, scope: grant.scope) }
+            var exchange = exchange
+            exchange.grant = grant
             return try handler(self, session, request, exchange, route.parameters)
         }
     }

@@ -4,7 +4,7 @@
 struct PathParameters: Sendable {
     /// A placeholder's name, as openapi.yaml writes it between braces.
     enum Name: String, Sendable {
-        case id, node, screen, version, fileName, appVersion
+        case id, node, screen, version, fileName, appVersion, token
     }
 
     /// The path the ids are segments of.
@@ -15,6 +15,7 @@ struct PathParameters: Sendable {
     private var versionRange = 0..<0
     private var fileNameRange = 0..<0
     private var appVersionRange = 0..<0
+    private var tokenRange = 0..<0
 
     /// No ids yet, of `path`.
     init(of path: String) {
@@ -33,6 +34,8 @@ struct PathParameters: Sendable {
     var fileName: String { self[fileNameRange] }
     /// `{appVersion}`: a version of the app description.
     var appVersion: String { self[appVersionRange] }
+    /// `{token}`: the id of a session's extra token.
+    var token: String { self[tokenRange] }
 
     /// Gives the placeholder `name` the bytes `range` of the path.
     /// - Returns: `false` when the placeholder cannot take them: a `{fileName}` the web client
@@ -44,6 +47,7 @@ struct PathParameters: Sendable {
         case .screen: screenRange = range
         case .version: versionRange = range
         case .appVersion: appVersionRange = range
+        case .token: tokenRange = range
         case .fileName:
             guard WebAssets.contains(self[range]) else { return false }
             fileNameRange = range

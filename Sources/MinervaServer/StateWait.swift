@@ -37,6 +37,8 @@ final class StateWait: EventSubscriber {
 
     var isActive: Bool { !deferred.isCompleted }
 
+    var grant: String? { exchange.grant?.id }
+
     /// The wait is over with no new version: `304`.
     func timeOut(version: Int) {
         exchange.api.core.stopObserving(session, self)

@@ -46,6 +46,17 @@ final class EventHub: Sendable {
         for subscriber in current { subscriber.sessionEnded() }
     }
 
+    /// Ends the subscribers that follow the session with one extra token (revoked), and forgets them.
+    func end(_ session: String, grant: String) {
+        let ended = subscribers.withLock { table -> [any EventSubscriber] in
+            guard let current = table[session] else { return [] }
+            let (gone, kept) = (current.filter { $0.grant == grant }, current.filter { $0.grant != grant })
+            table[session] = kept.isEmpty ? nil : kept
+            return gone
+        }
+        for subscriber in ended { subscriber.sessionEnded() }
+    }
+
     /// Forgets subscribers that no longer listen.
     func prune() {
         subscribers.withLock { table in

@@ -13,4 +13,13 @@ public protocol EventSubscriber: AnyObject, Sendable {
 
     /// Whether the subscriber still listens (a stream whose client left does not).
     var isActive: Bool { get }
+
+    /// The id of the extra token it follows with (``TokenGrant/id``), `nil` for the owner's: its
+    /// revocation ends it (``sessionEnded()``).
+    var grant: String? { get }
+}
+
+extension EventSubscriber {
+    /// A subscriber that follows with no extra token (the owner's, or the core's own).
+    public var grant: String? { nil }
 }

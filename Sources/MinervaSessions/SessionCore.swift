@@ -204,9 +204,10 @@ public final class SessionCore: Sendable {
     /// The session in memory, or read from storage; `nil` for an unknown id or a wrong token,
     /// which is checked first, against the token's hash alone (in memory, or one small lookup in
     /// the store), so that a wrong token costs about the same whether the id exists or not.
-    private func find(_ id: String, token: String, checkingStore: Bool) throws(SessionError) -> LiveSession? {
+    /// - Parameter token: the owner's token to check; `nil` when the caller found an extra token of the session.
+    func find(_ id: String, token: String?, checkingStore: Bool) throws(SessionError) -> LiveSession? {
         if let session = registry.session(id) {
-            guard session.authorizes(token) else {
+            guard token.map(session.authorizes) ?? true else {
                 // The same lookup as for an id not in memory, so that the time tells nothing.
                 _ = try? store.tokenHash(of: id)
                 return nil
@@ -218,8 +219,10 @@ public final class SessionCore: Sendable {
         let read = ContinuousClock.now
         do {
             // An unknown id's token is compared too (with a hash nothing matches): the same work.
-            let tokenHash = try store.tokenHash(of: id)
-            guard Token.matches(token, hash: tokenHash ?? Self.matchesNoToken), tokenHash != nil else { return nil }
+            if let token {
+                let tokenHash = try store.tokenHash(of: id)
+                guard Token.matches(token, hash: tokenHash ?? Self.matchesNoToken), tokenHash != nil else { return nil }
+            }
             stored = try store.loadSession(id, eventTail: eventsInMemory)
         } catch {
             logger.error("could not read session \(id) from storage: \(error)")

@@ -77,6 +77,12 @@ struct CoreHarness {
 final class Recorder: EventSubscriber {
     private let blocks = Locked<[[SessionEvent]]>([])
     private let ended = Locked(false)
+    /// The extra token it follows with, if any.
+    let grant: String?
+
+    init(grant: String? = nil) {
+        self.grant = grant
+    }
 
     func receive(_ events: ArraySlice<SessionEvent>, state: SessionState) -> Bool {
         blocks.withLock { $0.append(Array(events)) }

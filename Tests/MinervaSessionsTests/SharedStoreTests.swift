@@ -106,6 +106,12 @@ import Testing
             return try store.loadSession(id, eventTail: eventTail)
         }
         func tokenHash(of id: String) throws(StorageError) -> [UInt8]? { try store.tokenHash(of: id) }
+        func grants(of id: String) throws(StorageError) -> [TokenGrant] { try store.grants(of: id) }
+        func grant(of id: String, hash: [UInt8]) throws(StorageError) -> TokenGrant? { try store.grant(of: id, hash: hash) }
+        func addGrant(_ grant: TokenGrant, to id: String, limit: Int) throws(StorageError) -> GrantAddition {
+            try store.addGrant(grant, to: id, limit: limit)
+        }
+        func revokeGrant(_ grantID: String, of id: String) throws(StorageError) -> Bool { try store.revokeGrant(grantID, of: id) }
         func events(of id: String, after: Int, through last: Int) throws(StorageError) -> [EventRecord] {
             try store.events(of: id, after: after, through: last)
         }

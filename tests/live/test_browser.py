@@ -35,6 +35,7 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.select import Select
 
 from conftest import APPS, ROOT, RunningServer
 
@@ -977,6 +978,47 @@ def test_web_client_shows_a_split_view_in_columns_and_as_one_stack(mail_server, 
     assert state["sizeClass"] == "regular"
     wait_for(lambda: page.all('[data-column="detail"].is-empty [data-testid]') == [] and page.all('[data-column="detail"].is-empty'), "the empty detail column")
     assert fits_width(browser, 420)
+    assert console_problems(browser, mail_server) == []
+
+
+def test_web_client_hides_the_columns_a_display_mode_hides(mail_server, browser):
+    """The display-mode picker of a split view in columns (`POST …/display-mode`): the detail
+    alone, one column over the detail, and every column again; the nodes stay where they were."""
+    other = mail_server.create_session()
+    other.op("navigate", {"screen": "mailbox", "params": {"box": "in"}, "from": "n1"})
+    other.op("navigate", {"screen": "message", "params": {"id": "1"}, "from": "n2"})
+    page = Page(browser, mail_server)
+    page.open(other)
+    state, _ = page.in_sync()
+    assert state["displayMode"] == "automatic" and page.css('[data-testid="display-mode"]').is_displayed()
+    picker = Select(page.css('[data-testid="display-mode-select"]'))
+    assert [option.text for option in picker.options] == [
+        "automatic", "secondaryOnly", "oneBesideSecondary", "oneOverSecondary", "twoBesideSecondary", "twoOverSecondary", "twoDisplaceSecondary"]
+
+    picker.select_by_value("secondaryOnly")
+    state, focus = page.in_sync(newer_than=state["version"])
+    assert state["displayMode"] == "secondaryOnly" and focus["id"] == "n3"
+    wait_for(lambda: not page.css('[data-column="primary"]').is_displayed() and not page.css('[data-column="supplementary"]').is_displayed(),
+             "the hidden columns")
+    detail = page.box('[data-column="detail"]')
+    assert detail["x"] < 1 and detail["width"] > 0.95 * detail["screen_width"], detail
+    wait_for(lambda: page.logged("displayModeChanged", "secondaryOnly"), "the display mode in the event log")
+
+    picker.select_by_value("oneOverSecondary")
+    state, _ = page.in_sync(newer_than=state["version"])
+    wait_for(lambda: page.css('[data-column="supplementary"]').is_displayed(), "the column over the detail")
+    over, detail = page.box('[data-column="supplementary"]'), page.box('[data-column="detail"]')
+    assert not page.css('[data-column="primary"]').is_displayed()
+    assert detail["x"] < 1 and over["x"] < 1 and over["width"] < detail["width"], (over, detail)
+    assert page.text('[data-testid="display-mode-state"]') == "oneOverSecondary"
+    page.settle()
+    save_screenshot(browser, "web-client-split-display-mode.png")
+
+    picker.select_by_value("automatic")
+    state, _ = page.in_sync(newer_than=state["version"])
+    wait_for(lambda: all(page.css(f'[data-column="{column}"]').is_displayed() for column in ("primary", "supplementary", "detail")), "every column")
+    columns = {navigator["id"]: navigator["stack"] for navigator in state["navigators"]}
+    assert (columns["primary"], columns["supplementary"], columns["detail"]) == (["n1"], ["n2"], ["n3"])
     assert console_problems(browser, mail_server) == []
 
 

@@ -322,6 +322,45 @@ def test_the_size_class_collapses_the_columns_into_one_stack_both_ways(mail):
     assert mail.request("POST", "/v1/sessions", {"sizeClass": "huge"})[0] == 422
 
 
+def test_the_display_mode_shows_or_hides_columns_without_moving_a_node(mail, server):
+    session = mail.create_session()
+    assert session.state["displayMode"] == "automatic"
+    session.op("navigate", {"screen": "mailbox", "params": {"box": "in"}, "from": "n1"})
+    before = session.op("navigate", {"screen": "message", "params": {"id": "1"}, "from": "n2"})
+    state, block = session.block("POST", "/display-mode", {"mode": "secondaryOnly"})
+    assert [(event["type"], event["mode"]) for event in block] == [("displayModeChanged", "secondaryOnly")]
+    assert state["displayMode"] == "secondaryOnly" and state["version"] == before["version"] + 1
+    assert columns(state) == columns(before) and state["focus"] == before["focus"] and state["navigators"] == before["navigators"]
+    status, _, same = session.call("POST", "/display-mode", {"mode": "secondaryOnly"})
+    assert status == 200 and same["version"] == state["version"]
+    # Three columns take every mode; a compact split view keeps the mode for when it is regular again.
+    for mode in ("twoOverSecondary", "twoDisplaceSecondary", "oneOverSecondary"):
+        assert session.op("display-mode", {"mode": mode})["displayMode"] == mode
+    compact = session.op("size-class", {"horizontal": "compact"})
+    assert compact["displayMode"] == "oneOverSecondary" and compact["compactStack"] == ["n1", "n2", "n3"]
+    assert session.op("size-class", {"horizontal": "regular"})["displayMode"] == "oneOverSecondary"
+    # A past version shows the mode of then, and a restore brings it back.
+    status, _, then = session.call("GET", f"/versions/{state['version']}")
+    assert status == 200 and then["displayMode"] == "secondaryOnly"
+    status, _, restored = session.call("POST", "/restore", {"version": state["version"]})
+    assert status == 200 and restored["displayMode"] == "secondaryOnly" and columns(restored) == columns(before)
+    # Refusals change nothing.
+    current = session.get()
+    for body, expected in (({"mode": "sideways"}, 422), ({"mode": 1}, 400), ({}, 400), ({"mode": "automatic", "columns": 2}, 400)):
+        assert session.call("POST", "/display-mode", body)[0] == expected, body
+    assert session.get()["version"] == current["version"]
+    # Two columns beside detail need three columns; a session without a split view has no mode.
+    legacy = server.create_session(layout="split")
+    assert legacy.state["displayMode"] == "automatic"
+    answer = legacy.op("display-mode", {"mode": "twoBesideSecondary"}, expect=422)
+    assert "two columns" in answer["error"]["message"]
+    assert legacy.op("display-mode", {"mode": "oneBesideSecondary"})["displayMode"] == "oneBesideSecondary"
+    stack = server.create_session()
+    assert "displayMode" not in stack.state
+    assert "no split view" in stack.op("display-mode", {"mode": "secondaryOnly"}, expect=422)["error"]["message"]
+    assert stack.get()["version"] == stack.state["version"]
+
+
 def test_a_column_change_under_a_window_cover_is_refused(mail):
     session = mail.create_session()
     session.op("navigate", {"screen": "mailbox", "params": {"box": "in"}, "from": "n1"})

@@ -74,6 +74,8 @@ extension MinervaSession {
             return try .init(try await client.selectTab(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key, minervaDeviceChange: headers.deviceChange, minervaDeviceTime: headers.deviceTime, minervaModelVersion: headers.modelVersion), body: .json(body)).ok)
         case .sizeClass(let body):
             return try .init(try await client.setSizeClass(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key, minervaDeviceChange: headers.deviceChange, minervaDeviceTime: headers.deviceTime, minervaModelVersion: headers.modelVersion), body: .json(body)).ok)
+        case .displayMode(let body):
+            return try .init(try await client.setDisplayMode(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key, minervaDeviceChange: headers.deviceChange, minervaDeviceTime: headers.deviceTime, minervaModelVersion: headers.modelVersion), body: .json(body)).ok)
         case .flags(let body):
             return try .init(try await client.flags(path: .init(id: id), headers: .init(ifMatch: headers.ifMatch, idempotencyKey: headers.key, minervaDeviceChange: headers.deviceChange, minervaDeviceTime: headers.deviceTime, minervaModelVersion: headers.modelVersion), body: .json(body)).ok)
         case .params(let node, let body):

@@ -97,6 +97,17 @@ extension MinervaSession {
         try await change(.sizeClass(horizontal))
     }
 
+    /// Says which columns the split view shows at regular width (the user hid or showed the
+    /// sidebar: from `splitViewController(_:willChangeTo:)`). Every column keeps its stack.
+    /// - Parameter mode: a mode of two columns beside `detail` needs three columns.
+    /// - Returns: the new state.
+    /// - Throws: ``MinervaError``: 412, 422 (no split view, a `two…` mode with two columns, or a
+    ///   mode the server does not know).
+    @discardableResult
+    public func setDisplayMode(_ mode: SplitDisplayMode) async throws -> SessionState {
+        try await change(.displayMode(mode))
+    }
+
     /// Selects a tab, first dismissing a window-level presentation that covers the tab bar when
     /// `dismiss` is true (without it, such a cover makes the request `409 covered`).
     /// - Parameters:

@@ -157,6 +157,29 @@ public enum OpenEnums {
         public static let regular = Self(rawValue: "regular")
     }
 
+    /// Which columns a split view shows at regular width (``SessionState/displayMode``), as
+    /// `UISplitViewController.DisplayMode` names them: set it on the split view controller.
+    public struct SplitDisplayMode: OpenEnum {
+        /// The value as the server writes it.
+        public let rawValue: String
+        /// A value from its string (any string: the set may grow; show an unknown one as ``automatic``).
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The client chooses for its width.
+        public static let automatic = Self(rawValue: "automatic")
+        /// `detail` alone.
+        public static let secondaryOnly = Self(rawValue: "secondaryOnly")
+        /// One column (`primary`, or `supplementary` with three) beside `detail`.
+        public static let oneBesideSecondary = Self(rawValue: "oneBesideSecondary")
+        /// One column over `detail`.
+        public static let oneOverSecondary = Self(rawValue: "oneOverSecondary")
+        /// Three columns only: `primary` and `supplementary` beside `detail`.
+        public static let twoBesideSecondary = Self(rawValue: "twoBesideSecondary")
+        /// Three columns only: `primary` and `supplementary` over `detail`.
+        public static let twoOverSecondary = Self(rawValue: "twoOverSecondary")
+        /// Three columns only: `primary` and `supplementary` push `detail` partly off screen.
+        public static let twoDisplaceSecondary = Self(rawValue: "twoDisplaceSecondary")
+    }
+
     /// The form a tab bar shows in (``Tabs/form``).
     public struct TabsForm: OpenEnum {
         /// The value as the server writes it.

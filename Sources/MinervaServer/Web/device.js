@@ -17,6 +17,11 @@ const deviceEl = $('[data-testid="device"]');
 const layersEl = $('[data-testid="layers"]');
 const captionEl = $('[data-testid="stage-caption"]');
 const sizeClassEl = $('[data-testid="size-class"]');
+const displayModeEl = $('[data-testid="display-mode"]');
+const displayModeSelect = $('[data-testid="display-mode-select"]');
+/** A split view's display modes (`POST …/display-mode`); the `two…` ones need three columns. */
+const DISPLAY_MODES = ["automatic", "secondaryOnly", "oneBesideSecondary", "oneOverSecondary",
+  "twoBesideSecondary", "twoOverSecondary", "twoDisplaceSecondary"];
 
 /** Narrower than this, the page shows a split view as one stack, whatever its size class. */
 const NARROW = window.matchMedia("(max-width: 699px)");
@@ -179,7 +184,20 @@ function renderTabBar() {
   }));
 }
 
-/** The split view's columns, side by side; the one holding the focus is marked. */
+/** Where a display mode puts a split view's column `i` of `count` (the last is `detail`):
+ *  "shown" beside the others, "over" laid over `detail`, or "hidden". An unknown mode shows all. */
+function columnPlacement(mode, i, count) {
+  const detail = count - 1;
+  switch (mode) {
+    case "secondaryOnly": return i === detail ? "shown" : "hidden";
+    case "oneBesideSecondary": return i >= count - 2 ? "shown" : "hidden";
+    case "oneOverSecondary": return i === detail ? "shown" : i === count - 2 ? "over" : "hidden";
+    case "twoOverSecondary": return i === detail ? "shown" : "over";
+    default: return "shown";
+  }
+}
+
+/** The split view's columns, side by side as its display mode says; the one holding the focus is marked. */
 function renderColumns(content, bases) {
   const { state, index } = shown();
   const columns = bases.map((id) => {
@@ -191,8 +209,14 @@ function renderColumns(content, bases) {
     content.replaceChildren(...columns);
   }
   content.dataset.columns = String(columns.length);
-  for (const id of bases) {
+  const mode = state.displayMode ?? "automatic";
+  content.dataset.displayMode = mode;
+  content.toggleAttribute("data-over", bases.some((_, i) => columnPlacement(mode, i, bases.length) === "over"));
+  for (const [i, id] of bases.entries()) {
     const column = stackView(id).parentElement;
+    const placement = columnPlacement(mode, i, bases.length);
+    column.classList.toggle("is-hidden", placement === "hidden");
+    column.classList.toggle("is-over", placement === "over");
     const holdsFocus = [id, ...presentedChain(index, id)].some((nav) => index.navigators.get(nav)?.stack.includes(state.focus));
     column.classList.toggle("is-focus", holdsFocus);
     column.classList.toggle("is-empty", index.navigators.get(id).stack.length === 0);
@@ -496,6 +520,24 @@ function renderSizeClass() {
   }
 }
 
+/** The display-mode picker of a split view shown in columns (`POST …/display-mode`), at the session's. */
+function renderDisplayMode() {
+  const { state, index } = shown();
+  const hidden = state.layout !== "split" || view.oneStack;
+  if (displayModeEl.hidden !== hidden) {
+    displayModeEl.hidden = hidden;
+    fitDevice();
+  }
+  if (hidden) return;
+  const three = index.navigators.has("supplementary");
+  const modes = DISPLAY_MODES.filter((mode) => three || !mode.startsWith("two"));
+  if (displayModeSelect.options.length !== modes.length) {
+    displayModeSelect.replaceChildren(...modes.map((mode) => h("option", { value: mode }, mode)));
+  }
+  displayModeSelect.value = state.displayMode ?? "automatic";
+  displayModeSelect.disabled = Boolean(store.past);
+}
+
 /** Builds the base layer again: another flow, layout, tab bar or sidebar, or columns for one stack. */
 function rebuildBase(state, baseKey, animate) {
   // A switch of root flows (onboarding → sign-in → main) plays as one.
@@ -549,6 +591,7 @@ function render(previous, animate) {
   deviceEl.dataset.version = String(state.version);
   renderCaption();
   renderSizeClass();
+  renderDisplayMode();
 }
 
 /** Draws the device from the store from now on. */
@@ -558,6 +601,7 @@ export function startDevice() {
   for (const button of sizeClassEl.querySelectorAll("button")) {
     button.addEventListener("click", () => operate("size-class", { horizontal: button.dataset.sizeClass }));
   }
+  displayModeSelect.addEventListener("change", () => operate("display-mode", { mode: displayModeSelect.value }));
   NARROW.addEventListener("change", () => { if (store.state) render(null, false); });
   subscribe((change) => {
     if (change.kind === "session") {

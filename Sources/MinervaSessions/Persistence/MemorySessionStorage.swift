@@ -25,6 +25,8 @@ public final class MemorySessionStorage: SessionStorage {
         var answers: [String: AnswerRecord] = [:]
         /// What its events, list versions and answers count against its budget.
         var bytes = 0
+        /// Its extra tokens, oldest first.
+        var grants: [TokenGrant] = []
 
         /// Its newest event: the head's, or the newest after it.
         var newestEvent: Int {
@@ -145,6 +147,31 @@ public final class MemorySessionStorage: SessionStorage {
                     return .committed
                 }
             }
+        }
+    }
+
+    public func grants(of id: String) throws(StorageError) -> [TokenGrant] {
+        contents.withLock { $0.sessions[id]?.grants ?? [] }.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+    }
+
+    public func grant(of id: String, hash: [UInt8]) throws(StorageError) -> TokenGrant? {
+        contents.withLock { contents in contents.sessions[id]?.grants.first { $0.hash == hash } }
+    }
+
+    public func addGrant(_ grant: TokenGrant, to id: String, limit: Int) throws(StorageError) -> GrantAddition {
+        contents.withLock { contents in
+            guard let count = contents.sessions[id]?.grants.count else { return .noSession }
+            guard count < limit else { return .full }
+            contents.sessions[id]!.grants.append(grant)
+            return .added
+        }
+    }
+
+    public func revokeGrant(_ grantID: String, of id: String) throws(StorageError) -> Bool {
+        contents.withLock { contents in
+            guard let index = contents.sessions[id]?.grants.firstIndex(where: { $0.id == grantID }) else { return false }
+            contents.sessions[id]!.grants.remove(at: index)
+            return true
         }
     }
 

@@ -16,6 +16,21 @@ public protocol SessionStorage: Sendable {
     /// what a request's token is checked against before anything else of the session is read.
     func tokenHash(of id: String) throws(StorageError) -> [UInt8]?
 
+    /// A session's extra tokens (``TokenGrant``), oldest first; none for an unknown session.
+    func grants(of id: String) throws(StorageError) -> [TokenGrant]
+
+    /// The extra token of a session whose secret's SHA-256 is `hash`, if it has one: what a
+    /// request with an extra token is checked against, every time (a revocation holds at once on
+    /// every process).
+    func grant(of id: String, hash: [UInt8]) throws(StorageError) -> TokenGrant?
+
+    /// Keeps a new extra token of a stored session, unless the session holds `limit` already.
+    func addGrant(_ grant: TokenGrant, to id: String, limit: Int) throws(StorageError) -> GrantAddition
+
+    /// Forgets one of a session's extra tokens.
+    /// - Returns: whether the session had it.
+    func revokeGrant(_ grantID: String, of id: String) throws(StorageError) -> Bool
+
     /// The events of a session with `seq` greater than `after` and at most `last`, oldest first
     /// (a write in flight may already have stored newer ones, which are not published yet).
     func events(of id: String, after: Int, through last: Int) throws(StorageError) -> [EventRecord]

@@ -239,6 +239,38 @@ import Testing
     }
 
     @Test(arguments: StoreKind.available)
+    func extraTokensAreKeptPerSessionUpToTheLimitAndGoWithTheirSession(kind: StoreKind) throws {
+        let contract = try ContractStore(kind)
+        let store = contract.store
+        let grant = { (id: String, scope: TokenScope, at: Int) in
+            TokenGrant(id: id, scope: scope, hash: Array("hash-\(id)".utf8), label: id == "k_1" ? "support" : nil, createdAt: at)
+        }
+        #expect(try store.addGrant(grant("k_0", .read, 1), to: "s_a", limit: 2) == .noSession)
+        _ = try store.commit([Records.creation("s_a", lastUsed: 100), Records.creation("s_b", lastUsed: 300)])
+        #expect(try store.addGrant(grant("k_1", .read, 10), to: "s_a", limit: 2) == .added)
+        #expect(try store.addGrant(grant("k_2", .write, 20), to: "s_a", limit: 2) == .added)
+        #expect(try store.addGrant(grant("k_3", .read, 30), to: "s_a", limit: 2) == .full)
+        #expect(try store.addGrant(grant("k_4", .write, 40), to: "s_b", limit: 2) == .added)
+        #expect(try store.grants(of: "s_a") == [grant("k_1", .read, 10), grant("k_2", .write, 20)])
+        #expect(try store.grant(of: "s_a", hash: Array("hash-k_2".utf8)) == grant("k_2", .write, 20))
+        // A token of one session opens no other.
+        #expect(try store.grant(of: "s_a", hash: Array("hash-k_4".utf8)) == nil)
+        #expect(try store.grants(of: "s_none").isEmpty)
+        // A revoked token is gone, and its place is free again.
+        #expect(try store.revokeGrant("k_1", of: "s_a"))
+        #expect(try !store.revokeGrant("k_1", of: "s_a") && !store.revokeGrant("k_4", of: "s_a"))
+        #expect(try store.grant(of: "s_a", hash: Array("hash-k_1".utf8)) == nil)
+        #expect(try store.addGrant(grant("k_3", .read, 30), to: "s_a", limit: 2) == .added)
+        // A deleted or expired session takes its tokens along; its id made again has none.
+        _ = try store.commit([.delete(id: "s_a")])
+        _ = try store.commit([Records.creation("s_a", lastUsed: 100)])
+        #expect(try store.grants(of: "s_a").isEmpty && store.grant(of: "s_a", hash: Array("hash-k_2".utf8)) == nil)
+        #expect(try store.expire(unusedSince: 400, answersBefore: 0).sorted() == ["s_a", "s_b"])
+        _ = try store.commit([Records.creation("s_b", lastUsed: 500)])
+        #expect(try store.grants(of: "s_b").isEmpty)
+    }
+
+    @Test(arguments: StoreKind.available)
     func sessionsExpireByTheirLastUseWhichOnlyMovesForward(kind: StoreKind) throws {
         let contract = try ContractStore(kind)
         let store = contract.store

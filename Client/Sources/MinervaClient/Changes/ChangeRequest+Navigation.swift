@@ -80,6 +80,12 @@ extension ChangeRequest {
         Self(body: .sizeClass(.init(horizontal: horizontal.rawValue)))
     }
 
+    /// `display-mode`: which columns a regular-width split view shows (see
+    /// ``MinervaSession/setDisplayMode(_:)``).
+    public static func displayMode(_ mode: SplitDisplayMode) -> Self {
+        Self(body: .displayMode(.init(mode: mode.rawValue)))
+    }
+
     /// `flags`: sets and clears session flags, `clear` first (see ``MinervaSession/setFlags(set:clear:)``).
     public static func flags(set: [String] = [], clear: [String] = []) -> Self {
         Self(body: .flags(.init(set: set, clear: clear)))

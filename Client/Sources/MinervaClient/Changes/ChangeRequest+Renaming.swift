@@ -43,7 +43,7 @@ extension ChangeRequest {
         case .takeResult(let node, let screen): return ChangeRequest(body: .takeResult(node: renamed(node), screen: screen))
         case .list(let node, let body): return ChangeRequest(body: .list(node: renamed(node), body))
         case .listPatch(let node, let body): return ChangeRequest(body: .listPatch(node: renamed(node), body))
-        case .deepLink, .selectTab, .sizeClass, .flags: return self
+        case .deepLink, .selectTab, .sizeClass, .displayMode, .flags: return self
         }
     }
 }

@@ -28,6 +28,7 @@ public struct ChangeRequest: Hashable, Sendable {
         case finish(Components.Schemas.FinishRequest)
         case selectTab(Components.Schemas.SelectTabRequest)
         case sizeClass(Components.Schemas.SizeClassRequest)
+        case displayMode(Components.Schemas.DisplayModeRequest)
         case flags(Components.Schemas.FlagsRequest)
         case params(node: String, Components.Schemas.ParamsPatchRequest)
         case ui(node: String, OpenAPIObjectContainer)
@@ -51,6 +52,7 @@ public struct ChangeRequest: Hashable, Sendable {
         case .finish: "finish"
         case .selectTab: "select-tab"
         case .sizeClass: "size-class"
+        case .displayMode: "display-mode"
         case .flags: "flags"
         case .params(let node, _): "nodes/\(node)/params"
         case .ui(let node, _): "nodes/\(node)/ui"
@@ -74,6 +76,7 @@ public struct ChangeRequest: Hashable, Sendable {
         case .finish(let body): body
         case .selectTab(let body): body
         case .sizeClass(let body): body
+        case .displayMode(let body): body
         case .flags(let body): body
         case .params(_, let body): body
         case .ui(_, let body): body
@@ -121,6 +124,7 @@ extension ChangeRequest: Codable {
         case ("finish", 1): self.body = .finish(try body(Components.Schemas.FinishRequest.self))
         case ("select-tab", 1): self.body = .selectTab(try body(Components.Schemas.SelectTabRequest.self))
         case ("size-class", 1): self.body = .sizeClass(try body(Components.Schemas.SizeClassRequest.self))
+        case ("display-mode", 1): self.body = .displayMode(try body(Components.Schemas.DisplayModeRequest.self))
         case ("flags", 1): self.body = .flags(try body(Components.Schemas.FlagsRequest.self))
         case ("nodes", 3) where parts[2] == "params": self.body = .params(node: parts[1], try body(Components.Schemas.ParamsPatchRequest.self))
         case ("nodes", 3) where parts[2] == "ui": self.body = .ui(node: parts[1], try body(OpenAPIObjectContainer.self))

@@ -28,6 +28,8 @@ public enum Event: Codable, Hashable, Sendable {
     case tabSelected(Logged<TabSelected>)
     /// The device's horizontal size class changed.
     case sizeClassChanged(Logged<SizeClassChanged>)
+    /// The columns a regular-width split view shows changed.
+    case displayModeChanged(Logged<DisplayModeChanged>)
     /// The user moved a sheet to another detent.
     case presentationChanged(Logged<PresentationChanged>)
     /// The session's flags changed.
@@ -62,6 +64,7 @@ public enum Event: Codable, Hashable, Sendable {
         case ParamsChanged.type: self = .paramsChanged(try Logged(from: decoder))
         case TabSelected.type: self = .tabSelected(try Logged(from: decoder))
         case SizeClassChanged.type: self = .sizeClassChanged(try Logged(from: decoder))
+        case DisplayModeChanged.type: self = .displayModeChanged(try Logged(from: decoder))
         case PresentationChanged.type: self = .presentationChanged(try Logged(from: decoder))
         case FlagsChanged.type: self = .flagsChanged(try Logged(from: decoder))
         case PendingChanged.type: self = .pendingChanged(try Logged(from: decoder))
@@ -90,6 +93,7 @@ public enum Event: Codable, Hashable, Sendable {
         case .paramsChanged(let event): event
         case .tabSelected(let event): event
         case .sizeClassChanged(let event): event
+        case .displayModeChanged(let event): event
         case .presentationChanged(let event): event
         case .flagsChanged(let event): event
         case .pendingChanged(let event): event
@@ -113,6 +117,7 @@ public enum Event: Codable, Hashable, Sendable {
         case .paramsChanged(let event): event.fields
         case .tabSelected(let event): event.fields
         case .sizeClassChanged(let event): event.fields
+        case .displayModeChanged(let event): event.fields
         case .presentationChanged(let event): event.fields
         case .flagsChanged(let event): event.fields
         case .pendingChanged(let event): event.fields

@@ -66,3 +66,16 @@ public struct SizeClassChanged: EventChange {
         self.horizontal = horizontal
     }
 }
+
+/// The columns a regular-width split view shows changed (``SessionState/displayMode``).
+public struct DisplayModeChanged: EventChange {
+    /// `displayModeChanged`.
+    public static let type = "displayModeChanged"
+    /// The mode now.
+    public var mode: SplitDisplayMode
+
+    /// Creates the change (the client reads them from the server; tests and previews make them).
+    public init(mode: SplitDisplayMode) {
+        self.mode = mode
+    }
+}

@@ -606,6 +606,55 @@ extension Components {
                 self.body = body
             }
         }
+        internal struct Forbidden: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/Forbidden/headers`.
+            internal struct Headers: Sendable, Hashable {
+                /// The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                ///
+                /// - Remark: Generated from `#/components/responses/Forbidden/headers/X-Request-ID`.
+                internal var xRequestID: Components.Headers.RequestID
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestID: The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                internal init(xRequestID: Components.Headers.RequestID) {
+                    self.xRequestID = xRequestID
+                }
+            }
+            /// Received HTTP response headers
+            internal var headers: Components.Responses.Forbidden.Headers
+            /// - Remark: Generated from `#/components/responses/Forbidden/content`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/Forbidden/content/application\/json`.
+                case json(Components.Schemas.ErrorDocument)
+                /// The associated value of the enum case if `self` is `.json`.
+                ///
+                /// - Throws: An error if `self` is not `.json`.
+                /// - SeeAlso: `.json`.
+                internal var json: Components.Schemas.ErrorDocument {
+                    get throws {
+                        switch self {
+                        case let .json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            internal var body: Components.Responses.Forbidden.Body
+            /// Creates a new `Forbidden`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            internal init(
+                headers: Components.Responses.Forbidden.Headers,
+                body: Components.Responses.Forbidden.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
         internal struct NotFound: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/NotFound/headers`.
             internal struct Headers: Sendable, Hashable {

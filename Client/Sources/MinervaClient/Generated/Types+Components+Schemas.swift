@@ -1216,6 +1216,66 @@ extension Components {
                 case horizontal
             }
         }
+        /// Which columns a split view shows at regular width, as UIKit's `UISplitViewController.DisplayMode` names them: `automatic` (the client chooses for its width; every column where it fits), `secondaryOnly` (`detail` alone), `oneBesideSecondary` / `oneOverSecondary` (one column — `primary` with two columns, `supplementary` with three — beside or over `detail`), and with three columns only `twoBesideSecondary`, `twoOverSecondary`, `twoDisplaceSecondary` (`primary` and `supplementary` beside, over, or pushing `detail` aside). Open: a later release may add values; a client shows an unknown one as `automatic`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SplitDisplayMode`.
+        internal typealias SplitDisplayMode = Swift.String
+        /// The columns a regular-width split view shows changed (`POST …/display-mode`). No node comes or goes and the focus stays. A flow that starts begins `automatic` without this event (its `flowChanged` says so); one comes after it only for another mode (a restore's).
+        ///
+        /// - Remark: Generated from `#/components/schemas/DisplayModeChangedEvent`.
+        internal struct DisplayModeChangedEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DisplayModeChangedEvent/value1`.
+            internal var value1: Components.Schemas.EventFields
+            /// - Remark: Generated from `#/components/schemas/DisplayModeChangedEvent/value2`.
+            internal struct Value2Payload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/DisplayModeChangedEvent/value2/type`.
+                internal enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case displayModeChanged = "displayModeChanged"
+                }
+                /// - Remark: Generated from `#/components/schemas/DisplayModeChangedEvent/value2/type`.
+                internal var _type: Components.Schemas.DisplayModeChangedEvent.Value2Payload._TypePayload
+                /// - Remark: Generated from `#/components/schemas/DisplayModeChangedEvent/value2/mode`.
+                internal var mode: Components.Schemas.SplitDisplayMode
+                /// Creates a new `Value2Payload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - mode:
+                internal init(
+                    _type: Components.Schemas.DisplayModeChangedEvent.Value2Payload._TypePayload,
+                    mode: Components.Schemas.SplitDisplayMode
+                ) {
+                    self._type = _type
+                    self.mode = mode
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case mode
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/DisplayModeChangedEvent/value2`.
+            internal var value2: Components.Schemas.DisplayModeChangedEvent.Value2Payload
+            /// Creates a new `DisplayModeChangedEvent`.
+            ///
+            /// - Parameters:
+            ///   - value1:
+            ///   - value2:
+            internal init(
+                value1: Components.Schemas.EventFields,
+                value2: Components.Schemas.DisplayModeChangedEvent.Value2Payload
+            ) {
+                self.value1 = value1
+                self.value2 = value2
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                self.value1 = try .init(from: decoder)
+                self.value2 = try .init(from: decoder)
+            }
+            internal func encode(to encoder: any Swift.Encoder) throws {
+                try self.value1.encode(to: encoder)
+                try self.value2.encode(to: encoder)
+            }
+        }
         /// The device's horizontal size class changed (`POST …/size-class`). No node comes or goes; a split view's `collapsed`, `compactStack` and the focus follow it.
         ///
         /// - Remark: Generated from `#/components/schemas/SizeClassChangedEvent`.
@@ -1489,7 +1549,7 @@ extension Components {
                 case embedded
             }
         }
-        /// One entry of the session's change log. Every successful mutation appends a block of events, all with the `version` it produced, in this order: `appChanged` (first, alone or followed by the flow switch it causes), `removed` (top-most first, as the screens stood before), `finished`, `flowChanged`, `added` (in the order the nodes were shown), then `stackChanged` (a set-root that moved nodes it kept), `paramsChanged`, `tabSelected`, `sizeClassChanged`, `presentationChanged`, `flagsChanged` and `pendingChanged` (each at most once, with its final value), `uiChanged`, `resultConsumed` and `listChanged`. The last event of a block carries `"final": true` and the `focus` after the block (and the id counters, when the block's `added` events do not give them).
+        /// One entry of the session's change log. Every successful mutation appends a block of events, all with the `version` it produced, in this order: `appChanged` (first, alone or followed by the flow switch it causes), `removed` (top-most first, as the screens stood before), `finished`, `flowChanged`, `added` (in the order the nodes were shown), then `stackChanged` (a set-root that moved nodes it kept), `paramsChanged`, `tabSelected`, `sizeClassChanged`, `displayModeChanged`, `presentationChanged`, `flagsChanged` and `pendingChanged` (each at most once, with its final value), `uiChanged`, `resultConsumed` and `listChanged`. The last event of a block carries `"final": true` and the `focus` after the block (and the id counters, when the block's `added` events do not give them).
         ///
         /// - Remark: Generated from `#/components/schemas/Event`.
         internal typealias Event = MinervaClient.Event

@@ -2152,6 +2152,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// The bearer token is the session's but may not do this: a `read` token on a change, or an extra token on what only the owner token does (tokens, deleting the session). Nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/delete(deleteSession)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The session was made with an app description this server does not serve (another app, by its `name`): it cannot be served here; create a new session.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/delete(deleteSession)/responses/410`.
@@ -3137,6 +3160,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// The bearer token is the session's but may not do this: a `read` token on a change, or an extra token on what only the owner token does (tokens, deleting the session). Nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/push/post(push)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The session was made with an app description this server does not serve (another app, by its `name`): it cannot be served here; create a new session.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/push/post(push)/responses/410`.
@@ -3578,6 +3624,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The bearer token is the session's but may not do this: a `read` token on a change, or an extra token on what only the owner token does (tokens, deleting the session). Nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/present/post(present)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
                             response: self
                         )
                     }
@@ -4028,6 +4097,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// The bearer token is the session's but may not do this: a `read` token on a change, or an extra token on what only the owner token does (tokens, deleting the session). Nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/dismiss/post(dismiss)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The session was made with an app description this server does not serve (another app, by its `name`): it cannot be served here; create a new session.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/dismiss/post(dismiss)/responses/410`.
@@ -4469,6 +4561,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The bearer token is the session's but may not do this: a `read` token on a change, or an extra token on what only the owner token does (tokens, deleting the session). Nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/pop/post(pop)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
                             response: self
                         )
                     }
@@ -4926,6 +5041,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// The bearer token is the session's but may not do this: a `read` token on a change, or an extra token on what only the owner token does (tokens, deleting the session). Nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/set-root/post(setRoot)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The session was made with an app description this server does not serve (another app, by its `name`): it cannot be served here; create a new session.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/set-root/post(setRoot)/responses/410`.
@@ -5370,6 +5508,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The bearer token is the session's but may not do this: a `read` token on a change, or an extra token on what only the owner token does (tokens, deleting the session). Nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/navigate/post(navigate)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
                             response: self
                         )
                     }
@@ -5850,6 +6011,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The bearer token is the session's but may not do this: a `read` token on a change, or an extra token on what only the owner token does (tokens, deleting the session). Nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/deep-link/post(deepLink)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
                             response: self
                         )
                     }
@@ -6357,6 +6541,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// The bearer token is the session's but may not do this: a `read` token on a change, or an extra token on what only the owner token does (tokens, deleting the session). Nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/finish/post(finish)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The session was made with an app description this server does not serve (another app, by its `name`): it cannot be served here; create a new session.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/finish/post(finish)/responses/410`.
@@ -6802,6 +7009,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// The bearer token is the session's but may not do this: a `read` token on a change, or an extra token on what only the owner token does (tokens, deleting the session). Nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/select-tab/post(selectTab)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The session was made with an app description this server does not serve (another app, by its `name`): it cannot be served here; create a new session.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/select-tab/post(selectTab)/responses/410`.
@@ -7223,6 +7453,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// The bearer token is the session's but may not do this: a `read` token on a change, or an extra token on what only the owner token does (tokens, deleting the session). Nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/size-class/post(setSizeClass)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The session was made with an app description this server does not serve (another app, by its `name`): it cannot be served here; create a new session.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/size-class/post(setSizeClass)/responses/410`.
@@ -7637,6 +7890,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The bearer token is the session's but may not do this: a `read` token on a change, or an extra token on what only the owner token does (tokens, deleting the session). Nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/flags/post(flags)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
                             response: self
                         )
                     }
@@ -9054,6 +9330,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// The bearer token is the session's but may not do this: a `read` token on a change, or an extra token on what only the owner token does (tokens, deleting the session). Nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/restore/post(restore)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The version is ahead of the session or no longer kept; the message names the versions that are.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/restore/post(restore)/responses/404`.
@@ -9553,6 +9852,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// The bearer token is the session's but may not do this: a `read` token on a change, or an extra token on what only the owner token does (tokens, deleting the session). Nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/params/patch(updateParams)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The session was made with an app description this server does not serve (another app, by its `name`): it cannot be served here; create a new session.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/params/patch(updateParams)/responses/410`.
@@ -10000,6 +10322,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The bearer token is the session's but may not do this: a `read` token on a change, or an extra token on what only the owner token does (tokens, deleting the session). Nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/ui/put(putUI)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
                             response: self
                         )
                     }
@@ -10458,6 +10803,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// The bearer token is the session's but may not do this: a `read` token on a change, or an extra token on what only the owner token does (tokens, deleting the session). Nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(changePresentation)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The session was made with an app description this server does not serve (another app, by its `name`): it cannot be served here; create a new session.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/presentation/post(changePresentation)/responses/410`.
@@ -10899,6 +11267,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The bearer token is the session's but may not do this: a `read` token on a change, or an extra token on what only the owner token does (tokens, deleting the session). Nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/results/{screen}/delete(consumeResult)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
                             response: self
                         )
                     }
@@ -12144,6 +12535,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// The bearer token is the session's but may not do this: a `read` token on a change, or an extra token on what only the owner token does (tokens, deleting the session). Nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/patch(patchList)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The session was made with an app description this server does not serve (another app, by its `name`): it cannot be served here; create a new session.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/patch(patchList)/responses/410`.
@@ -12867,6 +13281,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The bearer token is the session's but may not do this: a `read` token on a change, or an extra token on what only the owner token does (tokens, deleting the session). Nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/nodes/{node}/list/put(putList)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
                             response: self
                         )
                     }

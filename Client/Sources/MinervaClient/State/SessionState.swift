@@ -24,6 +24,8 @@ public struct SessionState: Codable, Hashable, Sendable {
     public var nextNavigator: Int
     /// The device's horizontal size class: always in a split view, elsewhere only when compact.
     public var sizeClass: SizeClass?
+    /// Split views only: which columns show at regular width (``MinervaSession/setDisplayMode(_:)``).
+    public var displayMode: SplitDisplayMode?
     /// Split views only: whether the split view shows one column as one stack.
     public var collapsed: Bool?
     /// Split views only: what a compact device shows as one stack.
@@ -50,7 +52,7 @@ public struct SessionState: Codable, Hashable, Sendable {
     /// A state document (the client reads them from the server; tests and previews make them).
     public init(
         id: String, version: Int, layout: Layout, flow: String, appVersion: String, focus: String, nextNode: Int, nextNavigator: Int,
-        sizeClass: SizeClass? = nil,
+        sizeClass: SizeClass? = nil, displayMode: SplitDisplayMode? = nil,
         collapsed: Bool? = nil, compactStack: [String]? = nil, root: Node, navigators: [Navigator], tabs: Tabs? = nil,
         flags: [String] = [], unknownScreens: [String]? = nil, pending: Pending? = nil, devices: [String: DeviceMark]? = nil, lastEvent: Int
     ) {
@@ -63,6 +65,7 @@ public struct SessionState: Codable, Hashable, Sendable {
         self.nextNode = nextNode
         self.nextNavigator = nextNavigator
         self.sizeClass = sizeClass
+        self.displayMode = displayMode
         self.collapsed = collapsed
         self.compactStack = compactStack
         self.root = root

@@ -113,6 +113,13 @@ struct RandomWalk {
             let detent = ["medium", "peek", "large"].randomElement(using: &generator)!
             return change(.selectDetent(detent, of: sheetNode), "detent \(detent) of \(sheetNode)")
         case 18:
+            if state.layout == .split, Bool.random(using: &generator) {
+                let modes: [SplitDisplayMode] = [
+                    .automatic, .secondaryOnly, .oneBesideSecondary, .oneOverSecondary, .twoBesideSecondary, .twoOverSecondary, .twoDisplaceSecondary,
+                ]
+                let mode = modes.randomElement(using: &generator)!
+                return change(.displayMode(mode), "display mode \(mode)")
+            }
             let horizontal: SizeClass = Bool.random(using: &generator) ? .compact : .regular
             return change(.sizeClass(horizontal), "size class \(horizontal)")
         case 19:

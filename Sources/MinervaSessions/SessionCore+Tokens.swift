@@ -1,0 +1,75 @@
+public import MinervaModel
+import MinervaJSON
+
+extension SessionCore {
+    /// The session with this id and what `token` may do on it: the owner's token (the creation's),
+    /// or an extra token the owner issued, which is read from the store on every request (a
+    /// revocation holds at once on every process). A token of neither kind is `unauthorized`.
+    /// - Parameter checkingStore: as ``session(_:token:checkingStore:)``.
+    public func authorize(_ id: String, token: String, checkingStore: Bool = true) throws(SessionError) -> (session: LiveSession, access: SessionAccess) {
+        guard token.hasPrefix(TokenGrant.secretPrefix), let grant = try grant(of: id, token: token) else {
+            return (try session(id, token: token, checkingStore: checkingStore), .owner)
+        }
+        guard let session = try find(id, token: nil, checkingStore: checkingStore) else { throw .unauthorized }
+        try moveToCurrentApp(session)
+        try session.admit(now: configuration.now())
+        return (session, .grant(grant))
+    }
+
+    /// Issues an extra token of the session (the caller checked that the owner asks).
+    /// - Returns: the grant and its secret, which nothing keeps.
+    /// - Throws: `conflict` when the session holds ``TokenGrant/maximumPerSession`` already,
+    ///   `unauthorized` when it is gone, `unavailable` when the store cannot be written.
+    public func issueToken(for session: LiveSession, scope: TokenScope, label: String?) throws(SessionError) -> (grant: TokenGrant, secret: String) {
+        let issued = TokenGrant.issue(scope: scope, label: label, now: configuration.now())
+        let addition: GrantAddition
+        do {
+            addition = try store.addGrant(issued.grant, to: session.id, limit: TokenGrant.maximumPerSession)
+        } catch {
+            logger.error("could not keep a token of session \(session.id): \(error)")
+            throw error.outcomeUnknown ? .outcomeUnknown("the new token") : .notStored("the new token")
+        }
+        switch addition {
+        case .added: return issued
+        case .noSession: throw .unauthorized
+        case .full:
+            throw .conflict(
+                "the session holds \(TokenGrant.maximumPerSession) extra tokens, the most it may; revoke one (DELETE …/tokens/{token}) first")
+        }
+    }
+
+    /// The session's extra tokens, oldest first.
+    public func tokens(of session: LiveSession) throws(SessionError) -> [TokenGrant] {
+        do {
+            return try store.grants(of: session.id)
+        } catch {
+            logger.error("could not read the tokens of session \(session.id): \(error)")
+            throw .storeUnreadable
+        }
+    }
+
+    /// Revokes one of the session's extra tokens, and ends what it follows here.
+    /// - Throws: `notFound` for a token the session does not have.
+    public func revokeToken(_ grantID: String, of session: LiveSession) throws(SessionError) {
+        let revoked: Bool
+        do {
+            revoked = try store.revokeGrant(grantID, of: session.id)
+        } catch {
+            logger.error("could not revoke a token of session \(session.id): \(error)")
+            throw error.outcomeUnknown ? .outcomeUnknown("the revocation") : .notStored("the revocation")
+        }
+        guard revoked else { throw .notFound("no token \(Excerpt(grantID)) in this session; GET …/tokens lists those it has") }
+        hub.end(session.id, grant: grantID)
+    }
+
+    /// The extra token of the session that `token` is, read from the store.
+    private func grant(of id: String, token: String) throws(SessionError) -> TokenGrant? {
+        guard id.utf8.count <= 64 else { return nil }
+        do {
+            return try store.grant(of: id, hash: Token.hash(token))
+        } catch {
+            logger.error("could not read the tokens of session \(id): \(error)")
+            throw .storeUnreadable
+        }
+    }
+}
