@@ -37,7 +37,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.select import Select
 
-from conftest import APPS, ROOT, RunningServer
+from conftest import APPS, ROOT, RunningServer, Session
 
 # One at a time, after the parallel tests (scripts/test.sh): most of its checks read the page
 # after it settled for a fixed time.
@@ -1020,6 +1020,38 @@ def test_web_client_hides_the_columns_a_display_mode_hides(mail_server, browser)
     columns = {navigator["id"]: navigator["stack"] for navigator in state["navigators"]}
     assert (columns["primary"], columns["supplementary"], columns["detail"]) == (["n1"], ["n2"], ["n3"])
     assert console_problems(browser, mail_server) == []
+
+
+def test_web_client_opens_a_session_read_only_and_follows_what_the_owner_does(tabs_server, browser):
+    """A read token in the address: the page follows the session (another client's changes show
+    at once), says it is read-only, and its device takes no tap (the server would answer 403)."""
+    owner = tabs_server.create_session()
+    status, _, issued = owner.call("POST", "/tokens", {"scope": "read", "label": "browser"})
+    assert status == 201
+    reader = Session(tabs_server, owner.id, issued["token"], owner.state)
+    page = Page(browser, tabs_server)
+    page.open(reader)
+    state, _ = page.in_sync()
+    wait_for(lambda: page.css('[data-testid="read-only-badge"]').is_displayed(), "the read-only badge")
+    assert "is-read-only" in page.css('[data-testid="device"]').get_attribute("class")
+    assert page.css('[data-testid="layers"]').get_attribute("inert") is not None
+    assert page.css('[data-testid="share-read-only"]').get_attribute("hidden") is not None
+    # A tap changes nothing: the device is inert, and the page sends no change.
+    page.driver.execute_script("document.querySelector('[data-testid=\"layers\"] button')?.click()")
+    time.sleep(0.5)
+    assert owner.get()["version"] == state["version"]
+    # What the owner does shows at once.
+    changed = owner.op("push", {"screen": "profile", "params": {"userId": "7"}})
+    state, focus = page.in_sync(newer_than=state["version"])
+    assert state["version"] == changed["version"] and focus["id"] == changed["focus"]
+    page.settle()
+    save_screenshot(browser, "web-client-read-only.png")
+    # The owner's page offers a read-only link of its own.
+    page.open(owner)
+    page.in_sync()
+    wait_for(lambda: page.css('[data-testid="share-read-only"]').get_attribute("hidden") is None
+             and not page.css('[data-testid="read-only-badge"]').is_displayed(), "the owner's page")
+    assert console_problems(browser, tabs_server) == []
 
 
 def test_web_client_keeps_a_context_modal_in_its_tab_and_the_tab_bar_out_of_reach_under_a_window_one(tabs_server, browser):

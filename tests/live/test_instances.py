@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from conftest import BINARY, EventStream, RunningServer, split_blocks
+from conftest import BINARY, EventStream, RunningServer, Session, split_blocks
 from deployment import ARGUMENTS, Deployment
 from nginx import Nginx
 
@@ -140,6 +140,25 @@ def test_a_change_through_one_instance_is_seen_at_once_through_every_other(deplo
             assert session.on(reader).events(answer["lastEvent"] - 1)["events"][0]["params"] == {"userId": f"r{round}"}
     assert session.on(instances[2]).call("DELETE")[0] == 204
     assert [session.on(instance).call("GET")[0] for instance in instances] == [401, 401, 401]   # as on one instance
+
+
+def test_a_token_revoked_through_one_instance_opens_nothing_through_any_other_at_once(deployment):
+    """Each instance holds the session (and served the token) before the revocation; the first
+    request after it answers 401 on every one, and a write token's change is refused too."""
+    instances = deployment.instances
+    session = deployment.nginx.create_session()
+    for round in range(3):
+        status, _, issued = session.on(instances[round]).call("POST", "/tokens", {"scope": "write"})
+        assert status == 201, issued
+        follower = Session(instances[0], session.id, issued["token"], session.state)
+        for instance in instances:
+            assert follower.on(instance).get()["id"] == session.id
+            assert push(follower.on(instance), f"u{round}")[0] == 200
+        assert session.on(instances[(round + 1) % 3]).call("DELETE", f"/tokens/{issued['id']}")[0] == 204
+        for instance in instances:
+            assert follower.on(instance).call("GET")[0] == 401, instance.url
+            assert push(follower.on(instance), "late")[0] == 401, instance.url
+    assert session.on(instances[2]).get()["version"] == 1 + 3 * 3
 
 
 def test_a_change_through_an_instance_whose_copy_is_older_answers_as_the_store_stands(deployment):

@@ -121,6 +121,39 @@ public actor MinervaSession {
         }
     }
 
+    /// Issues an extra token for someone else to follow the session: `read` follows it (a change
+    /// with it is ``MinervaError`` 403), `write` changes it too. Only the owner token (the one
+    /// ``create(on:deepLink:flags:layout:)`` answered) may.
+    /// - Returns: the token's id and the secret to hand over (``resume(on:id:token:)``); nothing
+    ///   shows the secret again.
+    /// - Throws: ``MinervaError`` 403 with another token, 409 when the session holds 16, 422 for a
+    ///   label over 64 characters.
+    public func issueToken(scope: TokenScope, label: String? = nil) async throws -> (token: SessionToken, secret: String) {
+        let issued = try await client.issueToken(path: .init(id: id), body: .json(.init(scope: scope.rawValue, label: label))).created.body.json
+        return (SessionToken(issued.value1), issued.value2.token)
+    }
+
+    /// The session's extra tokens, oldest first (owner token only).
+    /// - Throws: ``MinervaError`` 403 with another token.
+    public func tokens() async throws -> [SessionToken] {
+        try await connection.retryPolicy.run {
+            try await client.listTokens(path: .init(id: id)).ok.body.json.tokens.map(SessionToken.init)
+        }
+    }
+
+    /// Revokes an extra token: every later request with it is 401, and what it follows ends.
+    /// - Throws: ``MinervaError`` 403 with another token, 404 for a token the session does not have.
+    public func revokeToken(_ tokenID: String) async throws {
+        _ = try await client.revokeToken(path: .init(id: id, token: tokenID)).noContent
+    }
+
+    /// What this session's token may do: an app that was handed a token learns whether to offer changes.
+    public func access() async throws -> SessionAccess {
+        let access = try await connection.retryPolicy.run { try await client.getAccess(path: .init(id: id)).ok.body.json }
+        guard let tokenID = access.token, access.scope != "owner" else { return .owner }
+        return .token(id: tokenID, scope: TokenScope(rawValue: access.scope))
+    }
+
     /// Keeps `state` when it is at least as new as the version this client saw.
     func received(_ state: SessionState) {
         guard state.version >= version else { return }

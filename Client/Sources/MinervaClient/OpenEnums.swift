@@ -180,6 +180,18 @@ public enum OpenEnums {
         public static let twoDisplaceSecondary = Self(rawValue: "twoDisplaceSecondary")
     }
 
+    /// What an extra token of a session may do (``SessionToken/scope``).
+    public struct TokenScope: OpenEnum {
+        /// The value as the server writes it.
+        public let rawValue: String
+        /// A value from its string (any string: the set may grow; treat an unknown one as ``read``).
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The state, the change log and its stream, past versions, lists, the link: a change is `403`.
+        public static let read = Self(rawValue: "read")
+        /// That and every change (not the session's tokens, nor deleting it).
+        public static let write = Self(rawValue: "write")
+    }
+
     /// The form a tab bar shows in (``Tabs/form``).
     public struct TabsForm: OpenEnum {
         /// The value as the server writes it.

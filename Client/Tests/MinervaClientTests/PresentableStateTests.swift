@@ -79,6 +79,23 @@ import Testing
         }
     }
 
+    @Test func aSplitViewsDisplayModeIsStateAMirrorFollows() async throws {
+        try await withLiveServer(["--app", Self.mail.path]) { server in
+            let session = try await MinervaSession.create(on: server.connection())
+            var mirror = session.mirror().makeAsyncIterator()
+            _ = try await mirror.next()
+            _ = try await session.navigate(to: "mailbox", params: ["box": "in"], from: "n1")
+            #expect(try await mirror.next()?.displayMode == .automatic)
+            var state = try await session.setDisplayMode(.secondaryOnly)
+            #expect(state.displayMode == .secondaryOnly && state.focus == "n2")
+            #expect(try await mirror.next() == state)
+            state = try await session.setDisplayMode(.twoOverSecondary)
+            #expect(try await mirror.next()?.displayMode == .twoOverSecondary)
+            let error = await #expect(throws: MinervaError.self) { try await session.setDisplayMode(SplitDisplayMode(rawValue: "sideways")) }
+            #expect(error?.status == 422)
+        }
+    }
+
     @Test func theAppStopsASwipeWhilePayingAndAMirrorFollowsEveryNewRule() async throws {
         let apps = LiveServer.tabsApp.deletingLastPathComponent()
         try await withLiveServer(["--app", apps.appendingPathComponent("food.json").path]) { server in

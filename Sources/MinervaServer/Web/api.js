@@ -120,6 +120,16 @@ export async function operate(session, operation, body, version, method = "POST"
   return (await request(method, sessionPath(session, `/${operation}`), { body, session, headers })).document;
 }
 
+/** What the session's token may do (`GET …/access`): `{scope: "owner" | "read" | "write", token?}`. */
+export async function loadAccess(session) {
+  return (await request("GET", sessionPath(session, "/access"), { session })).document;
+}
+
+/** A new extra token of the session (`POST …/tokens`, owner only): `{id, token, scope, …}`. */
+export async function issueToken(session, scope, label) {
+  return (await request("POST", sessionPath(session, "/tokens"), { body: { scope, label }, session })).document;
+}
+
 /** The state document as it was at an earlier `version` (`GET …/versions/{v}`). */
 export async function loadVersion(session, version) {
   return (await request("GET", sessionPath(session, `/versions/${version}`), { session })).document;

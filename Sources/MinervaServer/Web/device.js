@@ -10,7 +10,7 @@ import { $, append, formatParams, h, hasIcon, icon, onDrag, play, rectWithin, st
 import { screenPage } from "./screen.js";
 import { operate } from "./session.js";
 import {
-  baseNavigators, detentId, modalMode, presentedChain, selectedDetent, shown, staysInContext, store, subscribe, swipeable, tabLabel,
+  baseNavigators, detentId, modalMode, presentedChain, readOnly, selectedDetent, shown, staysInContext, store, subscribe, swipeable, tabLabel,
 } from "./store.js";
 
 const deviceEl = $('[data-testid="device"]');
@@ -516,7 +516,7 @@ function renderSizeClass() {
   }
   for (const button of sizeClassEl.querySelectorAll("button")) {
     button.setAttribute("aria-pressed", String(button.dataset.sizeClass === (state.sizeClass ?? "regular")));
-    button.disabled = Boolean(store.past);
+    button.disabled = Boolean(store.past) || readOnly();
   }
 }
 
@@ -535,7 +535,7 @@ function renderDisplayMode() {
     displayModeSelect.replaceChildren(...modes.map((mode) => h("option", { value: mode }, mode)));
   }
   displayModeSelect.value = state.displayMode ?? "automatic";
-  displayModeSelect.disabled = Boolean(store.past);
+  displayModeSelect.disabled = Boolean(store.past) || readOnly();
 }
 
 /** Builds the base layer again: another flow, layout, tab bar or sidebar, or columns for one stack. */
@@ -567,7 +567,9 @@ function render(previous, animate) {
   view.oneStack = split && (state.collapsed === true || NARROW.matches);
   const sidebar = state.tabs?.form === "sidebar";
   deviceEl.classList.toggle("is-past", Boolean(store.past));
-  layersEl.toggleAttribute("inert", Boolean(store.past));
+  // An earlier version, or a session open read-only, is shown but not tapped.
+  layersEl.toggleAttribute("inert", Boolean(store.past) || readOnly());
+  deviceEl.classList.toggle("is-read-only", readOnly());
   deviceEl.dataset.layout = state.layout;
   const tablet = (split && !view.oneStack) || sidebar;
   if (deviceEl.classList.contains("tablet") !== tablet) {
@@ -611,6 +613,8 @@ export function startDevice() {
       if (!store.past) render(change.previous, change.animate);
     } else if (change.kind === "past") {
       render(change.previous, true);
+    } else if (change.kind === "access") {
+      if (store.state) render(null, false);
     } else if (change.kind === "busy") {
       deviceEl.classList.toggle("is-busy", store.busy);
     } else if (change.kind === "updates") {

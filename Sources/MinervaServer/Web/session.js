@@ -4,7 +4,7 @@
 
 import * as api from "./api.js";
 import { follow } from "./live.js";
-import { indexState, publish, shown, store } from "./store.js";
+import { indexState, publish, readOnly, shown, store } from "./store.js";
 import { showToast } from "./toast.js";
 
 const SAVED_SESSION_KEY = "minerva.session";
@@ -90,12 +90,21 @@ function open(session, document) {
   announcedVersion = 0;
   historyUntil = document.lastEvent ?? 0;
   Object.assign(store, {
-    session, state: null, index: null, events: [], truncated: false, link: undefined, updates: "connecting", past: null, sampleVersions: new Set(),
+    session, access: null, state: null, index: null, events: [], truncated: false, link: undefined, updates: "connecting", past: null,
+    sampleVersions: new Set(),
   });
   sessionStorage.setItem(SAVED_SESSION_KEY, JSON.stringify(session));
   publish({ kind: "session" });
   applyState(document);
   const opened = epoch;
+  // A session opened with a token that only reads is followed, and offers no change.
+  api.loadAccess(session)
+    .then((access) => {
+      if (opened !== epoch) return;
+      store.access = access;
+      publish({ kind: "access" });
+    })
+    .catch(() => {}); // the follower notices a session that is gone
   follower = follow(session, {
     // A state document without `lastEvent` comes from a server whose events record only
     // removals and finished flows: the state's own version is watched as well.
@@ -199,6 +208,7 @@ const navigationShape = (state) =>
  */
 export async function operate(operation, body, { onError, method } = {}) {
   if (store.busy || !store.state) return null;
+  if (refuseReadOnly()) return null;
   showLive();
   setBusy(true);
   const opened = epoch;
@@ -231,6 +241,21 @@ export async function operate(operation, body, { onError, method } = {}) {
     setBusy(false);
     if (opened === epoch) catchUp(0);
   }
+}
+
+/** Says so, and is true, when the session is open read-only: the server would answer 403. */
+function refuseReadOnly() {
+  if (!readOnly()) return false;
+  showToast("This session is open read-only: its token may follow it, not change it (a change would be 403 forbidden).", "warn");
+  return true;
+}
+
+/** A link that opens this session read-only in another window (`POST …/tokens` with scope
+ *  `read`; only the owner's token may): the token travels in the address's fragment. */
+export async function readOnlyLink() {
+  const issued = await api.issueToken(store.session, "read", "web client");
+  const fields = new URLSearchParams({ session: store.session.id, token: issued.token });
+  return `${location.pathname}#${fields}`;
 }
 
 /** The operations that can add nodes: they take `sampleLists`. */
@@ -295,6 +320,7 @@ export function showLive() {
  */
 export async function restore(version, { onError } = {}) {
   if (store.busy || !store.state) return null;
+  if (refuseReadOnly()) return null;
   setBusy(true);
   const opened = epoch;
   try {

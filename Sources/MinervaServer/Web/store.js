@@ -8,6 +8,8 @@ export const store = {
   server: null,
   /** The session followed: `{id, token}`. */
   session: null,
+  /** What its token may do (`GET …/access`): `{scope: "owner" | "read" | "write"}`, null until known. */
+  access: null,
   /** The last state document applied, and `index`, its nodes and navigators by id. */
   state: null,
   index: null,
@@ -37,7 +39,7 @@ const listeners = new Set();
  * Calls `listener(change)` after every change of the store. A change is one of
  * `{kind: "app"}` (the app description loaded), `{kind: "session"}` (another session: start afresh), `{kind: "state", previous, animate}`
  * (`previous`: the index of the state before), `{kind: "events", fresh, history}` (`history`: events the session had when it was opened), `{kind: "link"}`,
- * `{kind: "updates"}`, `{kind: "busy"}` and `{kind: "past", previous}` (the views show another
+ * `{kind: "updates"}`, `{kind: "busy"}`, `{kind: "access"}` and `{kind: "past", previous}` (the views show another
  * version, or the live state again: `previous` is the index of what they showed before).
  */
 export function subscribe(listener) {
@@ -47,6 +49,11 @@ export function subscribe(listener) {
 /** Tells every subscriber about a change (session.js only). */
 export function publish(change) {
   for (const listener of listeners) listener(change);
+}
+
+/** Whether the session is open with a token that may only read it: the page offers no change. */
+export function readOnly() {
+  return store.access?.scope === "read";
 }
 
 /** The state the views draw, and its index: the earlier version the timeline shows, else the

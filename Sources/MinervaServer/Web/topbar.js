@@ -2,8 +2,9 @@
 // session: its id and version, a new one, or joining one that another client made.
 
 import { $ } from "./dom.js";
-import { joinSession, newSession, operate } from "./session.js";
-import { store, subscribe } from "./store.js";
+import { joinSession, newSession, operate, readOnlyLink } from "./session.js";
+import { readOnly, store, subscribe } from "./store.js";
+import { showToast } from "./toast.js";
 
 const el = {
   appName: $('[data-testid="app-name"]'),
@@ -21,6 +22,8 @@ const el = {
   join: $('[data-testid="join"]'),
   joinForm: $('[data-testid="join-form"]'),
   watchLink: $('[data-testid="watch-link"]'),
+  readOnlyBadge: $('[data-testid="read-only-badge"]'),
+  shareReadOnly: $('[data-testid="share-read-only"]'),
 };
 
 function showDeeplinkError(message) {
@@ -64,6 +67,14 @@ function renderSession() {
   el.deeplinkError.hidden = true;
 }
 
+/** The read-only badge of a session open with a token that only reads, and the button that
+ *  makes such a link, for the owner's page only. */
+function renderAccess() {
+  el.readOnlyBadge.hidden = !readOnly();
+  el.shareReadOnly.hidden = store.access?.scope !== "owner";
+  el.deeplinkInput.disabled = readOnly();
+}
+
 function renderLink() {
   const { link } = store;
   el.currentLink.textContent = link === undefined ? "…" : link ?? "no route";
@@ -91,6 +102,15 @@ function bind() {
     el.deeplinkInput.value = store.link;
     el.deeplinkInput.focus();
   });
+  el.shareReadOnly.addEventListener("click", async () => {
+    try {
+      const link = await readOnlyLink();
+      el.shareReadOnly.dataset.link = link;
+      window.open(link, "_blank", "noopener");
+    } catch (error) {
+      showToast(`Read-only link: ${error.summary}`, "error");
+    }
+  });
   el.joinForm.addEventListener("submit", async (event) => {
     event.preventDefault();
     const fields = new FormData(el.joinForm);
@@ -112,6 +132,9 @@ export function startTopbar() {
     } else if (change.kind === "session") {
       renderSession();
       renderLink();
+      renderAccess();
+    } else if (change.kind === "access") {
+      renderAccess();
     } else if (change.kind === "state") {
       el.version.textContent = `v${store.state.version}`;
       if (!store.app?.flows) el.layoutSelect.value = store.state.layout;

@@ -655,6 +655,55 @@ extension Components {
                 self.body = body
             }
         }
+        internal struct TokenNotFound: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/TokenNotFound/headers`.
+            internal struct Headers: Sendable, Hashable {
+                /// The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                ///
+                /// - Remark: Generated from `#/components/responses/TokenNotFound/headers/X-Request-ID`.
+                internal var xRequestID: Components.Headers.RequestID
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestID: The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                internal init(xRequestID: Components.Headers.RequestID) {
+                    self.xRequestID = xRequestID
+                }
+            }
+            /// Received HTTP response headers
+            internal var headers: Components.Responses.TokenNotFound.Headers
+            /// - Remark: Generated from `#/components/responses/TokenNotFound/content`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/TokenNotFound/content/application\/json`.
+                case json(Components.Schemas.ErrorDocument)
+                /// The associated value of the enum case if `self` is `.json`.
+                ///
+                /// - Throws: An error if `self` is not `.json`.
+                /// - SeeAlso: `.json`.
+                internal var json: Components.Schemas.ErrorDocument {
+                    get throws {
+                        switch self {
+                        case let .json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            internal var body: Components.Responses.TokenNotFound.Body
+            /// Creates a new `TokenNotFound`.
+            ///
+            /// - Parameters:
+            ///   - headers: Received HTTP response headers
+            ///   - body: Received HTTP response body
+            internal init(
+                headers: Components.Responses.TokenNotFound.Headers,
+                body: Components.Responses.TokenNotFound.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
         internal struct NotFound: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/NotFound/headers`.
             internal struct Headers: Sendable, Hashable {

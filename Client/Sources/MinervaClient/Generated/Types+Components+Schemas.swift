@@ -1219,7 +1219,24 @@ extension Components {
         /// Which columns a split view shows at regular width, as UIKit's `UISplitViewController.DisplayMode` names them: `automatic` (the client chooses for its width; every column where it fits), `secondaryOnly` (`detail` alone), `oneBesideSecondary` / `oneOverSecondary` (one column — `primary` with two columns, `supplementary` with three — beside or over `detail`), and with three columns only `twoBesideSecondary`, `twoOverSecondary`, `twoDisplaceSecondary` (`primary` and `supplementary` beside, over, or pushing `detail` aside). Open: a later release may add values; a client shows an unknown one as `automatic`.
         ///
         /// - Remark: Generated from `#/components/schemas/SplitDisplayMode`.
-        internal typealias SplitDisplayMode = Swift.String
+        internal typealias SplitDisplayMode = MinervaClient.OpenEnums.SplitDisplayMode
+        /// - Remark: Generated from `#/components/schemas/DisplayModeRequest`.
+        internal struct DisplayModeRequest: Codable, Hashable, Sendable {
+            /// A `SplitDisplayMode` (other strings are `422`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DisplayModeRequest/mode`.
+            internal var mode: Swift.String
+            /// Creates a new `DisplayModeRequest`.
+            ///
+            /// - Parameters:
+            ///   - mode: A `SplitDisplayMode` (other strings are `422`).
+            internal init(mode: Swift.String) {
+                self.mode = mode
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case mode
+            }
+        }
         /// The columns a regular-width split view shows changed (`POST …/display-mode`). No node comes or goes and the focus stays. A flow that starts begins `automatic` without this event (its `flowChanged` says so); one comes after it only for another mode (a restore's).
         ///
         /// - Remark: Generated from `#/components/schemas/DisplayModeChangedEvent`.
@@ -3327,6 +3344,164 @@ extension Components {
                 case sections
                 case diff
                 case count
+            }
+        }
+        /// What an extra token may do: `read` (the state, the change log and its stream, past versions, lists, the link) or `write` (that and every change). Open: a later release may add values; a client treats an unknown one as `read`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/TokenScope`.
+        internal typealias TokenScope = MinervaClient.OpenEnums.TokenScope
+        /// - Remark: Generated from `#/components/schemas/TokenRequest`.
+        internal struct TokenRequest: Codable, Hashable, Sendable {
+            /// `read` or `write` (other strings are `422`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/TokenRequest/scope`.
+            internal var scope: Swift.String
+            /// Who or what the token is for, as the owner lists it (at most 64 characters).
+            ///
+            /// - Remark: Generated from `#/components/schemas/TokenRequest/label`.
+            internal var label: Swift.String?
+            /// Creates a new `TokenRequest`.
+            ///
+            /// - Parameters:
+            ///   - scope: `read` or `write` (other strings are `422`).
+            ///   - label: Who or what the token is for, as the owner lists it (at most 64 characters).
+            internal init(
+                scope: Swift.String,
+                label: Swift.String? = nil
+            ) {
+                self.scope = scope
+                self.label = label
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case scope
+                case label
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/TokenInfo`.
+        internal struct TokenInfo: Codable, Hashable, Sendable {
+            /// The token's id (`k_` and 11 characters), which `DELETE …/tokens/{token}` names.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TokenInfo/id`.
+            internal var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/TokenInfo/scope`.
+            internal var scope: Components.Schemas.TokenScope
+            /// The label it was issued with; absent without one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/TokenInfo/label`.
+            internal var label: Swift.String?
+            /// When it was issued, in milliseconds since 1970 (UTC).
+            ///
+            /// - Remark: Generated from `#/components/schemas/TokenInfo/createdAt`.
+            internal var createdAt: Swift.Int
+            /// Creates a new `TokenInfo`.
+            ///
+            /// - Parameters:
+            ///   - id: The token's id (`k_` and 11 characters), which `DELETE …/tokens/{token}` names.
+            ///   - scope:
+            ///   - label: The label it was issued with; absent without one.
+            ///   - createdAt: When it was issued, in milliseconds since 1970 (UTC).
+            internal init(
+                id: Swift.String,
+                scope: Components.Schemas.TokenScope,
+                label: Swift.String? = nil,
+                createdAt: Swift.Int
+            ) {
+                self.id = id
+                self.scope = scope
+                self.label = label
+                self.createdAt = createdAt
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case id
+                case scope
+                case label
+                case createdAt
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/IssuedToken`.
+        internal struct IssuedToken: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/IssuedToken/value1`.
+            internal var value1: Components.Schemas.TokenInfo
+            /// - Remark: Generated from `#/components/schemas/IssuedToken/value2`.
+            internal struct Value2Payload: Codable, Hashable, Sendable {
+                /// The bearer token itself (`mt_` and 43 characters), shown in this answer only: `Authorization: Bearer <it>`.
+                ///
+                /// - Remark: Generated from `#/components/schemas/IssuedToken/value2/token`.
+                internal var token: Swift.String
+                /// Creates a new `Value2Payload`.
+                ///
+                /// - Parameters:
+                ///   - token: The bearer token itself (`mt_` and 43 characters), shown in this answer only: `Authorization: Bearer <it>`.
+                internal init(token: Swift.String) {
+                    self.token = token
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case token
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/IssuedToken/value2`.
+            internal var value2: Components.Schemas.IssuedToken.Value2Payload
+            /// Creates a new `IssuedToken`.
+            ///
+            /// - Parameters:
+            ///   - value1:
+            ///   - value2:
+            internal init(
+                value1: Components.Schemas.TokenInfo,
+                value2: Components.Schemas.IssuedToken.Value2Payload
+            ) {
+                self.value1 = value1
+                self.value2 = value2
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                self.value1 = try .init(from: decoder)
+                self.value2 = try .init(from: decoder)
+            }
+            internal func encode(to encoder: any Swift.Encoder) throws {
+                try self.value1.encode(to: encoder)
+                try self.value2.encode(to: encoder)
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/TokenList`.
+        internal struct TokenList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/TokenList/tokens`.
+            internal var tokens: [Components.Schemas.TokenInfo]
+            /// Creates a new `TokenList`.
+            ///
+            /// - Parameters:
+            ///   - tokens:
+            internal init(tokens: [Components.Schemas.TokenInfo]) {
+                self.tokens = tokens
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case tokens
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Access`.
+        internal struct Access: Codable, Hashable, Sendable {
+            /// `owner` (the token the creation answered: everything, tokens included), or the extra token's `read` or `write`. Open: a later release may add values.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Access/scope`.
+            internal var scope: Swift.String
+            /// The extra token's id; absent for the owner token.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Access/token`.
+            internal var token: Swift.String?
+            /// Creates a new `Access`.
+            ///
+            /// - Parameters:
+            ///   - scope: `owner` (the token the creation answered: everything, tokens included), or the extra token's `read` or `write`. Open: a later release may add values.
+            ///   - token: The extra token's id; absent for the owner token.
+            internal init(
+                scope: Swift.String,
+                token: Swift.String? = nil
+            ) {
+                self.scope = scope
+                self.token = token
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case scope
+                case token
             }
         }
         /// Every error answer with a body.

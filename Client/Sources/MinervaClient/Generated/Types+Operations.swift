@@ -2413,6 +2413,1451 @@ internal enum Operations {
             }
         }
     }
+    /// List the session's extra tokens
+    ///
+    /// The tokens the session's owner issued (`POST …/tokens`) and has not revoked, oldest first,
+    /// without their secrets. Only the owner token (the one the creation answered) reads them:
+    /// another token is `403`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/sessions/{id}/tokens`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/get(listTokens)`.
+    internal enum ListTokens {
+        internal static let id: Swift.String = "listTokens"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The session's `id` (`s_` and 22 base64url characters). Any other value, like a deleted session's id, answers `401` exactly like a wrong token.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/GET/path/id`.
+                internal var id: Components.Parameters.SessionID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The session's `id` (`s_` and 22 base64url characters). Any other value, like a deleted session's id, answers `401` exactly like a wrong token.
+                internal init(id: Components.Parameters.SessionID) {
+                    self.id = id
+                }
+            }
+            internal var path: Operations.ListTokens.Input.Path
+            /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// An id for this request, echoed in the answer's `X-Request-ID` and written to the server's request log. Used when it is 1 to 64 printable ASCII characters without spaces (`!` to `~`); any other value is replaced by one the server makes up (never refused).
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/GET/header/X-Request-ID`.
+                internal var xRequestID: Components.Parameters.RequestID?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListTokens.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestID: An id for this request, echoed in the answer's `X-Request-ID` and written to the server's request log. Used when it is 1 to 64 printable ASCII characters without spaces (`!` to `~`); any other value is replaced by one the server makes up (never refused).
+                ///   - accept:
+                internal init(
+                    xRequestID: Components.Parameters.RequestID? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListTokens.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestID = xRequestID
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.ListTokens.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.ListTokens.Input.Path,
+                headers: Operations.ListTokens.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                    internal init(xRequestID: Components.Headers.RequestID) {
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.ListTokens.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.TokenList)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.TokenList {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.ListTokens.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.ListTokens.Output.Ok.Headers,
+                    body: Operations.ListTokens.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The session's extra tokens.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/get(listTokens)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListTokens.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.ListTokens.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is malformed at the HTTP level (a NUL byte or a malformed escape in the path or query, ambiguous framing, a missing `Host`; see the conventions). Answered before anything else; the connection is closed after it.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/get(listTokens)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.MalformedRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.MalformedRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Authorization` header is missing or its bearer token is wrong, or there is no such session.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/get(listTokens)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The bearer token is the session's but may not do this: a `read` token on a change, or an extra token on what only the owner token does (tokens, deleting the session). Nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/get(listTokens)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request body is over the limit (`--max-body`, default 1 MiB). When `Content-Length` declares it, the answer comes before the body is read and the connection is closed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/get(listTokens)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            internal var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target (path and query) is longer than `--max-url-bytes` (default 8,192). Checked before the path is matched.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/get(listTokens)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.UriTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.UriTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The session spent its request budget (`--rate-limit` requests a second on average, bursts up to `--rate-burst`; defaults 100 and 200; `0` turns it off). Checked right after the token, before the method.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/get(listTokens)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.RateLimited)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            internal var tooManyRequests: Components.Responses.RateLimited {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The header fields are larger than `--max-header-bytes` (default 16,384). Checked before the path is matched.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/get(listTokens)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            internal var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// With `--store sqlite:PATH`: the change could not be stored (a full disk, a read-only file) or the store could not be read; nothing was changed, no version or event number was used up and nobody was told of it. Retry after `Retry-After` seconds; the server recovers by itself once the store works again.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/get(listTokens)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Issue an extra token with a scope
+    ///
+    /// A bearer token for someone else to follow the session: `read` reads the state, the
+    /// change log and its stream, past versions, lists and the link; a change with it is `403`
+    /// and changes nothing. `write` does everything a change needs too. Neither manages tokens
+    /// nor deletes the session: only the owner token does. The answer is the only place the
+    /// token's secret appears (the server keeps its SHA-256); the owner lists them
+    /// (`GET …/tokens`) and revokes one (`DELETE …/tokens/{token}`). A session holds at most
+    /// 16 (`409` beyond). Tokens live and die with their session: a deleted or expired session
+    /// takes them along.
+    ///
+    /// `422`: `scope` not `read` or `write`, or a `label` longer than 64 characters.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/{id}/tokens`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(issueToken)`.
+    internal enum IssueToken {
+        internal static let id: Swift.String = "issueToken"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/POST/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The session's `id` (`s_` and 22 base64url characters). Any other value, like a deleted session's id, answers `401` exactly like a wrong token.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/POST/path/id`.
+                internal var id: Components.Parameters.SessionID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The session's `id` (`s_` and 22 base64url characters). Any other value, like a deleted session's id, answers `401` exactly like a wrong token.
+                internal init(id: Components.Parameters.SessionID) {
+                    self.id = id
+                }
+            }
+            internal var path: Operations.IssueToken.Input.Path
+            /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/POST/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// An id for this request, echoed in the answer's `X-Request-ID` and written to the server's request log. Used when it is 1 to 64 printable ASCII characters without spaces (`!` to `~`); any other value is replaced by one the server makes up (never refused).
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/POST/header/X-Request-ID`.
+                internal var xRequestID: Components.Parameters.RequestID?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.IssueToken.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestID: An id for this request, echoed in the answer's `X-Request-ID` and written to the server's request log. Used when it is 1 to 64 printable ASCII characters without spaces (`!` to `~`); any other value is replaced by one the server makes up (never refused).
+                ///   - accept:
+                internal init(
+                    xRequestID: Components.Parameters.RequestID? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.IssueToken.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestID = xRequestID
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.IssueToken.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/POST/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.TokenRequest)
+            }
+            internal var body: Operations.IssueToken.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                path: Operations.IssueToken.Input.Path,
+                headers: Operations.IssueToken.Input.Headers = .init(),
+                body: Operations.IssueToken.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/POST/responses/201/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/POST/responses/201/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                    internal init(xRequestID: Components.Headers.RequestID) {
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.IssueToken.Output.Created.Headers
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/POST/responses/201/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.IssuedToken)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.IssuedToken {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.IssueToken.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.IssueToken.Output.Created.Headers,
+                    body: Operations.IssueToken.Output.Created.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The new token, its secret included (shown this once).
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(issueToken)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.IssueToken.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            internal var created: Operations.IssueToken.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not one JSON object, a required field is missing (or null), a field has the wrong JSON type, or a field is unknown (named with its path, and with the nearest known field when one is close).
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(issueToken)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Authorization` header is missing or its bearer token is wrong, or there is no such session.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(issueToken)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The bearer token is the session's but may not do this: a `read` token on a change, or an extra token on what only the owner token does (tokens, deleting the session). Nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(issueToken)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The navigation is not possible in the session's current state; nothing changed. Code `app_changed` when the app description changed under the session (see **App versions**): it names a screen or route the app no longer has while the session stays on an earlier version, or the session runs a newer version than this instance.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(issueToken)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            internal var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Well-formed but invalid - an unknown screen, missing params, a bad enum value, contradicting fields.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(issueToken)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Unprocessable)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            internal var unprocessableContent: Components.Responses.Unprocessable {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request body is over the limit (`--max-body`, default 1 MiB). When `Content-Length` declares it, the answer comes before the body is read and the connection is closed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(issueToken)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            internal var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target (path and query) is longer than `--max-url-bytes` (default 8,192). Checked before the path is matched.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(issueToken)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.UriTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.UriTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The session spent its request budget (`--rate-limit` requests a second on average, bursts up to `--rate-burst`; defaults 100 and 200; `0` turns it off). Checked right after the token, before the method.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(issueToken)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.RateLimited)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            internal var tooManyRequests: Components.Responses.RateLimited {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The header fields are larger than `--max-header-bytes` (default 16,384). Checked before the path is matched.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(issueToken)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            internal var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// With `--store sqlite:PATH`: the change could not be stored (a full disk, a read-only file) or the store could not be read; nothing was changed, no version or event number was used up and nobody was told of it. Retry after `Retry-After` seconds; the server recovers by itself once the store works again.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(issueToken)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Revoke an extra token
+    ///
+    /// The token stops working: once this answers, every later request with it is `401` on
+    /// every instance (each request made with an extra token reads it from the store), and the
+    /// event streams and long polls it holds on this instance end. Only the owner token revokes.
+    ///
+    /// `404`: no token of this id in the session (never issued, or revoked already).
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /v1/sessions/{id}/tokens/{token}`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/{token}/delete(revokeToken)`.
+    internal enum RevokeToken {
+        internal static let id: Swift.String = "revokeToken"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/{token}/DELETE/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The session's `id` (`s_` and 22 base64url characters). Any other value, like a deleted session's id, answers `401` exactly like a wrong token.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/{token}/DELETE/path/id`.
+                internal var id: Components.Parameters.SessionID
+                /// The token's id (`k_…`, as `POST …/tokens` answered it), not its secret.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/{token}/DELETE/path/token`.
+                internal var token: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The session's `id` (`s_` and 22 base64url characters). Any other value, like a deleted session's id, answers `401` exactly like a wrong token.
+                ///   - token: The token's id (`k_…`, as `POST …/tokens` answered it), not its secret.
+                internal init(
+                    id: Components.Parameters.SessionID,
+                    token: Swift.String
+                ) {
+                    self.id = id
+                    self.token = token
+                }
+            }
+            internal var path: Operations.RevokeToken.Input.Path
+            /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/{token}/DELETE/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// An id for this request, echoed in the answer's `X-Request-ID` and written to the server's request log. Used when it is 1 to 64 printable ASCII characters without spaces (`!` to `~`); any other value is replaced by one the server makes up (never refused).
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/{token}/DELETE/header/X-Request-ID`.
+                internal var xRequestID: Components.Parameters.RequestID?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RevokeToken.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestID: An id for this request, echoed in the answer's `X-Request-ID` and written to the server's request log. Used when it is 1 to 64 printable ASCII characters without spaces (`!` to `~`); any other value is replaced by one the server makes up (never refused).
+                ///   - accept:
+                internal init(
+                    xRequestID: Components.Parameters.RequestID? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RevokeToken.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestID = xRequestID
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.RevokeToken.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.RevokeToken.Input.Path,
+                headers: Operations.RevokeToken.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct NoContent: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/{token}/DELETE/responses/204/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{id}/tokens/{token}/DELETE/responses/204/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                    internal init(xRequestID: Components.Headers.RequestID) {
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.RevokeToken.Output.NoContent.Headers
+                /// Creates a new `NoContent`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                internal init(headers: Operations.RevokeToken.Output.NoContent.Headers) {
+                    self.headers = headers
+                }
+            }
+            /// Revoked.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/{token}/delete(revokeToken)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.RevokeToken.Output.NoContent)
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            internal var noContent: Operations.RevokeToken.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is malformed at the HTTP level (a NUL byte or a malformed escape in the path or query, ambiguous framing, a missing `Host`; see the conventions). Answered before anything else; the connection is closed after it.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/{token}/delete(revokeToken)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.MalformedRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.MalformedRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Authorization` header is missing or its bearer token is wrong, or there is no such session.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/{token}/delete(revokeToken)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The bearer token is the session's but may not do this: a `read` token on a change, or an extra token on what only the owner token does (tokens, deleting the session). Nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/{token}/delete(revokeToken)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The session has no token of this id (never issued, or revoked already).
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/{token}/delete(revokeToken)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.TokenNotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.TokenNotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request body is over the limit (`--max-body`, default 1 MiB). When `Content-Length` declares it, the answer comes before the body is read and the connection is closed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/{token}/delete(revokeToken)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            internal var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target (path and query) is longer than `--max-url-bytes` (default 8,192). Checked before the path is matched.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/{token}/delete(revokeToken)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.UriTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.UriTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The session spent its request budget (`--rate-limit` requests a second on average, bursts up to `--rate-burst`; defaults 100 and 200; `0` turns it off). Checked right after the token, before the method.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/{token}/delete(revokeToken)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.RateLimited)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            internal var tooManyRequests: Components.Responses.RateLimited {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The header fields are larger than `--max-header-bytes` (default 16,384). Checked before the path is matched.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/{token}/delete(revokeToken)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            internal var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// With `--store sqlite:PATH`: the change could not be stored (a full disk, a read-only file) or the store could not be read; nothing was changed, no version or event number was used up and nobody was told of it. Retry after `Retry-After` seconds; the server recovers by itself once the store works again.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/{token}/delete(revokeToken)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// What the request's token may do
+    ///
+    /// `owner` for the token the creation answered, else the scope of the extra token (`read`
+    /// or `write`) and its id: a client that joins with a token it was given (the web client's
+    /// read-only follower) learns whether to offer changes.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/sessions/{id}/access`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{id}/access/get(getAccess)`.
+    internal enum GetAccess {
+        internal static let id: Swift.String = "getAccess"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/sessions/{id}/access/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The session's `id` (`s_` and 22 base64url characters). Any other value, like a deleted session's id, answers `401` exactly like a wrong token.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/access/GET/path/id`.
+                internal var id: Components.Parameters.SessionID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The session's `id` (`s_` and 22 base64url characters). Any other value, like a deleted session's id, answers `401` exactly like a wrong token.
+                internal init(id: Components.Parameters.SessionID) {
+                    self.id = id
+                }
+            }
+            internal var path: Operations.GetAccess.Input.Path
+            /// - Remark: Generated from `#/paths/v1/sessions/{id}/access/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// An id for this request, echoed in the answer's `X-Request-ID` and written to the server's request log. Used when it is 1 to 64 printable ASCII characters without spaces (`!` to `~`); any other value is replaced by one the server makes up (never refused).
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/access/GET/header/X-Request-ID`.
+                internal var xRequestID: Components.Parameters.RequestID?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetAccess.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestID: An id for this request, echoed in the answer's `X-Request-ID` and written to the server's request log. Used when it is 1 to 64 printable ASCII characters without spaces (`!` to `~`); any other value is replaced by one the server makes up (never refused).
+                ///   - accept:
+                internal init(
+                    xRequestID: Components.Parameters.RequestID? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetAccess.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestID = xRequestID
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.GetAccess.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.GetAccess.Input.Path,
+                headers: Operations.GetAccess.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/access/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/{id}/access/GET/responses/200/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                    internal init(xRequestID: Components.Headers.RequestID) {
+                        self.xRequestID = xRequestID
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.GetAccess.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/access/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/sessions/{id}/access/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Access)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.Access {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.GetAccess.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.GetAccess.Output.Ok.Headers,
+                    body: Operations.GetAccess.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The token's access.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/access/get(getAccess)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetAccess.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.GetAccess.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is malformed at the HTTP level (a NUL byte or a malformed escape in the path or query, ambiguous framing, a missing `Host`; see the conventions). Answered before anything else; the connection is closed after it.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/access/get(getAccess)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.MalformedRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.MalformedRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Authorization` header is missing or its bearer token is wrong, or there is no such session.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/access/get(getAccess)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request body is over the limit (`--max-body`, default 1 MiB). When `Content-Length` declares it, the answer comes before the body is read and the connection is closed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/access/get(getAccess)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            internal var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target (path and query) is longer than `--max-url-bytes` (default 8,192). Checked before the path is matched.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/access/get(getAccess)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.UriTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.UriTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The session spent its request budget (`--rate-limit` requests a second on average, bursts up to `--rate-burst`; defaults 100 and 200; `0` turns it off). Checked right after the token, before the method.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/access/get(getAccess)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.RateLimited)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            internal var tooManyRequests: Components.Responses.RateLimited {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The header fields are larger than `--max-header-bytes` (default 16,384). Checked before the path is matched.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/access/get(getAccess)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            internal var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// With `--store sqlite:PATH`: the change could not be stored (a full disk, a read-only file) or the store could not be read; nothing was changed, no version or event number was used up and nobody was told of it. Retry after `Retry-After` seconds; the server recovers by itself once the store works again.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/access/get(getAccess)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// The session's events after a sequence number, at once, by long poll or as a stream
     ///
     /// The session's change log: every successful mutation appends its events in one
@@ -7663,6 +9108,451 @@ internal enum Operations {
             /// With `--store sqlite:PATH`: the change could not be stored (a full disk, a read-only file) or the store could not be read; nothing was changed, no version or event number was used up and nobody was told of it. Retry after `Retry-After` seconds; the server recovers by itself once the store works again.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/size-class/post(setSizeClass)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Show or hide a split view's columns
+    ///
+    /// The user changed which columns a split view shows at regular width (hid the sidebar,
+    /// showed it over the detail): `displayModeChanged`, and the state's `displayMode`. Only
+    /// which columns a regular-width client lays out changes: every column keeps its stack, no
+    /// node comes or goes, the focus stays, and a compact split view still shows one column as
+    /// one stack (the mode applies again back at regular width). A mode of two columns beside
+    /// or over `detail` (`twoBesideSecondary`, `twoOverSecondary`, `twoDisplaceSecondary`)
+    /// needs three columns. The same mode again changes nothing. A flow that starts (a switch of
+    /// root flows) starts `automatic`; a restore brings back the mode of the version it goes
+    /// back to. Last writer wins when several devices share a session.
+    ///
+    /// `422`: not one of the modes, a `two…` mode in a split view of two columns, or a session
+    /// whose flow has no split view.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/{id}/display-mode`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{id}/display-mode/post(setDisplayMode)`.
+    internal enum SetDisplayMode {
+        internal static let id: Swift.String = "setDisplayMode"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/sessions/{id}/display-mode/POST/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The session's `id` (`s_` and 22 base64url characters). Any other value, like a deleted session's id, answers `401` exactly like a wrong token.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/display-mode/POST/path/id`.
+                internal var id: Components.Parameters.SessionID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - id: The session's `id` (`s_` and 22 base64url characters). Any other value, like a deleted session's id, answers `401` exactly like a wrong token.
+                internal init(id: Components.Parameters.SessionID) {
+                    self.id = id
+                }
+            }
+            internal var path: Operations.SetDisplayMode.Input.Path
+            /// - Remark: Generated from `#/paths/v1/sessions/{id}/display-mode/POST/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// An id for this request, echoed in the answer's `X-Request-ID` and written to the server's request log. Used when it is 1 to 64 printable ASCII characters without spaces (`!` to `~`); any other value is replaced by one the server makes up (never refused).
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/display-mode/POST/header/X-Request-ID`.
+                internal var xRequestID: Components.Parameters.RequestID?
+                /// Apply the mutation only if the session's version is one of these entity tags: `"<version>"` as in `ETag`, `W/"<version>"`, a comma-separated list, or `*`. Otherwise `412`, and nothing changes. Without the header the mutation is unconditional. A tag without its quotes (`3`) or an empty value is `400` saying to send `"3"`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/display-mode/POST/header/If-Match`.
+                internal var ifMatch: Components.Parameters.IfMatch?
+                /// 1 to 255 printable ASCII characters without spaces, else `400` (checked after `If-Match`). A retry with the same key (within a day, the last 1,000 keys per session) answers the first successful answer again (status, body and `ETag`, plus `Idempotent-Replayed: true`) and applies nothing twice; the same key with another method, path or body is `422`. Both come right after the token, rate limit, method and size checks, before `If-Match` and the body. A no-op's answer is remembered too, and a key survives restarts with the SQLite store (the answer is stored in the same transaction as the change it answers; memory holds a session's newest answers within a quarter of `--max-session-bytes` and reads older ones back from the store; with PostgreSQL every instance sees every key). Keys are scoped to their session; on `POST /v1/sessions` to the key and an identical body, server-wide, stored with the new session in one transaction, so the replayed answer carries the session's token: use unguessable keys (the store keeps such an answer encrypted under the key, and the key only as a hash). Failed requests are not remembered; a `503` whose outcome is unknown (the server stopped, or the database stopped answering, while the change was being stored) is answered by a retry with the same key. A replayed answer shows the state as it was then (its `version`, not the current one): read the events after that version to catch up. To be answered as applied for the session's whole life rather than a day, number the change (see **Changes numbered per device**).
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/display-mode/POST/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.IdempotencyKey?
+                /// `<device>/<seq>`: the id of the device that made the change (1 to 64 of `A-Z a-z 0-9 . _ : -`) and the change's number on it — its changes of the session are numbered 1, 2, 3, … At or below the device's newest number the session applied, the change is answered as already applied (`Minerva-Already-Applied: true`); past the next number it is `409` with code `device_seq_gap`. Anything else (no `/`, an id or number out of bounds, a leading zero) is `400`; so is a URI-encoded value (`phone-4f2a%2F12`, as some generated clients write header parameters): send it as it is. See **Changes numbered per device**.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/display-mode/POST/header/Minerva-Device-Change`.
+                internal var minervaDeviceChange: Components.Parameters.DeviceChange?
+                /// When the device made the change (the tap), RFC 3339: what flow analytics record for it, unless it is later than the server's clock or earlier than the session was made, when they record the server's time. Events keep the server's time. Not a timestamp (a URI-encoded one, `…T21%3A30%3A00Z`, included): `400`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/display-mode/POST/header/Minerva-Device-Time`.
+                internal var minervaDeviceTime: Components.Parameters.DeviceTime?
+                /// The navigation model version the client ran the change with (see **Model version**), at most 9 digits. The server applies the change with its own model whatever it names, and its answer names that model in `Minerva-Model-Version`: a client that predicted the outcome with another one takes the answer's state. Changes whose client named another model than the server's are counted (`minerva_changes_from_other_models_total`). Not a whole number from 1: `400`.
+                ///
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/display-mode/POST/header/Minerva-Model-Version`.
+                internal var minervaModelVersion: Components.Parameters.ClientModelVersion?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SetDisplayMode.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xRequestID: An id for this request, echoed in the answer's `X-Request-ID` and written to the server's request log. Used when it is 1 to 64 printable ASCII characters without spaces (`!` to `~`); any other value is replaced by one the server makes up (never refused).
+                ///   - ifMatch: Apply the mutation only if the session's version is one of these entity tags: `"<version>"` as in `ETag`, `W/"<version>"`, a comma-separated list, or `*`. Otherwise `412`, and nothing changes. Without the header the mutation is unconditional. A tag without its quotes (`3`) or an empty value is `400` saying to send `"3"`.
+                ///   - idempotencyKey: 1 to 255 printable ASCII characters without spaces, else `400` (checked after `If-Match`). A retry with the same key (within a day, the last 1,000 keys per session) answers the first successful answer again (status, body and `ETag`, plus `Idempotent-Replayed: true`) and applies nothing twice; the same key with another method, path or body is `422`. Both come right after the token, rate limit, method and size checks, before `If-Match` and the body. A no-op's answer is remembered too, and a key survives restarts with the SQLite store (the answer is stored in the same transaction as the change it answers; memory holds a session's newest answers within a quarter of `--max-session-bytes` and reads older ones back from the store; with PostgreSQL every instance sees every key). Keys are scoped to their session; on `POST /v1/sessions` to the key and an identical body, server-wide, stored with the new session in one transaction, so the replayed answer carries the session's token: use unguessable keys (the store keeps such an answer encrypted under the key, and the key only as a hash). Failed requests are not remembered; a `503` whose outcome is unknown (the server stopped, or the database stopped answering, while the change was being stored) is answered by a retry with the same key. A replayed answer shows the state as it was then (its `version`, not the current one): read the events after that version to catch up. To be answered as applied for the session's whole life rather than a day, number the change (see **Changes numbered per device**).
+                ///   - minervaDeviceChange: `<device>/<seq>`: the id of the device that made the change (1 to 64 of `A-Z a-z 0-9 . _ : -`) and the change's number on it — its changes of the session are numbered 1, 2, 3, … At or below the device's newest number the session applied, the change is answered as already applied (`Minerva-Already-Applied: true`); past the next number it is `409` with code `device_seq_gap`. Anything else (no `/`, an id or number out of bounds, a leading zero) is `400`; so is a URI-encoded value (`phone-4f2a%2F12`, as some generated clients write header parameters): send it as it is. See **Changes numbered per device**.
+                ///   - minervaDeviceTime: When the device made the change (the tap), RFC 3339: what flow analytics record for it, unless it is later than the server's clock or earlier than the session was made, when they record the server's time. Events keep the server's time. Not a timestamp (a URI-encoded one, `…T21%3A30%3A00Z`, included): `400`.
+                ///   - minervaModelVersion: The navigation model version the client ran the change with (see **Model version**), at most 9 digits. The server applies the change with its own model whatever it names, and its answer names that model in `Minerva-Model-Version`: a client that predicted the outcome with another one takes the answer's state. Changes whose client named another model than the server's are counted (`minerva_changes_from_other_models_total`). Not a whole number from 1: `400`.
+                ///   - accept:
+                internal init(
+                    xRequestID: Components.Parameters.RequestID? = nil,
+                    ifMatch: Components.Parameters.IfMatch? = nil,
+                    idempotencyKey: Components.Parameters.IdempotencyKey? = nil,
+                    minervaDeviceChange: Components.Parameters.DeviceChange? = nil,
+                    minervaDeviceTime: Components.Parameters.DeviceTime? = nil,
+                    minervaModelVersion: Components.Parameters.ClientModelVersion? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SetDisplayMode.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xRequestID = xRequestID
+                    self.ifMatch = ifMatch
+                    self.idempotencyKey = idempotencyKey
+                    self.minervaDeviceChange = minervaDeviceChange
+                    self.minervaDeviceTime = minervaDeviceTime
+                    self.minervaModelVersion = minervaModelVersion
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.SetDisplayMode.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/sessions/{id}/display-mode/POST/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/{id}/display-mode/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.DisplayModeRequest)
+            }
+            internal var body: Operations.SetDisplayMode.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                path: Operations.SetDisplayMode.Input.Path,
+                headers: Operations.SetDisplayMode.Input.Headers = .init(),
+                body: Operations.SetDisplayMode.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            /// The session's state after the request.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/display-mode/post(setDisplayMode)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Components.Responses.State)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Components.Responses.State {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body is not one JSON object, a required field is missing (or null), a field has the wrong JSON type, or a field is unknown (named with its path, and with the nearest known field when one is close).
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/display-mode/post(setDisplayMode)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The `Authorization` header is missing or its bearer token is wrong, or there is no such session.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/display-mode/post(setDisplayMode)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The bearer token is the session's but may not do this: a `read` token on a change, or an extra token on what only the owner token does (tokens, deleting the session). Nothing changed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/display-mode/post(setDisplayMode)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The session was made with an app description this server does not serve (another app, by its `name`): it cannot be served here; create a new session.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/display-mode/post(setDisplayMode)/responses/410`.
+            ///
+            /// HTTP response code: `410 gone`.
+            case gone(Components.Responses.AppChanged)
+            /// The associated value of the enum case if `self` is `.gone`.
+            ///
+            /// - Throws: An error if `self` is not `.gone`.
+            /// - SeeAlso: `.gone`.
+            internal var gone: Components.Responses.AppChanged {
+                get throws {
+                    switch self {
+                    case let .gone(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gone",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The session already runs a newer version of the app description than this instance (another instance was reloaded first; see **App versions**): retry, or reload this instance.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/display-mode/post(setDisplayMode)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.AppVersionConflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            internal var conflict: Components.Responses.AppVersionConflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `If-Match` names no current version; nothing changed. `ETag` names the current one.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/display-mode/post(setDisplayMode)/responses/412`.
+            ///
+            /// HTTP response code: `412 preconditionFailed`.
+            case preconditionFailed(Components.Responses.PreconditionFailed)
+            /// The associated value of the enum case if `self` is `.preconditionFailed`.
+            ///
+            /// - Throws: An error if `self` is not `.preconditionFailed`.
+            /// - SeeAlso: `.preconditionFailed`.
+            internal var preconditionFailed: Components.Responses.PreconditionFailed {
+                get throws {
+                    switch self {
+                    case let .preconditionFailed(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "preconditionFailed",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request body is over the limit (`--max-body`, default 1 MiB). When `Content-Length` declares it, the answer comes before the body is read and the connection is closed.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/display-mode/post(setDisplayMode)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.PayloadTooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            internal var contentTooLarge: Components.Responses.PayloadTooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request target (path and query) is longer than `--max-url-bytes` (default 8,192). Checked before the path is matched.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/display-mode/post(setDisplayMode)/responses/414`.
+            ///
+            /// HTTP response code: `414 uriTooLong`.
+            case uriTooLong(Components.Responses.UriTooLong)
+            /// The associated value of the enum case if `self` is `.uriTooLong`.
+            ///
+            /// - Throws: An error if `self` is not `.uriTooLong`.
+            /// - SeeAlso: `.uriTooLong`.
+            internal var uriTooLong: Components.Responses.UriTooLong {
+                get throws {
+                    switch self {
+                    case let .uriTooLong(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "uriTooLong",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Well-formed but invalid - an unknown screen, missing params, a bad enum value, contradicting fields.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/display-mode/post(setDisplayMode)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Unprocessable)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            internal var unprocessableContent: Components.Responses.Unprocessable {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The session spent its request budget (`--rate-limit` requests a second on average, bursts up to `--rate-burst`; defaults 100 and 200; `0` turns it off). Checked right after the token, before the method.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/display-mode/post(setDisplayMode)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.RateLimited)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            internal var tooManyRequests: Components.Responses.RateLimited {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The header fields are larger than `--max-header-bytes` (default 16,384). Checked before the path is matched.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/display-mode/post(setDisplayMode)/responses/431`.
+            ///
+            /// HTTP response code: `431 requestHeaderFieldsTooLarge`.
+            case requestHeaderFieldsTooLarge(Components.Responses.HeadersTooLarge)
+            /// The associated value of the enum case if `self` is `.requestHeaderFieldsTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.requestHeaderFieldsTooLarge`.
+            /// - SeeAlso: `.requestHeaderFieldsTooLarge`.
+            internal var requestHeaderFieldsTooLarge: Components.Responses.HeadersTooLarge {
+                get throws {
+                    switch self {
+                    case let .requestHeaderFieldsTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "requestHeaderFieldsTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// With `--store sqlite:PATH`: the change could not be stored (a full disk, a read-only file) or the store could not be read; nothing was changed, no version or event number was used up and nobody was told of it. Retry after `Retry-After` seconds; the server recovers by itself once the store works again.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/display-mode/post(setDisplayMode)/responses/503`.
             ///
             /// HTTP response code: `503 serviceUnavailable`.
             case serviceUnavailable(Components.Responses.Unavailable)

@@ -62,6 +62,55 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `DELETE /v1/sessions/{id}`.
     /// - Remark: Generated from `#/paths//v1/sessions/{id}/delete(deleteSession)`.
     func deleteSession(_ input: Operations.DeleteSession.Input) async throws -> Operations.DeleteSession.Output
+    /// List the session's extra tokens
+    ///
+    /// The tokens the session's owner issued (`POST …/tokens`) and has not revoked, oldest first,
+    /// without their secrets. Only the owner token (the one the creation answered) reads them:
+    /// another token is `403`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/sessions/{id}/tokens`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/get(listTokens)`.
+    func listTokens(_ input: Operations.ListTokens.Input) async throws -> Operations.ListTokens.Output
+    /// Issue an extra token with a scope
+    ///
+    /// A bearer token for someone else to follow the session: `read` reads the state, the
+    /// change log and its stream, past versions, lists and the link; a change with it is `403`
+    /// and changes nothing. `write` does everything a change needs too. Neither manages tokens
+    /// nor deletes the session: only the owner token does. The answer is the only place the
+    /// token's secret appears (the server keeps its SHA-256); the owner lists them
+    /// (`GET …/tokens`) and revokes one (`DELETE …/tokens/{token}`). A session holds at most
+    /// 16 (`409` beyond). Tokens live and die with their session: a deleted or expired session
+    /// takes them along.
+    ///
+    /// `422`: `scope` not `read` or `write`, or a `label` longer than 64 characters.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/{id}/tokens`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(issueToken)`.
+    func issueToken(_ input: Operations.IssueToken.Input) async throws -> Operations.IssueToken.Output
+    /// Revoke an extra token
+    ///
+    /// The token stops working: once this answers, every later request with it is `401` on
+    /// every instance (each request made with an extra token reads it from the store), and the
+    /// event streams and long polls it holds on this instance end. Only the owner token revokes.
+    ///
+    /// `404`: no token of this id in the session (never issued, or revoked already).
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /v1/sessions/{id}/tokens/{token}`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/{token}/delete(revokeToken)`.
+    func revokeToken(_ input: Operations.RevokeToken.Input) async throws -> Operations.RevokeToken.Output
+    /// What the request's token may do
+    ///
+    /// `owner` for the token the creation answered, else the scope of the extra token (`read`
+    /// or `write`) and its id: a client that joins with a token it was given (the web client's
+    /// read-only follower) learns whether to offer changes.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/sessions/{id}/access`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{id}/access/get(getAccess)`.
+    func getAccess(_ input: Operations.GetAccess.Input) async throws -> Operations.GetAccess.Output
     /// The session's events after a sequence number, at once, by long poll or as a stream
     ///
     /// The session's change log: every successful mutation appends its events in one
@@ -375,6 +424,25 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/sessions/{id}/size-class`.
     /// - Remark: Generated from `#/paths//v1/sessions/{id}/size-class/post(setSizeClass)`.
     func setSizeClass(_ input: Operations.SetSizeClass.Input) async throws -> Operations.SetSizeClass.Output
+    /// Show or hide a split view's columns
+    ///
+    /// The user changed which columns a split view shows at regular width (hid the sidebar,
+    /// showed it over the detail): `displayModeChanged`, and the state's `displayMode`. Only
+    /// which columns a regular-width client lays out changes: every column keeps its stack, no
+    /// node comes or goes, the focus stays, and a compact split view still shows one column as
+    /// one stack (the mode applies again back at regular width). A mode of two columns beside
+    /// or over `detail` (`twoBesideSecondary`, `twoOverSecondary`, `twoDisplaceSecondary`)
+    /// needs three columns. The same mode again changes nothing. A flow that starts (a switch of
+    /// root flows) starts `automatic`; a restore brings back the mode of the version it goes
+    /// back to. Last writer wins when several devices share a session.
+    ///
+    /// `422`: not one of the modes, a `two…` mode in a split view of two columns, or a session
+    /// whose flow has no split view.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/{id}/display-mode`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{id}/display-mode/post(setDisplayMode)`.
+    func setDisplayMode(_ input: Operations.SetDisplayMode.Input) async throws -> Operations.SetDisplayMode.Output
     /// Set and clear session flags
     ///
     /// Session flags are what guards (`requires`, e.g. `signedIn`) and the launch rules
@@ -670,6 +738,89 @@ extension APIProtocol {
         headers: Operations.DeleteSession.Input.Headers = .init()
     ) async throws -> Operations.DeleteSession.Output {
         try await deleteSession(Operations.DeleteSession.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// List the session's extra tokens
+    ///
+    /// The tokens the session's owner issued (`POST …/tokens`) and has not revoked, oldest first,
+    /// without their secrets. Only the owner token (the one the creation answered) reads them:
+    /// another token is `403`.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/sessions/{id}/tokens`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/get(listTokens)`.
+    internal func listTokens(
+        path: Operations.ListTokens.Input.Path,
+        headers: Operations.ListTokens.Input.Headers = .init()
+    ) async throws -> Operations.ListTokens.Output {
+        try await listTokens(Operations.ListTokens.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Issue an extra token with a scope
+    ///
+    /// A bearer token for someone else to follow the session: `read` reads the state, the
+    /// change log and its stream, past versions, lists and the link; a change with it is `403`
+    /// and changes nothing. `write` does everything a change needs too. Neither manages tokens
+    /// nor deletes the session: only the owner token does. The answer is the only place the
+    /// token's secret appears (the server keeps its SHA-256); the owner lists them
+    /// (`GET …/tokens`) and revokes one (`DELETE …/tokens/{token}`). A session holds at most
+    /// 16 (`409` beyond). Tokens live and die with their session: a deleted or expired session
+    /// takes them along.
+    ///
+    /// `422`: `scope` not `read` or `write`, or a `label` longer than 64 characters.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/{id}/tokens`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(issueToken)`.
+    internal func issueToken(
+        path: Operations.IssueToken.Input.Path,
+        headers: Operations.IssueToken.Input.Headers = .init(),
+        body: Operations.IssueToken.Input.Body
+    ) async throws -> Operations.IssueToken.Output {
+        try await issueToken(Operations.IssueToken.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Revoke an extra token
+    ///
+    /// The token stops working: once this answers, every later request with it is `401` on
+    /// every instance (each request made with an extra token reads it from the store), and the
+    /// event streams and long polls it holds on this instance end. Only the owner token revokes.
+    ///
+    /// `404`: no token of this id in the session (never issued, or revoked already).
+    ///
+    ///
+    /// - Remark: HTTP `DELETE /v1/sessions/{id}/tokens/{token}`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/{token}/delete(revokeToken)`.
+    internal func revokeToken(
+        path: Operations.RevokeToken.Input.Path,
+        headers: Operations.RevokeToken.Input.Headers = .init()
+    ) async throws -> Operations.RevokeToken.Output {
+        try await revokeToken(Operations.RevokeToken.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// What the request's token may do
+    ///
+    /// `owner` for the token the creation answered, else the scope of the extra token (`read`
+    /// or `write`) and its id: a client that joins with a token it was given (the web client's
+    /// read-only follower) learns whether to offer changes.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/sessions/{id}/access`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{id}/access/get(getAccess)`.
+    internal func getAccess(
+        path: Operations.GetAccess.Input.Path,
+        headers: Operations.GetAccess.Input.Headers = .init()
+    ) async throws -> Operations.GetAccess.Output {
+        try await getAccess(Operations.GetAccess.Input(
             path: path,
             headers: headers
         ))
@@ -1092,6 +1243,35 @@ extension APIProtocol {
         body: Operations.SetSizeClass.Input.Body
     ) async throws -> Operations.SetSizeClass.Output {
         try await setSizeClass(Operations.SetSizeClass.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Show or hide a split view's columns
+    ///
+    /// The user changed which columns a split view shows at regular width (hid the sidebar,
+    /// showed it over the detail): `displayModeChanged`, and the state's `displayMode`. Only
+    /// which columns a regular-width client lays out changes: every column keeps its stack, no
+    /// node comes or goes, the focus stays, and a compact split view still shows one column as
+    /// one stack (the mode applies again back at regular width). A mode of two columns beside
+    /// or over `detail` (`twoBesideSecondary`, `twoOverSecondary`, `twoDisplaceSecondary`)
+    /// needs three columns. The same mode again changes nothing. A flow that starts (a switch of
+    /// root flows) starts `automatic`; a restore brings back the mode of the version it goes
+    /// back to. Last writer wins when several devices share a session.
+    ///
+    /// `422`: not one of the modes, a `two…` mode in a split view of two columns, or a session
+    /// whose flow has no split view.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/sessions/{id}/display-mode`.
+    /// - Remark: Generated from `#/paths//v1/sessions/{id}/display-mode/post(setDisplayMode)`.
+    internal func setDisplayMode(
+        path: Operations.SetDisplayMode.Input.Path,
+        headers: Operations.SetDisplayMode.Input.Headers = .init(),
+        body: Operations.SetDisplayMode.Input.Body
+    ) async throws -> Operations.SetDisplayMode.Output {
+        try await setDisplayMode(Operations.SetDisplayMode.Input(
             path: path,
             headers: headers,
             body: body
