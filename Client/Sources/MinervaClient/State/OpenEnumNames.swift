@@ -18,3 +18,7 @@ public typealias RemovalReason = OpenEnums.RemovalReason
 public typealias FlowStatus = OpenEnums.FlowStatus
 /// What a pending target resumes: `navigate`, `push`, `present`, `setRoot`, `selectTab` or `deepLink`.
 public typealias PendingOperation = OpenEnums.PendingOperation
+/// Which columns a split view shows at regular width (`UISplitViewController.DisplayMode`).
+public typealias SplitDisplayMode = OpenEnums.SplitDisplayMode
+/// What an extra token of a session may do: `read` or `write`.
+public typealias TokenScope = OpenEnums.TokenScope
