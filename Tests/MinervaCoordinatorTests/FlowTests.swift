@@ -39,6 +39,7 @@ import Testing
                 "presentationChanged \(node) \(selected ?? "-") \(dismissible.map(String.init) ?? "-")"
             case .sizeClassChanged(let horizontal): "sizeClassChanged \(horizontal)"
             case .displayModeChanged(let mode): "displayModeChanged \(mode)"
+            case .heldLinksChanged(let links): "heldLinksChanged \(links.joined(separator: " "))"
             case .resultConsumed(let node, let screen): "resultConsumed \(node) \(screen)"
             }
         }

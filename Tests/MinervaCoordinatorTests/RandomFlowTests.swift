@@ -51,15 +51,16 @@ import TestSupport
         var tree = CoordinatorTree(app: subject.app, flags: Set(subject.flags.filter { _ in Bool.random(using: &random) }))
         var applied = 0
         var switches = 0
+        var heldAtSomePoint = false
         for _ in 0..<3000 {
             let before = tree
             let nodeIDs = tree.nodes.keys.sorted()
             let node = nodeIDs.randomElement(using: &random)!
             let screen = subject.screens.randomElement(using: &random)!
             do throws(NavigationError) {
-                let events: [NavigationEvent]
+                var events: [NavigationEvent]
                 switch Int.random(in: 0..<13, using: &random) {
-                case 0, 1: events = try tree.deepLink(subject.links.randomElement(using: &random)!).events
+                case 0, 1: events = try tree.followLink(subject.links.randomElement(using: &random)!)
                 case 2:
                     let flag = subject.flags.randomElement(using: &random)!
                     events = Bool.random(using: &random) ? try tree.updateFlags(set: [flag], clear: []) : try tree.updateFlags(set: [], clear: [flag])
@@ -73,6 +74,11 @@ import TestSupport
                 case 8: events = try tree.changePresentation(of: node, selected: nil, dismissible: Bool.random(using: &random))
                 default: events = try tree.navigate(screen: screen, params: subject.params(for: screen, &random), from: nil).events
                 }
+                // As every change does: links a screen held apply once it is no longer the focus.
+                events += tree.releaseHeldLinks()
+                #expect(tree.heldLinks.isEmpty || tree.focusHoldsLinks, "links held while the focus holds none")
+                #expect(tree.heldLinks.count <= CoordinatorTree.maximumHeldLinks)
+                if !tree.heldLinks.isEmpty { heldAtSomePoint = true }
                 applied += 1
                 let block = tree.changeBlock(since: before, operationEvents: events)
                 #expect(block.isEmpty == (tree == before), "an operation changed the tree without an event, or the reverse")
@@ -84,6 +90,7 @@ import TestSupport
                 #expect(replayed.idCounters == tree.idCounters, "replay's id counters differ")
                 #expect(replayed.nodes == tree.nodes && replayed.navigators == tree.navigators && replayed.flow == tree.flow, "replay differs")
                 #expect(replayed.selectedTab == tree.selectedTab && replayed.flags == tree.flags && replayed.pending == tree.pending, "replay differs")
+                #expect(replayed.heldLinks == tree.heldLinks, "replay's held links differ")
             } catch {
                 #expect(tree == before, "refused operation changed the tree: \(error)")
             }
@@ -94,5 +101,7 @@ import TestSupport
             }
         }
         #expect(applied > 1000 && switches > 50)
+        // The bank's confirm step holds links: some walk reaches it with a link arriving.
+        if subject.app.screens.values.contains(where: \.holdsLinks) { #expect(heldAtSomePoint) }
     }
 }

@@ -58,6 +58,7 @@ import TestSupport
         case .presentationChanged: .navigation(.presentationChanged(node: NodeID(4), selected: "large", dismissible: false))
         case .sizeClassChanged: .navigation(.sizeClassChanged(.compact))
         case .displayModeChanged: .navigation(.displayModeChanged(.twoOverSecondary))
+        case .heldLinksChanged: .navigation(.heldLinksChanged(["/pay/7?amount=5", "/accounts/2"]))
         case .listChanged: .listChanged(node: NodeID(2), list: 3, from: 2)
         case .unchanged: .unchanged
         }

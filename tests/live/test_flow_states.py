@@ -230,3 +230,42 @@ def test_a_completed_root_flow_leaves_no_result_on_the_app_coordinator(apps):
     finished = [event for event in block if event["type"] == "finished"]
     assert [(event["screen"], event["held"]) for event in finished] == [("intro", False)]
     assert state["flow"] == "identity" and "results" not in state["root"]
+
+
+# Flows, second chapter, item 2: screens that hold links.
+
+def test_links_wait_while_the_confirm_step_is_shown_and_apply_in_order_when_it_leaves(apps):
+    """The transfer's confirm step holds links: each arrives as its own version (heldLinksChanged)
+    and changes nothing shown; at most four; a link that could not be followed is refused at once;
+    the pop that leaves the step applies them, oldest first, in its block."""
+    session = apps["bank"].create_session(flags=SIGNED_IN)
+    session.op("present", {"screen": "transfer", "params": {"to": "savings"}})
+    confirm = session.op("push", {"screen": "confirmTransfer"})
+    state, block = session.block("POST", "/deep-link", {"url": "/accounts/1"})
+    assert [(event["type"], event["links"]) for event in block] == [("heldLinksChanged", ["/accounts/1"])]
+    assert state["heldLinks"] == ["/accounts/1"] and state["focus"] == confirm["focus"] and state["navigators"] == confirm["navigators"]
+    state = session.op("deep-link", {"url": "/pay/7?amount=5"})
+    assert state["heldLinks"] == ["/accounts/1", "/pay/7?amount=5"]
+    before = session.get()
+    assert session.op("deep-link", {"url": "/nowhere"}, expect=404)
+    assert session.get()["version"] == before["version"]
+    session.op("deep-link", {"url": "/accounts/2"})
+    session.op("deep-link", {"url": "/funds/3"})
+    answer = session.op("deep-link", {"url": "/accounts/3"}, expect=409)
+    assert answer["error"]["code"] == "links_held" and "4" in answer["error"]["message"]
+    # Back from the confirm step (the app's own button: it says no to a swipe): the links apply
+    # in order, in the same block.
+    state, block = session.block("POST", "/pop", {})
+    assert block[-1]["type"] == "heldLinksChanged" and block[-1]["links"] == []
+    assert "heldLinks" not in state and state["tabs"]["selected"] == "invest"
+    assert node_of(state, state["focus"])["screen"] in ("fund", "investorQuiz")
+
+
+def test_signing_out_drops_the_links_a_screen_holds(apps):
+    session = apps["bank"].create_session(flags=SIGNED_IN)
+    session.op("present", {"screen": "transfer", "params": {"to": "savings"}})
+    session.op("push", {"screen": "confirmTransfer"})
+    session.op("deep-link", {"url": "/accounts/1"})
+    state, block = session.block("POST", "/flags", {"clear": ["signedIn"]})
+    assert {"type": "heldLinksChanged", "links": []}.items() <= next(event for event in block if event["type"] == "heldLinksChanged").items()
+    assert "heldLinks" not in state and state["flow"] != "main"

@@ -34,6 +34,8 @@ extension MinervaError {
         /// 409: a device's change number (`Minerva-Device-Change`) skips past the next one the
         /// session expects of it; nothing was applied: send the changes between first.
         public static let deviceSeqGap = Code(rawValue: "device_seq_gap")
+        /// 409: the focus is a screen that holds links, and holds four already; they apply once it leaves.
+        public static let linksHeld = Code(rawValue: "links_held")
         /// 410: the session was made with an app description the server no longer serves; create a new session.
         public static let appChanged = Code(rawValue: "app_changed")
         /// 412: `If-Match` names a version the session has moved on from.

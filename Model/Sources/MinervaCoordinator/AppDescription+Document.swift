@@ -130,6 +130,7 @@ extension AppDescription {
         }
         if let dismissible = screen.dismissible { writer.field("dismissible", dismissible) }
         if screen.returnsResult { writer.field("result", true) }
+        if screen.holdsLinks { writer.field("holdsLinks", true) }
         if let guarded = screen.guarded {
             writer.field("requires", guarded.flag)
             writer.key("otherwise")

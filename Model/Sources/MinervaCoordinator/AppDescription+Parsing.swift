@@ -38,7 +38,10 @@ private enum AppReader {
     static let appKeys: JSONKeys = ["$schema", "name", "scheme", "hosts", "root", "flows", "launch", "screens", "routes"]
     /// The members of the document `GET /v1/app` answers: a file's, and its `version`.
     static let servedKeys: JSONKeys = ["$schema", "name", "scheme", "hosts", "root", "flows", "launch", "screens", "routes", "version"]
-    static let screenKeys: JSONKeys = ["presentation", "style", "embedInNavigation", "params", "key", "title", "requires", "otherwise", "flow", "sheet", "dismissible", "sampleList", "result"]
+    static let screenKeys: JSONKeys = [
+        "presentation", "style", "embedInNavigation", "params", "key", "title", "requires", "otherwise", "flow", "sheet", "dismissible", "sampleList",
+        "result", "holdsLinks",
+    ]
     static let otherwiseKeys: JSONKeys = ["screen", "params"]
     static let rootKeys: JSONKeys = ["screen", "tabs", "split", "sidebar"]
     static let splitKeys: JSONKeys = ["columns", "primary", "compactTop"]
@@ -234,7 +237,7 @@ private enum AppReader {
         return AppDescription.Screen(
             presentation: presentation, style: style, embedInNavigation: embed, params: params, title: title, guarded: guarded, key: key,
             flow: try screen.optionalBool("flow") ?? false, sheet: sheet, dismissible: try screen.optionalBool("dismissible"),
-            returnsResult: try screen.optionalBool("result") ?? false)
+            returnsResult: try screen.optionalBool("result") ?? false, holdsLinks: try screen.optionalBool("holdsLinks") ?? false)
     }
 
     static func root(_ root: JSONObjectReader, screens: [String: AppDescription.Screen]) throws(JSONReadError) -> AppDescription.Root {

@@ -52,14 +52,19 @@ public struct AppDescription: Sendable, Equatable {
         /// Whether it returns a result: a flow of it that finishes leaves the result on its
         /// parent until the client takes it (without, only a `finish` with a value does).
         public var returnsResult: Bool
+        /// Whether deep links wait while a node of it is the focus (a transfer's confirm step):
+        /// they apply, in order, once it is no longer (``CoordinatorTree/heldLinks``).
+        public var holdsLinks: Bool
 
         /// Creates a screen entry.
         public init(
             presentation: PresentationMode = .push, style: ModalStyle? = nil, embedInNavigation: Bool? = nil,
             params: [String] = [], title: String? = nil, guarded: Guard? = nil, key: [String]? = nil, flow: Bool = false,
-            sheet: PresentationSettings.Sheet? = nil, dismissible: Bool? = nil, sampleList: SampleList? = nil, returnsResult: Bool = false
+            sheet: PresentationSettings.Sheet? = nil, dismissible: Bool? = nil, sampleList: SampleList? = nil, returnsResult: Bool = false,
+            holdsLinks: Bool = false
         ) {
             self.flow = flow
+            self.holdsLinks = holdsLinks
             self.returnsResult = returnsResult
             self.sampleList = sampleList
             self.sheet = sheet

@@ -5,7 +5,7 @@ extension CoordinatorTree {
     /// nodes that come back — then new nodes in the order they were shown), `stackChanged` (a
     /// set-root that moved nodes it kept), `paramsChanged`, then `tabSelected` (also after every
     /// switch into a tab bar), `sizeClassChanged`, `displayModeChanged`, `presentationChanged` as the operation reported them,
-    /// `flagsChanged` and `pendingChanged`, each at most once with its final value, then
+    /// `flagsChanged`, `pendingChanged` and `heldLinksChanged`, each at most once with its final value, then
     /// `uiChanged` and `resultConsumed` as the operation reported them.
     ///
     /// An empty block means the operation changed nothing (selecting the selected tab, setting
@@ -61,6 +61,7 @@ extension CoordinatorTree {
         }
         if flags != old.flags { block.append(.flagsChanged(flags.sorted())) }
         if pending != old.pending { block.append(.pendingChanged(pending)) }
+        if heldLinks != old.heldLinks { block.append(.heldLinksChanged(heldLinks)) }
         for event in operationEvents {
             if case .uiChanged = event { block.append(event) }
         }

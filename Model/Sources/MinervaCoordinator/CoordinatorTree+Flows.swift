@@ -1,7 +1,7 @@
 extension CoordinatorTree {
     /// Sets and clears session flags, then follows the launch rules: when they now choose
     /// another flow, the session switches to it in the same change. Clearing a flag that was
-    /// set (signing out) drops a pending deep link.
+    /// set (signing out) drops a pending deep link and the held ones.
     /// - Parameters:
     ///   - set: flags to set.
     ///   - clear: flags to clear; a flag in both is set.
@@ -15,7 +15,10 @@ extension CoordinatorTree {
         let before = flags
         flags.subtract(clear)
         flags.formUnion(set)
-        if !before.isSubset(of: flags), pending?.link != nil { pending = nil }
+        if !before.isSubset(of: flags) {
+            if pending?.link != nil { pending = nil }
+            dropHeldLinks()
+        }
         return followLaunch()
     }
 

@@ -43,6 +43,8 @@ extension CoordinatorTree {
                 flags = Set(newFlags)
             case .pendingChanged(let newPending):
                 pending = newPending
+            case .heldLinksChanged(let links):
+                heldLinks = links
             case .stackChanged(let navigator, let stack):
                 if let owner = owners[navigator] { restack(navigator, stack, owner: owner, added: added) }
             case .presentationChanged(let node, let selected, let dismissible):

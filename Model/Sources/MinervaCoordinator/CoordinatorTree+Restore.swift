@@ -61,6 +61,8 @@ extension CoordinatorTree {
         // then does not come back (a guard's target comes back with its flow).
         if target.pending?.link != nil || target.pending == nil { next.pending = pending?.link.map(Pending.link) }
         next.run(app)
+        // Held links arrived after the version gone back to: a restore drops them.
+        next.dropHeldLinks()
         next.flags = flags
         next.nextNodeNumber = max(nextNodeNumber, target.nextNodeNumber)
         next.nextNavigatorNumber = max(nextNavigatorNumber, target.nextNavigatorNumber)

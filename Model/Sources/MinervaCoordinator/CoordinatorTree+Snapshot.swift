@@ -28,6 +28,12 @@ extension CoordinatorTree {
         if let selectedTab { writer.field("selectedTab", selectedTab) }
         if sizeClass != .regular { writer.field("sizeClass", sizeClass.rawValue) }
         if displayMode != .automatic { writer.field("displayMode", displayMode.rawValue) }
+        if !heldLinks.isEmpty {
+            writer.key("heldLinks")
+            writer.beginArray()
+            for url in heldLinks { writer.string(url) }
+            writer.endArray()
+        }
         if let pending {
             writer.key("pending")
             pending.writeSnapshot(into: &writer)
@@ -84,6 +90,7 @@ extension CoordinatorTree {
             selectedTab = try reader.optionalString("selectedTab")
             sizeClass = try reader.optionalEnumValue("sizeClass", as: SizeClass.self) ?? .regular
             displayMode = try reader.optionalEnumValue("displayMode", as: SplitDisplayMode.self) ?? .automatic
+            heldLinks = try reader.optionalStrings("heldLinks") ?? []
             flags = Set(try reader.strings("flags"))
             for node in try reader.objects("nodes", keys: Self.nodeKeys, Self.node) { nodes[node.id] = node }
             for navigator in try reader.objects("navigators", keys: Self.navigatorKeys, Self.navigator) { addNavigator(navigator) }

@@ -28,6 +28,10 @@ public struct CoordinatorTree: Sendable {
     /// A guarded target waiting for its `otherwise` flow to finish, or a deep link waiting for
     /// its flow.
     public internal(set) var pending: Pending?
+    /// Deep links that arrived while the focus was a screen that holds links (`holdsLinks`),
+    /// oldest first: they apply, in order, once the focus is no longer such a screen
+    /// (``releaseHeldLinks()``). At most ``maximumHeldLinks``.
+    public internal(set) var heldLinks: [String] = []
     /// The horizontal size class the session's device reports (`regular` until it says).
     public internal(set) var sizeClass: SizeClass = .regular
     /// Which columns a split view shows at regular width (``setDisplayMode(_:)``); `automatic`
@@ -257,6 +261,6 @@ extension CoordinatorTree: Equatable {
             && lhs.navigatorOrder == rhs.navigatorOrder
             && lhs.nextNodeNumber == rhs.nextNodeNumber && lhs.nextNavigatorNumber == rhs.nextNavigatorNumber
             && lhs.selectedTab == rhs.selectedTab && lhs.flags == rhs.flags && lhs.pending == rhs.pending && lhs.flow == rhs.flow
-            && lhs.sizeClass == rhs.sizeClass && lhs.displayMode == rhs.displayMode
+            && lhs.sizeClass == rhs.sizeClass && lhs.displayMode == rhs.displayMode && lhs.heldLinks == rhs.heldLinks
     }
 }

@@ -17,6 +17,8 @@ public enum NavigationEvent: Hashable, Sendable {
     case flagsChanged([String])
     /// A guarded target or a deep link is kept, replaced or dropped (`nil`).
     case pendingChanged(Pending?)
+    /// The deep links a screen holds changed (one arrived, or they applied or were dropped): all of them now.
+    case heldLinksChanged([String])
     /// The session switched root flows: every node of the old one left (reason `flowChanged`)
     /// and the new one's base navigators stand empty until its `added` events.
     case flowChanged(FlowChange)
@@ -61,7 +63,7 @@ public enum NavigationEvent: Hashable, Sendable {
         case .removed(let removed): removed.node
         case .finished(let finished): finished.node
         case .paramsChanged(let node, _), .uiChanged(let node, _), .resultConsumed(let node, _), .presentationChanged(let node, _, _): node
-        case .tabSelected, .flagsChanged, .pendingChanged, .stackChanged, .flowChanged, .sizeClassChanged, .displayModeChanged: nil
+        case .tabSelected, .flagsChanged, .pendingChanged, .stackChanged, .flowChanged, .sizeClassChanged, .displayModeChanged, .heldLinksChanged: nil
         }
     }
 }

@@ -20,7 +20,11 @@
 ///
 /// Version 5 adds a split view's display mode (`POST …/display-mode`, the event
 /// `displayModeChanged`, the state document's `displayMode`): which columns show at regular width.
+///
+/// Version 6 adds screens that hold links (`holdsLinks`): a deep link that arrives while such a
+/// screen is the focus waits in `heldLinks` (`heldLinksChanged`), at most four, and every change
+/// after which the focus no longer holds links applies them, in order, in its block.
 public enum ModelVersion {
     /// The version this build's step runs.
-    public static let current = 5
+    public static let current = 6
 }

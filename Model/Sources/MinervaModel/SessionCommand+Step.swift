@@ -58,7 +58,7 @@ extension SessionCommand {
                 try tree.changePresentation(of: node, selected: selected, dismissible: dismissible)
             }
         case let .deepLink(url):
-            return try navigation(&state) { tree throws(NavigationError) in try tree.deepLink(url).events }
+            return try navigation(&state) { tree throws(NavigationError) in try tree.followLink(url) }
         case let .finish(node, statusText, value):
             let node = try Self.resolve(node: node, in: state.tree)
             let status = try Self.enumValue(statusText, field: "result.status", as: CoordinatorTree.FlowStatus.self)

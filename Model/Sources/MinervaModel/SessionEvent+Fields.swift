@@ -85,6 +85,9 @@ extension SessionEvent.Change {
             case (.record, let pending?): pending.writeSnapshot(into: &writer)
             case (.record, nil): writer.null()
             }
+        case .navigation(.heldLinksChanged(let links)):
+            writer.key("links")
+            writer.value(.array(links.map(JSONValue.string)))
         case .navigation(.flowChanged(let change)):
             writer.field("from", change.from)
             writer.field("to", change.to)

@@ -11,7 +11,7 @@ extension SessionEvent {
     /// releases add have their places settled here too, between the present ones:
     /// `appChanged`, `removed`, `finished`, `flowChanged`, `added`, `stackChanged`,
     /// `paramsChanged`, `tabSelected`, `sizeClassChanged`, `displayModeChanged`, `presentationChanged`,
-    /// `flagsChanged`, `pendingChanged`, `uiChanged`, `resultConsumed`, `listChanged`,
+    /// `flagsChanged`, `pendingChanged`, `heldLinksChanged`, `uiChanged`, `resultConsumed`, `listChanged`,
     /// `unchanged` (which a block holds alone).
     public enum Kind: String, CaseIterable, Sendable, Comparable {
         case appChanged
@@ -27,6 +27,7 @@ extension SessionEvent {
         case presentationChanged
         case flagsChanged
         case pendingChanged
+        case heldLinksChanged
         case uiChanged
         case resultConsumed
         case listChanged
@@ -49,10 +50,11 @@ extension SessionEvent {
             case .presentationChanged: 10
             case .flagsChanged: 11
             case .pendingChanged: 12
-            case .uiChanged: 13
-            case .resultConsumed: 14
-            case .listChanged: 15
-            case .unchanged: 16
+            case .heldLinksChanged: 13
+            case .uiChanged: 14
+            case .resultConsumed: 15
+            case .listChanged: 16
+            case .unchanged: 17
             }
         }
 
@@ -80,6 +82,7 @@ extension SessionEvent.Change {
         case .navigation(.tabSelected): .tabSelected
         case .navigation(.flagsChanged): .flagsChanged
         case .navigation(.pendingChanged): .pendingChanged
+        case .navigation(.heldLinksChanged): .heldLinksChanged
         case .navigation(.stackChanged): .stackChanged
         case .navigation(.flowChanged): .flowChanged
         case .navigation(.paramsChanged): .paramsChanged

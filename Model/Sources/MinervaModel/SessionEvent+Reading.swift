@@ -6,7 +6,7 @@ extension SessionEvent {
     public static let wireKeys: JSONKeys = [
         "seq", "version", "at", "final", "focus", "type", "node", "list", "from", "screen", "params", "parent", "navigator", "presentation",
         "presentedBy", "embedded", "reason", "result", "held", "tab", "flags", "pending", "stack", "to", "navigators", "ui", "title", "sheet",
-        "anchor", "dismissible", "selected", "horizontal", "mode", "nextNode", "nextNavigator", "device", "deviceSeq",
+        "anchor", "dismissible", "selected", "horizontal", "mode", "links", "nextNode", "nextNavigator", "device", "deviceSeq",
     ]
 
     /// Reads an event as the API shows it, for a session that runs `app`.
@@ -88,6 +88,8 @@ extension SessionEvent.Change {
             case (.record, _):
                 self = .navigation(.pendingChanged(try reader.optionalObject("pending", keys: Pending.snapshotKeys, Pending.init(reader:))))
             }
+        case .heldLinksChanged:
+            self = .navigation(.heldLinksChanged(try reader.strings("links")))
         case .flowChanged:
             let bases =
                 switch form {

@@ -14,6 +14,7 @@ extension SessionEvent {
             return fixed + pending.steps.reduce(0) { $0 + 64 + JSONValue.object($1.params).encodedByteCount }
         case .navigation(.pendingChanged(.link(let link))): return fixed + link.url.utf8.count + link.flow.utf8.count
         case .navigation(.pendingChanged(nil)): return fixed
+        case .navigation(.heldLinksChanged(let links)): return fixed + links.reduce(0) { $0 + $1.utf8.count + 3 }
         case .navigation(.flowChanged(let change)): return fixed + change.bases.count * 32
         case .navigation(.paramsChanged(_, let params)): return fixed + JSONValue.object(params).encodedByteCount
         case .navigation(.stackChanged(_, let stack)): return fixed + stack.count * 8

@@ -30,7 +30,9 @@ extension SessionState {
                 code: "device_seq_applied")
         }
         var next = self
-        let changes = try command.apply(to: &next, limits: limits)
+        var changes = try command.apply(to: &next, limits: limits)
+        // Links a screen held apply once it is no longer the focus, whatever moved it.
+        if !command.isRestore { changes += next.tree.releaseHeldLinks().map { .navigation($0) } }
         guard
             let block = next.recordBlock(changes, from: self, at: at, listHistoryBudget: limits.listHistoryBudget, numbered: numbered)
         else { return nil }

@@ -94,6 +94,12 @@ public enum StateDocument {
         }
         writer.key("pending")
         write(tree.pending, into: &writer)
+        if !tree.heldLinks.isEmpty {
+            writer.key("heldLinks")
+            writer.beginArray()
+            for url in tree.heldLinks { writer.string(url) }
+            writer.endArray()
+        }
         if let restored { write(restored, state: state, into: &writer) }
         if !state.devices.isEmpty {
             writer.key("devices")

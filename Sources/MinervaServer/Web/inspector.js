@@ -152,6 +152,8 @@ function renderSession() {
       : state.pending
         ? h("span", {}, steps(state.pending.steps), state.pending.flow ? none(` after flow ${state.pending.flow}`) : null)
         : none()],
+    state.heldLinks?.length ? ["held links", h("span", { "data-testid": "held-links" },
+      state.heldLinks.map((url) => h("code", {}, url)), none(" wait for the focus to leave"))] : null,
     ["updates", h("span", { "data-testid": "updates" }, UPDATES[store.updates] ?? store.updates)],
   ].filter(Boolean);
   sessionEl.replaceChildren(h("dl", { class: "kv" },
@@ -181,6 +183,8 @@ function describeEvent(event) {
       return [h("b", {}, event.tab), h("span")];
     case "flagsChanged":
       return [event.flags?.length ? event.flags.join(", ") : h("span", { class: "muted" }, "none"), h("span")];
+    case "heldLinksChanged":
+      return [event.links?.length ? event.links.join("  ") : h("span", { class: "muted" }, "none held"), h("span", { class: "badge" }, "held links")];
     case "pendingChanged":
       if (event.pending?.operation === "deepLink") {
         return [[event.pending.url, h("span", { class: "muted" }, " for ", event.pending.flow)], h("span", { class: "badge" }, "link")];

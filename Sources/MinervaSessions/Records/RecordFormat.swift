@@ -32,9 +32,14 @@ import MinervaJSON
 ///
 /// Format 8 is what a split view's display mode added: the event `displayModeChanged`, and a head
 /// whose tree says a mode other than `automatic` (`displayMode`).
+///
+/// Format 9 is what screens that hold links added: the event `heldLinksChanged`, and a head whose
+/// tree holds links (`heldLinks`), which a release before it would drop.
 enum RecordFormat {
     /// The newest format this build reads and writes.
-    static let current = 8
+    static let current = 9
+    /// The format of an event or head that carries held deep links.
+    static let heldLinks = 9
     /// The format of an event or head that carries a split view's display mode.
     static let displayModes = 8
     /// The format of an event or head that carries what changes numbered per device added.
@@ -57,10 +62,14 @@ enum RecordFormat {
     ///   - carriesCounters: whether it is an event that carries id counters.
     ///   - numbered: whether it is an event that names its device's change.
     ///   - carriesDisplayMode: whether it is an event that changes a split view's display mode.
+    ///   - holdsLinks: whether it is an event that changes the held deep links.
     static func oldest(
-        usesFlows: Bool, usesPresentableState: Bool, carriesCounters: Bool = false, numbered: Bool = false, carriesDisplayMode: Bool = false
+        usesFlows: Bool, usesPresentableState: Bool, carriesCounters: Bool = false, numbered: Bool = false, carriesDisplayMode: Bool = false,
+        holdsLinks: Bool = false
     ) -> Int {
-        carriesDisplayMode ? displayModes : numbered ? devices : carriesCounters ? counters : usesPresentableState ? presentable : usesFlows ? flows : plain
+        if holdsLinks { return heldLinks }
+        if carriesDisplayMode { return displayModes }
+        return numbered ? devices : carriesCounters ? counters : usesPresentableState ? presentable : usesFlows ? flows : plain
     }
 
     /// The format a record is in (1 without a `format` member), read before anything else of the

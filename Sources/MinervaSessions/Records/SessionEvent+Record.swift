@@ -13,7 +13,8 @@ extension SessionEvent {
             "format",
             RecordFormat.oldest(
                 usesFlows: change.usesFlows, usesPresentableState: focus != nil || change.usesPresentableState, carriesCounters: counters != nil,
-                numbered: device != nil, carriesDisplayMode: change.kind == .displayModeChanged))
+                numbered: device != nil, carriesDisplayMode: change.kind == .displayModeChanged,
+                holdsLinks: change.kind == .heldLinksChanged))
         writer.field("version", version)
         writer.field("at", at)
         if isFinal { writer.field("final", true) }
@@ -33,7 +34,7 @@ extension SessionEvent {
     /// The members an event record may carry.
     private static let recordKeys: JSONKeys = [
         "format", "version", "at", "final", "type", "node", "list", "from", "screen", "params", "parent", "navigator", "presentation",
-        "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending", "stack", "to", "checkpoint", "bases", "ui", "title", "sheet", "anchor", "dismissible", "selected", "horizontal", "mode", "focus", "held",
+        "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending", "stack", "to", "checkpoint", "bases", "ui", "title", "sheet", "anchor", "dismissible", "selected", "horizontal", "mode", "links", "focus", "held",
         "nextNode", "nextNavigator", "device", "deviceSeq",
     ]
 

@@ -109,6 +109,8 @@ public struct AppScreen: Codable, Hashable, Sendable {
     public var dismissible: Bool?
     /// `true` when a flow of it that finishes, any way, leaves its result on its parent until taken.
     public var result: Bool?
+    /// `true` when deep links wait while one of its nodes is the focus (``SessionState/heldLinks``).
+    public var holdsLinks: Bool?
     /// The flag it needs, when guarded.
     public var requires: String?
     /// The screen shown first when the flag is missing.

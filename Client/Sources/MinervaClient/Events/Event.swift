@@ -36,6 +36,8 @@ public enum Event: Codable, Hashable, Sendable {
     case flagsChanged(Logged<FlagsChanged>)
     /// A pending target or link was kept, replaced or dropped.
     case pendingChanged(Logged<PendingChanged>)
+    /// The deep links a screen holds changed.
+    case heldLinksChanged(Logged<HeldLinksChanged>)
     /// A node's UI state was replaced.
     case uiChanged(Logged<UIChanged>)
     /// The parent's client took a flow's result.
@@ -68,6 +70,7 @@ public enum Event: Codable, Hashable, Sendable {
         case PresentationChanged.type: self = .presentationChanged(try Logged(from: decoder))
         case FlagsChanged.type: self = .flagsChanged(try Logged(from: decoder))
         case PendingChanged.type: self = .pendingChanged(try Logged(from: decoder))
+        case HeldLinksChanged.type: self = .heldLinksChanged(try Logged(from: decoder))
         case UIChanged.type: self = .uiChanged(try Logged(from: decoder))
         case ResultConsumed.type: self = .resultConsumed(try Logged(from: decoder))
         case ListChanged.type: self = .listChanged(try Logged(from: decoder))
@@ -97,6 +100,7 @@ public enum Event: Codable, Hashable, Sendable {
         case .presentationChanged(let event): event
         case .flagsChanged(let event): event
         case .pendingChanged(let event): event
+        case .heldLinksChanged(let event): event
         case .uiChanged(let event): event
         case .resultConsumed(let event): event
         case .listChanged(let event): event
@@ -121,6 +125,7 @@ public enum Event: Codable, Hashable, Sendable {
         case .presentationChanged(let event): event.fields
         case .flagsChanged(let event): event.fields
         case .pendingChanged(let event): event.fields
+        case .heldLinksChanged(let event): event.fields
         case .uiChanged(let event): event.fields
         case .resultConsumed(let event): event.fields
         case .listChanged(let event): event.fields

@@ -67,6 +67,20 @@ public struct SizeClassChanged: EventChange {
     }
 }
 
+/// The deep links a screen holds changed (``SessionState/heldLinks``): one arrived while the focus
+/// held links, or they applied (their events come before this one) or were dropped.
+public struct HeldLinksChanged: EventChange {
+    /// `heldLinksChanged`.
+    public static let type = "heldLinksChanged"
+    /// Every link still held, oldest first.
+    public var links: [String]
+
+    /// Creates the change (the client reads them from the server; tests and previews make them).
+    public init(links: [String]) {
+        self.links = links
+    }
+}
+
 /// The columns a regular-width split view shows changed (``SessionState/displayMode``).
 public struct DisplayModeChanged: EventChange {
     /// `displayModeChanged`.

@@ -7692,11 +7692,24 @@ internal struct Client: APIProtocol {
     /// clearing a flag drops it. While a guarded target holds the one pending slot, such a
     /// link is `409`: finish or dismiss the guard's flow first.
     ///
+    /// **While the focus is a screen that holds links** (`holdsLinks` in the app description:
+    /// a transfer's confirm step), the link waits: `200`, version +1, one `heldLinksChanged`
+    /// with every held link, oldest first (the state's `heldLinks`), and nothing shown changes.
+    /// It is held only if it could be followed now (the refusals below apply at once). At most
+    /// 4 are held (`409` with code `links_held` for a fifth). Every change after which the focus
+    /// is not such a screen (a pop, a dismiss, a finish, a tab selected, a collapse) applies
+    /// them, oldest first, in its own block, followed by `heldLinksChanged []`; one that lands on
+    /// a screen that holds links keeps the rest waiting, and one that can no longer be followed
+    /// then (its route gone with an app reload, a guarded target in the pending slot) is dropped.
+    /// Clearing a flag (signing out) drops them; a restore drops them too. (Until this release
+    /// a link applied at once whatever was shown, taking a transfer's confirm step away.)
+    ///
     /// `404`: no route matches (a near miss names the route meant; a link with another
     /// scheme, an `http` universal link or one on another host is told what to send).
     /// `409`: the route's flow comes before the session's in `launch` (the message names
     /// the flags under which the session shows it), or a later flow's link meets a guarded
-    /// target in the pending slot. `422`/`409`/`404`: a step fails.
+    /// target in the pending slot, or the focus holds 4 links already (`links_held`).
+    /// `422`/`409`/`404`: a step fails.
     ///
     ///
     /// - Remark: HTTP `POST /v1/sessions/{id}/deep-link`.

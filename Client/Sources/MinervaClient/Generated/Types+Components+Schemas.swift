@@ -1293,6 +1293,62 @@ extension Components {
                 try self.value2.encode(to: encoder)
             }
         }
+        /// The deep links a screen holds changed: one arrived while the focus held links, or they applied (their own events come before it in the block) or were dropped (a flag cleared, a restore). `links` is every link still held, oldest first (empty: none).
+        ///
+        /// - Remark: Generated from `#/components/schemas/HeldLinksChangedEvent`.
+        internal struct HeldLinksChangedEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/HeldLinksChangedEvent/value1`.
+            internal var value1: Components.Schemas.EventFields
+            /// - Remark: Generated from `#/components/schemas/HeldLinksChangedEvent/value2`.
+            internal struct Value2Payload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/HeldLinksChangedEvent/value2/type`.
+                internal enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case heldLinksChanged = "heldLinksChanged"
+                }
+                /// - Remark: Generated from `#/components/schemas/HeldLinksChangedEvent/value2/type`.
+                internal var _type: Components.Schemas.HeldLinksChangedEvent.Value2Payload._TypePayload
+                /// - Remark: Generated from `#/components/schemas/HeldLinksChangedEvent/value2/links`.
+                internal var links: [Swift.String]
+                /// Creates a new `Value2Payload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - links:
+                internal init(
+                    _type: Components.Schemas.HeldLinksChangedEvent.Value2Payload._TypePayload,
+                    links: [Swift.String]
+                ) {
+                    self._type = _type
+                    self.links = links
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case links
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/HeldLinksChangedEvent/value2`.
+            internal var value2: Components.Schemas.HeldLinksChangedEvent.Value2Payload
+            /// Creates a new `HeldLinksChangedEvent`.
+            ///
+            /// - Parameters:
+            ///   - value1:
+            ///   - value2:
+            internal init(
+                value1: Components.Schemas.EventFields,
+                value2: Components.Schemas.HeldLinksChangedEvent.Value2Payload
+            ) {
+                self.value1 = value1
+                self.value2 = value2
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                self.value1 = try .init(from: decoder)
+                self.value2 = try .init(from: decoder)
+            }
+            internal func encode(to encoder: any Swift.Encoder) throws {
+                try self.value1.encode(to: encoder)
+                try self.value2.encode(to: encoder)
+            }
+        }
         /// The device's horizontal size class changed (`POST …/size-class`). No node comes or goes; a split view's `collapsed`, `compactStack` and the focus follow it.
         ///
         /// - Remark: Generated from `#/components/schemas/SizeClassChangedEvent`.
@@ -1566,7 +1622,7 @@ extension Components {
                 case embedded
             }
         }
-        /// One entry of the session's change log. Every successful mutation appends a block of events, all with the `version` it produced, in this order: `appChanged` (first, alone or followed by the flow switch it causes), `removed` (top-most first, as the screens stood before), `finished`, `flowChanged`, `added` (in the order the nodes were shown), then `stackChanged` (a set-root that moved nodes it kept), `paramsChanged`, `tabSelected`, `sizeClassChanged`, `displayModeChanged`, `presentationChanged`, `flagsChanged` and `pendingChanged` (each at most once, with its final value), `uiChanged`, `resultConsumed` and `listChanged`. The last event of a block carries `"final": true` and the `focus` after the block (and the id counters, when the block's `added` events do not give them).
+        /// One entry of the session's change log. Every successful mutation appends a block of events, all with the `version` it produced, in this order: `appChanged` (first, alone or followed by the flow switch it causes), `removed` (top-most first, as the screens stood before), `finished`, `flowChanged`, `added` (in the order the nodes were shown), then `stackChanged` (a set-root that moved nodes it kept), `paramsChanged`, `tabSelected`, `sizeClassChanged`, `displayModeChanged`, `presentationChanged`, `flagsChanged`, `pendingChanged` and `heldLinksChanged` (each at most once, with its final value), `uiChanged`, `resultConsumed` and `listChanged`. The last event of a block carries `"final": true` and the `focus` after the block (and the id counters, when the block's `added` events do not give them).
         ///
         /// - Remark: Generated from `#/components/schemas/Event`.
         internal typealias Event = MinervaClient.Event
@@ -2897,6 +2953,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AppScreen/result`.
             internal var result: Swift.Bool?
+            /// `true`: while a node of it is the focus, deep links wait (the state's `heldLinks`) and apply, in order, once it no longer is (`POST …/deep-link`). Absent: links apply at once.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppScreen/holdsLinks`.
+            internal var holdsLinks: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/AppScreen/sampleList`.
             internal var sampleList: Components.Schemas.AppSampleList?
             /// The session flag the screen requires (a guard).
@@ -2945,6 +3005,7 @@ extension Components {
             ///   - sheet: The detents it is presented with when its style is a sheet (a present may give others).
             ///   - dismissible: `false`: the user may not swipe it away, nor back-swipe it when pushed (nor swipe away a presented navigator whose stack holds it); `POST …/nodes/{node}/presentation` changes it on a shown node.
             ///   - result: `true`: it returns a result: a flow of it that finishes, any way, leaves its result on its parent until taken. Absent: only a finish with a value leaves one.
+            ///   - holdsLinks: `true`: while a node of it is the focus, deep links wait (the state's `heldLinks`) and apply, in order, once it no longer is (`POST …/deep-link`). Absent: links apply at once.
             ///   - sampleList:
             ///   - requires: The session flag the screen requires (a guard).
             ///   - otherwise: The flow shown instead while the flag is missing.
@@ -2959,6 +3020,7 @@ extension Components {
                 sheet: Components.Schemas.Sheet? = nil,
                 dismissible: Swift.Bool? = nil,
                 result: Swift.Bool? = nil,
+                holdsLinks: Swift.Bool? = nil,
                 sampleList: Components.Schemas.AppSampleList? = nil,
                 requires: Swift.String? = nil,
                 otherwise: Components.Schemas.AppScreen.OtherwisePayload? = nil
@@ -2973,6 +3035,7 @@ extension Components {
                 self.sheet = sheet
                 self.dismissible = dismissible
                 self.result = result
+                self.holdsLinks = holdsLinks
                 self.sampleList = sampleList
                 self.requires = requires
                 self.otherwise = otherwise
@@ -2988,6 +3051,7 @@ extension Components {
                 case sheet
                 case dismissible
                 case result
+                case holdsLinks
                 case sampleList
                 case requires
                 case otherwise
@@ -3523,7 +3587,7 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/ErrorDetail`.
         internal struct ErrorDetail: Codable, Hashable, Sendable {
-            /// What kind of error, for programs: `invalid_request` (400), `unauthorized` (401), `forbidden` (403), `not_found` (404), `method_not_allowed` (405), `precondition_failed` (412), `payload_too_large` (413), `uri_too_long` (414), `unprocessable` (422), `headers_too_large` (431), `conflict` (409), `app_changed` (410, or 409), `not_visible`, `covered` and `not_dismissible` (409: a device cannot show the change, or the user cannot have done it), `removed` and `device_seq_gap` (409), `rate_limited` (429), `unavailable` (503). The set is open: later releases add codes (a client treats a code it does not know by the answer's status).
+            /// What kind of error, for programs: `invalid_request` (400), `unauthorized` (401), `forbidden` (403), `not_found` (404), `method_not_allowed` (405), `precondition_failed` (412), `payload_too_large` (413), `uri_too_long` (414), `unprocessable` (422), `headers_too_large` (431), `conflict` (409), `app_changed` (410, or 409), `not_visible`, `covered` and `not_dismissible` (409: a device cannot show the change, or the user cannot have done it), `removed`, `device_seq_gap` and `links_held` (409), `rate_limited` (429), `unavailable` (503). The set is open: later releases add codes (a client treats a code it does not know by the answer's status).
             ///
             /// - Remark: Generated from `#/components/schemas/ErrorDetail/code`.
             internal var code: Swift.String
@@ -3534,7 +3598,7 @@ extension Components {
             /// Creates a new `ErrorDetail`.
             ///
             /// - Parameters:
-            ///   - code: What kind of error, for programs: `invalid_request` (400), `unauthorized` (401), `forbidden` (403), `not_found` (404), `method_not_allowed` (405), `precondition_failed` (412), `payload_too_large` (413), `uri_too_long` (414), `unprocessable` (422), `headers_too_large` (431), `conflict` (409), `app_changed` (410, or 409), `not_visible`, `covered` and `not_dismissible` (409: a device cannot show the change, or the user cannot have done it), `removed` and `device_seq_gap` (409), `rate_limited` (429), `unavailable` (503). The set is open: later releases add codes (a client treats a code it does not know by the answer's status).
+            ///   - code: What kind of error, for programs: `invalid_request` (400), `unauthorized` (401), `forbidden` (403), `not_found` (404), `method_not_allowed` (405), `precondition_failed` (412), `payload_too_large` (413), `uri_too_long` (414), `unprocessable` (422), `headers_too_large` (431), `conflict` (409), `app_changed` (410, or 409), `not_visible`, `covered` and `not_dismissible` (409: a device cannot show the change, or the user cannot have done it), `removed`, `device_seq_gap` and `links_held` (409), `rate_limited` (429), `unavailable` (503). The set is open: later releases add codes (a client treats a code it does not know by the answer's status).
             ///   - message: What is wrong and what to do about it, for a person.
             internal init(
                 code: Swift.String,

@@ -43,6 +43,8 @@ public struct SessionState: Codable, Hashable, Sendable {
     public var unknownScreens: [String]?
     /// A guarded target waiting for its flow, or a deep link waiting for its flow; nil when none.
     public var pending: Pending?
+    /// Deep links that wait while the focus is a screen that holds links, oldest first; nil when none.
+    public var heldLinks: [String]?
     /// Per device that numbered a change of the session (`Minerva-Device-Change`): the newest number
     /// the session applied and the version that change made; nil while no device numbered one.
     public var devices: [String: DeviceMark]?
@@ -54,7 +56,8 @@ public struct SessionState: Codable, Hashable, Sendable {
         id: String, version: Int, layout: Layout, flow: String, appVersion: String, focus: String, nextNode: Int, nextNavigator: Int,
         sizeClass: SizeClass? = nil, displayMode: SplitDisplayMode? = nil,
         collapsed: Bool? = nil, compactStack: [String]? = nil, root: Node, navigators: [Navigator], tabs: Tabs? = nil,
-        flags: [String] = [], unknownScreens: [String]? = nil, pending: Pending? = nil, devices: [String: DeviceMark]? = nil, lastEvent: Int
+        flags: [String] = [], unknownScreens: [String]? = nil, pending: Pending? = nil, heldLinks: [String]? = nil,
+        devices: [String: DeviceMark]? = nil, lastEvent: Int
     ) {
         self.id = id
         self.version = version
@@ -74,6 +77,7 @@ public struct SessionState: Codable, Hashable, Sendable {
         self.flags = flags
         self.unknownScreens = unknownScreens
         self.pending = pending
+        self.heldLinks = heldLinks
         self.devices = devices
         self.lastEvent = lastEvent
     }
