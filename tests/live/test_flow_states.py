@@ -257,8 +257,14 @@ def test_links_wait_while_the_confirm_step_is_shown_and_apply_in_order_when_it_l
     # in order, in the same block.
     state, block = session.block("POST", "/pop", {})
     assert block[-1]["type"] == "heldLinksChanged" and block[-1]["links"] == []
-    assert "heldLinks" not in state and state["tabs"]["selected"] == "invest"
-    assert node_of(state, state["focus"])["screen"] in ("fund", "investorQuiz")
+    # The last link, into the guarded invest tab, waits behind its guard as one followed at once would.
+    assert "heldLinks" not in state and state["tabs"]["selected"] == "accounts"
+    assert node_of(state, state["focus"])["screen"] == "investorQuiz" and state["pending"]["operation"] == "selectTab"
+    # One block: the step popped, the transfer sheet the first link took away, what the links
+    # left shown (the first account replaced by the second never showed), the guard's wait.
+    assert [(event["type"], event.get("screen")) for event in block] == [
+        ("removed", "confirmTransfer"), ("removed", "transfer"), ("finished", "transfer"), ("added", "payee"), ("added", "account"),
+        ("added", "investorQuiz"), ("pendingChanged", None), ("heldLinksChanged", None)]
 
 
 def test_signing_out_drops_the_links_a_screen_holds(apps):
