@@ -63,6 +63,7 @@ import TestSupport
         var liveAt: [Int: Set<NodeID>] = [1: Set(try harness.state(of: session).tree.nodes.keys)]
         var applied = 0
         var lastReported = "regular"
+        var heldLinks = 0
         for round in 0..<300 {
             if let storage, round % 37 == 36 {
                 // A new process rebuilds the session from its head and the events after it, however
@@ -94,6 +95,10 @@ import TestSupport
             } else {
                 #expect(after.tree.displayMode == .automatic)
             }
+            // Links wait only while the focus holds them, never more than the bound.
+            #expect(after.tree.heldLinks.isEmpty || after.tree.focusHoldsLinks, "links held after \(command) while the focus holds none")
+            #expect(after.tree.heldLinks.count <= CoordinatorTree.maximumHeldLinks)
+            if !after.tree.heldLinks.isEmpty { heldLinks += 1 }
             switch outcome {
             case .failure:
                 #expect(after.version == before.version && after.lastEvent == before.lastEvent, "a refused \(command) changed the session")
@@ -115,6 +120,8 @@ import TestSupport
             }
         }
         #expect(applied > 50)
+        // An app with a screen that holds links held some on the way (seeds 3, 6 and 7 have one).
+        if app.screens.values.contains(where: \.holdsLinks) { #expect(heldLinks > 0) }
         // Replaying added and removed from any earlier version gives exactly the live nodes now.
         let now = try harness.state(of: session)
         let events = recorder.received.flatMap { $0 }

@@ -1,7 +1,8 @@
 import MinervaCoordinator
 import TestSupport
 
-/// Random app descriptions: a few screens pushed or presented, some with params, one guarded,
+/// Random app descriptions: a few screens pushed or presented, some with params, some that hold
+/// links, one guarded,
 /// a single root, tabs (adapting to a sidebar or not) or a split view of two or three columns, and
 /// routes through them.
 enum RandomApps {
@@ -16,6 +17,7 @@ enum RandomApps {
             if index > 1, Bool.random(using: &random) { fields.append(#""presentation": "present""#) }
             if index > 1, Int.random(in: 0..<4, using: &random) == 0 { fields.append(#""params": ["id"]"#) }
             if Int.random(in: 0..<4, using: &random) == 0 { fields.append(#""embedInNavigation": true"#) }
+            if index > 1, Int.random(in: 0..<4, using: &random) == 0 { fields.append(#""holdsLinks": true"#) }
             entries.append("\"\(screen)\": {\(fields.joined(separator: ", "))}")
         }
         entries.append(#""secret": {"requires": "signedIn", "otherwise": {"screen": "login"}}"#)
