@@ -44,9 +44,10 @@ extension MinervaAPI {
     private func stream(
         _ session: LiveSession, after: Int, from address: ClientAddressGroup?, _ exchange: Exchange
     ) throws(APIError) -> HTTPReply {
-        if let refusal = streamQuota.withLock({ $0.take(session: session.id, address: address) }) { throw refusal }
+        let extraToken = exchange.grant != nil
+        if let refusal = streamQuota.withLock({ $0.take(session: session.id, address: address, extraToken: extraToken) }) { throw refusal }
         let follower = EventStreamFollower(after: after, grant: exchange.grant?.id) { [streamQuota, core, id = session.id] in
-            streamQuota.withLock { $0.release(session: id, address: address) }
+            streamQuota.withLock { $0.release(session: id, address: address, extraToken: extraToken) }
             core.forgetInactiveObservers(of: id)
         }
         var failure: SessionError?

@@ -13,10 +13,17 @@ extension MinervaAPI {
             (try body.string("scope"), try body.optionalString("label"))
         }
         guard let scope = try enumValue(scopeText, field: "scope", as: TokenScope.self) else { throw .unprocessable("field 'scope' is required") }
-        if let label, label.count > TokenGrant.maximumLabelLength {
-            throw .unprocessable("field 'label' has \(label.count) characters, over the \(TokenGrant.maximumLabelLength) a label may have")
+        if let label {
+            guard label.count <= TokenGrant.maximumLabelLength, label.utf8.count <= TokenGrant.maximumLabelBytes else {
+                throw .unprocessable(
+                    "field 'label' has \(label.count) characters and \(label.utf8.count) bytes, over the \(TokenGrant.maximumLabelLength) and \(TokenGrant.maximumLabelBytes) a label may have")
+            }
+            guard !label.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw .unprocessable("field 'label' holds a control character; give a label of printable text")
+            }
         }
-        let issued = try throughCore { () throws(SessionError) in try core.issueToken(for: session, scope: scope, label: label) }
+        let named = label?.isEmpty == false ? label : nil
+        let issued = try throughCore { () throws(SessionError) in try core.issueToken(for: session, scope: scope, label: named) }
         var writer = JSONWriter(capacity: 192)
         writer.beginObject()
         Self.writeMembers(of: issued.grant, into: &writer)

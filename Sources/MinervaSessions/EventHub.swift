@@ -57,6 +57,17 @@ final class EventHub: Sendable {
         for subscriber in ended { subscriber.sessionEnded() }
     }
 
+    /// The extra tokens (their ids) that subscribers follow with, by session.
+    var grantFollowers: [String: Set<String>] {
+        subscribers.withLock { table in
+            var found: [String: Set<String>] = [:]
+            for (session, current) in table {
+                for subscriber in current { if let grant = subscriber.grant { found[session, default: []].insert(grant) } }
+            }
+            return found
+        }
+    }
+
     /// Forgets subscribers that no longer listen.
     func prune() {
         subscribers.withLock { table in

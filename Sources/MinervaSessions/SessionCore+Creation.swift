@@ -92,7 +92,7 @@ extension SessionCore {
         var tree = CoordinatorTree(app: app, layout: layout, flags: Set(flags))
         tree.setSizeClass(sizeClass)
         if let deepLink {
-            try SessionError.catching { () throws(NavigationError) in _ = try tree.followLink(deepLink) }
+            try SessionError.catching { () throws(NavigationError) in _ = try tree.deepLink(deepLink) }
             guard tree.nodes.count <= configuration.limits.maxNodes else {
                 throw .conflict("the deep link would make \(tree.nodes.count) nodes, over the limit of \(configuration.limits.maxNodes)")
             }

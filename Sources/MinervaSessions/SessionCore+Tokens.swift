@@ -7,7 +7,7 @@ extension SessionCore {
     /// revocation holds at once on every process). A token of neither kind is `unauthorized`.
     /// - Parameter checkingStore: as ``session(_:token:checkingStore:)``.
     public func authorize(_ id: String, token: String, checkingStore: Bool = true) throws(SessionError) -> (session: LiveSession, access: SessionAccess) {
-        guard token.hasPrefix(TokenGrant.secretPrefix), let grant = try grant(of: id, token: token) else {
+        guard TokenGrant.isSecret(token), let grant = try grant(of: id, token: token) else {
             return (try session(id, token: token, checkingStore: checkingStore), .owner)
         }
         guard let session = try find(id, token: nil, checkingStore: checkingStore) else { throw .unauthorized }
@@ -60,6 +60,19 @@ extension SessionCore {
         }
         guard revoked else { throw .notFound("no token \(Excerpt(grantID)) in this session; GET …/tokens lists those it has") }
         hub.end(session.id, grant: grantID)
+    }
+
+    /// Ends the streams and long polls here that follow with an extra token revoked since (on
+    /// another instance, or while they subscribed), reading the tokens of the sessions they follow
+    /// from the store: run at every resync of a shared store (at least once a second) and after a
+    /// subscriber with an extra token subscribed.
+    /// - Parameter session: only this session's, or every session's when `nil`.
+    func endRevokedFollowers(of session: String? = nil) {
+        let followed = hub.grantFollowers.filter { session == nil || $0.key == session }
+        for (id, grants) in followed {
+            guard let kept = try? Set(store.grants(of: id).map(\.id)) else { continue }
+            for grant in grants where !kept.contains(grant) { hub.end(id, grant: grant) }
+        }
     }
 
     /// The extra token of the session that `token` is, read from the store.

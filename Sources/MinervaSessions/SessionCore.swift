@@ -166,14 +166,18 @@ public final class SessionCore: Sendable {
             (slot.state.lastEvent, Result { () throws(SessionError) in try self.history.page(of: session.id, slot.state, slot.log, after: after) })
         }
         let prepared = after.map { page(session.slot.withLock { $0 }, $0) }
+        var grant: String?
         let ended: (any EventSubscriber)? = session.slot.withLock { slot in
             let page = after.map { prepared?.0 == slot.state.lastEvent ? prepared!.1 : page(slot, $0).1 }
             guard let subscriber = start(slot.state, page) else { return nil }
             if slot.turn.isClosed { return subscriber }
             if hub.subscribe(subscriber, to: session.id) { following.followed(session.id) }
+            grant = subscriber.grant
             return nil
         }
         ended?.sessionEnded()
+        // A revocation that came between the request's check and the subscription ends it now.
+        if grant != nil { endRevokedFollowers(of: session.id) }
     }
 
     /// Stops delivering a session's events to `subscriber` (a long poll that timed out).

@@ -76,8 +76,6 @@ import TestSupport
                 }
                 // As every change does: links a screen held apply once it is no longer the focus.
                 events += tree.releaseHeldLinks()
-                #expect(tree.heldLinks.isEmpty || tree.focusHoldsLinks, "links held while the focus holds none")
-                #expect(tree.heldLinks.count <= CoordinatorTree.maximumHeldLinks)
                 if !tree.heldLinks.isEmpty { heldAtSomePoint = true }
                 applied += 1
                 let block = tree.changeBlock(since: before, operationEvents: events)

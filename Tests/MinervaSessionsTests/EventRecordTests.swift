@@ -77,6 +77,19 @@ import TestSupport
         #expect(try CoordinatorTree(headRecord: head, app: mail) == tree)
     }
 
+    @Test func anEventCarryingACheckpointOfATreeWithHeldLinksIsFormat9() throws {
+        var tree = CoordinatorTree(app: .testApp(named: "bank.json"), flags: ["onboarded", "verified", "signedIn"])
+        _ = try tree.present(screen: "transfer", params: ["to": "savings"], from: nil, style: nil, embedInNavigation: nil)
+        _ = try tree.push(screen: "confirmTransfer", params: [:], from: nil)
+        let plain = SessionEvent(seq: 3, version: 2, at: 0, isFinal: true, change: .navigation(.tabSelected("accounts")))
+        let before = plain.carrying(Checkpoint.bytes(of: SessionState(tree: tree, appVersion: "v1")))
+        #expect(try JSONParser.parse(before.record.body).objectValue?["format"]?.intValue ?? 9 < 8)
+        _ = try tree.followLink("/accounts/1")
+        let holding = plain.carrying(Checkpoint.bytes(of: SessionState(tree: tree, appVersion: "v1")))
+        #expect(try JSONParser.parse(holding.record.body).objectValue?["format"]?.intValue == 9)
+        #expect(try SessionEvent(record: holding.record).checkpoint != nil)
+    }
+
     @Test func aNumberedEventReadsBackFromItsRecordInFormat7() throws {
         let device = try DeviceChange(device: "phone-1", seq: 12)
         let event = SessionEvent(seq: 3, version: 2, at: 1_700_000_000_000, isFinal: true, change: .unchanged, device: device)

@@ -24,6 +24,14 @@ def as_token(session, token):
 # Every kind of change, as a client sends it: each is 403 to a read token.
 CHANGES = [
     ("POST", "/push", {"screen": "profile", "params": {"userId": "2"}}),
+    ("POST", "/present", {"screen": "photo", "params": {"photoId": "1"}}),
+    ("POST", "/dismiss", {}),
+    ("POST", "/set-root", {"screen": "home"}),
+    ("POST", "/finish", {"node": "n2", "result": {"status": "cancelled"}}),
+    ("POST", "/select-tab", {"tab": "home"}),
+    ("POST", "/display-mode", {"mode": "secondaryOnly"}),
+    ("POST", "/nodes/n2/presentation", {"dismissible": False}),
+    ("DELETE", "/nodes/n1/results/login", None),
     ("POST", "/navigate", {"screen": "followers", "params": {"userId": "2"}}),
     ("POST", "/pop", {}),
     ("POST", "/flags", {"set": ["signedIn"]}),

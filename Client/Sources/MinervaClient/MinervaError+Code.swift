@@ -14,7 +14,9 @@ extension MinervaError {
         public static let invalidRequest = Code(rawValue: "invalid_request")
         /// 401: the token is wrong, or the session is gone (deleted or expired).
         public static let unauthorized = Code(rawValue: "unauthorized")
-        /// 403: a CORS preflight from an origin the server does not allow.
+        /// 403: an extra token that may not do what it asks (a `read` token's change, or tokens
+        /// and deleting the session, which only the owner token does), or a CORS preflight from an
+        /// origin the server does not allow.
         public static let forbidden = Code(rawValue: "forbidden")
         /// 404: no such node, navigator, list or route (or path).
         public static let notFound = Code(rawValue: "not_found")

@@ -40,8 +40,9 @@ extension CoordinatorTree {
         return events
     }
 
-    /// Drops the held links (a flag cleared: a sign-out; a restore).
-    mutating func dropHeldLinks() {
+    /// Drops the held links (a flag cleared: a sign-out; a restore; links that would take the
+    /// session over its limits).
+    public mutating func dropHeldLinks() {
         heldLinks = []
     }
 }

@@ -30,15 +30,29 @@ extension SessionState {
                 code: "device_seq_applied")
         }
         var next = self
-        var changes = try command.apply(to: &next, limits: limits)
-        // Links a screen held apply once it is no longer the focus, whatever moved it.
-        if !command.isRestore { changes += next.tree.releaseHeldLinks().map { .navigation($0) } }
-        guard
-            let block = next.recordBlock(changes, from: self, at: at, listHistoryBudget: limits.listHistoryBudget, numbered: numbered)
-        else { return nil }
-        try next.check(limits, growingFrom: self)
-        next.cacheFocus()
-        return Step(next: next, block: block)
+        let changes = try command.apply(to: &next, limits: limits)
+        // Links a screen held apply once it is no longer the focus, whatever moved it; links that
+        // would take the session over its limits are dropped instead, and the change still applies.
+        if !command.isRestore, !next.tree.heldLinks.isEmpty, !next.tree.focusHoldsLinks {
+            var released = next
+            let applied = released.tree.releaseHeldLinks().map { SessionEvent.Change.navigation($0) }
+            do throws(SessionError) {
+                return try released.completed(changes + applied, from: self, numbered: numbered, limits: limits, at: at)
+            } catch {
+                next.tree.dropHeldLinks()
+            }
+        }
+        return try next.completed(changes, from: self, numbered: numbered, limits: limits, at: at)
+    }
+
+    /// The step's end, on the state a command made: its block recorded, its limits checked.
+    private mutating func completed(
+        _ changes: [SessionEvent.Change], from old: SessionState, numbered: DeviceChange?, limits: StepLimits, at: Int
+    ) throws(SessionError) -> Step? {
+        guard let block = recordBlock(changes, from: old, at: at, listHistoryBudget: limits.listHistoryBudget, numbered: numbered) else { return nil }
+        try check(limits, growingFrom: old)
+        cacheFocus()
+        return Step(next: self, block: block)
     }
 
     /// Refuses a state that grows over the session's limits (a session already over them, say

@@ -26,6 +26,8 @@ public struct TokenGrant: Sendable, Equatable {
     public static let maximumPerSession = 16
     /// The longest label, in characters.
     public static let maximumLabelLength = 64
+    /// The longest label, in bytes of UTF-8.
+    public static let maximumLabelBytes = 256
 
     /// `k_` and 11 characters: what the owner lists and revokes it by.
     public let id: String
@@ -53,6 +55,13 @@ public struct TokenGrant: Sendable, Equatable {
         let grant = TokenGrant(
             id: "k_" + Token.random(bytes: 8), scope: scope, hash: Token.hash(secret), label: label, createdAt: Int((now * 1000).rounded(.down)))
         return (grant, secret)
+    }
+
+    /// Whether a bearer token is a grant's secret by its form (``secretPrefix``): what every
+    /// request checks before anything else, so by three bytes rather than by `hasPrefix`.
+    public static func isSecret(_ token: String) -> Bool {
+        var bytes = token.utf8.makeIterator()
+        return bytes.next() == UInt8(ascii: "m") && bytes.next() == UInt8(ascii: "t") && bytes.next() == UInt8(ascii: "_")
     }
 
     /// Whether the grant does what a request needs.

@@ -275,6 +275,8 @@ struct SharedStoreFollower: SessionFollowing {
     /// Catches up the sessions someone here follows, for the commits whose notices were missed:
     /// those of a process that died before sending them, or sent while this one was not listening.
     private func resyncFollowed(_ core: SessionCore) {
+        // A token another instance revoked ends what it follows here within a second.
+        core.endRevokedFollowers()
         let followed = core.hub.followed.filter { core.registry.session($0) != nil }
         guard !followed.isEmpty else { return }
         let stored: [String: Int]

@@ -5,16 +5,15 @@ import MinervaModel
 extension SessionEvent {
     /// The event as stored (``EventRecord``): its own members as the store names them (not the
     /// API's writer: a record may carry more than the wire shows, and the wire may change without
-    /// touching stored events), in the oldest format that holds it.
+    /// touching stored events), in the oldest format that holds it and its checkpoint.
     var record: EventRecord {
         var writer = JSONWriter(capacity: 160)
         writer.beginObject()
-        writer.field(
-            "format",
-            RecordFormat.oldest(
-                usesFlows: change.usesFlows, usesPresentableState: focus != nil || change.usesPresentableState, carriesCounters: counters != nil,
-                numbered: device != nil, carriesDisplayMode: change.kind == .displayModeChanged,
-                holdsLinks: change.kind == .heldLinksChanged))
+        let format = RecordFormat.oldest(
+            usesFlows: change.usesFlows, usesPresentableState: focus != nil || change.usesPresentableState, carriesCounters: counters != nil,
+            numbered: device != nil, carriesDisplayMode: change.kind == .displayModeChanged, holdsLinks: change.kind == .heldLinksChanged)
+        // A checkpoint of a tree with a display mode or held links is read only by a release that knows them.
+        writer.field("format", max(format, checkpoint.map(RecordFormat.oldest(holdingCheckpoint:)) ?? 0))
         writer.field("version", version)
         writer.field("at", at)
         if isFinal { writer.field("final", true) }
