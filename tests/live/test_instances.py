@@ -154,7 +154,12 @@ def test_a_token_revoked_through_one_instance_opens_nothing_through_any_other_at
         for instance in instances:
             assert follower.on(instance).get()["id"] == session.id
             assert push(follower.on(instance), f"u{round}")[0] == 200
+        streams = [EventStream(follower.on(instance)) for instance in instances]
         assert session.on(instances[(round + 1) % 3]).call("DELETE", f"/tokens/{issued['id']}")[0] == 204
+        # Its streams end on every instance: at once where it was revoked, within a second elsewhere.
+        for stream in streams:
+            assert stream.wait(lambda frames: any(frame.get("event") == "ended" for frame in frames), timeout=5), stream.frames
+            stream.close()
         for instance in instances:
             assert follower.on(instance).call("GET")[0] == 401, instance.url
             assert push(follower.on(instance), "late")[0] == 401, instance.url

@@ -127,11 +127,14 @@ def test_a_long_poll_of_a_revoked_token_is_answered_401(server):
 def test_refused_token_requests_change_nothing(server):
     session, other = server.create_session(), server.create_session()
     for body, expected in (({"scope": "admin"}, 422), ({"scope": "read", "label": "x" * 65}, 422), ({"scope": "read", "role": "x"}, 400),
+                           ({"scope": "read", "label": "e" + "\u0301" * 200}, 422), ({"scope": "read", "label": "tab\there"}, 422),
                            ({}, 400), ({"scope": 1}, 400), (None, 400)):
         status, _, answer = session.call("POST", "/tokens", body)
         assert status == expected, (body, answer)
     assert session.call("GET", "/tokens")[2] == {"tokens": []}
     issued = issue(session, "read", "x" * 64)
+    assert "label" not in issue(session, "read", "")    # an empty label is none
+    session.call("DELETE", f"/tokens/{session.call('GET', '/tokens')[2]['tokens'][-1]['id']}")
     # A token opens its own session only; a made-up one opens none.
     assert as_token(other, issued["token"]).call("GET")[0] == 401
     assert as_token(session, "mt_" + "A" * 43).call("GET")[0] == 401
@@ -159,3 +162,20 @@ def test_tokens_outlive_a_restart_of_a_durable_store_and_go_with_their_session(s
         assert as_token(session, reader_token).call("GET")[0] == 401
     finally:
         assert running.stop() == 0
+
+
+def test_read_only_followers_never_take_the_owners_last_stream(server):
+    """Four streams a session (the default): extra tokens hold three at most, the owner the fourth."""
+    session = server.create_session()
+    reader = as_token(session, issue(session, "read")["token"])
+    streams = [EventStream(reader) for _ in range(3)]
+    try:
+        assert [stream.status for stream in streams] == [200, 200, 200]
+        status, _, answer = reader.call("GET", "/events?after=0", headers={"Accept": "text/event-stream"})
+        assert status == 429 and "owner" in answer["error"]["message"]
+        owners = EventStream(session)
+        streams.append(owners)
+        assert owners.status == 200
+    finally:
+        for stream in streams:
+            stream.close()

@@ -18,7 +18,9 @@ public enum AccessNeed: Sendable {
 
 /// An extra bearer token a session's owner issued (`POST …/tokens`): its id, its scope, and the
 /// SHA-256 of its secret (the secret itself is shown once, in the answer that issues it).
-public struct TokenGrant: Sendable, Equatable {
+/// Immutable, and held by reference: a request carries one in its exchange, which is copied
+/// often, and most requests (the owner's) carry none — one word either way.
+public final class TokenGrant: Sendable, Equatable {
     /// What every grant's secret starts with, so that a token of another kind is told apart
     /// without a lookup in the store.
     public static let secretPrefix = "mt_"
@@ -47,6 +49,11 @@ public struct TokenGrant: Sendable, Equatable {
         self.hash = hash
         self.label = label
         self.createdAt = createdAt
+    }
+
+    /// Two grants are the same when every member is.
+    public static func == (lhs: TokenGrant, rhs: TokenGrant) -> Bool {
+        lhs.id == rhs.id && lhs.scope == rhs.scope && lhs.hash == rhs.hash && lhs.label == rhs.label && lhs.createdAt == rhs.createdAt
     }
 
     /// A new grant and its secret (`mt_` and 43 characters of 32 random bytes).
