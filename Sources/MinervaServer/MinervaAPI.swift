@@ -175,9 +175,16 @@ public final class MinervaAPI: HTTPResponder {
             guard let token = request.header("authorization").flatMap(BearerToken.parse) else { throw .unauthorized }
             let id = route.parameters.id
             let checkingStore = !route.endpoint.changesOnly(request.method)
-            let (session, access) = try throughCore { () throws(SessionError) in try core.authorize(id, token: token, checkingStore: checkingStore) }
+            // Not through the generic `throughCore`: a tuple or struct through it costs its value witnesses.
+            let authorized: AuthorizedSession
+            do throws(SessionError) {
+                authorized = try core.authorize(id, token: token, checkingStore: checkingStore)
+            } catch {
+                throw APIError(error)
+            }
+            let session = authorized.session
             try admit(request, to: route.endpoint)
-            guard case .grant(let grant) = access else { return try handler(self, session, request, exchange, route.parameters) }
+            guard case .grant(let grant) = authorized.access else { return try handler(self, session, request, exchange, route.parameters) }
             let need = route.endpoint.needs(request.method)
             guard grant.allows(need) else { throw .forbidden(need, scope: grant.scope) }
             var exchange = exchange

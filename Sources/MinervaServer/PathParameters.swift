@@ -9,13 +9,13 @@ struct PathParameters: Sendable {
 
     /// The path the ids are segments of.
     private let path: String
-    private var idRange = 0..<0
-    private var nodeRange = 0..<0
-    private var screenRange = 0..<0
-    private var versionRange = 0..<0
-    private var fileNameRange = 0..<0
-    private var appVersionRange = 0..<0
-    private var tokenRange = 0..<0
+    private var idRange = Span()
+    private var nodeRange = Span()
+    private var screenRange = Span()
+    private var versionRange = Span()
+    private var fileNameRange = Span()
+    private var appVersionRange = Span()
+    private var tokenRange = Span()
 
     /// No ids yet, of `path`.
     init(of path: String) {
@@ -41,6 +41,7 @@ struct PathParameters: Sendable {
     /// - Returns: `false` when the placeholder cannot take them: a `{fileName}` the web client
     ///   does not have names no path of the API (`404`).
     mutating func set(_ name: Name, to range: Range<Int>) -> Bool {
+        let range = Span(range)
         switch name {
         case .id: idRange = range
         case .node: nodeRange = range
@@ -56,8 +57,23 @@ struct PathParameters: Sendable {
     }
 
     /// The bytes `range` of the path, as a string.
-    private subscript(range: Range<Int>) -> String {
+    private subscript(range: Span) -> String {
         var path = path
-        return path.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+        return path.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[Int(range.start)..<Int(range.end)]), as: UTF8.self) }
+    }
+}
+
+/// A placeholder's bytes of the path, in 32-bit offsets: the ids of a route stay within 128 bytes
+/// with their path, which a route is copied with on every request (and a copy past 128 bytes
+/// costs `memcpy` a longer path, measured in the hot path).
+private struct Span: Sendable {
+    var start: Int32 = 0
+    var end: Int32 = 0
+
+    init() {}
+
+    init(_ range: Range<Int>) {
+        start = Int32(clamping: range.lowerBound)
+        end = Int32(clamping: range.upperBound)
     }
 }

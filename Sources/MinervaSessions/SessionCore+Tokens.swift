@@ -6,14 +6,19 @@ extension SessionCore {
     /// or an extra token the owner issued, which is read from the store on every request (a
     /// revocation holds at once on every process). A token of neither kind is `unauthorized`.
     /// - Parameter checkingStore: as ``session(_:token:checkingStore:)``.
-    public func authorize(_ id: String, token: String, checkingStore: Bool = true) throws(SessionError) -> (session: LiveSession, access: SessionAccess) {
-        guard TokenGrant.isSecret(token), let grant = try grant(of: id, token: token) else {
-            return (try session(id, token: token, checkingStore: checkingStore), .owner)
+    public func authorize(_ id: String, token: String, checkingStore: Bool = true) throws(SessionError) -> AuthorizedSession {
+        let grant: TokenGrant
+        do throws(SessionError) {
+            // The owner's token first: most requests carry it, and then pay nothing for extra tokens.
+            return AuthorizedSession(session: try session(id, token: token, checkingStore: checkingStore), access: .owner)
+        } catch {
+            guard error.category == .unauthorized, TokenGrant.isSecret(token), let found = try self.grant(of: id, token: token) else { throw error }
+            grant = found
         }
         guard let session = try find(id, token: nil, checkingStore: checkingStore) else { throw .unauthorized }
         try moveToCurrentApp(session)
         try session.admit(now: configuration.now())
-        return (session, .grant(grant))
+        return AuthorizedSession(session: session, access: .grant(grant))
     }
 
     /// Issues an extra token of the session (the caller checked that the owner asks).

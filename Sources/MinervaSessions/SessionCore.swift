@@ -211,7 +211,7 @@ public final class SessionCore: Sendable {
     /// - Parameter token: the owner's token to check; `nil` when the caller found an extra token of the session.
     func find(_ id: String, token: String?, checkingStore: Bool) throws(SessionError) -> LiveSession? {
         if let session = registry.session(id) {
-            guard token.map(session.authorizes) ?? true else {
+            if let token, !session.authorizes(token) {
                 // The same lookup as for an id not in memory, so that the time tells nothing.
                 _ = try? store.tokenHash(of: id)
                 return nil

@@ -89,6 +89,14 @@ public enum SessionAccess: Sendable, Equatable {
     case grant(TokenGrant)
 }
 
+/// A session and what the request's token may do on it (``SessionCore/authorize(_:token:checkingStore:)``).
+public struct AuthorizedSession: Sendable {
+    /// The session.
+    public let session: LiveSession
+    /// The token's access.
+    public let access: SessionAccess
+}
+
 /// What became of a request to keep a new grant.
 public enum GrantAddition: Sendable, Equatable {
     /// Kept.
