@@ -14,10 +14,17 @@ struct Checkpoint: Sendable {
     /// Each list's version then, by node.
     let lists: [NodeID: Int]
 
-    /// A checkpoint of `state`, encoded: `{"version", "tree", "lists": {"n4": 3}}`.
+    /// A checkpoint of `state`, encoded: `{"format"?, "version", "tree", "lists": {"n4": 3}}`;
+    /// `format` first, and only when the tree holds what a record format added (a display mode,
+    /// held links), so that the event carrying it takes that format (``RecordFormat/oldest(holdingCheckpoint:)``).
     static func bytes(of state: SessionState) -> [UInt8] {
         var writer = JSONWriter(capacity: 320 + state.tree.nodes.count * 128)
         writer.beginObject()
+        if !state.tree.heldLinks.isEmpty {
+            writer.field("format", RecordFormat.heldLinks)
+        } else if state.tree.displayMode != .automatic {
+            writer.field("format", RecordFormat.displayModes)
+        }
         writer.field("version", state.version)
         writer.key("tree")
         state.tree.writeSnapshot(into: &writer)
@@ -40,7 +47,7 @@ struct Checkpoint: Sendable {
         let snapshot: JSONValue
         let listVersions: [String: JSONValue]
         do throws(JSONReadError) {
-            let reader = try JSONObjectReader(value, keys: ["version", "tree", "lists"])
+            let reader = try JSONObjectReader(value, keys: ["format", "version", "tree", "lists"])
             version = try reader.int("version")
             guard let tree = reader.value("tree") else { throw reader.error("field 'tree' is required", at: .key("tree")) }
             snapshot = tree
