@@ -74,8 +74,8 @@ enum RecordFormat {
 
     /// The oldest format that holds a checkpoint an event carries: the format its first member
     /// names (``Checkpoint/bytes(of:)`` writes one only for a tree with a display mode or held
-    /// links), 0 without one. Read from its first bytes: every checkpoint a durable store writes
-    /// passes here, and a search through it cost a list `PUT` on SQLite 2.6% (the hot path).
+    /// links), 0 without one. Read from its first bytes rather than found by searching them:
+    /// every checkpoint a durable store writes passes here.
     static func oldest(holdingCheckpoint checkpoint: [UInt8]) -> Int {
         guard checkpoint.starts(with: Self.checkpointFormatPrefix) else { return 0 }
         var format = 0
