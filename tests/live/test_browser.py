@@ -1041,7 +1041,7 @@ def test_web_client_opens_a_session_read_only_and_follows_what_the_owner_does(ta
     # A tap changes nothing: the device is inert (a click a script makes anyway is refused by the
     # page itself, which says why), and no change reaches the server.
     assert page.driver.execute_script(
-        "const button = document.querySelector('[data-testid=\\"layers\\"] button'); button?.click(); return Boolean(button)")
+        "const button = document.querySelector('[data-testid=layers] button'); button?.click(); return Boolean(button)")
     wait_for(lambda: any("read-only" in toast.text for toast in page.all('[data-testid="toast"]')), "the read-only toast")
     assert owner.get()["version"] == state["version"]
     # What the owner does shows at once.
