@@ -18,11 +18,13 @@ import HTTPTypes
 ///   (Prometheus text, `no-store`) and the server-sent event stream of `.../events`
 ///   (`text/event-stream`, `no-store`). Errors are `{"error": {"code", "message"}}`
 ///   (schema `ErrorDocument`) and the `code` names the status: `invalid_request` 400,
-///   `unauthorized` 401, `forbidden` 403 (a preflight from an origin not allowed), `not_found` 404, `method_not_allowed` 405, `conflict` 409,
+///   `unauthorized` 401, `forbidden` 403 (a preflight from an origin not allowed, or an extra token
+///   that may not do what it asks: see `POST …/tokens`), `not_found` 404, `method_not_allowed` 405, `conflict` 409,
 ///   `app_changed` 410 (a session made with another app description than the one served: create a new session)
 ///   or 409 (see **App versions**), `not_visible`, `covered` and `not_dismissible` 409 (see **Presentable state**),
 ///   `removed` 409 (a change names a node or navigator the session removed since: see **Ids**),
 ///   `device_seq_gap` 409 (a device's change number skips past its next: see **Changes numbered per device**),
+///   `links_held` 409 (the focus holds the most deep links it may: see `POST …/deep-link`),
 ///   `precondition_failed` 412, `payload_too_large` 413, `uri_too_long` 414,
 ///   `unprocessable` 422, `rate_limited` 429, `headers_too_large` 431, `unavailable` 503.
 /// - **Compatibility.** Answers grow by additions: a later release may add members to any
@@ -2469,6 +2471,66 @@ internal struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
+                case 410:
+                    let headers: Components.Responses.AppChanged.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-ID",
+                        as: Components.Headers.RequestID.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.AppChanged.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorDocument.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .gone(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 409:
+                    let headers: Components.Responses.AppVersionConflict.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-ID",
+                        as: Components.Headers.RequestID.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.AppVersionConflict.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorDocument.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .conflict(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 case 403:
                     let headers: Components.Responses.Forbidden.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
                         in: response.headerFields,
@@ -2684,9 +2746,15 @@ internal struct Client: APIProtocol {
     /// token's secret appears (the server keeps its SHA-256); the owner lists them
     /// (`GET …/tokens`) and revokes one (`DELETE …/tokens/{token}`). A session holds at most
     /// 16 (`409` beyond). Tokens live and die with their session: a deleted or expired session
-    /// takes them along.
+    /// takes them along. Extra tokens share the session's request budget (`--rate-limit`); of its
+    /// `--max-streams-per-session` event streams they hold one fewer, so the owner always has one.
+    /// A refused request (`403`) changes nothing, though any use of a session moves it to a
+    /// reloaded app description first (the server's change, as a read's would). It takes no
+    /// `Idempotency-Key`: a retry after a lost answer issues another token (`GET …/tokens` lists
+    /// the one whose secret never arrived; revoke it).
     ///
-    /// `422`: `scope` not `read` or `write`, or a `label` longer than 64 characters.
+    /// `422`: `scope` not `read` or `write`, or a `label` over 64 characters or 256 bytes, or with a
+    /// control character.
     ///
     ///
     /// - Remark: HTTP `POST /v1/sessions/{id}/tokens`.
@@ -2823,6 +2891,36 @@ internal struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .unauthorized(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 410:
+                    let headers: Components.Responses.AppChanged.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-ID",
+                        as: Components.Headers.RequestID.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.AppChanged.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorDocument.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .gone(.init(
                         headers: headers,
                         body: body
                     ))
@@ -3207,6 +3305,66 @@ internal struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
+                case 410:
+                    let headers: Components.Responses.AppChanged.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-ID",
+                        as: Components.Headers.RequestID.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.AppChanged.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorDocument.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .gone(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 409:
+                    let headers: Components.Responses.AppVersionConflict.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-ID",
+                        as: Components.Headers.RequestID.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.AppVersionConflict.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorDocument.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .conflict(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 case 403:
                     let headers: Components.Responses.Forbidden.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
                         in: response.headerFields,
@@ -3578,6 +3736,66 @@ internal struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
+                case 410:
+                    let headers: Components.Responses.AppChanged.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-ID",
+                        as: Components.Headers.RequestID.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.AppChanged.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorDocument.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .gone(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 409:
+                    let headers: Components.Responses.AppVersionConflict.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "X-Request-ID",
+                        as: Components.Headers.RequestID.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.AppVersionConflict.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorDocument.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .conflict(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 case 413:
                     let headers: Components.Responses.PayloadTooLarge.Headers = .init(xRequestID: try converter.getRequiredHeaderFieldAsURI(
                         in: response.headerFields,
@@ -3801,12 +4019,14 @@ internal struct Client: APIProtocol {
     /// ```
     ///
     /// `id` is the event's `seq`, `event` its `type`, `data` the event as in the JSON
-    /// answer (one line). When the session is deleted or expires the stream sends
-    /// `event: ended` (`data: {}`) and closes; when the server stops it closes. A client
+    /// answer (one line). When the session is deleted or expires, or the extra token the
+    /// stream follows with is revoked, the stream sends `event: ended` (`data: {}`) and closes
+    /// (a long poll of a revoked token answers `401`); when the server stops it closes. A client
     /// that reconnects sends `Last-Event-ID` to resume without loss. A server full of
     /// connections that needs this one for a client holding fewer ends the stream with
     /// `retry: 5000` (reconnect in 5 s). A session may have `--max-streams-per-session`
-    /// streams open at once (default 4) and a client address (an IPv6 /64)
+    /// streams open at once (default 4; extra tokens together one fewer, so that read-only
+    /// followers never take the owner's last) and a client address (an IPv6 /64)
     /// `--max-streams-per-ip` (default 128); past either the answer is `429` with
     /// `Retry-After: 5` (follow with long polls meanwhile). While nothing else is sent
     /// the server sends a comment line, `: keep-alive`, every `--stream-heartbeat`

@@ -3420,7 +3420,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/TokenRequest/scope`.
             internal var scope: Swift.String
-            /// Who or what the token is for, as the owner lists it (at most 64 characters).
+            /// Who or what the token is for, as the owner lists it: at most 64 characters and 256 bytes of UTF-8, no control character. An empty label is none.
             ///
             /// - Remark: Generated from `#/components/schemas/TokenRequest/label`.
             internal var label: Swift.String?
@@ -3428,7 +3428,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - scope: `read` or `write` (other strings are `422`).
-            ///   - label: Who or what the token is for, as the owner lists it (at most 64 characters).
+            ///   - label: Who or what the token is for, as the owner lists it: at most 64 characters and 256 bytes of UTF-8, no control character. An empty label is none.
             internal init(
                 scope: Swift.String,
                 label: Swift.String? = nil

@@ -2593,6 +2593,52 @@ internal enum Operations {
                     }
                 }
             }
+            /// The session was made with an app description this server does not serve (another app, by its `name`): it cannot be served here; create a new session.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/get(listTokens)/responses/410`.
+            ///
+            /// HTTP response code: `410 gone`.
+            case gone(Components.Responses.AppChanged)
+            /// The associated value of the enum case if `self` is `.gone`.
+            ///
+            /// - Throws: An error if `self` is not `.gone`.
+            /// - SeeAlso: `.gone`.
+            internal var gone: Components.Responses.AppChanged {
+                get throws {
+                    switch self {
+                    case let .gone(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gone",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The session already runs a newer version of the app description than this instance (another instance was reloaded first; see **App versions**): retry, or reload this instance.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/get(listTokens)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.AppVersionConflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            internal var conflict: Components.Responses.AppVersionConflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The bearer token is the session's but may not do this: a `read` token on a change, or an extra token on what only the owner token does (tokens, deleting the session). Nothing changed.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/get(listTokens)/responses/403`.
@@ -2771,9 +2817,15 @@ internal enum Operations {
     /// token's secret appears (the server keeps its SHA-256); the owner lists them
     /// (`GET …/tokens`) and revokes one (`DELETE …/tokens/{token}`). A session holds at most
     /// 16 (`409` beyond). Tokens live and die with their session: a deleted or expired session
-    /// takes them along.
+    /// takes them along. Extra tokens share the session's request budget (`--rate-limit`); of its
+    /// `--max-streams-per-session` event streams they hold one fewer, so the owner always has one.
+    /// A refused request (`403`) changes nothing, though any use of a session moves it to a
+    /// reloaded app description first (the server's change, as a read's would). It takes no
+    /// `Idempotency-Key`: a retry after a lost answer issues another token (`GET …/tokens` lists
+    /// the one whose secret never arrived; revoke it).
     ///
-    /// `422`: `scope` not `read` or `write`, or a `label` longer than 64 characters.
+    /// `422`: `scope` not `read` or `write`, or a `label` over 64 characters or 256 bytes, or with a
+    /// control character.
     ///
     ///
     /// - Remark: HTTP `POST /v1/sessions/{id}/tokens`.
@@ -2953,6 +3005,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The session was made with an app description this server does not serve (another app, by its `name`): it cannot be served here; create a new session.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/post(issueToken)/responses/410`.
+            ///
+            /// HTTP response code: `410 gone`.
+            case gone(Components.Responses.AppChanged)
+            /// The associated value of the enum case if `self` is `.gone`.
+            ///
+            /// - Throws: An error if `self` is not `.gone`.
+            /// - SeeAlso: `.gone`.
+            internal var gone: Components.Responses.AppChanged {
+                get throws {
+                    switch self {
+                    case let .gone(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gone",
                             response: self
                         )
                     }
@@ -3340,6 +3415,52 @@ internal enum Operations {
                     }
                 }
             }
+            /// The session was made with an app description this server does not serve (another app, by its `name`): it cannot be served here; create a new session.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/{token}/delete(revokeToken)/responses/410`.
+            ///
+            /// HTTP response code: `410 gone`.
+            case gone(Components.Responses.AppChanged)
+            /// The associated value of the enum case if `self` is `.gone`.
+            ///
+            /// - Throws: An error if `self` is not `.gone`.
+            /// - SeeAlso: `.gone`.
+            internal var gone: Components.Responses.AppChanged {
+                get throws {
+                    switch self {
+                    case let .gone(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gone",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The session already runs a newer version of the app description than this instance (another instance was reloaded first; see **App versions**): retry, or reload this instance.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/{token}/delete(revokeToken)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.AppVersionConflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            internal var conflict: Components.Responses.AppVersionConflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The bearer token is the session's but may not do this: a `read` token on a change, or an extra token on what only the owner token does (tokens, deleting the session). Nothing changed.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/tokens/{token}/delete(revokeToken)/responses/403`.
@@ -3712,6 +3833,52 @@ internal enum Operations {
                     }
                 }
             }
+            /// The session was made with an app description this server does not serve (another app, by its `name`): it cannot be served here; create a new session.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/access/get(getAccess)/responses/410`.
+            ///
+            /// HTTP response code: `410 gone`.
+            case gone(Components.Responses.AppChanged)
+            /// The associated value of the enum case if `self` is `.gone`.
+            ///
+            /// - Throws: An error if `self` is not `.gone`.
+            /// - SeeAlso: `.gone`.
+            internal var gone: Components.Responses.AppChanged {
+                get throws {
+                    switch self {
+                    case let .gone(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "gone",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The session already runs a newer version of the app description than this instance (another instance was reloaded first; see **App versions**): retry, or reload this instance.
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/{id}/access/get(getAccess)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.AppVersionConflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            internal var conflict: Components.Responses.AppVersionConflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// The request body is over the limit (`--max-body`, default 1 MiB). When `Content-Length` declares it, the answer comes before the body is read and the connection is closed.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/{id}/access/get(getAccess)/responses/413`.
@@ -3905,12 +4072,14 @@ internal enum Operations {
     /// ```
     ///
     /// `id` is the event's `seq`, `event` its `type`, `data` the event as in the JSON
-    /// answer (one line). When the session is deleted or expires the stream sends
-    /// `event: ended` (`data: {}`) and closes; when the server stops it closes. A client
+    /// answer (one line). When the session is deleted or expires, or the extra token the
+    /// stream follows with is revoked, the stream sends `event: ended` (`data: {}`) and closes
+    /// (a long poll of a revoked token answers `401`); when the server stops it closes. A client
     /// that reconnects sends `Last-Event-ID` to resume without loss. A server full of
     /// connections that needs this one for a client holding fewer ends the stream with
     /// `retry: 5000` (reconnect in 5 s). A session may have `--max-streams-per-session`
-    /// streams open at once (default 4) and a client address (an IPv6 /64)
+    /// streams open at once (default 4; extra tokens together one fewer, so that read-only
+    /// followers never take the owner's last) and a client address (an IPv6 /64)
     /// `--max-streams-per-ip` (default 128); past either the answer is `429` with
     /// `Retry-After: 5` (follow with long polls meanwhile). While nothing else is sent
     /// the server sends a comment line, `: keep-alive`, every `--stream-heartbeat`

@@ -81,9 +81,15 @@ internal protocol APIProtocol: Sendable {
     /// token's secret appears (the server keeps its SHA-256); the owner lists them
     /// (`GET …/tokens`) and revokes one (`DELETE …/tokens/{token}`). A session holds at most
     /// 16 (`409` beyond). Tokens live and die with their session: a deleted or expired session
-    /// takes them along.
+    /// takes them along. Extra tokens share the session's request budget (`--rate-limit`); of its
+    /// `--max-streams-per-session` event streams they hold one fewer, so the owner always has one.
+    /// A refused request (`403`) changes nothing, though any use of a session moves it to a
+    /// reloaded app description first (the server's change, as a read's would). It takes no
+    /// `Idempotency-Key`: a retry after a lost answer issues another token (`GET …/tokens` lists
+    /// the one whose secret never arrived; revoke it).
     ///
-    /// `422`: `scope` not `read` or `write`, or a `label` longer than 64 characters.
+    /// `422`: `scope` not `read` or `write`, or a `label` over 64 characters or 256 bytes, or with a
+    /// control character.
     ///
     ///
     /// - Remark: HTTP `POST /v1/sessions/{id}/tokens`.
@@ -158,12 +164,14 @@ internal protocol APIProtocol: Sendable {
     /// ```
     ///
     /// `id` is the event's `seq`, `event` its `type`, `data` the event as in the JSON
-    /// answer (one line). When the session is deleted or expires the stream sends
-    /// `event: ended` (`data: {}`) and closes; when the server stops it closes. A client
+    /// answer (one line). When the session is deleted or expires, or the extra token the
+    /// stream follows with is revoked, the stream sends `event: ended` (`data: {}`) and closes
+    /// (a long poll of a revoked token answers `401`); when the server stops it closes. A client
     /// that reconnects sends `Last-Event-ID` to resume without loss. A server full of
     /// connections that needs this one for a client holding fewer ends the stream with
     /// `retry: 5000` (reconnect in 5 s). A session may have `--max-streams-per-session`
-    /// streams open at once (default 4) and a client address (an IPv6 /64)
+    /// streams open at once (default 4; extra tokens together one fewer, so that read-only
+    /// followers never take the owner's last) and a client address (an IPv6 /64)
     /// `--max-streams-per-ip` (default 128); past either the answer is `429` with
     /// `Retry-After: 5` (follow with long polls meanwhile). While nothing else is sent
     /// the server sends a comment line, `: keep-alive`, every `--stream-heartbeat`
@@ -782,9 +790,15 @@ extension APIProtocol {
     /// token's secret appears (the server keeps its SHA-256); the owner lists them
     /// (`GET …/tokens`) and revokes one (`DELETE …/tokens/{token}`). A session holds at most
     /// 16 (`409` beyond). Tokens live and die with their session: a deleted or expired session
-    /// takes them along.
+    /// takes them along. Extra tokens share the session's request budget (`--rate-limit`); of its
+    /// `--max-streams-per-session` event streams they hold one fewer, so the owner always has one.
+    /// A refused request (`403`) changes nothing, though any use of a session moves it to a
+    /// reloaded app description first (the server's change, as a read's would). It takes no
+    /// `Idempotency-Key`: a retry after a lost answer issues another token (`GET …/tokens` lists
+    /// the one whose secret never arrived; revoke it).
     ///
-    /// `422`: `scope` not `read` or `write`, or a `label` longer than 64 characters.
+    /// `422`: `scope` not `read` or `write`, or a `label` over 64 characters or 256 bytes, or with a
+    /// control character.
     ///
     ///
     /// - Remark: HTTP `POST /v1/sessions/{id}/tokens`.
@@ -885,12 +899,14 @@ extension APIProtocol {
     /// ```
     ///
     /// `id` is the event's `seq`, `event` its `type`, `data` the event as in the JSON
-    /// answer (one line). When the session is deleted or expires the stream sends
-    /// `event: ended` (`data: {}`) and closes; when the server stops it closes. A client
+    /// answer (one line). When the session is deleted or expires, or the extra token the
+    /// stream follows with is revoked, the stream sends `event: ended` (`data: {}`) and closes
+    /// (a long poll of a revoked token answers `401`); when the server stops it closes. A client
     /// that reconnects sends `Last-Event-ID` to resume without loss. A server full of
     /// connections that needs this one for a client holding fewer ends the stream with
     /// `retry: 5000` (reconnect in 5 s). A session may have `--max-streams-per-session`
-    /// streams open at once (default 4) and a client address (an IPv6 /64)
+    /// streams open at once (default 4; extra tokens together one fewer, so that read-only
+    /// followers never take the owner's last) and a client address (an IPv6 /64)
     /// `--max-streams-per-ip` (default 128); past either the answer is `429` with
     /// `Retry-After: 5` (follow with long polls meanwhile). While nothing else is sent
     /// the server sends a comment line, `: keep-alive`, every `--stream-heartbeat`
