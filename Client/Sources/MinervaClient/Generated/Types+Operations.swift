@@ -3252,7 +3252,9 @@ internal enum Operations {
     ///
     /// The token stops working: once this answers, every later request with it is `401` on
     /// every instance (each request made with an extra token reads it from the store), and the
-    /// event streams and long polls it holds on this instance end. Only the owner token revokes.
+    /// event streams and long polls it holds end: at once on this instance, within about a
+    /// second on the others (each checks the tokens its streams follow with at every resync of
+    /// the shared store). Only the owner token revokes.
     ///
     /// `404`: no token of this id in the session (never issued, or revoked already).
     ///
