@@ -16,9 +16,7 @@ extension SessionCore {
             grant = found
         }
         guard let session = try find(id, token: nil, checkingStore: checkingStore) else { throw .unauthorized }
-        try moveToCurrentApp(session)
-        try session.admit(now: configuration.now())
-        return AuthorizedSession(session: session, access: .grant(grant))
+        return AuthorizedSession(session: try opened(session), access: .grant(grant))
     }
 
     /// Issues an extra token of the session (the caller checked that the owner asks).

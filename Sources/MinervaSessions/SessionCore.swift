@@ -141,6 +141,11 @@ public final class SessionCore: Sendable {
     public func session(_ id: String, token: String, checkingStore: Bool = true) throws(SessionError) -> LiveSession {
         // `find` checked the token: against the session's hash in memory, or the store's.
         guard let session = try find(id, token: token, checkingStore: checkingStore) else { throw .unauthorized }
+        return try opened(session)
+    }
+
+    /// A session found for a request, moved to the current app and its request counted.
+    func opened(_ session: LiveSession) throws(SessionError) -> LiveSession {
         try moveToCurrentApp(session)
         try session.admit(now: configuration.now())
         return session
