@@ -16,15 +16,11 @@ struct Checkpoint: Sendable {
 
     /// A checkpoint of `state`, encoded: `{"format"?, "version", "tree", "lists": {"n4": 3}}`;
     /// `format` first, and only when the tree holds what a record format added (a display mode,
-    /// held links), so that the event carrying it takes that format (``RecordFormat/oldest(holdingCheckpoint:)``).
+    /// held links, an overlay), so that the event carrying it takes that format (``RecordFormat/oldest(holdingCheckpoint:)``).
     static func bytes(of state: SessionState) -> [UInt8] {
         var writer = JSONWriter(capacity: 320 + state.tree.nodes.count * 128)
         writer.beginObject()
-        if !state.tree.heldLinks.isEmpty {
-            writer.field("format", RecordFormat.heldLinks)
-        } else if state.tree.displayMode != .automatic {
-            writer.field("format", RecordFormat.displayModes)
-        }
+        if let format = RecordFormat.oldest(holding: state.tree) { writer.field("format", format) }
         writer.field("version", state.version)
         writer.key("tree")
         state.tree.writeSnapshot(into: &writer)

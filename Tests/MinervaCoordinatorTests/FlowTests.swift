@@ -18,6 +18,7 @@ import Testing
         replayed.replay(block, version: 1)
         #expect(replayed.nodes == tree.nodes && replayed.navigators == tree.navigators && replayed.flow == tree.flow)
         #expect(replayed.selectedTab == tree.selectedTab && replayed.flags == tree.flags && replayed.pending == tree.pending)
+        #expect(replayed.overlay == tree.overlay && replayed.heldLinks == tree.heldLinks)
         tree.checkInvariants()
         return block
     }
@@ -29,6 +30,7 @@ import Testing
             case .removed(let removed): "removed \(removed.screen) \(removed.reason.rawValue)"
             case .finished(let finished): "finished \(finished.screen)"
             case .flowChanged(let change): "flowChanged \(change.from)→\(change.to)"
+            case .overlayChanged(let overlay): "overlayChanged \(overlay ?? "null")"
             case .paramsChanged(let node, _): "paramsChanged \(node)"
             case .tabSelected(let tab): "tabSelected \(tab)"
             case .flagsChanged: "flagsChanged"

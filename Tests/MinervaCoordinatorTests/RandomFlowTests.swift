@@ -40,9 +40,9 @@ import TestSupport
     /// Onboarding → identity → PIN sign-in → four tabs, one of them guarded; a link that applies
     /// during sign-in, links into a later flow, query parameters declared and not.
     static let bank = Subject(
-        app: .testApp(named: "bank.json"), flags: ["onboarded", "verified", "signedIn", "investor"],
+        app: .testApp(named: "bank.json"), flags: ["onboarded", "verified", "signedIn", "investor", "locked"],
         links: ["/forgot-pin", "/accounts/1", "/accounts/2/statement", "/pay/7?amount=5&utm_source=mail", "/pay/8", "/funds/3", "/nowhere"],
-        screens: ["account", "statement", "payee", "transfer", "confirmTransfer", "share", "invest", "fund", "forgotPin"],
+        screens: ["account", "statement", "payee", "transfer", "confirmTransfer", "share", "invest", "fund", "forgotPin", "unlock"],
         tabs: ["accounts", "cards", "payments", "invest"], values: [:])
 
     @Test(arguments: [(fit, 7), (fit, 11), (fit, 2026), (bank, 3), (bank, 2027)] as [(Subject, UInt64)])

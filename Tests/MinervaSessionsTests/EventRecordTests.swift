@@ -59,6 +59,7 @@ import TestSupport
         case .sizeClassChanged: .navigation(.sizeClassChanged(.compact))
         case .displayModeChanged: .navigation(.displayModeChanged(.twoOverSecondary))
         case .heldLinksChanged: .navigation(.heldLinksChanged(["/pay/7?amount=5", "/accounts/2"]))
+        case .overlayChanged: .navigation(.overlayChanged("lock"))
         case .listChanged: .listChanged(node: NodeID(2), list: 3, from: 2)
         case .unchanged: .unchanged
         }
@@ -88,6 +89,24 @@ import TestSupport
         let holding = plain.carrying(Checkpoint.bytes(of: SessionState(tree: tree, appVersion: "v1")))
         #expect(try JSONParser.parse(holding.record.body).objectValue?["format"]?.intValue == 9)
         #expect(try SessionEvent(record: holding.record).checkpoint != nil)
+    }
+
+    @Test func anOverlayEventAndAHeadUnderAnOverlayAreFormat10() throws {
+        for overlay in ["lock", nil] {
+            let event = SessionEvent(seq: 3, version: 2, at: 0, isFinal: true, change: .navigation(.overlayChanged(overlay)))
+            #expect(try SessionEvent(record: event.record) == event)
+            #expect(try JSONParser.parse(event.record.body).objectValue?["format"]?.intValue == 10)
+        }
+        let bank = AppDescription.testApp(named: "bank.json")
+        var tree = CoordinatorTree(app: bank, flags: ["onboarded", "verified", "signedIn"])
+        _ = try tree.push(screen: "account", params: ["id": "1"], from: nil)
+        #expect(try JSONParser.parse(tree.headRecordBytes()).objectValue?["format"]?.intValue == 5)
+        _ = try tree.updateFlags(set: ["locked"], clear: [])
+        let head = tree.headRecordBytes()
+        #expect(try JSONParser.parse(head).objectValue?["format"]?.intValue == 10)
+        #expect(try CoordinatorTree(headRecord: head, app: bank) == tree)
+        let checkpoint = Checkpoint.bytes(of: SessionState(tree: tree, appVersion: "v1"))
+        #expect(RecordFormat.oldest(holdingCheckpoint: checkpoint) == 10)
     }
 
     @Test func aNumberedEventReadsBackFromItsRecordInFormat7() throws {

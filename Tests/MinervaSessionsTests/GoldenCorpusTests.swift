@@ -161,7 +161,8 @@ import TestSupport
         let params = JSONValue.object(Dictionary(uniqueKeysWithValues: entry.params.map { ($0, JSONValue.string("\(Int.random(in: 0..<3, using: &random))")) }))
         var target: [String: JSONValue] = ["screen": .string(screen), "params": params]
         if Bool.random(using: &random) { target["from"] = node }
-        let flags = Set(app.screens.values.compactMap(\.guarded?.flag) + app.flows.values.compactMap(\.completes)).sorted()
+        let launchFlags = app.launch.flatMap { [$0.ifFlag, $0.unless].compactMap { $0 } }
+        let flags = Set(app.screens.values.compactMap(\.guarded?.flag) + app.flows.values.compactMap(\.completes) + launchFlags).sorted()
         switch Int.random(in: 0..<15, using: &random) {
         case 0, 1, 2: return (.navigate, .object(target))
         case 3: return (.push, .object(target))

@@ -60,6 +60,7 @@ extension AppDescription {
             writer.key("root")
             Self.write(flow.root, into: &writer)
             if let completes = flow.completes { writer.field("completes", completes) }
+            if flow.overlay { writer.field("overlay", true) }
             writer.endObject()
         }
         writer.endObject()

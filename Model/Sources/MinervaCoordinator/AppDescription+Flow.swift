@@ -8,12 +8,18 @@ extension AppDescription {
         public var root: Root
         /// The flag that a `finish` with `success` of one of its base roots sets.
         public var completes: String?
+        /// Whether it is shown over the flow beneath rather than instead of it (a PIN lock after
+        /// backgrounding): at window level, full screen, while its launch rule holds; that flow
+        /// keeps every node, list and UI state until the overlay leaves
+        /// (``CoordinatorTree/overlay``). Its root is one screen.
+        public var overlay: Bool
 
         /// Creates a flow.
-        public init(name: String, root: Root, completes: String? = nil) {
+        public init(name: String, root: Root, completes: String? = nil, overlay: Bool = false) {
             self.name = name
             self.root = root
             self.completes = completes
+            self.overlay = overlay
         }
     }
 
@@ -40,6 +46,13 @@ extension AppDescription {
 
         /// Whether it holds whatever the flags.
         public var holdsAlways: Bool { ifFlag == nil && unless == nil }
+    }
+
+    /// The overlay a session with these flags shows over its flow: the flow of the first launch
+    /// rule that holds, when that flow is an overlay (``Flow/overlay``).
+    public func launchOverlay(for flags: Set<String>) -> String? {
+        guard let rule = launch.first(where: { $0.holds(for: flags) }), flows[rule.flow]?.overlay == true else { return nil }
+        return rule.flow
     }
 
     /// The place of a flow among the launch rules (its first rule's index): a deep link into a

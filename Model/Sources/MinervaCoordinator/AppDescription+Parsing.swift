@@ -47,7 +47,7 @@ private enum AppReader {
     static let splitKeys: JSONKeys = ["columns", "primary", "compactTop"]
     static let primaryKeys: JSONKeys = ["screen"]
     static let tabKeys: JSONKeys = ["id", "screen"]
-    static let flowKeys: JSONKeys = ["root", "completes"]
+    static let flowKeys: JSONKeys = ["root", "completes", "overlay"]
     static let launchKeys: JSONKeys = ["if", "unless", "flow"]
     static let routeKeys: JSONKeys = ["path", "flow", "tab", "steps"]
     static let stepKeys: JSONKeys = ["screen", "params", "presentation", "style", "embedInNavigation", "fresh"]
@@ -83,16 +83,24 @@ private enum AppReader {
         }
         guard top.contains("flows") else { throw top.error("is required: give 'root' (one flow) or 'flows' with 'launch'", at: "root") }
         let flows = try top.members("flows", keys: flowKeys) { flow throws(JSONReadError) in
-            (try flow.object("root", keys: rootKeys) { root throws(JSONReadError) in try Self.root(root, screens: screens) }, try flow.optionalString("completes"))
+            (
+                try flow.object("root", keys: rootKeys) { root throws(JSONReadError) in try Self.root(root, screens: screens) }, try flow.optionalString("completes"),
+                try flow.optionalBool("overlay") ?? false
+            )
         }
         guard !flows.isEmpty else { throw top.error("must declare at least one flow", at: "flows") }
         var named: [String: AppDescription.Flow] = [:]
-        for (flowName, (root, completes)) in flows {
+        for (flowName, (root, completes, overlay)) in flows {
             if flowName.isEmpty || Self.looksLikeNodeID(flowName) {
                 throw top.error("'\(flowName)' cannot name a flow: names of the form n<digits> are node ids", at: "flows", .key(flowName))
             }
             if completes?.isEmpty == true { throw top.error("must not be empty", at: "flows", .key(flowName), "completes") }
-            named[flowName] = AppDescription.Flow(name: flowName, root: root, completes: completes)
+            if overlay, root.tabs != nil || root.split != nil {
+                throw top.error(
+                    "an overlay shows one screen at its root (it may push and present from there), not tabs or a split view: give \"root\": {\"screen\": …}",
+                    at: "flows", .key(flowName), "root")
+            }
+            named[flowName] = AppDescription.Flow(name: flowName, root: root, completes: completes, overlay: overlay)
         }
         let launch = try self.launch(top, flows: named)
         let routes = try self.routes(top, declared: declared, screens: screens, flows: named)
@@ -146,6 +154,11 @@ private enum AppReader {
         guard let last = rules.last else { throw top.error("must list at least one rule", at: "launch") }
         guard last.holdsAlways else {
             throw top.error("the last rule must hold whatever the flags: remove its 'if' and 'unless'", at: "launch", .index(rules.count - 1))
+        }
+        guard flows[last.flow]?.overlay != true else {
+            throw top.error(
+                "the last rule chooses overlay '\(last.flow)', which needs a flow beneath it: end with a rule for a flow that is not an overlay",
+                at: "launch", .index(rules.count - 1))
         }
         if let always = rules.firstIndex(where: \.holdsAlways), always != rules.count - 1 {
             throw top.error("holds whatever the flags, so the rules after it are never used", at: "launch", .index(always))
@@ -311,6 +324,11 @@ private enum AppReader {
             let declaredFlow: AppDescription.Flow
             if let named = try route.optionalString("flow") {
                 guard let named = flows[named].map({ (named, $0) }) else { throw route.error(unknownFlow(named, flows), at: "flow") }
+                guard !named.1.overlay else {
+                    throw route.error(
+                        "'\(named.0)' is an overlay: a link that arrives while it is shown waits for the flow beneath, so no route opens in it; name that flow",
+                        at: "flow")
+                }
                 (flow, declaredFlow) = named
             } else {
                 guard flows.count == 1, let only = flows.first else {

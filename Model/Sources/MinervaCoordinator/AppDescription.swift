@@ -105,6 +105,11 @@ public struct AppDescription: Sendable, Equatable {
         public var tabs: [Tab]? {
             if case .tabs(let tabs, _) = self { tabs } else { nil }
         }
+
+        /// The split view, when the root is one.
+        public var split: Split? {
+            if case .split(let split) = self { split } else { nil }
+        }
     }
 
     /// A split view root.
@@ -229,10 +234,11 @@ public struct AppDescription: Sendable, Equatable {
     /// The one flow of a single-root app.
     public static let singleFlow = "main"
 
-    /// The flow a session with these flags shows: the first launch rule that holds (the last
-    /// always does).
+    /// The flow a session with these flags shows: that of the first launch rule that holds (the
+    /// last always does) and does not choose an overlay, which is shown over it
+    /// (``launchOverlay(for:)``).
     public func launchFlow(for flags: Set<String>) -> String {
-        (launch.first { $0.holds(for: flags) } ?? launch[launch.count - 1]).flow
+        (launch.first { $0.holds(for: flags) && flows[$0.flow]?.overlay != true } ?? launch[launch.count - 1]).flow
     }
 
     /// The root of a single-root app (for an app of flows, see ``flows``).

@@ -27,7 +27,10 @@ extension CoordinatorTree {
             obstacles.structure.append("the session's flow '\(flow)' is not one of the app's any more")
             return obstacles
         }
-        let current = navigatorOrder.filter { navigators[$0]?.isBase == true }
+        if let overlay, newApp.flows[overlay]?.overlay != true {
+            obstacles.structure.append("the session's overlay '\(overlay)' is not an overlay of the app any more")
+        }
+        let current = navigatorOrder.filter { navigators[$0]?.isBase == true && $0 != .overlay }
         let wanted: [NavigatorID] =
             switch newFlow.root {
             case .tabs(let tabs, _): tabs.map { Self.navigatorID(forTab: $0.id) }
@@ -53,13 +56,15 @@ extension CoordinatorTree {
     }
 
     /// Moves the tree to `newApp`: its nodes stay as they are, and when the new launch rules
-    /// choose another flow for its flags, it switches (a kept link whose flow is gone or no
-    /// longer later than the session's is dropped).
+    /// choose another flow or overlay for its flags, it switches (a kept link whose flow is gone
+    /// or no longer later than the session's is dropped, but one waiting under an overlay).
     /// - Precondition: `obstacles(to: newApp)` is empty.
     /// - Returns: the events of the switch, if any.
     public mutating func move(to newApp: AppDescription) -> [NavigationEvent] {
         run(newApp)
-        if let link = pending?.link, newApp.flows[link.flow] == nil || newApp.launchRank(of: link.flow) <= newApp.launchRank(of: flow) {
+        if let link = pending?.link, !(overlay != nil && link.flow == flow),
+            newApp.flows[link.flow] == nil || newApp.launchRank(of: link.flow) <= newApp.launchRank(of: flow)
+        {
             pending = nil
         }
         return followLaunch()

@@ -1,7 +1,8 @@
 extension CoordinatorTree {
     /// The whole block of events that changed `old` into this tree, in the order a client
     /// applies them: `removed` (top-most first, as the operation reported them), `finished`,
-    /// `flowChanged` (a switch of root flows), `added` (those the operation reported — a restore's
+    /// `flowChanged` (a switch of root flows), `overlayChanged` (an overlay came or left, or came
+    /// again over a new flow), `added` (those the operation reported — a restore's
     /// nodes that come back — then new nodes in the order they were shown), `stackChanged` (a
     /// set-root that moved nodes it kept), `paramsChanged`, then `tabSelected` (also after every
     /// switch into a tab bar), `sizeClassChanged`, `displayModeChanged`, `presentationChanged` as the operation reported them,
@@ -33,6 +34,7 @@ extension CoordinatorTree {
                 switched = true
             }
         }
+        if overlay != old.overlay || (switched && overlay != nil) { block.append(.overlayChanged(overlay)) }
         for event in operationEvents {
             if case .added = event { block.append(event) }
         }

@@ -20,7 +20,8 @@ extension CoordinatorTree {
     /// root is guarded waits behind the guard with the tab switch.
     ///
     /// Into a flow later in `launch` than the session's, the link is kept as the pending one
-    /// (the newest wins) and applied in the block that switches to that flow.
+    /// (the newest wins) and applied in the block that switches to that flow; into the session's
+    /// flow while an overlay covers it, likewise, and applied in the block that takes the overlay away.
     /// - Parameter url: a path (`/users/42`), a URL with the app's scheme (`demo://users/42`), or
     ///   an `https` URL on one of the app's hosts.
     /// - Returns: the events and the route's path pattern.
@@ -30,15 +31,16 @@ extension CoordinatorTree {
     @discardableResult
     public mutating func deepLink(_ url: String) throws(NavigationError) -> (events: [NavigationEvent], route: String) {
         guard let (route, bindings, link) = app.match(url) else { throw .unknownRoute(url, in: app) }
-        guard route.flow == flow else {
-            guard app.launchRank(of: route.flow) > app.launchRank(of: flow) else {
+        guard route.flow == flow, overlay == nil else {
+            guard app.launchRank(of: route.flow) > app.launchRank(of: flow) || route.flow == flow else {
                 throw .conflict(
                     "the deep link \(Excerpt(url)) opens in flow '\(route.flow)', which comes before this session's flow '\(flow)' in launch: "
                         + "the session shows '\(route.flow)' only while \(launchCondition(of: route.flow)) (and no earlier launch rule holds); change its flags first (POST …/flags)")
             }
             if let target = pending?.guarded {
+                let why = route.flow == flow ? "under overlay '\(overlay ?? "")'" : "in flow '\(route.flow)', which comes later,"
                 throw .conflict(
-                    "the deep link \(Excerpt(url)) opens in flow '\(route.flow)', which comes later, and would wait in the one pending slot, "
+                    "the deep link \(Excerpt(url)) opens \(why) and would wait in the one pending slot, "
                         + "but a guarded target waits there for flow \(target.guardNode) ('\(nodes[target.guardNode]?.screen ?? "")'): "
                         + "finish or dismiss that flow first")
             }

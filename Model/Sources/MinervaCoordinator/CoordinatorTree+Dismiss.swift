@@ -15,11 +15,15 @@ extension CoordinatorTree {
         let navigatorID: NavigatorID
         if let node {
             let target = self[node: node]
+            if let overlay, target.presentation.kind == .overlay {
+                throw .conflict("'\(node)' is the root of overlay '\(overlay)', which no dismissal takes away: \(overlayEnd(overlay))")
+            }
             guard let ownNavigator = target.navigator, let navigator = navigators[ownNavigator], !navigator.isBase,
                 navigator.stack.first == target.id
             else {
                 throw .conflict("node '\(node)' is not presented; only the root of a presented navigator can be dismissed")
             }
+            try requireAboveOverlay(ownNavigator, action: "dismiss '\(node)'")
             navigatorID = ownNavigator
         } else {
             let top = self[node: focus].stackNavigator

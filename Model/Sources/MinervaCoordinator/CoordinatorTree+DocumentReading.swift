@@ -5,7 +5,7 @@ extension CoordinatorTree {
     /// (the session's id, version, focus, …) are the session's, and lists are read apart.
     public static let documentKeys: JSONKeys = [
         "id", "token", "version", "layout", "flow", "sizeClass", "displayMode", "collapsed", "compactStack", "appVersion", "focus", "root", "navigators",
-        "tabs", "flags", "unknownScreens", "pending", "heldLinks", "restored", "lastEvent", "nextNode", "nextNavigator", "devices",
+        "tabs", "flags", "unknownScreens", "pending", "heldLinks", "overlay", "restored", "lastEvent", "nextNode", "nextNavigator", "devices",
     ]
     /// The members of a state document's node.
     public static let documentNodeKeys: JSONKeys = [
@@ -32,6 +32,7 @@ extension CoordinatorTree {
         sizeClass = try reader.optionalEnumValue("sizeClass", as: SizeClass.self) ?? .regular
         displayMode = try reader.optionalEnumValue("displayMode", as: SplitDisplayMode.self) ?? .automatic
         heldLinks = try reader.optionalStrings("heldLinks") ?? []
+        overlay = try reader.optionalString("overlay")
         flags = Set(try reader.strings("flags"))
         selectedTab = try reader.optionalObject("tabs", keys: Self.documentTabsKeys) { tabs throws(JSONReadError) in try tabs.string("selected") }
         pending = try reader.optionalObject("pending", keys: Pending.documentKeys) { pending throws(JSONReadError) in

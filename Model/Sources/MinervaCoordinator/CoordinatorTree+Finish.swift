@@ -15,7 +15,8 @@ extension CoordinatorTree {
     /// and resumes the target (all or nothing; dropped when it can no longer be shown);
     /// `cancelled` drops it. A base root of a flow that `completes` a flag may finish with
     /// `success`: the flag is set and the session switches to the flow the launch rules now
-    /// choose, in the same change. A flag set by a finish that makes the launch rules choose
+    /// choose, in the same change; so does an overlay's root, and the overlay leaves when they no
+    /// longer choose it. A flag set by a finish that makes the launch rules choose
     /// another flow switches too (a guard's target then goes with the old flow).
     /// - Parameters:
     ///   - node: the flow's node.
@@ -23,25 +24,29 @@ extension CoordinatorTree {
     ///   - value: an optional result value for the parent.
     /// - Returns: the events.
     /// - Throws: `notFound` for an unknown node, `conflict` for the app coordinator or a base or
-    ///   tab root (but a completing flow's root finishing with `success`).
+    ///   tab root (but a completing flow's root finishing with `success`), `overlaid` for a node
+    ///   beneath an overlay.
     @discardableResult
     public mutating func finish(node: NodeID, status: FlowStatus, value: JSONValue? = nil) throws(NavigationError) -> [NavigationEvent] {
         let target = self[node: node]
         guard let navigatorID = target.navigator, let parent = target.parent else {
             throw .conflict("the app coordinator '\(node)' cannot be finished")
         }
+        try requireAboveOverlay(navigatorID, action: "finish '\(node)'")
         let navigator = self[navigator: navigatorID]
         let index = navigator.stack.index(ofKnown: target.id)
         if navigator.isBase, index == 0 {
             // The first node of `detail` is no root of the flow.
-            let isFlowRoot = target.presentation.kind == .root || target.presentation.kind == .tab
-            guard isFlowRoot, let flag = app.flows[flow]?.completes else {
+            let isFlowRoot = [.root, .tab, .overlay].contains(target.presentation.kind)
+            let rootFlow = navigatorID == .overlay ? overlay ?? flow : flow
+            guard isFlowRoot, let flag = app.flows[rootFlow]?.completes else {
                 throw .conflict(
                     "'\(node)' is the root of base navigator '\(navigatorID)' and cannot be finished"
-                        + (isFlowRoot && app.declaresFlows ? " (flow '\(flow)' declares no 'completes' flag)" : ""))
+                        + (isFlowRoot && app.declaresFlows ? " (flow '\(rootFlow)' declares no 'completes' flag)" : ""))
             }
             guard status == .success else {
-                throw .conflict("'\(node)' is a root of flow '\(flow)', which only finishes with 'success' (setting '\(flag)'); cancelling it would show it again")
+                throw .conflict(
+                    "'\(node)' is a root of flow '\(rootFlow)', which only finishes with 'success' (setting '\(flag)'); cancelling it would show it again")
             }
             return completeFlow(root: target, parent: parent, flag: flag, value: value)
         }
@@ -61,7 +66,7 @@ extension CoordinatorTree {
                     held: holdsResult(of: target.screen, parent: parent, value: result["value"]))))
         if let waiting, status == .success {
             next.flags.insert(waiting.flag)
-            if next.app.launchFlow(for: next.flags) != next.flow {
+            if next.launchChanged {
                 events += next.followLaunch()
             } else {
                 // A target that can no longer be shown is dropped; the flow has still finished.

@@ -2,9 +2,10 @@ extension CoordinatorTree {
     /// The most deep links a screen holds at once (``heldLinks``).
     public static let maximumHeldLinks = 4
 
-    /// Whether the focus is a screen that holds links (`holdsLinks`, a transfer's confirm step).
+    /// Whether the focus is a screen that holds links (`holdsLinks`, a transfer's confirm step);
+    /// never while an overlay is shown (links then wait as ``pending`` for it to leave).
     public var focusHoldsLinks: Bool {
-        app.screens[self[node: focus].screen]?.holdsLinks == true
+        overlay == nil && app.screens[self[node: focus].screen]?.holdsLinks == true
     }
 
     /// Follows a deep link as a client sends it: applied (``deepLink(_:)``), unless the focus is
@@ -29,11 +30,12 @@ extension CoordinatorTree {
     /// Applies the held links, oldest first, once the focus is not a screen that holds links
     /// (those after a link that lands on such a screen wait again); a link that can no longer be
     /// followed (its route or its flow gone, a guarded target in the pending slot) is dropped.
+    /// While an overlay is shown they stay held: the screen that holds them is beneath it.
     /// Every change but a restore ends with it.
     /// - Returns: the events of the links applied.
     public mutating func releaseHeldLinks() -> [NavigationEvent] {
         var events: [NavigationEvent] = []
-        while !heldLinks.isEmpty, !focusHoldsLinks {
+        while !heldLinks.isEmpty, overlay == nil, !focusHoldsLinks {
             let url = heldLinks.removeFirst()
             if let applied = try? deepLink(url) { events += applied.events }
         }

@@ -53,8 +53,8 @@ extension CoordinatorTree {
                 guard node.presentation == expected else { return "\(nodeID) has kind \(node.presentation) at index \(index) of \(id)" }
             }
             if navigator.isBase {
-                guard navigator.stack.count > 0 || (layout == .split && id != .primary) else { return "base navigator \(id) is empty" }
-                guard baseNavigators.contains(id) else { return "unexpected base navigator \(id)" }
+                guard navigator.stack.count > 0 || (layout == .split && id != .primary && id != .overlay) else { return "base navigator \(id) is empty" }
+                guard baseNavigators.contains(id) || (id == .overlay && overlay != nil) else { return "unexpected base navigator \(id)" }
             } else {
                 guard !navigator.stack.isEmpty else { return "presented navigator \(id) is empty" }
                 guard navigator.embedded || navigator.stack.count == 1 else { return "\(id) is not embedded but holds several nodes" }
@@ -88,6 +88,12 @@ extension CoordinatorTree {
             guard node.id.number < nextNodeNumber else { return "\(node.id) is beyond the id counter" }
         }
         guard app.flows[flow] != nil else { return "the flow '\(flow)' is not one of the app's" }
+        if let overlay {
+            guard app.flows[overlay]?.overlay == true else { return "'\(overlay)' is not an overlay flow of the app" }
+            guard navigators[.overlay]?.role == .base(rootKind: .overlay) else { return "the overlay's navigator is missing" }
+        } else {
+            guard navigators[.overlay] == nil else { return "an overlay navigator without an overlay" }
+        }
         if let tabs {
             guard tabs.contains(where: { $0.id == selectedTab }) else { return "the selected tab is not a tab of the flow" }
         } else {
@@ -98,7 +104,9 @@ extension CoordinatorTree {
             guard nodes[target.guardNode] != nil else { return "the pending target's guard flow is gone" }
             guard !target.steps.isEmpty else { return "a pending target without steps" }
         case .link(let link):
-            guard app.launchRank(of: link.flow) > app.launchRank(of: flow) else { return "a pending link into a flow that is not later than the session's" }
+            guard app.launchRank(of: link.flow) > app.launchRank(of: flow) || (overlay != nil && link.flow == flow) else {
+                return "a pending link into a flow that is not later than the session's, nor waiting under an overlay"
+            }
         case nil:
             break
         }

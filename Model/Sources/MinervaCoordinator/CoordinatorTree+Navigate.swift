@@ -17,7 +17,12 @@ extension CoordinatorTree {
     public mutating func navigate(
         screen: String, params: [String: JSONValue] = [:], from: NodeID? = nil, settings: PresentationSettings = PresentationSettings()
     ) throws(NavigationError) -> (events: [NavigationEvent], node: NodeID) {
-        try apply([AppDescription.Step(screen: screen, params: params)], from: from, settings: settings)
+        if overlay != nil {
+            let origin = try origin(from)
+            _ = try screenEntry(screen, params: params)
+            try requireAboveOverlay(origin.navigator, action: "navigate to \(Excerpt(screen)) from '\(origin.id)'")
+        }
+        return try apply([AppDescription.Step(screen: screen, params: params)], from: from, settings: settings)
     }
 
     /// Applies steps as `navigate`s, the first from `from`, the rest from the focus, all or nothing.

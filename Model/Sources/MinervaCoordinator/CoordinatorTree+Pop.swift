@@ -59,6 +59,7 @@ extension CoordinatorTree {
         let stack = self[navigator: id].stack
         if target == .top { keep = stack.count - 1 }
         guard !stack.isEmpty else { throw .conflict("navigator '\(id)' is empty; there is nothing to pop") }
+        try requireAboveOverlay(id, action: "pop navigator '\(id)'")
         // A split view's column after `primary` may be emptied ("back to the sidebar").
         let emptiable = columns.contains(id) && id != .primary
         guard keep >= 1 || emptiable else {

@@ -19,13 +19,17 @@ extension CoordinatorTree {
     /// - Throws: `notFound` for an unknown `from`, `invalid` for an unknown screen or missing
     ///   params, `conflict` from the app coordinator or when the navigator already presents;
     ///   `not_visible` from a tab that is not selected, `covered` under another navigator's
-    ///   window-level presentation.
+    ///   window-level presentation, `overlaid` beneath an overlay.
     @discardableResult
     public mutating func present(
         screen: String, params: [String: JSONValue] = [:], from: NodeID? = nil, style: ModalStyle? = nil,
         embedInNavigation: Bool? = nil, settings: PresentationSettings = PresentationSettings()
     ) throws(NavigationError) -> (events: [NavigationEvent], node: NodeID) {
-        _ = try origin(from)
+        let origin = try origin(from)
+        if overlay != nil {
+            _ = try screenEntry(screen, params: params)
+            try requireAboveOverlay(origin.navigator, action: "present \(Excerpt(screen)) from '\(origin.id)'")
+        }
         let step = AppDescription.Step(screen: screen, params: params, presentation: .present, style: style, embedInNavigation: embedInNavigation)
         if let diverted = try divert([step], as: .present, from: from) { return diverted }
         return try presentUnguarded(

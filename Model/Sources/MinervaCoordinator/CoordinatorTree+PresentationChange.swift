@@ -17,6 +17,7 @@ extension CoordinatorTree {
     public mutating func changePresentation(of node: NodeID, selected: String?, dismissible: Bool?) throws(NavigationError) -> [NavigationEvent] {
         let target = self[node: node]
         guard selected != nil || dismissible != nil else { throw .invalid("give 'selected' (a detent), 'dismissible', or both") }
+        try requireAboveOverlay(target.navigator, action: "change the presentation of '\(node)'")
         var newDetent: String?
         if let selected {
             guard let sheet = target.settings?.sheet else {

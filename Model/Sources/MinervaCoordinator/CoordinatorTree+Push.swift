@@ -16,12 +16,17 @@ extension CoordinatorTree {
     ///   flow's when guarded).
     /// - Throws: `notFound` for an unknown `from`, `invalid` for an unknown screen or missing
     ///   params, `conflict` from the app coordinator or onto a presented navigator that is not
-    ///   embedded, `covered` for a split column change under a window-level presentation.
+    ///   embedded, `covered` for a split column change under a window-level presentation,
+    ///   `overlaid` beneath an overlay.
     @discardableResult
     public mutating func push(screen: String, params: [String: JSONValue] = [:], from: NodeID? = nil) throws(NavigationError)
         -> (events: [NavigationEvent], node: NodeID)
     {
-        _ = try origin(from)
+        let origin = try origin(from)
+        if overlay != nil {
+            _ = try screenEntry(screen, params: params)
+            try requireAboveOverlay(origin.navigator, action: "push \(Excerpt(screen)) from '\(origin.id)'")
+        }
         if let diverted = try divert([AppDescription.Step(screen: screen, params: params, presentation: .push)], as: .push, from: from) {
             return diverted
         }

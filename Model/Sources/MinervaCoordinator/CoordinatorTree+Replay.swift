@@ -31,6 +31,8 @@ extension CoordinatorTree {
                 break
             case .flowChanged(let change):
                 startFlow(change)
+            case .overlayChanged(let name):
+                replayOverlay(name)
             case .sizeClassChanged(let horizontal):
                 sizeClass = horizontal
             case .displayModeChanged(let mode):
@@ -80,9 +82,23 @@ extension CoordinatorTree {
         flow = change.to
         selectedTab = nil
         displayMode = .automatic
+        overlay = nil
         layout = change.bases.contains { $0.rootKind == .detail } ? .split : .stack
         for base in change.bases {
             addNavigator(Navigator(id: base.id, stack: [], presentedNavigator: nil, parent: nil, embedded: true, role: .base(rootKind: base.rootKind)))
+        }
+    }
+
+    /// Shows an overlay as its event says, its navigator empty until its root's `added` event; or
+    /// takes it away (its nodes left by the block's `removed` events).
+    private mutating func replayOverlay(_ name: String?) {
+        if navigators[.overlay] != nil {
+            navigators[.overlay] = nil
+            navigatorOrder.removeAll { $0 == .overlay }
+        }
+        overlay = name
+        if name != nil {
+            addNavigator(Navigator(id: .overlay, stack: [], presentedNavigator: nil, parent: nil, embedded: true, role: .base(rootKind: .overlay)))
         }
     }
 

@@ -14,8 +14,8 @@ extension CoordinatorTree {
     /// link are not restored (those of now are kept; a guard's target comes back with its flow).
     /// - Returns: the `removed` events, then the `added` ones, then `uiChanged` for each node
     ///   whose UI state differs from what the client holds.
-    /// - Throws: `conflict` when `target` shows another root flow (flags are not restored, so the
-    ///   session cannot go back across a switch), or when a node that comes back shows a guarded
+    /// - Throws: `conflict` when `target` shows another root flow or another overlay (or none where
+    ///   one is shown now: flags are not restored, so the session cannot go back across a switch), or when a node that comes back shows a guarded
     ///   screen whose flag is not set now; the tree is then unchanged.
     /// - Complexity: O(n²) in the number of nodes at worst.
     public mutating func restore(_ target: CoordinatorTree, replacing: Set<NodeID> = []) throws(NavigationError) -> [NavigationEvent] {
@@ -23,6 +23,13 @@ extension CoordinatorTree {
             throw .conflict(
                 "that version shows flow '\(target.flow)'; the session now shows flow '\(flow)', which its flags choose, and flags are not "
                     + "restored: it cannot go back across a switch of flows (read the version with GET …/versions/{version})")
+        }
+        guard target.overlay == overlay else {
+            let then = target.overlay.map { "overlay '\($0)'" } ?? "no overlay"
+            let now = overlay.map { "overlay '\($0)'" } ?? "none"
+            throw .conflict(
+                "that version shows \(then); the session now shows \(now), which its flags choose, and flags are not restored: "
+                    + "it cannot go back across an overlay coming or going (read the version with GET …/versions/{version})")
         }
         let kept = keptNodes(toward: target, replacing: replacing)
         var events: [NavigationEvent] = []

@@ -21,6 +21,7 @@ extension CoordinatorTree {
         }
         // Selecting the selected tab changes nothing, covered or not.
         if tab == selectedTab, !dismiss { return [] }
+        try requireAboveOverlay(Self.navigatorID(forTab: tab), action: "select tab '\(tab)'")
         let covers = windowCovers
         var next = self
         var events: [NavigationEvent] = []

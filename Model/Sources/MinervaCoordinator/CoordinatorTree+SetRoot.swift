@@ -49,6 +49,7 @@ extension CoordinatorTree {
         if !target.embedded, entries.count > 1 {
             throw .conflict("navigator '\(navigatorID)' is not embedded in a navigation stack and holds one node only")
         }
+        try requireAboveOverlay(navigatorID, action: "set the stack of navigator '\(navigatorID)'")
         // A guard holds here too: the entries before the first guarded one become the stack, the
         // rest waits behind the guard's flow; when the first is guarded, nothing is replaced.
         let guarded = entries.firstIndex { entry in

@@ -28,6 +28,7 @@ extension CoordinatorTree {
         if let selectedTab { writer.field("selectedTab", selectedTab) }
         if sizeClass != .regular { writer.field("sizeClass", sizeClass.rawValue) }
         if displayMode != .automatic { writer.field("displayMode", displayMode.rawValue) }
+        if let overlay { writer.field("overlay", overlay) }
         if !heldLinks.isEmpty {
             writer.key("heldLinks")
             writer.beginArray()
@@ -91,6 +92,7 @@ extension CoordinatorTree {
             sizeClass = try reader.optionalEnumValue("sizeClass", as: SizeClass.self) ?? .regular
             displayMode = try reader.optionalEnumValue("displayMode", as: SplitDisplayMode.self) ?? .automatic
             heldLinks = try reader.optionalStrings("heldLinks") ?? []
+            overlay = try reader.optionalString("overlay")
             flags = Set(try reader.strings("flags"))
             for node in try reader.objects("nodes", keys: Self.nodeKeys, Self.node) { nodes[node.id] = node }
             for navigator in try reader.objects("navigators", keys: Self.navigatorKeys, Self.navigator) { addNavigator(navigator) }

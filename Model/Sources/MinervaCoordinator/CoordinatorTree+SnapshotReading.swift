@@ -5,7 +5,7 @@ extension CoordinatorTree {
     /// session core kept the event counter, and ignored.
     static let snapshotKeys: JSONKeys = [
         "layout", "flow", "nextNode", "nextNavigator", "lastSeq", "flags", "nodes", "navigators", "selectedTab", "pending", "ui", "results", "presentations", "sizeClass",
-        "displayMode", "heldLinks",
+        "displayMode", "heldLinks", "overlay",
     ]
     static let presentationKeys: JSONKeys = ["node", "sheet", "anchor", "dismissible"]
     static let uiKeys: JSONKeys = ["node", "ui"]

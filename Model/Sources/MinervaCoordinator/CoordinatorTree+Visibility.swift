@@ -9,18 +9,25 @@ extension CoordinatorTree {
     }
 
     /// The base navigators a device shows now: the selected tab's, `v0`, or the split view's
-    /// columns (the one a compact split view shows).
+    /// columns (the one a compact split view shows); and an overlay's over them.
     var shownBaseNavigators: [NavigatorID] {
-        if let selectedTab { return [Self.navigatorID(forTab: selectedTab)] }
-        if collapsed { return [compactTopColumn] }
-        return baseNavigators
+        let shown: [NavigatorID]
+        if let selectedTab {
+            shown = [Self.navigatorID(forTab: selectedTab)]
+        } else if collapsed {
+            shown = [compactTopColumn]
+        } else {
+            shown = baseNavigators
+        }
+        return overlay == nil ? shown : shown + [.overlay]
     }
 
     /// The window-level presented navigators that no other window-level navigator presents, in
     /// the order they were made: what covers the tab bar and every split column (at most one in a
-    /// state today's rules reach).
+    /// state today's rules reach); an overlay alone while one is shown (it covers those beneath).
     var windowCovers: [NavigatorID] {
-        navigatorOrder.filter { id in
+        if overlay != nil { return [.overlay] }
+        return navigatorOrder.filter { id in
             guard self[navigator: id].coversWindow else { return false }
             var parent = self[navigator: id].parent
             while let next = parent {
@@ -90,6 +97,7 @@ extension CoordinatorTree {
 
     /// Why a window-level presentation blocks an action, and what to do.
     func coverMessage(_ cover: NavigatorID, action: String, fix: String) -> String {
+        if let overlay { return overlayMessage(overlay, action: action) }
         let root = self[navigator: cover].stack[0]
         let style = self[node: root].presentation.style ?? .automatic
         return "'\(root)' is presented \(style.rawValue) at window level and covers the tab bar and every column, so a device cannot "

@@ -37,6 +37,11 @@ public struct CoordinatorTree: Sendable {
     /// Which columns a split view shows at regular width (``setDisplayMode(_:)``); `automatic`
     /// when the client asked for none since its flow started, and always without a split view.
     public internal(set) var displayMode: SplitDisplayMode = .automatic
+    /// The overlay flow shown over ``flow`` (a PIN lock), while its launch rule holds: its screens
+    /// stand on navigator ``NavigatorID/overlay``, whose root is a child of the app coordinator,
+    /// full screen at window level; the flow beneath keeps every node, list and UI state, takes no
+    /// navigation change, and its deep links wait as ``pending`` until the overlay leaves.
+    public internal(set) var overlay: String?
     var nextNodeNumber = 0
     /// Whether the tree was restored from a snapshot with screens the app no longer declares;
     /// only then can ``unknownScreens`` be non-empty (the operations accept declared screens only).
@@ -76,6 +81,7 @@ public struct CoordinatorTree: Sendable {
         navigators = [:]
         navigatorOrder = []
         buildBase()
+        if let cover = app.launchOverlay(for: flags) { showOverlay(cover) }
     }
 
     /// Makes the base navigators of ``flow`` and their roots (the tree holds only the app
@@ -194,11 +200,12 @@ public struct CoordinatorTree: Sendable {
         return self[navigator: navigatorID].top
     }
 
-    /// The base navigator on top: the selected tab's or `v0`; in a split view the column under a
-    /// window-level presentation (it covers every column, compact or not), else the column a
-    /// compact one shows, else the first column that presents something, else the deepest that
-    /// holds anything.
+    /// The base navigator on top: an overlay's; the selected tab's or `v0`; in a split view the
+    /// column under a window-level presentation (it covers every column, compact or not), else
+    /// the column a compact one shows, else the first column that presents something, else the
+    /// deepest that holds anything.
     var visibleBaseNavigator: NavigatorID {
+        if overlay != nil { return .overlay }
         if let selectedTab { return Self.navigatorID(forTab: selectedTab) }
         switch layout {
         case .stack:
@@ -212,13 +219,20 @@ public struct CoordinatorTree: Sendable {
     }
 
     /// Every node in on-screen order, bottom-most first: each navigator's stack from the
-    /// bottom, then what it presents; the visible base navigator comes last (it is on top).
+    /// bottom, then what it presents; the visible base navigator comes last (it is on top), and
+    /// an overlay's after the flow's.
     /// - Complexity: O(n) in the number of nodes.
     public var nodesInScreenOrder: [NodeID] {
         var order: [NodeID] = []
         order.reserveCapacity(nodes.count)
         let visible = visibleBaseNavigator
-        for base in baseNavigators.filter({ $0 != visible }) + [visible] {
+        var bases = baseNavigators
+        if visible == .overlay {
+            bases.append(.overlay)
+        } else if let index = bases.firstIndex(of: visible) {
+            bases.append(bases.remove(at: index))
+        }
+        for base in bases {
             var navigatorID: NavigatorID? = base
             while let current = navigatorID, let navigator = navigators[current] {
                 order.append(contentsOf: navigator.stack)
@@ -261,6 +275,6 @@ extension CoordinatorTree: Equatable {
             && lhs.navigatorOrder == rhs.navigatorOrder
             && lhs.nextNodeNumber == rhs.nextNodeNumber && lhs.nextNavigatorNumber == rhs.nextNavigatorNumber
             && lhs.selectedTab == rhs.selectedTab && lhs.flags == rhs.flags && lhs.pending == rhs.pending && lhs.flow == rhs.flow
-            && lhs.sizeClass == rhs.sizeClass && lhs.displayMode == rhs.displayMode && lhs.heldLinks == rhs.heldLinks
+            && lhs.sizeClass == rhs.sizeClass && lhs.displayMode == rhs.displayMode && lhs.heldLinks == rhs.heldLinks && lhs.overlay == rhs.overlay
     }
 }

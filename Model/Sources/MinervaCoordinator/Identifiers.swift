@@ -50,12 +50,15 @@ public struct NavigatorID: Hashable, Sendable, CustomStringConvertible, Expressi
     public static let supplementary: NavigatorID = "supplementary"
     /// The detail side of a `split` layout.
     public static let detail: NavigatorID = "detail"
+    /// The navigator of an overlay flow, shown over the session's flow (``CoordinatorTree/overlay``).
+    public static let overlay: NavigatorID = "overlay"
 
     /// The kind of the root a base navigator of this id shows, by its place: a tab's, a split
-    /// view's middle or detail column, or a root (`v0`, `primary`).
+    /// view's middle or detail column, an overlay's, or a root (`v0`, `primary`).
     public var baseRootKind: Presentation.Kind {
         if self == .detail { return .detail }
         if self == .supplementary { return .supplementary }
+        if self == .overlay { return .overlay }
         return rawValue.hasPrefix("tab:") ? .tab : .root
     }
 }

@@ -22,6 +22,10 @@ public enum NavigationEvent: Hashable, Sendable {
     /// The session switched root flows: every node of the old one left (reason `flowChanged`)
     /// and the new one's base navigators stand empty until its `added` events.
     case flowChanged(FlowChange)
+    /// An overlay flow came over the session's flow (its navigator ``NavigatorID/overlay`` stands
+    /// empty until its root's `added` event), or left (`nil`, after its nodes' `removed` events):
+    /// ``CoordinatorTree/overlay``.
+    case overlayChanged(String?)
     /// A node's params changed in place (a deep link that kept it, or `PATCH …/params`).
     case paramsChanged(node: NodeID, params: [String: JSONValue])
     /// A set-root kept nodes that were on the stack and moved them (to new places, or under the
@@ -63,7 +67,7 @@ public enum NavigationEvent: Hashable, Sendable {
         case .removed(let removed): removed.node
         case .finished(let finished): finished.node
         case .paramsChanged(let node, _), .uiChanged(let node, _), .resultConsumed(let node, _), .presentationChanged(let node, _, _): node
-        case .tabSelected, .flagsChanged, .pendingChanged, .stackChanged, .flowChanged, .sizeClassChanged, .displayModeChanged, .heldLinksChanged: nil
+        case .tabSelected, .flagsChanged, .pendingChanged, .stackChanged, .flowChanged, .overlayChanged, .sizeClassChanged, .displayModeChanged, .heldLinksChanged: nil
         }
     }
 }

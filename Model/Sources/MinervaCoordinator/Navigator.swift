@@ -33,9 +33,11 @@ public struct Navigator: Hashable, Sendable {
     public var isBase: Bool { parent == nil }
 
     /// Whether it is presented at window level (every style but `currentContext` and
-    /// `overCurrentContext`): UIKit shows it over the tab bar and every column.
+    /// `overCurrentContext`), or is an overlay's: UIKit shows it over the tab bar and every column.
     var coversWindow: Bool {
-        guard case .presented(let style) = role else { return false }
-        return style.level == .window
+        switch role {
+        case .presented(let style): style.level == .window
+        case .base(let kind): kind == .overlay
+        }
     }
 }

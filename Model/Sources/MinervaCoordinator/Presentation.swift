@@ -16,6 +16,9 @@ public struct Presentation: Hashable, Sendable {
         case detail
         /// The root of a three-column split view's middle column.
         case supplementary
+        /// The root of an overlay flow's navigator, shown full screen at window level over the
+        /// session's flow (``CoordinatorTree/overlay``).
+        case overlay
     }
 
     /// The kind.

@@ -24,7 +24,12 @@
 /// Version 6 adds screens that hold links (`holdsLinks`): a deep link that arrives while such a
 /// screen is the focus waits in `heldLinks` (`heldLinksChanged`), at most four, and every change
 /// after which the focus no longer holds links applies them, in order, in its block.
+///
+/// Version 7 adds overlay flows (`"overlay": true`): a flow that its launch rule shows over the
+/// session's flow (`overlay`, navigator `overlay`, the event `overlayChanged`) instead of switching;
+/// navigation beneath it is refused (`overlaid`), deep links wait as pending until it leaves, and
+/// clearing the flag that brings it keeps them.
 public enum ModelVersion {
     /// The version this build's step runs.
-    public static let current = 6
+    public static let current = 7
 }

@@ -117,6 +117,8 @@ extension SessionEvent.Change {
             writer.field("horizontal", horizontal.rawValue)
         case .navigation(.displayModeChanged(let mode)):
             writer.field("mode", mode.rawValue)
+        case .navigation(.overlayChanged(let overlay)):
+            writer.field("overlay", overlay)
         case .navigation(.presentationChanged(let node, let selected, let dismissible)):
             writer.field("node", node)
             if let selected { writer.field("selected", selected) }

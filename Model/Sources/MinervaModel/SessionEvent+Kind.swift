@@ -9,7 +9,7 @@ extension SessionEvent {
     ///
     /// The order of the cases is the order events take within a block. Kinds that later
     /// releases add have their places settled here too, between the present ones:
-    /// `appChanged`, `removed`, `finished`, `flowChanged`, `added`, `stackChanged`,
+    /// `appChanged`, `removed`, `finished`, `flowChanged`, `overlayChanged`, `added`, `stackChanged`,
     /// `paramsChanged`, `tabSelected`, `sizeClassChanged`, `displayModeChanged`, `presentationChanged`,
     /// `flagsChanged`, `pendingChanged`, `heldLinksChanged`, `uiChanged`, `resultConsumed`, `listChanged`,
     /// `unchanged` (which a block holds alone).
@@ -18,6 +18,7 @@ extension SessionEvent {
         case removed
         case finished
         case flowChanged
+        case overlayChanged
         case added
         case stackChanged
         case paramsChanged
@@ -41,20 +42,21 @@ extension SessionEvent {
             case .removed: 1
             case .finished: 2
             case .flowChanged: 3
-            case .added: 4
-            case .stackChanged: 5
-            case .paramsChanged: 6
-            case .tabSelected: 7
-            case .sizeClassChanged: 8
-            case .displayModeChanged: 9
-            case .presentationChanged: 10
-            case .flagsChanged: 11
-            case .pendingChanged: 12
-            case .heldLinksChanged: 13
-            case .uiChanged: 14
-            case .resultConsumed: 15
-            case .listChanged: 16
-            case .unchanged: 17
+            case .overlayChanged: 4
+            case .added: 5
+            case .stackChanged: 6
+            case .paramsChanged: 7
+            case .tabSelected: 8
+            case .sizeClassChanged: 9
+            case .displayModeChanged: 10
+            case .presentationChanged: 11
+            case .flagsChanged: 12
+            case .pendingChanged: 13
+            case .heldLinksChanged: 14
+            case .uiChanged: 15
+            case .resultConsumed: 16
+            case .listChanged: 17
+            case .unchanged: 18
             }
         }
 
@@ -85,6 +87,7 @@ extension SessionEvent.Change {
         case .navigation(.heldLinksChanged): .heldLinksChanged
         case .navigation(.stackChanged): .stackChanged
         case .navigation(.flowChanged): .flowChanged
+        case .navigation(.overlayChanged): .overlayChanged
         case .navigation(.paramsChanged): .paramsChanged
         case .navigation(.sizeClassChanged): .sizeClassChanged
         case .navigation(.displayModeChanged): .displayModeChanged

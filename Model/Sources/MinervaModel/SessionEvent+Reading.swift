@@ -6,7 +6,7 @@ extension SessionEvent {
     public static let wireKeys: JSONKeys = [
         "seq", "version", "at", "final", "focus", "type", "node", "list", "from", "screen", "params", "parent", "navigator", "presentation",
         "presentedBy", "embedded", "reason", "result", "held", "tab", "flags", "pending", "stack", "to", "navigators", "ui", "title", "sheet",
-        "anchor", "dismissible", "selected", "horizontal", "mode", "links", "nextNode", "nextNavigator", "device", "deviceSeq",
+        "anchor", "dismissible", "selected", "horizontal", "mode", "links", "overlay", "nextNode", "nextNavigator", "device", "deviceSeq",
     ]
 
     /// Reads an event as the API shows it, for a session that runs `app`.
@@ -109,6 +109,8 @@ extension SessionEvent.Change {
             self = .navigation(.sizeClassChanged(try reader.enumValue("horizontal", as: SizeClass.self)))
         case .displayModeChanged:
             self = .navigation(.displayModeChanged(try reader.enumValue("mode", as: SplitDisplayMode.self)))
+        case .overlayChanged:
+            self = .navigation(.overlayChanged(try reader.optionalString("overlay")))
         case .presentationChanged:
             self = .navigation(
                 .presentationChanged(

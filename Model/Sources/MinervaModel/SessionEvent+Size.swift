@@ -16,6 +16,7 @@ extension SessionEvent {
         case .navigation(.pendingChanged(nil)): return fixed
         case .navigation(.heldLinksChanged(let links)): return fixed + links.reduce(0) { $0 + $1.utf8.count + 3 }
         case .navigation(.flowChanged(let change)): return fixed + change.bases.count * 32
+        case .navigation(.overlayChanged(let overlay)): return fixed + (overlay?.utf8.count ?? 0)
         case .navigation(.paramsChanged(_, let params)): return fixed + JSONValue.object(params).encodedByteCount
         case .navigation(.stackChanged(_, let stack)): return fixed + stack.count * 8
         case .navigation(.uiChanged(_, let ui)): return fixed + JSONValue.object(ui).encodedByteCount

@@ -32,8 +32,9 @@ extension SessionState {
         var next = self
         let changes = try command.apply(to: &next, limits: limits)
         // Links a screen held apply once it is no longer the focus, whatever moved it; links that
-        // would take the session over its limits are dropped instead, and the change still applies.
-        if !command.isRestore, !next.tree.heldLinks.isEmpty, !next.tree.focusHoldsLinks {
+        // would take the session over its limits are dropped instead, and the change still applies;
+        // under an overlay they wait on (the screen that holds them is beneath it).
+        if !command.isRestore, !next.tree.heldLinks.isEmpty, next.tree.overlay == nil, !next.tree.focusHoldsLinks {
             var released = next
             let applied = released.tree.releaseHeldLinks().map { SessionEvent.Change.navigation($0) }
             do throws(SessionError) {

@@ -40,6 +40,7 @@ public enum StateDocument {
         writer.field("version", state.version)
         writer.field("layout", tree.layout.rawValue)
         writer.field("flow", tree.flow)
+        if let overlay = tree.overlay { writer.field("overlay", overlay) }
         if tree.layout == .split {
             writer.field("sizeClass", tree.sizeClass.rawValue)
             writer.field("displayMode", tree.displayMode.rawValue)

@@ -152,6 +152,8 @@ function renderSession() {
       : state.pending
         ? h("span", {}, steps(state.pending.steps), state.pending.flow ? none(` after flow ${state.pending.flow}`) : null)
         : none()],
+    state.overlay ? ["overlay", h("span", { "data-testid": "overlay-flow" }, h("b", {}, state.overlay),
+      none(` over flow ${state.flow}, which waits as it is`))] : null,
     state.heldLinks?.length ? ["held links", h("span", { "data-testid": "held-links" },
       state.heldLinks.map((url) => h("code", {}, url)), none(" wait for the focus to leave"))] : null,
     ["updates", h("span", { "data-testid": "updates" }, UPDATES[store.updates] ?? store.updates)],
@@ -193,6 +195,8 @@ function describeEvent(event) {
         event.pending ? h("span", { class: "badge" }, event.pending.operation) : h("span")];
     case "flowChanged":
       return [[event.from, " → ", h("b", {}, event.to)], h("span", { class: "badge badge-flow" }, "flow")];
+    case "overlayChanged":
+      return [event.overlay ? h("b", {}, event.overlay) : h("span", { class: "muted" }, "gone"), h("span", { class: "badge badge-flow" }, "overlay")];
     case "paramsChanged":
       return [[h("b", {}, event.node), " ", JSON.stringify(event.params ?? {})], h("span", { class: "badge" }, "params")];
     case "sizeClassChanged":

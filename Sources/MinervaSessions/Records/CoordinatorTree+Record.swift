@@ -5,17 +5,12 @@ import MinervaModel
 extension CoordinatorTree {
     /// The tree as a session's head record keeps it: `{"format", "tree": <the tree's snapshot>,
     /// "devices"?}`, in format ``RecordFormat/deltaHead`` (the events after it bring it up to
-    /// date), ``RecordFormat/devices`` when it carries devices' marks, or
-    /// ``RecordFormat/displayModes`` when its tree says a display mode, or ``RecordFormat/heldLinks``
-    /// when it holds deep links.
+    /// date), ``RecordFormat/devices`` when it carries devices' marks, or the format a tree that
+    /// shows an overlay, holds links or says a display mode needs (``RecordFormat/oldest(holding:)``).
     func headRecordBytes(devices: [String: DeviceMark] = [:]) -> [UInt8] {
         var writer = JSONWriter(capacity: 256 + nodes.count * 96 + devices.count * 64)
         writer.beginObject()
-        writer.field(
-            "format",
-            !heldLinks.isEmpty
-                ? RecordFormat.heldLinks
-                : displayMode != .automatic ? RecordFormat.displayModes : devices.isEmpty ? RecordFormat.deltaHead : RecordFormat.devices)
+        writer.field("format", RecordFormat.oldest(holding: self) ?? (devices.isEmpty ? RecordFormat.deltaHead : RecordFormat.devices))
         writer.key("tree")
         writeSnapshot(into: &writer)
         if !devices.isEmpty {

@@ -35,9 +35,15 @@ import MinervaJSON
 ///
 /// Format 9 is what screens that hold links added: the event `heldLinksChanged`, and a head whose
 /// tree holds links (`heldLinks`), which a release before it would drop.
+///
+/// Format 10 is what overlay flows added: the event `overlayChanged`, and a head whose tree shows
+/// an overlay (`overlay`, navigator `overlay`, node kind `overlay`), which a release before it
+/// would take for a broken tree.
 enum RecordFormat {
     /// The newest format this build reads and writes.
-    static let current = 9
+    static let current = 10
+    /// The format of an event or head that carries an overlay.
+    static let overlays = 10
     /// The format of an event or head that carries held deep links.
     static let heldLinks = 9
     /// The format of an event or head that carries a split view's display mode.
@@ -63,18 +69,28 @@ enum RecordFormat {
     ///   - numbered: whether it is an event that names its device's change.
     ///   - carriesDisplayMode: whether it is an event that changes a split view's display mode.
     ///   - holdsLinks: whether it is an event that changes the held deep links.
+    ///   - carriesOverlay: whether it is an event that shows or takes away an overlay.
     static func oldest(
         usesFlows: Bool, usesPresentableState: Bool, carriesCounters: Bool = false, numbered: Bool = false, carriesDisplayMode: Bool = false,
-        holdsLinks: Bool = false
+        holdsLinks: Bool = false, carriesOverlay: Bool = false
     ) -> Int {
+        if carriesOverlay { return overlays }
         if holdsLinks { return heldLinks }
         if carriesDisplayMode { return displayModes }
         return numbered ? devices : carriesCounters ? counters : usesPresentableState ? presentable : usesFlows ? flows : plain
     }
 
+    /// The oldest format that holds a tree (in a head or a checkpoint): one that shows an overlay,
+    /// holds links or says a display mode needs the format that added it; `nil` for any other.
+    static func oldest(holding tree: CoordinatorTree) -> Int? {
+        if tree.overlay != nil { return overlays }
+        if !tree.heldLinks.isEmpty { return heldLinks }
+        return tree.displayMode != .automatic ? displayModes : nil
+    }
+
     /// The oldest format that holds a checkpoint an event carries: the format its first member
-    /// names (``Checkpoint/bytes(of:)`` writes one only for a tree with a display mode or held
-    /// links), 0 without one. Read from its first bytes rather than found by searching them:
+    /// names (``Checkpoint/bytes(of:)`` writes one only for a tree that ``oldest(holding:)`` gives
+    /// one), 0 without one. Read from its first bytes rather than found by searching them:
     /// every checkpoint a durable store writes passes here.
     static func oldest(holdingCheckpoint checkpoint: [UInt8]) -> Int {
         guard checkpoint.starts(with: Self.checkpointFormatPrefix) else { return 0 }

@@ -11,8 +11,9 @@ extension SessionEvent {
         writer.beginObject()
         let format = RecordFormat.oldest(
             usesFlows: change.usesFlows, usesPresentableState: focus != nil || change.usesPresentableState, carriesCounters: counters != nil,
-            numbered: device != nil, carriesDisplayMode: change.kind == .displayModeChanged, holdsLinks: change.kind == .heldLinksChanged)
-        // A checkpoint of a tree with a display mode or held links is read only by a release that knows them.
+            numbered: device != nil, carriesDisplayMode: change.kind == .displayModeChanged, holdsLinks: change.kind == .heldLinksChanged,
+            carriesOverlay: change.kind == .overlayChanged)
+        // A checkpoint of a tree with a display mode, held links or an overlay is read only by a release that knows them.
         writer.field("format", max(format, checkpoint.map(RecordFormat.oldest(holdingCheckpoint:)) ?? 0))
         writer.field("version", version)
         writer.field("at", at)
@@ -33,7 +34,7 @@ extension SessionEvent {
     /// The members an event record may carry.
     private static let recordKeys: JSONKeys = [
         "format", "version", "at", "final", "type", "node", "list", "from", "screen", "params", "parent", "navigator", "presentation",
-        "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending", "stack", "to", "checkpoint", "bases", "ui", "title", "sheet", "anchor", "dismissible", "selected", "horizontal", "mode", "links", "focus", "held",
+        "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending", "stack", "to", "checkpoint", "bases", "ui", "title", "sheet", "anchor", "dismissible", "selected", "horizontal", "mode", "links", "overlay", "focus", "held",
         "nextNode", "nextNavigator", "device", "deviceSeq",
     ]
 
