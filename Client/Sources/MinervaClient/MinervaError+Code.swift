@@ -38,6 +38,9 @@ extension MinervaError {
         public static let deviceSeqGap = Code(rawValue: "device_seq_gap")
         /// 409: the focus is a screen that holds links, and holds four already; they apply once it leaves.
         public static let linksHeld = Code(rawValue: "links_held")
+        /// 409: the change is aimed at the flow beneath an overlay (a PIN lock), which takes no
+        /// navigation change until the overlay leaves.
+        public static let overlaid = Code(rawValue: "overlaid")
         /// 410: the session was made with an app description the server no longer serves; create a new session.
         public static let appChanged = Code(rawValue: "app_changed")
         /// 412: `If-Match` names a version the session has moved on from.

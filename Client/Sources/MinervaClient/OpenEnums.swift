@@ -49,6 +49,9 @@ public enum OpenEnums {
         public static let detail = Self(rawValue: "detail")
         /// The root of a three-column split view's middle column.
         public static let supplementary = Self(rawValue: "supplementary")
+        /// The root of an overlay flow's navigator `overlay`, full screen over the session's flow
+        /// (``SessionState/overlay``).
+        public static let overlay = Self(rawValue: "overlay")
     }
 
     /// A modal presentation style (UIKit's `UIModalPresentationStyle`).

@@ -71,7 +71,7 @@ import Testing
         let named: [MinervaError.Code] = [
             .invalidRequest, .unauthorized, .forbidden, .notFound, .methodNotAllowed, .conflict, .appChanged, .preconditionFailed,
             .payloadTooLarge, .uriTooLong, .unprocessable, .rateLimited, .headersTooLarge, .unavailable, .notVisible, .covered,
-            .notDismissible, .removed, .deviceSeqGap, .linksHeld,
+            .notDismissible, .removed, .deviceSeqGap, .linksHeld, .overlaid,
         ]
         // The codes `openapi.yaml` lists for `ErrorDetail.code` (its `x-extensible-enum`).
         let contract = try String(contentsOf: Self.contract, encoding: .utf8)

@@ -69,6 +69,9 @@ public struct AppFlow: Codable, Hashable, Sendable {
     public var root: AppRoot
     /// The flag a `finish` with `success` of one of its base roots sets.
     public var completes: String?
+    /// `true` for a flow shown over the session's flow while its launch rule holds (a PIN lock:
+    /// ``SessionState/overlay``) instead of being switched to.
+    public var overlay: Bool?
 }
 
 /// A launch rule: the flow a session shows when the rule holds for its flags.

@@ -20,6 +20,8 @@ public enum Event: Codable, Hashable, Sendable {
     case finished(Logged<FlowFinished>)
     /// The session switched root flows.
     case flowChanged(Logged<FlowChanged>)
+    /// An overlay flow came over the session's flow, or left.
+    case overlayChanged(Logged<OverlayChanged>)
     /// A set-root moved nodes it kept.
     case stackChanged(Logged<StackChanged>)
     /// A node's params changed in place.
@@ -62,6 +64,7 @@ public enum Event: Codable, Hashable, Sendable {
         case NodeRemoved.type: self = .removed(try Logged(from: decoder))
         case FlowFinished.type: self = .finished(try Logged(from: decoder))
         case FlowChanged.type: self = .flowChanged(try Logged(from: decoder))
+        case OverlayChanged.type: self = .overlayChanged(try Logged(from: decoder))
         case StackChanged.type: self = .stackChanged(try Logged(from: decoder))
         case ParamsChanged.type: self = .paramsChanged(try Logged(from: decoder))
         case TabSelected.type: self = .tabSelected(try Logged(from: decoder))
@@ -92,6 +95,7 @@ public enum Event: Codable, Hashable, Sendable {
         case .removed(let event): event
         case .finished(let event): event
         case .flowChanged(let event): event
+        case .overlayChanged(let event): event
         case .stackChanged(let event): event
         case .paramsChanged(let event): event
         case .tabSelected(let event): event
@@ -117,6 +121,7 @@ public enum Event: Codable, Hashable, Sendable {
         case .removed(let event): event.fields
         case .finished(let event): event.fields
         case .flowChanged(let event): event.fields
+        case .overlayChanged(let event): event.fields
         case .stackChanged(let event): event.fields
         case .paramsChanged(let event): event.fields
         case .tabSelected(let event): event.fields

@@ -81,6 +81,29 @@ public struct HeldLinksChanged: EventChange {
     }
 }
 
+/// An overlay flow came over the session's flow, or left (``SessionState/overlay``).
+public struct OverlayChanged: EventChange {
+    /// `overlayChanged`.
+    public static let type = "overlayChanged"
+    /// The overlay shown now; nil when it left.
+    public var overlay: String?
+
+    /// Creates the change (the client reads them from the server; tests and previews make them).
+    public init(overlay: String?) {
+        self.overlay = overlay
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case overlay
+    }
+
+    /// Writes `overlay` as the server does: `null` when the overlay left.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(overlay, forKey: .overlay)
+    }
+}
+
 /// The columns a regular-width split view shows changed (``SessionState/displayMode``).
 public struct DisplayModeChanged: EventChange {
     /// `displayModeChanged`.

@@ -25,6 +25,7 @@ import HTTPTypes
 ///   `removed` 409 (a change names a node or navigator the session removed since: see **Ids**),
 ///   `device_seq_gap` 409 (a device's change number skips past its next: see **Changes numbered per device**),
 ///   `links_held` 409 (the focus holds the most deep links it may: see `POST …/deep-link`),
+///   `overlaid` 409 (a navigation change beneath an overlay: see **Overlays**),
 ///   `precondition_failed` 412, `payload_too_large` 413, `uri_too_long` 414,
 ///   `unprocessable` 422, `rate_limited` 429, `headers_too_large` 431, `unavailable` 503.
 /// - **Compatibility.** Answers grow by additions: a later release may add members to any
@@ -90,6 +91,28 @@ import HTTPTypes
 ///   one compact shows present (reason `sizeClass`, their flows `finished cancelled` with that
 ///   cause). A deep link builds the same tree in both size classes (as at regular width);
 ///   only `collapsed` and `compactStack` differ.
+/// - **Overlays.** A flow declared `"overlay": true` (a PIN lock after backgrounding; its root
+///   is one screen) is not switched to: while the first launch rule that holds chooses it, it
+///   is shown over the flow the rules after it choose, full screen at window level. The state
+///   says `overlay` (its name) beside `flow`; its screens stand on navigator `overlay`, whose
+///   root (presentation kind `overlay`) is a child of the app coordinator and the `focus`
+///   follows it; event `overlayChanged` says it came (before its root's `added`) or left (after
+///   its nodes' `removed`, reason `flowChanged`). The flow beneath keeps every node, list, UI
+///   state and held link, and takes no navigation change: `push`, `present`, `navigate`,
+///   `pop`, `dismiss`, `set-root`, `finish`, `select-tab` and `…/presentation` aimed at it are
+///   `409` with code `overlaid` and change nothing; lists, params, UI state, results, the size
+///   class and the display mode still change (they are data and the device's). The overlay's
+///   own screens push, present and pop as any; its root leaves only by the launch rules:
+///   `finish` with `success` when the flow declares `completes` (its flag set), or a change of
+///   flags (`POST …/flags`) after which they choose it no longer. A deep link that arrives
+///   meanwhile into the session's flow waits as the pending link (`{"operation": "deepLink",
+///   "flow": <the session's flow>}`, the newest wins) and is followed in the block that takes
+///   the overlay away (held there if the focus beneath holds links). What changed for earlier
+///   clients: clearing a flag no longer drops a pending or held link when the session keeps its
+///   flow under an overlay that comes, stays or leaves (locking and unlocking); a sign-out (the
+///   flow switches) still drops them. `restore` across an overlay coming or going is `409`
+///   (flags are not restored). Clients of an earlier release see `overlayChanged` as an
+///   `OtherEvent` and the navigator `overlay` as one more base navigator.
 /// - **Flow rules of this release** (each changes what a client of the earlier one saw):
 ///   1. `restore` to a version before the session's last switch of flows is `409` (reading
 ///      it stays allowed): a sign-out and a sign-in no longer bring the old sign-in's screens

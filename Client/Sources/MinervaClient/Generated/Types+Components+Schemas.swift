@@ -30,7 +30,7 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/PresentationMode`.
         internal typealias PresentationMode = MinervaClient.OpenEnums.PresentationMode
-        /// `app` the app coordinator; `root` the root of a base navigator; `push` pushed; `present` the root of a presented navigator; `tab` the root of a tab's navigator; `detail` the root of the split layout's `detail` navigator; `supplementary` the root of a three-column split view's `supplementary` navigator. Open: a later release may add values; a client places a node of an unknown kind by its `navigator`.
+        /// `app` the app coordinator; `root` the root of a base navigator; `push` pushed; `present` the root of a presented navigator; `tab` the root of a tab's navigator; `detail` the root of the split layout's `detail` navigator; `supplementary` the root of a three-column split view's `supplementary` navigator; `overlay` the root of an overlay flow's navigator `overlay`, full screen at window level over the session's flow (see **Overlays**). Open: a later release may add values; a client places a node of an unknown kind by its `navigator`.
         ///
         /// - Remark: Generated from `#/components/schemas/PresentationKind`.
         internal typealias PresentationKind = MinervaClient.OpenEnums.PresentationKind
@@ -1349,6 +1349,64 @@ extension Components {
                 try self.value2.encode(to: encoder)
             }
         }
+        /// An overlay flow (`"overlay": true` in the app description: a PIN lock) came over the session's flow, or left (`overlay: null`). Coming: its navigator `overlay` stands empty until its root's `added` event (presentation kind `overlay`, parent the app coordinator) right after; leaving: its nodes' `removed` events (reason `flowChanged`) come first. A switch of flows that keeps an overlay chosen takes it away with every node and brings it back new: `flowChanged`, then `overlayChanged` with its name.
+        ///
+        /// - Remark: Generated from `#/components/schemas/OverlayChangedEvent`.
+        internal struct OverlayChangedEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OverlayChangedEvent/value1`.
+            internal var value1: Components.Schemas.EventFields
+            /// - Remark: Generated from `#/components/schemas/OverlayChangedEvent/value2`.
+            internal struct Value2Payload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/OverlayChangedEvent/value2/type`.
+                internal enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case overlayChanged = "overlayChanged"
+                }
+                /// - Remark: Generated from `#/components/schemas/OverlayChangedEvent/value2/type`.
+                internal var _type: Components.Schemas.OverlayChangedEvent.Value2Payload._TypePayload
+                /// The overlay flow now shown, or null when none is.
+                ///
+                /// - Remark: Generated from `#/components/schemas/OverlayChangedEvent/value2/overlay`.
+                internal var overlay: Swift.String?
+                /// Creates a new `Value2Payload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - overlay: The overlay flow now shown, or null when none is.
+                internal init(
+                    _type: Components.Schemas.OverlayChangedEvent.Value2Payload._TypePayload,
+                    overlay: Swift.String? = nil
+                ) {
+                    self._type = _type
+                    self.overlay = overlay
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case overlay
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/OverlayChangedEvent/value2`.
+            internal var value2: Components.Schemas.OverlayChangedEvent.Value2Payload
+            /// Creates a new `OverlayChangedEvent`.
+            ///
+            /// - Parameters:
+            ///   - value1:
+            ///   - value2:
+            internal init(
+                value1: Components.Schemas.EventFields,
+                value2: Components.Schemas.OverlayChangedEvent.Value2Payload
+            ) {
+                self.value1 = value1
+                self.value2 = value2
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                self.value1 = try .init(from: decoder)
+                self.value2 = try .init(from: decoder)
+            }
+            internal func encode(to encoder: any Swift.Encoder) throws {
+                try self.value1.encode(to: encoder)
+                try self.value2.encode(to: encoder)
+            }
+        }
         /// The device's horizontal size class changed (`POST …/size-class`). No node comes or goes; a split view's `collapsed`, `compactStack` and the focus follow it.
         ///
         /// - Remark: Generated from `#/components/schemas/SizeClassChangedEvent`.
@@ -1622,7 +1680,7 @@ extension Components {
                 case embedded
             }
         }
-        /// One entry of the session's change log. Every successful mutation appends a block of events, all with the `version` it produced, in this order: `appChanged` (first, alone or followed by the flow switch it causes), `removed` (top-most first, as the screens stood before), `finished`, `flowChanged`, `added` (in the order the nodes were shown), then `stackChanged` (a set-root that moved nodes it kept), `paramsChanged`, `tabSelected`, `sizeClassChanged`, `displayModeChanged`, `presentationChanged`, `flagsChanged`, `pendingChanged` and `heldLinksChanged` (each at most once, with its final value), `uiChanged`, `resultConsumed` and `listChanged`. The last event of a block carries `"final": true` and the `focus` after the block (and the id counters, when the block's `added` events do not give them).
+        /// One entry of the session's change log. Every successful mutation appends a block of events, all with the `version` it produced, in this order: `appChanged` (first, alone or followed by the flow switch it causes), `removed` (top-most first, as the screens stood before), `finished`, `flowChanged`, `overlayChanged`, `added` (in the order the nodes were shown), then `stackChanged` (a set-root that moved nodes it kept), `paramsChanged`, `tabSelected`, `sizeClassChanged`, `displayModeChanged`, `presentationChanged`, `flagsChanged`, `pendingChanged` and `heldLinksChanged` (each at most once, with its final value), `uiChanged`, `resultConsumed` and `listChanged`. The last event of a block carries `"final": true` and the `focus` after the block (and the id counters, when the block's `added` events do not give them).
         ///
         /// - Remark: Generated from `#/components/schemas/Event`.
         internal typealias Event = MinervaClient.Event
@@ -3183,21 +3241,29 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/AppFlow/completes`.
             internal var completes: Swift.String?
+            /// Shown over the session's flow instead of switching to it while its launch rule is the first that holds (see **Overlays**); its root is one screen, no route opens in it, and the last launch rule chooses a flow that is not one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppFlow/overlay`.
+            internal var overlay: Swift.Bool?
             /// Creates a new `AppFlow`.
             ///
             /// - Parameters:
             ///   - root:
             ///   - completes: The flag that a `finish` with `success` of one of the flow's base roots sets; the session then switches to the flow the launch rules choose (in the same block).
+            ///   - overlay: Shown over the session's flow instead of switching to it while its launch rule is the first that holds (see **Overlays**); its root is one screen, no route opens in it, and the last launch rule chooses a flow that is not one.
             internal init(
                 root: Components.Schemas.AppRoot,
-                completes: Swift.String? = nil
+                completes: Swift.String? = nil,
+                overlay: Swift.Bool? = nil
             ) {
                 self.root = root
                 self.completes = completes
+                self.overlay = overlay
             }
             internal enum CodingKeys: String, CodingKey {
                 case root
                 case completes
+                case overlay
             }
         }
         /// Holds when its `if` flag is set and its `unless` flag is not (either may be absent).
@@ -3587,7 +3653,7 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/ErrorDetail`.
         internal struct ErrorDetail: Codable, Hashable, Sendable {
-            /// What kind of error, for programs: `invalid_request` (400), `unauthorized` (401), `forbidden` (403), `not_found` (404), `method_not_allowed` (405), `precondition_failed` (412), `payload_too_large` (413), `uri_too_long` (414), `unprocessable` (422), `headers_too_large` (431), `conflict` (409), `app_changed` (410, or 409), `not_visible`, `covered` and `not_dismissible` (409: a device cannot show the change, or the user cannot have done it), `removed`, `device_seq_gap` and `links_held` (409), `rate_limited` (429), `unavailable` (503). The set is open: later releases add codes (a client treats a code it does not know by the answer's status).
+            /// What kind of error, for programs: `invalid_request` (400), `unauthorized` (401), `forbidden` (403), `not_found` (404), `method_not_allowed` (405), `precondition_failed` (412), `payload_too_large` (413), `uri_too_long` (414), `unprocessable` (422), `headers_too_large` (431), `conflict` (409), `app_changed` (410, or 409), `not_visible`, `covered` and `not_dismissible` (409: a device cannot show the change, or the user cannot have done it), `removed`, `device_seq_gap`, `links_held` and `overlaid` (409), `rate_limited` (429), `unavailable` (503). The set is open: later releases add codes (a client treats a code it does not know by the answer's status).
             ///
             /// - Remark: Generated from `#/components/schemas/ErrorDetail/code`.
             internal var code: Swift.String
@@ -3598,7 +3664,7 @@ extension Components {
             /// Creates a new `ErrorDetail`.
             ///
             /// - Parameters:
-            ///   - code: What kind of error, for programs: `invalid_request` (400), `unauthorized` (401), `forbidden` (403), `not_found` (404), `method_not_allowed` (405), `precondition_failed` (412), `payload_too_large` (413), `uri_too_long` (414), `unprocessable` (422), `headers_too_large` (431), `conflict` (409), `app_changed` (410, or 409), `not_visible`, `covered` and `not_dismissible` (409: a device cannot show the change, or the user cannot have done it), `removed`, `device_seq_gap` and `links_held` (409), `rate_limited` (429), `unavailable` (503). The set is open: later releases add codes (a client treats a code it does not know by the answer's status).
+            ///   - code: What kind of error, for programs: `invalid_request` (400), `unauthorized` (401), `forbidden` (403), `not_found` (404), `method_not_allowed` (405), `precondition_failed` (412), `payload_too_large` (413), `uri_too_long` (414), `unprocessable` (422), `headers_too_large` (431), `conflict` (409), `app_changed` (410, or 409), `not_visible`, `covered` and `not_dismissible` (409: a device cannot show the change, or the user cannot have done it), `removed`, `device_seq_gap`, `links_held` and `overlaid` (409), `rate_limited` (429), `unavailable` (503). The set is open: later releases add codes (a client treats a code it does not know by the answer's status).
             ///   - message: What is wrong and what to do about it, for a person.
             internal init(
                 code: Swift.String,

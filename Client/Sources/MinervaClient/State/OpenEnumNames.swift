@@ -6,7 +6,7 @@ public typealias Layout = OpenEnums.Layout
 public typealias SizeClass = OpenEnums.SizeClass
 /// A modal presentation style (UIKit's `UIModalPresentationStyle`).
 public typealias ModalStyle = OpenEnums.ModalStyle
-/// How a node came on screen: `app`, `root`, `push`, `present`, `tab`, `detail`, `supplementary`.
+/// How a node came on screen: `app`, `root`, `push`, `present`, `tab`, `detail`, `supplementary`, `overlay`.
 public typealias PresentationKind = OpenEnums.PresentationKind
 /// Where a presented node lives: `window` or `context`.
 public typealias PresentationLevel = OpenEnums.PresentationLevel

@@ -1,6 +1,6 @@
 /// How a node came on screen: its kind, and for a presented node its modal style and level.
 public struct Presentation: Codable, Hashable, Sendable {
-    /// `app`, `root`, `push`, `present`, `tab`, `detail` or `supplementary`.
+    /// `app`, `root`, `push`, `present`, `tab`, `detail`, `supplementary` or `overlay`.
     public var kind: PresentationKind
     /// A presented node's modal style.
     public var style: ModalStyle?

@@ -13,6 +13,9 @@ public struct SessionState: Codable, Hashable, Sendable {
     public var layout: Layout
     /// The root flow the session shows (`main` for a single-`root` app).
     public var flow: String
+    /// The overlay flow shown over ``flow`` (a PIN lock), its screens on navigator `overlay`;
+    /// nil when none is. Navigation beneath it is refused (``MinervaError/Code/overlaid``).
+    public var overlay: String?
     /// The version of the app description the session runs.
     public var appVersion: String
     /// The top-most visible node.
@@ -53,7 +56,7 @@ public struct SessionState: Codable, Hashable, Sendable {
 
     /// A state document (the client reads them from the server; tests and previews make them).
     public init(
-        id: String, version: Int, layout: Layout, flow: String, appVersion: String, focus: String, nextNode: Int, nextNavigator: Int,
+        id: String, version: Int, layout: Layout, flow: String, overlay: String? = nil, appVersion: String, focus: String, nextNode: Int, nextNavigator: Int,
         sizeClass: SizeClass? = nil, displayMode: SplitDisplayMode? = nil,
         collapsed: Bool? = nil, compactStack: [String]? = nil, root: Node, navigators: [Navigator], tabs: Tabs? = nil,
         flags: [String] = [], unknownScreens: [String]? = nil, pending: Pending? = nil, heldLinks: [String]? = nil,
@@ -63,6 +66,7 @@ public struct SessionState: Codable, Hashable, Sendable {
         self.version = version
         self.layout = layout
         self.flow = flow
+        self.overlay = overlay
         self.appVersion = appVersion
         self.focus = focus
         self.nextNode = nextNode
