@@ -195,6 +195,10 @@ import TestSupport
         #expect(error?.description.contains(message) == true, "\(error?.description ?? "")")
     }
 
+    @Test func routesAreCheckedInTheirFlowWithNoOverlayOverIt() {
+        #expect(Self.bank.unshowableRoutes().isEmpty && Self.completing.unshowableRoutes().isEmpty)
+    }
+
     @Test func noRouteOpensInAnOverlay() {
         let text = #"""
             {"name": "a", "flows": {"main": {"root": {"screen": "s"}}, "lock": {"root": {"screen": "s"}, "overlay": true}},

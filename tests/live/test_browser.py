@@ -922,6 +922,45 @@ def test_web_client_shows_tabs_that_adapt_as_a_sidebar_at_regular_width_and_a_ta
     save_screenshot(browser, "web-client-tabs-bar.png")
 
 
+def test_web_client_shows_a_lock_over_the_flow_and_uncovers_it_whole(bank_server, browser):
+    """A PIN lock after backgrounding: the overlay over the whole device, the transfer in progress
+    beneath it drawn as it stays and out of reach; a link waits under it; unlocking from the lock's
+    own screen uncovers the transfer as it was, the link held by its confirm step."""
+    session = bank_server.create_session(flags=["onboarded", "verified", "signedIn"])
+    session.op("size-class", {"horizontal": "compact"})
+    session.op("present", {"screen": "transfer", "params": {"to": "savings"}})
+    confirm = session.op("push", {"screen": "confirmTransfer"})["focus"]
+    page = Page(browser, bank_server)
+    page.open(session)
+    state, focus = page.in_sync()
+    assert focus["screen"] == "confirmTransfer"
+
+    # The app went to the background: its client locks the session.
+    session.op("flags", {"set": ["locked"]})
+    state, focus = page.in_sync(newer_than=state["version"])
+    assert (state["overlay"], state["flow"], focus["screen"]) == ("lock", "main", "unlock")
+    layer = page.box('[data-testid="overlay-layer"]')
+    assert (round(layer["x"]), round(layer["y"])) == (0, 0) and round(layer["width"]) == layer["screen_width"]
+    assert page.inert(f'[data-node-id="{confirm}"]') and page.reachable('[data-testid="overlay-leave"]')
+    assert "lock" in page.text('[data-testid="overlay-flow"]')
+    # A navigation change beneath it is refused; a deep link waits.
+    status, _, body = bank_server.request("POST", f"/v1/sessions/{session.id}/pop", {"navigator": "v1"}, session.token)
+    assert status == 409 and body["error"]["code"] == "overlaid"
+    session.op("deep-link", {"url": "/accounts/7"})
+    state, _ = page.in_sync(newer_than=state["version"])
+    assert state["pending"]["url"] == "/accounts/7"
+    page.settle()
+    save_screenshot(browser, "web-client-overlay.png")
+
+    # Unlocking from the lock's screen: the transfer as it was, the link held by the confirm step.
+    state, focus = page.act('[data-testid="overlay-leave"]')
+    assert "overlay" not in state and focus["id"] == confirm and state["heldLinks"] == ["/accounts/7"]
+    wait_for(lambda: not page.all('[data-testid="overlay-layer"]'), "the lock to leave")
+    assert not page.inert(f'[data-node-id="{confirm}"]')
+    assert page.logged("overlayChanged", "lock")
+    assert console_problems(browser, bank_server) == []
+
+
 def test_web_client_shows_a_split_view_in_columns_and_as_one_stack(mail_server, browser):
     other = mail_server.create_session()
     page = Page(browser, mail_server)

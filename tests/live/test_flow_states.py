@@ -275,3 +275,66 @@ def test_signing_out_drops_the_links_a_screen_holds(apps):
     state, block = session.block("POST", "/flags", {"clear": ["signedIn"]})
     assert {"type": "heldLinksChanged", "links": []}.items() <= next(event for event in block if event["type"] == "heldLinksChanged").items()
     assert "heldLinks" not in state and state["flow"] != "main"
+
+
+# A lock over a flow that keeps it (flows, second chapter, item 1).
+
+def test_a_lock_comes_over_a_transfer_in_progress_and_its_end_uncovers_it_whole(apps):
+    """Backgrounding sets `locked`: the lock overlay comes over the main flow in one block, every
+    node, list and UI state of the transfer kept beneath; a navigation change beneath is `409
+    overlaid` and changes nothing; a link waits as the pending one; unlocking uncovers the transfer
+    as it was and follows the link in the same block (held by the confirm step)."""
+    session = apps["bank"].create_session(flags=SIGNED_IN)
+    session.call("PUT", "/nodes/n1/list", {"sections": [{"id": "a", "items": [{"id": "c1", "kind": "account", "content": {"name": "Checking"}}]}]})
+    transfer = session.op("present", {"screen": "transfer", "params": {"to": "savings"}})["focus"]
+    confirm = session.op("push", {"screen": "confirmTransfer"})
+    session.call("PUT", f"/nodes/{confirm['focus']}/ui", {"amount": "120"})
+    beneath = session.get()
+
+    state, block = session.block("POST", "/flags", {"set": ["locked"]})
+    lock = block[1]["node"]
+    assert [(event["type"], event.get("overlay", event.get("screen"))) for event in block] == [
+        ("overlayChanged", "lock"), ("added", "unlock"), ("flagsChanged", None)]
+    assert block[1]["presentation"]["kind"] == "overlay" and block[1]["navigator"] == "overlay" and block[1]["parent"] == "n0"
+    assert (state["overlay"], state["flow"], state["focus"]) == ("lock", "main", lock)
+    assert [entry for entry in state["navigators"] if entry["id"] != "overlay"] == beneath["navigators"]
+    assert node_of(state, confirm["focus"])["ui"] == {"amount": "120"} and node_of(state, "n1")["list"]["version"] == 1
+
+    # Beneath the lock nothing moves: each refusal is 409 overlaid and leaves the version.
+    for suffix, body in [("/pop", {"navigator": "v1"}), ("/dismiss", {"node": transfer}), ("/select-tab", {"tab": "cards", "dismiss": True}),
+                         ("/push", {"from": "n1", "screen": "account", "params": {"id": "1"}}),
+                         ("/finish", {"node": confirm["focus"], "result": {"status": "cancelled"}})]:
+        status, _, answer = session.call("POST", suffix, body)
+        assert (status, answer["error"]["code"]) == (409, "overlaid"), (suffix, answer)
+        assert "overlay 'lock'" in answer["error"]["message"]
+    assert session.get()["version"] == state["version"]
+    # Data still changes beneath it; the lock's own screens come and go.
+    assert session.call("PUT", "/nodes/n1/list", {"sections": []})[0] == 200
+    session.op("present", {"screen": "forgotPin"})
+    session.op("dismiss", {})
+    state, block = session.block("POST", "/deep-link", {"url": "/accounts/7"})
+    assert state["pending"] == {"operation": "deepLink", "url": "/accounts/7", "flow": "main"} and state["focus"] == lock
+
+    state, block = session.block("POST", "/flags", {"clear": ["locked"]})
+    assert [(event["type"], event.get("screen") or event.get("overlay")) for event in block] == [
+        ("removed", "unlock"), ("overlayChanged", None), ("flagsChanged", None), ("pendingChanged", None), ("heldLinksChanged", None)]
+    assert block[0]["reason"] == "flowChanged"
+    assert "overlay" not in state and state["focus"] == confirm["focus"] and state["heldLinks"] == ["/accounts/7"]
+    assert state["navigators"] == beneath["navigators"] and node_of(state, confirm["focus"])["ui"] == {"amount": "120"}
+
+
+def test_signing_out_under_the_lock_leaves_for_sign_in(apps):
+    """Clearing `signedIn` while locked switches flows: the lock and the flow beneath go, the
+    waiting link is dropped, and a restore across the lock is refused."""
+    session = apps["bank"].create_session(flags=SIGNED_IN + ["locked"])
+    assert session.state["overlay"] == "lock" and session.state["version"] == 1
+    session.op("deep-link", {"url": "/accounts/7"})
+    status, _, answer = session.call("POST", "/restore", {"version": 1})
+    assert status == 200, answer
+    state = session.op("flags", {"clear": ["locked"]})
+    answer = session.call("POST", "/restore", {"version": 1})[2]
+    assert answer["error"]["code"] == "conflict" and "overlay" in answer["error"]["message"]
+    session.op("flags", {"set": ["locked"]})
+    state, block = session.block("POST", "/flags", {"clear": ["signedIn"]})
+    assert state["flow"] == "signIn" and "overlay" not in state and state["pending"] is None
+    assert ("overlayChanged", None) in [(event["type"], event.get("overlay")) for event in block]

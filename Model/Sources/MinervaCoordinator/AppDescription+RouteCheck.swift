@@ -34,14 +34,16 @@ extension AppDescription {
 }
 
 extension CoordinatorTree {
-    /// A fresh tree in `flow`, whatever the launch rules choose for `flags` (to try a route in its flow).
+    /// A fresh tree in `flow`, whatever the launch rules choose for `flags` (to try a route in its
+    /// flow), with no overlay over it.
     init(app: AppDescription, flow: String, flags: Set<String>) {
         self.init(app: app, flags: flags)
-        guard self.flow != flow else { return }
+        guard self.flow != flow || overlay != nil else { return }
         self[node: rootID].children = []
         nodes = [rootID: self[node: rootID]]
         navigators = [:]
         navigatorOrder = []
+        overlay = nil
         self.flow = flow
         buildBase()
     }

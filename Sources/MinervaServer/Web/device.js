@@ -4,13 +4,15 @@
 // window-level one over the whole device, a context-level one inside its tab or column. Pages
 // slide as stacks push and pop, modals rise and fall by style, a sheet stands at its detent and
 // a popover points at its anchor. An earlier version that the timeline shows is drawn the same
-// way, muted and out of reach of taps.
+// way, muted and out of reach of taps. An overlay flow (a PIN lock) is a layer over all of it,
+// the flow beneath drawn as it stays, out of reach of taps.
 
 import { $, append, formatParams, h, hasIcon, icon, onDrag, play, rectWithin, stopAnimation, zoomOf } from "./dom.js";
 import { screenPage } from "./screen.js";
 import { operate } from "./session.js";
 import {
-  baseNavigators, detentId, modalMode, presentedChain, readOnly, selectedDetent, shown, staysInContext, store, subscribe, swipeable, tabLabel,
+  baseNavigators, detentId, modalMode, OVERLAY, presentedChain, readOnly, selectedDetent, shown, staysInContext, store, subscribe, swipeable,
+  tabLabel,
 } from "./store.js";
 
 const deviceEl = $('[data-testid="device"]');
@@ -50,6 +52,8 @@ function emptyView() {
     stacks: new Map(),
     /** navigator id -> layer element. */
     presentedLayers: new Map(),
+    /** The overlay flow's layer over the whole device, while one is shown. */
+    overlayLayer: null,
     /** node id -> its page ({element, update}). */
     pages: new Map(),
   };
@@ -456,6 +460,8 @@ function renderPresented(chains, compact, previous, animate) {
   const popovers = [];
   for (const chain of chains) {
     let host = stackView(keyOf(chain[0])).parentElement;
+    // The overlay stands above everything drawn before it; what it presents at window level, above it.
+    if (chain[0] === OVERLAY) windowLayers.push(view.overlayLayer);
     for (const id of chain.slice(1)) {
       const node = rootOf(id);
       const { layer, isNew } = presentedLayer(id);
@@ -476,6 +482,30 @@ function renderPresented(chains, compact, previous, animate) {
   }
   for (const [layer, node] of popovers) placePopover(layer, node);
   guardLayers(chains, windowLayers);
+}
+
+/** The overlay flow's layer, over the base layer and every presentation of the flow beneath: made
+ *  when an overlay comes (rising), taken away when it leaves (falling). */
+function renderOverlay(state, previous, animate) {
+  if (!state.overlay) {
+    const layer = view.overlayLayer;
+    view.overlayLayer = null;
+    view.stacks.delete(OVERLAY);
+    if (!layer) return;
+    layer.setAttribute("inert", "");
+    stripTestIds(layer);
+    if (animate) play(layer, "exit-overlay", () => layer.remove());
+    else layer.remove();
+    return;
+  }
+  if (!view.overlayLayer) {
+    view.overlayLayer = h("section", { class: "layer layer-overlay is-cover", "data-testid": "overlay-layer", "data-overlay": state.overlay },
+      h("div", { class: "card" }, stackView(OVERLAY)));
+    if (animate) play(view.overlayLayer, "enter-overlay");
+  }
+  view.overlayLayer.dataset.overlay = state.overlay;
+  if (layersEl.lastElementChild !== view.overlayLayer) layersEl.append(view.overlayLayer);
+  updateStack(OVERLAY, previous, animate);
 }
 
 /** Only what is on top takes taps: no stack under a presentation, nothing under a window-level
@@ -556,6 +586,7 @@ function rebuildBase(state, baseKey, animate) {
   layersEl.replaceChildren(view.baseLayer);
   view.presentedLayers.clear();
   view.stacks.clear();
+  view.overlayLayer = null;
   if (switched) play(view.baseLayer, "enter-flow");
 }
 
@@ -584,7 +615,10 @@ function render(previous, animate) {
   }
   const bases = baseNavigators(state);
   renderBase(bases, previous, animate);
-  renderPresented(bases.map((id) => [id, ...presentedChain(index, id)]), !split || view.oneStack, previous, animate);
+  renderOverlay(state, previous, animate);
+  const chains = bases.map((id) => [id, ...presentedChain(index, id)]);
+  if (state.overlay) chains.push([OVERLAY, ...presentedChain(index, OVERLAY)]);
+  renderPresented(chains, !split || view.oneStack, previous, animate);
 
   for (const id of view.pages.keys()) if (!index.nodes.has(id)) view.pages.delete(id);
   for (const id of view.stacks.keys()) if (id !== COMPACT && !index.navigators.has(id)) view.stacks.delete(id);

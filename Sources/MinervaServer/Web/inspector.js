@@ -97,7 +97,8 @@ function renderNavigators() {
   const { state, index } = shown();
   const visible = new Set(visibleNavigators(state, index));
   navigatorsEl.replaceChildren(h("div", { class: "nav-table" }, state.navigators.map((navigator) => {
-    const tags = [navigator.parent === null ? (state.tabs ? "tab" : "base") : `presented by ${navigator.parent}`];
+    const base = navigator.id === "overlay" ? "overlay" : state.tabs ? "tab" : "base";
+    const tags = [navigator.parent === null ? base : `presented by ${navigator.parent}`];
     if (navigator.embedded) tags.push("embedded");
     return h("div", { class: visible.has(navigator.id) ? "nav-row is-visible" : "nav-row", "data-navigator-row": navigator.id },
       h("div", { class: "nav-row-head" },

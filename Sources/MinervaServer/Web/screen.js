@@ -97,10 +97,10 @@ function gotoPanel(nodeId) {
 /** Finishing a presented flow hands its result to the screen that showed it; finishing the
  *  root of a root flow that completes a flag (onboarding, sign-in) sets it, and the session
  *  moves on to the flow its launch rules choose then. */
-function finishPanel(nodeId, completes) {
+function finishPanel(nodeId, completes, flow) {
   const finish = (status) => operate("finish", { node: nodeId, result: { status } });
   const note = completes
-    ? `This screen is a root of the ${shown().state.flow} flow, which completes the ${completes} flag: finishing it sets the flag, and the app moves on to the flow its launch rules choose then.`
+    ? `This screen is a root of the ${flow} flow, which completes the ${completes} flag: finishing it sets the flag, and the app moves on to the flow its launch rules choose then.`
     : "This screen is the root of a presented flow. Finishing it hands a result to the screen that showed it.";
   return h("div", { class: "finish" },
     h("p", { class: "finish-note" }, note),
@@ -111,10 +111,29 @@ function finishPanel(nodeId, completes) {
         "Finish (cancelled)")));
 }
 
-/** The flag a finish of this node sets: a base root of a flow that declares `completes`. */
+/** The flag a finish of this node sets: a base root of a flow, or the root of an overlay, that
+ *  declares `completes`. */
 function completedFlag(node) {
+  const { state } = shown();
+  if (node.presentation?.kind === "overlay") return store.app?.flows?.[state.overlay]?.completes ?? null;
   if (!["root", "tab"].includes(node.presentation?.kind)) return null;
-  return store.app?.flows?.[shown().state.flow]?.completes ?? null;
+  return store.app?.flows?.[state.flow]?.completes ?? null;
+}
+
+/** An overlay that completes no flag leaves when its launch rule no longer holds: the change of
+ *  flags that ends it (a lock's `locked` cleared, as the app does once the PIN is right). */
+function overlayPanel() {
+  const { state } = shown();
+  const rule = store.app?.launch?.find((each) => each.flow === state.overlay);
+  if (!rule) return null;
+  const body = rule.if ? { clear: [rule.if] } : { set: [rule.unless] };
+  const label = rule.if ? `Unlock (clear ${rule.if})` : `Unlock (set ${rule.unless})`;
+  return h("div", { class: "finish" },
+    h("p", { class: "finish-note" },
+      `This screen is the ${state.overlay} overlay, over the ${state.flow} flow, which waits beneath it as it is; it leaves once its launch rule no longer holds.`),
+    h("div", { class: "finish-actions" },
+      h("button", { type: "button", class: "btn btn-primary", "data-testid": "overlay-leave", onclick: () => operate("flags", body) },
+        icon("check", "icon tiny"), label)));
 }
 
 /** How the person closes a presented root: a cover by its Close button, the app's own dismiss; a
@@ -178,8 +197,11 @@ export function screenPage(nodeId) {
   const goto = gotoPanel(nodeId);
   const requires = screenInfo(node.screen)?.requires;
   const completes = completedFlag(node);
+  const overlayRoot = node.presentation?.kind === "overlay" && !completes;
   const body = h("div", { class: "page-body" }, hero(node), banner, list.list, list.footer,
-    node.presentation?.kind === "present" || completes ? finishPanel(nodeId, completes) : null, goto,
+    node.presentation?.kind === "present" || completes
+      ? finishPanel(nodeId, completes, node.presentation?.kind === "overlay" ? shown().state.overlay : shown().state.flow)
+      : overlayRoot ? overlayPanel() : null, goto,
     requires ? h("p", { class: "page-note" }, icon("lock", "icon tiny"), ` guarded by the ${requires} flag`) : null);
   const element = h("article", { class: "page", "data-node-id": nodeId, "data-screen": node.screen }, navBar, body);
 
@@ -229,7 +251,9 @@ export function screenPage(nodeId) {
           h("b", {}, waiting.map((step) => screenTitle(step.screen)).join(" › ") || "the target"), "."));
     } else if (link) {
       banner.replaceChildren(icon("link", "icon tiny"),
-        h("span", {}, "The link ", h("b", {}, link.url), ` waits for the ${link.flow} flow: it opens when the session gets there.`));
+        h("span", {}, "The link ", h("b", {}, link.url), shown().state.overlay && link.flow === shown().state.flow
+          ? ` waits for the ${shown().state.overlay} overlay to leave: it opens then.`
+          : ` waits for the ${link.flow} flow: it opens when the session gets there.`));
     }
 
     list.render(current.list ?? null);

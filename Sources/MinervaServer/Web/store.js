@@ -105,8 +105,11 @@ export function baseNavigators(state) {
     const item = state.tabs.items.find((tab) => tab.id === state.tabs.selected);
     return item ? [item.navigator] : [];
   }
-  return state.navigators.filter((navigator) => navigator.parent === null).map((navigator) => navigator.id);
+  return state.navigators.filter((navigator) => navigator.parent === null && navigator.id !== OVERLAY).map((navigator) => navigator.id);
 }
+
+/** The navigator of an overlay flow (a PIN lock) shown over the session's flow (`state.overlay`). */
+export const OVERLAY = "overlay";
 
 /** The navigators presented above a base one, bottom first. */
 export function presentedChain(index, baseId) {
@@ -121,9 +124,10 @@ export function presentedChain(index, baseId) {
   return chain;
 }
 
-/** Every navigator on screen: the base ones and what they present. */
+/** Every navigator on screen: the base ones and what they present, and an overlay's over them. */
 export function visibleNavigators(state, index) {
-  return baseNavigators(state).flatMap((id) => [id, ...presentedChain(index, id)]);
+  const bases = state.overlay ? [...baseNavigators(state), OVERLAY] : baseNavigators(state);
+  return bases.flatMap((id) => [id, ...presentedChain(index, id)]);
 }
 
 const COVER_STYLES = new Set(["fullScreen", "overFullScreen", "currentContext", "overCurrentContext", "custom"]);
