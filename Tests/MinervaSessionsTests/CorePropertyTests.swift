@@ -29,7 +29,8 @@ import TestSupport
         case 10: return .selectTab(["a", "b", "c"].randomElement(using: &random)!)
         default:
             if Bool.random(using: &random) {
-                return .flags(set: Bool.random(using: &random) ? ["signedIn"] : [], clear: Bool.random(using: &random) ? ["signedIn"] : [])
+                let flag = ["signedIn", "locked", "unlocked"].randomElement(using: &random)!
+                return .flags(set: Bool.random(using: &random) ? [flag] : [], clear: Bool.random(using: &random) ? [flag] : [])
             }
             switch Int.random(in: 0..<6, using: &random) {
             case 0, 1: return .sizeClass(Bool.random(using: &random) ? "compact" : "regular")
@@ -51,6 +52,24 @@ import TestSupport
         }
     }
 
+    /// The base navigator a navigator hangs from.
+    static func base(of navigator: NavigatorID, in tree: CoordinatorTree) -> NavigatorID {
+        var current = navigator
+        while let parent = tree.navigators[current]?.parent { current = parent }
+        return current
+    }
+
+    /// The flow beneath an overlay: each of its navigators' stacks, and each of its nodes as shown.
+    static func beneath(_ tree: CoordinatorTree) -> [String] {
+        let navigators = tree.navigatorOrder.filter { base(of: $0, in: tree) != .overlay }
+        return navigators.flatMap { id in
+            ["\(id): \(tree[navigator: id].stack)"] + tree[navigator: id].stack.map { node in
+                let shown = tree[node: node]
+                return "\(node) \(shown.screen) \(shown.params) \(String(describing: shown.parent)) \(shown.presentation)"
+            }
+        }
+    }
+
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64], [false, true])
     func theChangeLogTellsEveryChangeAndOnlyChanges(seed: UInt64, durable: Bool) throws {
         var random = SeededGenerator(state: seed)
@@ -65,6 +84,7 @@ import TestSupport
         var applied = 0
         var lastReported = "regular"
         var heldLinks = 0
+        var overlays = 0
         for round in 0..<300 {
             if let storage, round % 37 == 36 {
                 // A new process rebuilds the session from its head and the events after it, however
@@ -96,8 +116,20 @@ import TestSupport
             } else {
                 #expect(after.tree.displayMode == .automatic)
             }
-            // Links wait only while the focus holds them, never more than the bound.
-            #expect(after.tree.heldLinks.isEmpty || after.tree.focusHoldsLinks, "links held after \(command) while the focus holds none")
+            // The overlay is the one the launch rules choose; under it the focus is its own, and
+            // nothing beneath moves but by the device (a collapse dismissing a hidden column's sheet).
+            #expect(after.tree.overlay == app.launchOverlay(for: after.tree.flags))
+            if after.tree.overlay != nil {
+                #expect(Self.base(of: after.tree[node: after.tree.focus].navigator!, in: after.tree) == .overlay)
+                if before.tree.overlay != nil, after.tree.flow == before.tree.flow, !command.changesTheDevice {
+                    #expect(Self.beneath(after.tree) == Self.beneath(before.tree), "\(command) changed the flow beneath the overlay")
+                }
+            }
+            if after.tree.overlay != before.tree.overlay { overlays += 1 }
+            // Links wait only while the focus holds them (or beneath an overlay), never more than the bound.
+            #expect(
+                after.tree.heldLinks.isEmpty || after.tree.focusHoldsLinks || after.tree.overlay != nil,
+                "links held after \(command) while the focus holds none")
             #expect(after.tree.heldLinks.count <= CoordinatorTree.maximumHeldLinks)
             if !after.tree.heldLinks.isEmpty { heldLinks += 1 }
             switch outcome {
@@ -123,6 +155,8 @@ import TestSupport
         #expect(applied > 50)
         // An app with a screen that holds links held some on the way (seeds 3, 6 and 7 have one).
         if app.screens.values.contains(where: \.holdsLinks) { #expect(heldLinks > 0) }
+        // An app with a lock was locked on the way.
+        if app.flows["lock"] != nil { #expect(overlays > 0) }
         // Replaying added and removed from any earlier version gives exactly the live nodes now.
         let now = try harness.state(of: session)
         let events = recorder.received.flatMap { $0 }
@@ -148,5 +182,13 @@ import TestSupport
             let page = try restarted.core.eventPage(of: try restarted.core.session(session.id, token: token), after: 0)
             #expect(page.events == Array(events.suffix(page.events.count)) && page.events.count == min(events.count, 1000))
         }
+    }
+}
+
+extension SessionCommand {
+    /// Whether the command reports what the device did (a size class), which may dismiss what a
+    /// collapsed split view hides, beneath an overlay too.
+    fileprivate var changesTheDevice: Bool {
+        if case .sizeClass = self { true } else { false }
     }
 }

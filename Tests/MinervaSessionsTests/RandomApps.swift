@@ -2,9 +2,9 @@ import MinervaCoordinator
 import TestSupport
 
 /// Random app descriptions: a few screens pushed or presented, some with params, some that hold
-/// links, one guarded,
-/// a single root, tabs (adapting to a sidebar or not) or a split view of two or three columns, and
-/// routes through them.
+/// links, one guarded, a single root, tabs (adapting to a sidebar or not) or a split view of two or
+/// three columns, and routes through them; some with a lock over that root: an overlay flow that
+/// `locked` brings, or one that clearing `unlocked` brings and its completion takes away.
 enum RandomApps {
     /// An app made from `random`, and the names of its screens.
     static func make(_ random: inout SeededGenerator) -> (app: AppDescription, screens: [String]) {
@@ -36,12 +36,24 @@ enum RandomApps {
             }
             routes.append(#"{"path": "/r\#(index)", "steps": [\#(steps.joined(separator: ", "))]}"#)
         }
+        let top: String
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0:
+            top = #""root": \#(root)"#
+        default:
+            entries.append(#""lock": {}"#)
+            let completing = Bool.random(using: &random)
+            let lock = completing ? #"{"root": {"screen": "lock"}, "overlay": true, "completes": "unlocked"}"# : #"{"root": {"screen": "lock"}, "overlay": true}"#
+            let rule = completing ? #"{"unless": "unlocked", "flow": "lock"}"# : #"{"if": "locked", "flow": "lock"}"#
+            top = #""flows": {"main": {"root": \#(root)}, "lock": \#(lock)}, "launch": [\#(rule), {"flow": "main"}]"#
+            routes = routes.map { $0.replacingOccurrences(of: #"{"path""#, with: #"{"flow": "main", "path""#) }
+        }
         let text = """
-            {"name": "random", "scheme": "random", "root": \(root),
+            {"name": "random", "scheme": "random", \(top),
              "screens": {\(entries.joined(separator: ", "))}, "routes": [\(routes.joined(separator: ", "))]}
             """
         do {
-            return (try AppDescription.parse(Array(text.utf8), source: "random"), screens + ["secret", "login"])
+            return (try AppDescription.parse(Array(text.utf8), source: "random"), screens + ["secret", "login", "lock"])
         } catch {
             preconditionFailure("a random app is invalid: \(error)\n\(text)")
         }
