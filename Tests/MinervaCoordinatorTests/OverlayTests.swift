@@ -33,8 +33,7 @@ import TestSupport
         let block = tree.changeBlock(since: before, operationEvents: events)
         var replayed = before
         replayed.replay(block, version: 2)
-        #expect(replayed.nodes == tree.nodes && replayed.navigators == tree.navigators && replayed.navigatorOrder == tree.navigatorOrder)
-        #expect(replayed.overlay == tree.overlay && replayed.pending == tree.pending && replayed.flow == tree.flow)
+        #expect(replayed == tree)
         tree.checkInvariants()
         return block
     }
@@ -99,10 +98,14 @@ import TestSupport
             #expect(error?.code == "overlaid" && error?.category == .conflict, "\(name): \(error?.description ?? "")")
             #expect(attempt == locked, "\(name) changed the tree")
         }
-        // The lock's root leaves only as its launch rule says: no dismissal, no finish without `completes`.
+        // The lock's root leaves only as its launch rule says: no dismissal, no finish without
+        // `completes`, no set-root that leaves it out.
         let root = tree[navigator: .overlay].stack[0]
         #expect(throws: NavigationError.self) { try tree.dismiss(node: root) }
+        #expect(throws: NavigationError.self) { try tree.dismiss(node: nil) }
         #expect(throws: NavigationError.self) { try tree.finish(node: root, status: .success) }
+        #expect(throws: NavigationError.self) { try tree.setRoot(navigator: .overlay, stack: [("forgotPin", [:])]) }
+        #expect(tree == locked)
         // Its own screens come and go as any: "Forgot PIN" presented from it, then dismissed.
         _ = try block(&tree) { tree throws(NavigationError) in try tree.present(screen: "forgotPin", params: [:], from: nil).events }
         #expect(tree[node: tree.focus].screen == "forgotPin" && tree.isInOverlay(tree[node: tree.focus].stackNavigator))
@@ -116,7 +119,7 @@ import TestSupport
         let waiting = try block(&tree) { tree throws(NavigationError) in try tree.followLink("/accounts/7") }
         #expect(waiting == [.pendingChanged(.link(PendingLink(url: "/accounts/7", flow: "main")))])
         _ = try tree.followLink("/accounts/8")
-        #expect(tree.pending?.link?.url == "/accounts/8" && tree.selectedTab == "accounts")
+        #expect(tree.pending?.link?.url == "/accounts/8" && tree.nodes.count == 6)
         let unlocked = try block(&tree) { tree throws(NavigationError) in try tree.updateFlags(set: [], clear: ["locked"]) }
         #expect(tree.overlay == nil && tree.pending == nil && tree[node: tree.focus].params["id"] == "8")
         #expect(unlocked.contains(.pendingChanged(nil)))
@@ -172,10 +175,51 @@ import TestSupport
         var tree = try midTransfer()
         let open = tree
         _ = try tree.updateFlags(set: ["locked"], clear: [])
+        let locked = tree
         let error = #expect(throws: NavigationError.self) { try tree.restore(open) }
         #expect(error?.description.contains("overlay") == true)
         var opened = open
         #expect(throws: NavigationError.self) { try opened.restore(tree) }
+        // Within one showing of the lock a restore goes back; across an unlock and a lock again it does not.
+        _ = try tree.present(screen: "forgotPin", params: [:], from: nil)
+        _ = try tree.restore(locked)
+        #expect(tree.nodes.count == locked.nodes.count)
+        _ = try tree.updateFlags(set: [], clear: ["locked"])
+        _ = try tree.pop(navigator: nil, target: .top)
+        _ = try tree.updateFlags(set: ["locked"], clear: [])
+        let relocked = tree
+        #expect(throws: NavigationError.self) { try tree.restore(locked) }
+        #expect(tree == relocked)
+    }
+
+    @Test func aGuardsTargetBeneathTheLockKeepsItsSlot() throws {
+        var tree = CoordinatorTree(app: Self.bank, flags: ["onboarded", "verified", "signedIn"])
+        _ = try tree.selectTab("invest")
+        #expect(tree.pending?.guarded != nil && tree[node: tree.focus].screen == "investorQuiz")
+        _ = try tree.updateFlags(set: ["locked"], clear: [])
+        let locked = tree
+        let error = #expect(throws: NavigationError.self) { try tree.navigate(screen: "invest", params: [:], from: nil) }
+        #expect(error?.code == "overlaid" && tree == locked)
+        #expect(throws: NavigationError.self) { try tree.followLink("/accounts/7") }
+        #expect(tree == locked)
+    }
+
+    @Test func aGuardsFlagThatBringsTheLockResumesTheTargetBeneathIt() throws {
+        let text = #"""
+            {
+              "name": "club",
+              "flows": {"lock": {"root": {"screen": "unlock"}, "overlay": true}, "main": {"root": {"screen": "home"}}},
+              "launch": [{"if": "member", "unless": "unlocked", "flow": "lock"}, {"flow": "main"}],
+              "screens": {"unlock": {}, "home": {}, "lounge": {"requires": "member", "otherwise": {"screen": "join"}},
+                          "join": {"presentation": "present", "embedInNavigation": true}}
+            }
+            """#
+        var tree = CoordinatorTree(app: try AppDescription.parse(Array(text.utf8), source: "club"))
+        _ = try tree.push(screen: "lounge", params: [:], from: nil)
+        let join = tree.focus
+        _ = try block(&tree) { tree throws(NavigationError) in try tree.finish(node: join, status: .success) }
+        #expect(tree.overlay == "lock" && tree.pending == nil)
+        #expect(tree.nodes.values.contains { $0.screen == "lounge" } && tree[node: tree.focus].screen == "unlock")
     }
 
     @Test func theLockOutlivesASnapshot() throws {

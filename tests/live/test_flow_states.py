@@ -328,13 +328,17 @@ def test_signing_out_under_the_lock_leaves_for_sign_in(apps):
     waiting link is dropped, and a restore across the lock is refused."""
     session = apps["bank"].create_session(flags=SIGNED_IN + ["locked"])
     assert session.state["overlay"] == "lock" and session.state["version"] == 1
-    session.op("deep-link", {"url": "/accounts/7"})
+    session.op("present", {"screen": "forgotPin"})
     status, _, answer = session.call("POST", "/restore", {"version": 1})
-    assert status == 200, answer
-    state = session.op("flags", {"clear": ["locked"]})
+    assert status == 200 and answer["overlay"] == "lock", answer
+    session.op("flags", {"clear": ["locked"]})
     answer = session.call("POST", "/restore", {"version": 1})[2]
     assert answer["error"]["code"] == "conflict" and "overlay" in answer["error"]["message"]
     session.op("flags", {"set": ["locked"]})
+    answer = session.call("POST", "/restore", {"version": 1})[2]
+    assert answer["error"]["code"] == "conflict", "a lock shown again is another showing of it"
+    assert session.op("deep-link", {"url": "/accounts/7"})["pending"]["url"] == "/accounts/7"
     state, block = session.block("POST", "/flags", {"clear": ["signedIn"]})
     assert state["flow"] == "signIn" and "overlay" not in state and state["pending"] is None
-    assert ("overlayChanged", None) in [(event["type"], event.get("overlay")) for event in block]
+    assert [(event["type"], event.get("overlay", event.get("pending"))) for event in block if event["type"] in ("overlayChanged", "pendingChanged")] == [
+        ("overlayChanged", None), ("pendingChanged", None)]

@@ -132,3 +132,34 @@ import Testing
         }
     }
 }
+
+/// A lock over a flow through the Swift client: predicted at once, a change beneath it refused by
+/// the model before any request, and a mirror that follows it coming and going.
+@Suite struct OverlayClientTests {
+    static let bank = LiveServer.tabsApp.deletingLastPathComponent().appendingPathComponent("bank.json")
+
+    @Test func aLockIsPredictedAChangeBeneathItRefusedAndAMirrorFollowsIt() async throws {
+        try await withLiveServer(["--app", Self.bank.path]) { server in
+            let session = try await MinervaSession.create(on: server.connection(), flags: ["onboarded", "verified", "signedIn"])
+            var mirror = session.mirror().makeAsyncIterator()
+            _ = try await mirror.next()
+            let predicting = try await PredictingSession.start(session, device: "phone")
+            try await predicting.apply(.flags(set: ["locked"]))
+            let locked = await predicting.state
+            #expect(locked.overlay == "lock" && locked.flow == "main" && locked.node(locked.focus)?.presentation.kind == .overlay)
+            let refusal = await #expect(throws: MinervaError.self) { try await predicting.apply(.push("account", params: ["id": "1"], from: "n1")) }
+            #expect(refusal?.status == 409 && refusal?.code == .overlaid)
+            try await predicting.apply(.deepLink("/accounts/7"))
+            await predicting.settled()
+            #expect(try await session.refresh() == predicting.state)
+            var followed = try #require(try await mirror.next())
+            while followed.version < locked.version { followed = try #require(try await mirror.next()) }
+            #expect(followed.overlay == "lock")
+            try await predicting.apply(.flags(clear: ["locked"]))
+            await predicting.settled()
+            let unlocked = await predicting.state
+            #expect(unlocked.overlay == nil && unlocked.pending == nil && unlocked.node(unlocked.focus)?.params["id"] == "7")
+            #expect(try await session.refresh() == unlocked)
+        }
+    }
+}

@@ -42,7 +42,7 @@ extension CoordinatorTree {
                 throw .conflict(
                     "the deep link \(Excerpt(url)) opens \(why) and would wait in the one pending slot, "
                         + "but a guarded target waits there for flow \(target.guardNode) ('\(nodes[target.guardNode]?.screen ?? "")'): "
-                        + "finish or dismiss that flow first")
+                        + (overlay == nil ? "" : "once overlay '\(overlay ?? "")' leaves, ") + "finish or dismiss that flow first")
             }
             pending = .link(PendingLink(url: url, flow: route.flow))
             return ([], route.path)

@@ -27,7 +27,9 @@ extension CoordinatorTree {
             navigatorID = ownNavigator
         } else {
             let top = self[node: focus].stackNavigator
-            guard !self[navigator: top].isBase else { throw .conflict("nothing is presented") }
+            guard !self[navigator: top].isBase else {
+                throw .conflict(overlay.map { "nothing is presented over overlay '\($0)'; \(overlayEnd($0))" } ?? "nothing is presented")
+            }
             navigatorID = top
         }
         if interactive {

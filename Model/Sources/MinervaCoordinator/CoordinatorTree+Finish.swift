@@ -66,7 +66,7 @@ extension CoordinatorTree {
                     held: holdsResult(of: target.screen, parent: parent, value: result["value"]))))
         if let waiting, status == .success {
             next.flags.insert(waiting.flag)
-            if next.launchChanged {
+            if next.app.launchFlow(for: next.flags) != next.flow {
                 events += next.followLaunch()
             } else {
                 // A target that can no longer be shown is dropped; the flow has still finished.
@@ -75,6 +75,8 @@ extension CoordinatorTree {
                     next = resumed
                     events += shown
                 }
+                // An overlay the flag brings (or takes away) comes over the target shown.
+                if next.launchChanged { events += next.followLaunch() }
             }
         }
         self = next

@@ -1,3 +1,5 @@
+import MinervaJSON
+
 extension CoordinatorTree {
     /// A guard holds on every path: when the first of `steps` is a guarded screen whose flag is
     /// missing, its `otherwise` flow is shown from `origin` (as `navigate` would show it) and the
@@ -14,6 +16,12 @@ extension CoordinatorTree {
         guard let guarded = entry.guarded, !flags.contains(guarded.flag) else { return nil }
         _ = try self.origin(origin)
         if let showing = pending?.guarded, nodes[showing.guardNode] != nil {
+            if let overlay, let beneath = nodes[showing.guardNode]?.navigator, !isInOverlay(beneath) {
+                throw NavigationError(
+                    category: .conflict,
+                    description: overlayMessage(overlay, action: "wait for \(Excerpt(first.screen)) behind the guard flow \(showing.guardNode) that waits there"),
+                    code: "overlaid")
+            }
             // The flow keeps its flag: a target that needs another one meets its own guard when it resumes.
             pending = .guarded(showing.replacing(operation: operation, steps: steps, navigator: navigator, replacesStack: replacesStack))
             return ([], showing.guardNode)

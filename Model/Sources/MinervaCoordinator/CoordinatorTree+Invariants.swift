@@ -17,7 +17,8 @@ extension CoordinatorTree {
     /// A presentation a device could not have shown, described, or `nil`.
     func visibilityViolation() -> String? {
         let covers = windowCovers
-        guard covers.count <= 1 else { return "window-level presentations \(covers) cover each other" }
+        let beneath = flowWindowCovers
+        guard covers.count <= 1, beneath.count <= 1 else { return "window-level presentations \(beneath) cover each other" }
         // A split view that collapsed under a window-level presentation still shows it.
         if let cover = covers.first, !shownBaseNavigators.contains(base(of: cover)), !columns.contains(base(of: cover)) {
             return "window-level presentation \(cover) hangs from base navigator \(base(of: cover)), which is not shown"

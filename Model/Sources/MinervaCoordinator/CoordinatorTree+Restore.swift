@@ -24,9 +24,10 @@ extension CoordinatorTree {
                 "that version shows flow '\(target.flow)'; the session now shows flow '\(flow)', which its flags choose, and flags are not "
                     + "restored: it cannot go back across a switch of flows (read the version with GET …/versions/{version})")
         }
-        guard target.overlay == overlay else {
-            let then = target.overlay.map { "overlay '\($0)'" } ?? "no overlay"
-            let now = overlay.map { "overlay '\($0)'" } ?? "none"
+        // The same overlay shown since then: the same root (an unlock and a lock again make another).
+        guard target.overlay == overlay, target.navigators[.overlay]?.stack.first == navigators[.overlay]?.stack.first else {
+            let then = target.overlay.map { "overlay '\($0)' (\(target[navigator: .overlay].stack[0]))" } ?? "no overlay"
+            let now = overlay.map { "overlay '\($0)' (\(self[navigator: .overlay].stack[0]))" } ?? "none"
             throw .conflict(
                 "that version shows \(then); the session now shows \(now), which its flags choose, and flags are not restored: "
                     + "it cannot go back across an overlay coming or going (read the version with GET …/versions/{version})")

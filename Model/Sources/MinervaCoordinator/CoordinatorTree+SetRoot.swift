@@ -50,6 +50,11 @@ extension CoordinatorTree {
             throw .conflict("navigator '\(navigatorID)' is not embedded in a navigation stack and holds one node only")
         }
         try requireAboveOverlay(navigatorID, action: "set the stack of navigator '\(navigatorID)'")
+        if let overlay, navigatorID == .overlay, case let root = target.stack[0], entries[0] != .node(root) {
+            throw .conflict(
+                "'\(root)' is the root of overlay '\(overlay)', which no set-root replaces (\(overlayEnd(overlay))): "
+                    + "list it first to set what stands above it")
+        }
         // A guard holds here too: the entries before the first guarded one become the stack, the
         // rest waits behind the guard's flow; when the first is guarded, nothing is replaced.
         let guarded = entries.firstIndex { entry in

@@ -26,9 +26,13 @@ extension CoordinatorTree {
     /// the order they were made: what covers the tab bar and every split column (at most one in a
     /// state today's rules reach); an overlay alone while one is shown (it covers those beneath).
     var windowCovers: [NavigatorID] {
-        if overlay != nil { return [.overlay] }
-        return navigatorOrder.filter { id in
-            guard self[navigator: id].coversWindow else { return false }
+        overlay != nil ? [.overlay] : flowWindowCovers
+    }
+
+    /// ``windowCovers`` of the flow, beneath an overlay if one is shown.
+    var flowWindowCovers: [NavigatorID] {
+        navigatorOrder.filter { id in
+            guard self[navigator: id].coversWindow, id != .overlay else { return false }
             var parent = self[navigator: id].parent
             while let next = parent {
                 if self[navigator: next].coversWindow { return false }

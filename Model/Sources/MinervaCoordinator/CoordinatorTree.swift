@@ -205,13 +205,17 @@ public struct CoordinatorTree: Sendable {
     /// the column a compact one shows, else the first column that presents something, else the
     /// deepest that holds anything.
     var visibleBaseNavigator: NavigatorID {
-        if overlay != nil { return .overlay }
+        overlay != nil ? .overlay : flowTopBase
+    }
+
+    /// ``visibleBaseNavigator`` of the flow, beneath an overlay if one is shown.
+    var flowTopBase: NavigatorID {
         if let selectedTab { return Self.navigatorID(forTab: selectedTab) }
         switch layout {
         case .stack:
             return .main
         case .split:
-            if let cover = windowCovers.first { return base(of: cover) }
+            if let cover = flowWindowCovers.first { return base(of: cover) }
             if collapsed { return compactTopColumn }
             let columns = columns
             return columns.first { self[navigator: $0].presentedNavigator != nil } ?? columns.last { !self[navigator: $0].stack.isEmpty } ?? .primary
@@ -225,13 +229,9 @@ public struct CoordinatorTree: Sendable {
     public var nodesInScreenOrder: [NodeID] {
         var order: [NodeID] = []
         order.reserveCapacity(nodes.count)
-        let visible = visibleBaseNavigator
-        var bases = baseNavigators
-        if visible == .overlay {
-            bases.append(.overlay)
-        } else if let index = bases.firstIndex(of: visible) {
-            bases.append(bases.remove(at: index))
-        }
+        let top = flowTopBase
+        var bases = baseNavigators.filter { $0 != top } + [top]
+        if overlay != nil { bases.append(.overlay) }
         for base in bases {
             var navigatorID: NavigatorID? = base
             while let current = navigatorID, let navigator = navigators[current] {

@@ -87,7 +87,8 @@ function page(nodeId) {
 }
 
 /** The stack a base navigator is drawn in: its own, or the compact one. */
-const keyOf = (navigatorId) => (view.oneStack && shown().index.navigators.get(navigatorId)?.parent === null ? COMPACT : navigatorId);
+const keyOf = (navigatorId) =>
+  (view.oneStack && navigatorId !== OVERLAY && shown().index.navigators.get(navigatorId)?.parent === null ? COMPACT : navigatorId);
 
 /** The node ids of a stack, bottom first, in a state's index. */
 const stackIds = (index, key) => (key === COMPACT ? index.compactStack : index.navigators.get(key)?.stack ?? []);
@@ -504,7 +505,8 @@ function renderOverlay(state, previous, animate) {
     if (animate) play(view.overlayLayer, "enter-overlay");
   }
   view.overlayLayer.dataset.overlay = state.overlay;
-  if (layersEl.lastElementChild !== view.overlayLayer) layersEl.append(view.overlayLayer);
+  // Above the flow's layers; what the overlay presents at window level goes above it.
+  if (!view.overlayLayer.isConnected) layersEl.append(view.overlayLayer);
   updateStack(OVERLAY, previous, animate);
 }
 

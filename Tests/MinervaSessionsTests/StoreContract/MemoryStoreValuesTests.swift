@@ -50,7 +50,7 @@ import TestSupport
         func pruneAnalyticsPaths(updatedBefore before: Double) throws(StorageError) -> Int { try analytics.pruneAnalyticsPaths(updatedBefore: before) }
     }
 
-    @Test(arguments: [UInt64(5), 23, 71])
+    @Test(arguments: [UInt64(5), 24, 71])
     func everyReadOfValuesAnswersAsTheRecordsWould(seed: UInt64) throws {
         let values = try CoreHarness()
         let records = RecordsInMemory()
