@@ -99,19 +99,24 @@ import HTTPTypes
 ///   follows it; event `overlayChanged` says it came (before its root's `added`) or left (after
 ///   its nodes' `removed`, reason `flowChanged`). The flow beneath keeps every node, list, UI
 ///   state and held link, and takes no navigation change: `push`, `present`, `navigate`,
-///   `pop`, `dismiss`, `set-root`, `finish`, `select-tab` and `…/presentation` aimed at it are
-///   `409` with code `overlaid` and change nothing; lists, params, UI state, results, the size
-///   class and the display mode still change (they are data and the device's). The overlay's
-///   own screens push, present and pop as any; its root leaves only by the launch rules:
-///   `finish` with `success` when the flow declares `completes` (its flag set), or a change of
-///   flags (`POST …/flags`) after which they choose it no longer. A deep link that arrives
-///   meanwhile into the session's flow waits as the pending link (`{"operation": "deepLink",
-///   "flow": <the session's flow>}`, the newest wins) and is followed in the block that takes
-///   the overlay away (held there if the focus beneath holds links). What changed for earlier
+///   `pop`, `dismiss`, `set-root`, `finish`, `select-tab` and `…/presentation` aimed at it (and
+///   a guarded screen shown while a guard's target waits beneath it) are `409` with code
+///   `overlaid` and change nothing; lists, params, UI state, results, the size class and the
+///   display mode still change (they are data and the device's: a collapse to compact still
+///   dismisses what a column compact does not show presents, reason `sizeClass`). The
+///   overlay's own screens push, present and pop as any; its root leaves only by the launch
+///   rules: `finish` with `success` when the flow declares `completes` (its flag set), or a
+///   change of flags (`POST …/flags`) after which they choose it no longer (a `dismiss` of it
+///   or a `set-root` of navigator `overlay` without it first is `409`). A deep link that
+///   arrives meanwhile into the session's flow waits as the pending link (`{"operation":
+///   "deepLink", "flow": <the session's flow>}`, the newest wins; `409` while a guard's target
+///   holds the pending slot) and is followed in the block that takes the overlay away (held
+///   there if the focus beneath holds links). What changed for earlier
 ///   clients: clearing a flag no longer drops a pending or held link when the session keeps its
 ///   flow under an overlay that comes, stays or leaves (locking and unlocking); a sign-out (the
-///   flow switches) still drops them. `restore` across an overlay coming or going is `409`
-///   (flags are not restored). Clients of an earlier release see `overlayChanged` as an
+///   flow switches) still drops them. `restore` to a version that shows another overlay, none,
+///   or the same one shown another time (unlocked and locked again since) is `409` (flags are
+///   not restored). Clients of an earlier release see `overlayChanged` as an
 ///   `OtherEvent` and the navigator `overlay` as one more base navigator.
 /// - **Flow rules of this release** (each changes what a client of the earlier one saw):
 ///   1. `restore` to a version before the session's last switch of flows is `409` (reading
