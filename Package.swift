@@ -57,6 +57,10 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "MinervaExperiments",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "MinervaSessions",
             dependencies: [
                 "Locking",
@@ -151,6 +155,11 @@ let package = Package(
         .testTarget(
             name: "MinervaListTests",
             dependencies: [list, json, "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "MinervaExperimentsTests",
+            dependencies: ["MinervaExperiments", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
