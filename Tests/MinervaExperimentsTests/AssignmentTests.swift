@@ -10,6 +10,12 @@ import TestSupport
         #expect(ExperimentHash.position(seed: seed, unit: unit) == position)
     }
 
+    /// A non-ASCII id is hashed as UTF-8 bytes (GrowthBook's Go and Swift SDKs; the JavaScript
+    /// one would give 0.0761 for "é").
+    @Test func aNonASCIIIdIsHashedAsUTF8() {
+        #expect(ExperimentHash.position(seed: "foo", unit: "é") == 0.0097)
+    }
+
     /// GrowthBook's `inNamespace` cases: users 1 to 4 in two namespaces, the range [0, 0.4).
     @Test(arguments: [
         ("1", "namespace1", false), ("1", "namespace2", false), ("2", "namespace1", false), ("2", "namespace2", false),
@@ -28,10 +34,16 @@ import TestSupport
         #expect([0.2, 0.4, 0.6, 0.8, 0.25, 0.5].map(reduced.variant(at:)) == [0, nil, 1, nil, nil, 1])
         let zero = VariantAllocation(weights: [0.5, 0, 0.5], coverage: 1)
         #expect(zero.variant(at: 0.5) == 2)
+        // Weights within 0.01 of 1 stand; others count as equal; coverage is clamped.
+        #expect(VariantAllocation(weights: [0.33, 0.33, 0.33], coverage: 1).ranges[2].upperBound == 0.99)
+        #expect(VariantAllocation(weights: [0.7, 0.7], coverage: 1).ranges == [0..<0.5, 0.5..<1])
+        #expect(VariantAllocation(weights: [0.5, 0.5], coverage: 2).ranges == [0..<0.5, 0.5..<1])
+        #expect(VariantAllocation(weights: [0.5, 0.5], coverage: 0).variant(at: 0) == nil)
     }
 
     /// 100,000 synthetic units split 20/30/50 at full coverage: each count within 4.5 standard
-    /// deviations of its binomial mean (a false alarm about once in 150,000 runs).
+    /// deviations of its binomial mean, as a uniform hash would place them (the hash is fixed, so
+    /// this pins its spread: 19,779 / 30,215 / 50,006).
     @Test func unitsSplitWithinTheBinomialBoundsOfTheWeights() {
         let weights = [0.2, 0.3, 0.5]
         let allocation = VariantAllocation(weights: weights, coverage: 1)

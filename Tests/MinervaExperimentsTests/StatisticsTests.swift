@@ -24,7 +24,10 @@ import TestSupport
         #expect(near(comparison.relativeLift, 0.100, 1e-12))
         #expect(near(comparison.relativeInterval?.lowerBound, 0.0109, 5e-5) && near(comparison.relativeInterval?.upperBound, 0.1891, 5e-5))
         #expect(ProportionComparison(control: 0, of: 10, variant: 0, of: 10) == nil)
+        #expect(ProportionComparison(control: 10, of: 10, variant: 10, of: 10) == nil)
         #expect(ProportionComparison(control: 0, of: 0, variant: 3, of: 10) == nil)
+        // No control conversion: no relative lift.
+        #expect(try #require(ProportionComparison(control: 0, of: 100, variant: 3, of: 100)).relativeLift == nil)
     }
 
     /// 50,500/49,500 at 50/50: χ² = 10.0, p = 0.00157, not flagged; a mismatch at p < 0.001 is.
@@ -33,6 +36,11 @@ import TestSupport
         #expect(near(check.chiSquare, 10.0, 1e-9) && near(check.pValue, 0.00157) && !check.flagged)
         let broken = try #require(SampleRatioCheck(counts: [50_600, 49_400], weights: [0.5, 0.5]))
         #expect(broken.flagged)
+        // Weights are taken relative to their sum, and a variant with no weight or no unit is left out (gbstats).
+        #expect(try #require(SampleRatioCheck(counts: [50_000, 50_000, 50_000], weights: [0.33, 0.33, 0.33])).chiSquare < 1e-9)
+        let kept = try #require(SampleRatioCheck(counts: [500, 0, 500], weights: [0.4, 0.2, 0.4]))
+        #expect(kept.chiSquare == 0 && kept.pValue == 1)
+        #expect(SampleRatioCheck(counts: [500, 0], weights: [0.5, 0.5]) == nil)
         // Three variants: χ² with 2 degrees of freedom, p = exp(−χ²/2).
         let third = 1.0 / 3
         let three = try #require(SampleRatioCheck(counts: [1_000, 1_050, 950], weights: [third, third, third]))
@@ -42,12 +50,16 @@ import TestSupport
     /// α = 0.05, tuning 5,000, Δ = 0.02, SE = 0.008, n = 20,000 (both variants together).
     @Test func theSequentialIntervalGivesTheReferenceFigures() {
         let sequence = SequentialInterval(estimate: 0.02, standardError: 0.008, units: 20_000)
-        #expect(near(sequence.halfWidth, 0.02502) && near(sequence.pValue, 0.2766, 5e-5))
+        #expect(near(sequence?.halfWidth, 0.02502) && near(sequence?.pValue, 0.2766, 5e-5))
+        #expect(SequentialInterval(estimate: 0.02, standardError: 0, units: 20_000) == nil)
+        #expect(SequentialInterval(estimate: 0.02, standardError: 0.008, units: 0) == nil)
     }
 
     @Test func holmAdjustsInOrderAndKeepsTheOrder() {
         let adjusted = MultipleComparisons.holm([0.01, 0.04, 0.03, 0.005])
         #expect(zip(adjusted, [0.03, 0.06, 0.06, 0.02]).allSatisfy { near($0, $1, 1e-12) })
+        // Capped at 1, and a p-value that is not a number counts as 1.
+        #expect(MultipleComparisons.holm([0.4, 0.6, .nan]) == [1, 1, 1])
     }
 
     /// 1,000 A/A experiments of 2,000 units a side at a 10% rate: the fixed-horizon test flags
@@ -69,7 +81,9 @@ import TestSupport
                 guard let comparison = ProportionComparison(control: control, of: units, variant: variant, of: units) else { continue }
                 let error = (comparison.controlRate * (1 - comparison.controlRate) / Double(units)
                     + comparison.variantRate * (1 - comparison.variantRate) / Double(units)).squareRoot()
-                if SequentialInterval(estimate: comparison.absoluteLift, standardError: error, units: 2 * units).pValue < 0.05 { flaggedAtALook = true }
+                if let sequence = SequentialInterval(estimate: comparison.absoluteLift, standardError: error, units: 2 * units), sequence.pValue < 0.05 {
+                    flaggedAtALook = true
+                }
                 if look == 10, comparison.pValue < 0.05 { fixed += 1 }
             }
             if flaggedAtALook { sequential += 1 }

@@ -1,5 +1,9 @@
 /// The hash that assigns units to variants, as GrowthBook's SDKs compute it, so that every
 /// instance, every restart and an independent implementation put a unit in the same place.
+///
+/// It hashes UTF-8 bytes, as GrowthBook's Go and Swift SDKs do: for ASCII ids (session ids, most
+/// user ids) every SDK agrees; for others the JavaScript SDK hashes UTF-16 code units and the
+/// Python one code points, and places the unit elsewhere.
 public enum ExperimentHash {
     /// FNV-1a, 32 bits, over the UTF-8 bytes of `text`.
     public static func fnv1a32(_ text: String) -> UInt32 {

@@ -4,18 +4,19 @@ public struct VariantAllocation: Sendable, Equatable {
     /// One range per variant, in order: a unit whose position falls in it gets the variant.
     public let ranges: [Range<Double>]
 
-    /// The ranges for `weights` (summing to 1, within 0.01) and `coverage` (0 to 1): variant `i`
-    /// takes `[cᵢ, cᵢ + coverage · wᵢ)`, where `cᵢ` is the sum of the weights before it, so that a
-    /// change of coverage keeps every covered unit in its variant.
-    /// - Precondition: at least one weight, none negative, their sum within 0.01 of 1, and
-    ///   coverage within `0...1` (the app description's check refuses any other).
+    /// The ranges for `weights` and `coverage`, as GrowthBook's SDKs make them: coverage is
+    /// clamped to `0...1`; weights that do not sum to 1 (outside 0.99 to 1.01) count as equal
+    /// weights; variant `i` takes `[cᵢ, cᵢ + coverage · wᵢ)`, where `cᵢ` is the sum of the weights
+    /// before it, so that a change of coverage keeps every covered unit in its variant.
+    /// - Parameter weights: one per variant (an app description's check refuses sums off 1).
     public init(weights: [Double], coverage: Double) {
-        precondition(!weights.isEmpty && weights.allSatisfy { $0 >= 0 } && abs(weights.reduce(0, +) - 1) <= 0.01, "weights must sum to 1")
-        precondition((0...1).contains(coverage), "coverage is a share of units")
+        let total = weights.reduce(0, +)
+        let shares = total < 0.99 || total > 1.01 ? Array(repeating: 1 / Double(max(weights.count, 1)), count: weights.count) : weights
+        let covered = min(max(coverage, 0), 1)
         var start = 0.0
-        ranges = weights.map { weight in
+        ranges = shares.map { weight in
             defer { start += weight }
-            return start..<(start + coverage * weight)
+            return start..<(start + covered * weight)
         }
     }
 

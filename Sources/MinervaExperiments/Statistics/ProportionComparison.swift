@@ -7,8 +7,9 @@ public struct ProportionComparison: Sendable, Equatable {
     /// The variant's rate minus control's, and its interval (unpooled standard error).
     public let absoluteLift: Double
     public let absoluteInterval: ClosedRange<Double>
-    /// The variant's rate over control's, minus 1, and its interval (the delta method); `nil`
-    /// when control converted no unit.
+    /// The variant's rate over control's, minus 1, and its interval (the delta method, not
+    /// bounded at −1, and of no width when the variant converted no unit); `nil` when control
+    /// converted no unit.
     public let relativeLift: Double?
     public let relativeInterval: ClosedRange<Double>?
     /// The pooled two-proportion z statistic and its two-sided p-value.

@@ -6,7 +6,9 @@ import Darwin
 
 /// Whether the units exposed in each variant match the weights they were assigned by: Pearson's
 /// χ² goodness of fit, flagged below p = 0.001 (a mismatch means the assignment or the exposure is
-/// broken, and the results are not to be trusted).
+/// broken, and the results are not to be trusted). As gbstats' `check_srm`: variants with no
+/// weight or no unit are left out, the weights of the rest are taken relative to their sum, and
+/// the test has one degree of freedom fewer than the variants kept.
 public struct SampleRatioCheck: Sendable, Equatable {
     /// The p-value under which a mismatch is flagged.
     public static let threshold = 0.001
@@ -16,17 +18,20 @@ public struct SampleRatioCheck: Sendable, Equatable {
     /// Whether the mismatch is flagged.
     public var flagged: Bool { pValue < Self.threshold }
 
-    /// The check of `counts` against `weights` (the same number of each, weights summing to 1).
-    /// - Returns: `nil` with fewer than two variants or no unit.
+    /// The check of `counts` against `weights` (one weight per count).
+    /// - Returns: `nil` when fewer than two variants have both a weight and a unit.
     public init?(counts: [Int], weights: [Double]) {
-        let total = Double(counts.reduce(0, +))
-        guard counts.count >= 2, counts.count == weights.count, total > 0, weights.allSatisfy({ $0 > 0 }) else { return nil }
-        chiSquare = zip(counts, weights).reduce(0) { sum, pair in
-            let expected = total * pair.1
+        guard counts.count == weights.count else { return nil }
+        let kept = zip(counts, weights).filter { $0.0 > 0 && $0.1 > 0 }
+        guard kept.count >= 2 else { return nil }
+        let units = Double(kept.reduce(0) { $0 + $1.0 })
+        let weight = kept.reduce(0) { $0 + $1.1 }
+        chiSquare = kept.reduce(0) { sum, pair in
+            let expected = pair.1 / weight * units
             let difference = Double(pair.0) - expected
             return sum + difference * difference / expected
         }
-        pValue = Self.upperRegularizedGamma(Double(counts.count - 1) / 2, chiSquare / 2)
+        pValue = Self.upperRegularizedGamma(Double(kept.count - 1) / 2, chiSquare / 2)
     }
 
     /// Q(s, x) = Γ(s, x)/Γ(s), the χ² survival function at 2x with 2s degrees of freedom: the

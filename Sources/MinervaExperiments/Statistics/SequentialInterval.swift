@@ -10,7 +10,8 @@ import Darwin
 public struct SequentialInterval: Sendable, Equatable {
     /// The interval's half-width around the estimate.
     public let halfWidth: Double
-    /// The always-valid p-value: the α at which the sequence's interval just reaches 0.
+    /// The always-valid p-value: the α at which the interval, with ρ kept at its value for the
+    /// stated α, just reaches 0 (gbstats' convention).
     public let pValue: Double
 
     /// The sequence at one look.
@@ -20,7 +21,9 @@ public struct SequentialInterval: Sendable, Equatable {
     ///   - units: the units of both variants together.
     ///   - alpha: 1 − the confidence level (0.05).
     ///   - tuning: the sample size the sequence is tightest at (gbstats' default 5,000).
-    public init(estimate: Double, standardError: Double, units: Int, alpha: Double = 0.05, tuning: Double = 5_000) {
+    /// - Returns: `nil` without a unit or without variance (gbstats refuses those too).
+    public init?(estimate: Double, standardError: Double, units: Int, alpha: Double = 0.05, tuning: Double = 5_000) {
+        guard units >= 1, standardError > 0, alpha > 0, alpha < 1, tuning > 0 else { return nil }
         let n = Double(units)
         let rho = Self.rho(alpha: alpha, tuning: tuning)
         let variance = standardError * standardError * n
