@@ -360,6 +360,11 @@ internal protocol APIProtocol: Sendable {
     /// clearing a flag drops it. While a guarded target holds the one pending slot, such a
     /// link is `409`: finish or dismiss the guard's flow first.
     ///
+    /// **While an overlay is shown** (a PIN lock: see **Overlays**), a link into the session's
+    /// flow waits the same way, as `pending` with the session's flow, and is followed in the
+    /// block that takes the overlay away (held there if the focus beneath holds links);
+    /// clearing the flag that ends the overlay keeps it.
+    ///
     /// **While the focus is a screen that holds links** (`holdsLinks` in the app description:
     /// a transfer's confirm step), the link waits: `200`, version +1, one `heldLinksChanged`
     /// with every held link, oldest first (the state's `heldLinks`), and nothing shown changes.
@@ -473,8 +478,13 @@ internal protocol APIProtocol: Sendable {
     /// rules then choose another flow (sign-in done, sign-out), the session switches in the
     /// same block: every node leaves (reason `flowChanged`, top-most first; `n0` stays), then
     /// `flowChanged`, the new flow's `added` events (and those of a link pending for it),
-    /// `tabSelected` for a tab bar, `flagsChanged`, `pendingChanged`. Clearing a flag that
-    /// was set drops a pending deep link. Otherwise clearing shows and removes nothing.
+    /// `tabSelected` for a tab bar, `flagsChanged`, `pendingChanged`. When they choose an
+    /// overlay (see **Overlays**) it comes over the flow in the same block (`overlayChanged`,
+    /// its root's `added`), and leaves when they choose it no longer (its nodes' `removed`,
+    /// `overlayChanged` null, then a link that waited for it). Clearing a flag that was set
+    /// drops a pending deep link and the held ones, unless the flow stays and an overlay comes,
+    /// stays or leaves over it (locking, unlocking). Otherwise clearing shows and removes
+    /// nothing.
     /// An empty body is `{}` (a mutation that changes only the version). `422`: an empty
     /// flag name.
     ///
@@ -1167,6 +1177,11 @@ extension APIProtocol {
     /// clearing a flag drops it. While a guarded target holds the one pending slot, such a
     /// link is `409`: finish or dismiss the guard's flow first.
     ///
+    /// **While an overlay is shown** (a PIN lock: see **Overlays**), a link into the session's
+    /// flow waits the same way, as `pending` with the session's flow, and is followed in the
+    /// block that takes the overlay away (held there if the focus beneath holds links);
+    /// clearing the flag that ends the overlay keeps it.
+    ///
     /// **While the focus is a screen that holds links** (`holdsLinks` in the app description:
     /// a transfer's confirm step), the link waits: `200`, version +1, one `heldLinksChanged`
     /// with every held link, oldest first (the state's `heldLinks`), and nothing shown changes.
@@ -1330,8 +1345,13 @@ extension APIProtocol {
     /// rules then choose another flow (sign-in done, sign-out), the session switches in the
     /// same block: every node leaves (reason `flowChanged`, top-most first; `n0` stays), then
     /// `flowChanged`, the new flow's `added` events (and those of a link pending for it),
-    /// `tabSelected` for a tab bar, `flagsChanged`, `pendingChanged`. Clearing a flag that
-    /// was set drops a pending deep link. Otherwise clearing shows and removes nothing.
+    /// `tabSelected` for a tab bar, `flagsChanged`, `pendingChanged`. When they choose an
+    /// overlay (see **Overlays**) it comes over the flow in the same block (`overlayChanged`,
+    /// its root's `added`), and leaves when they choose it no longer (its nodes' `removed`,
+    /// `overlayChanged` null, then a link that waited for it). Clearing a flag that was set
+    /// drops a pending deep link and the held ones, unless the flow stays and an overlay comes,
+    /// stays or leaves over it (locking, unlocking). Otherwise clearing shows and removes
+    /// nothing.
     /// An empty body is `{}` (a mutation that changes only the version). `422`: an empty
     /// flag name.
     ///
