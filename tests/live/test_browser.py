@@ -935,9 +935,10 @@ def test_web_client_shows_a_lock_over_the_flow_and_uncovers_it_whole(bank_server
     state, focus = page.in_sync()
     assert focus["screen"] == "confirmTransfer"
 
-    # The app went to the background: its client locks the session.
-    session.op("flags", {"set": ["locked"]})
-    state, focus = page.in_sync(newer_than=state["version"])
+    # The app went to the background: its client locks the session (the page's Lock button
+    # sends what such a client sends).
+    assert page.text('[data-testid="overlay-lock"]') == "Lock (set locked)"
+    state, focus = page.act('[data-testid="overlay-lock"]')
     assert (state["overlay"], state["flow"], focus["screen"]) == ("lock", "main", "unlock")
     layer = page.box('[data-testid="overlay-layer"]')
     assert (round(layer["x"]), round(layer["y"])) == (0, 0) and round(layer["width"]) == layer["screen_width"]
@@ -956,7 +957,7 @@ def test_web_client_shows_a_lock_over_the_flow_and_uncovers_it_whole(bank_server
     state, focus = page.act('[data-testid="overlay-leave"]')
     assert "overlay" not in state and focus["id"] == confirm and state["heldLinks"] == ["/accounts/7"]
     wait_for(lambda: not page.all('[data-testid="overlay-layer"]'), "the lock to leave")
-    assert not page.inert(f'[data-node-id="{confirm}"]')
+    assert not page.inert(f'[data-node-id="{confirm}"]') and page.css('[data-testid="overlay-lock"]').is_displayed()
     assert page.logged("overlayChanged", "lock")
     assert console_problems(browser, bank_server) == []
 

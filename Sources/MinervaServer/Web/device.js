@@ -21,6 +21,7 @@ const captionEl = $('[data-testid="stage-caption"]');
 const sizeClassEl = $('[data-testid="size-class"]');
 const displayModeEl = $('[data-testid="display-mode"]');
 const displayModeSelect = $('[data-testid="display-mode-select"]');
+const lockButton = $('[data-testid="overlay-lock"]');
 /** A split view's display modes (`POST …/display-mode`); the `two…` ones need three columns. */
 const DISPLAY_MODES = ["automatic", "secondaryOnly", "oneBesideSecondary", "oneOverSecondary",
   "twoBesideSecondary", "twoOverSecondary", "twoDisplaceSecondary"];
@@ -65,7 +66,8 @@ function fitDevice() {
   const tablet = deviceEl.classList.contains("tablet");
   const natural = tablet ? { width: 780, height: 560 } : { width: 362, height: 748 };
   const narrow = window.matchMedia("(max-width: 1100px)").matches;
-  const below = captionEl.offsetHeight + (sizeClassEl.hidden ? 0 : sizeClassEl.offsetHeight + 12);
+  const below = captionEl.offsetHeight + (sizeClassEl.hidden ? 0 : sizeClassEl.offsetHeight + 12)
+    + (lockButton.hidden ? 0 : lockButton.offsetHeight + 12);
   const height = narrow ? window.innerHeight - 60 : stage.clientHeight - below - 16;
   const width = narrow ? stage.clientWidth : Infinity;
   const zoom = Math.max(0.4, Math.min(1, height / natural.height, width / natural.width));
@@ -570,6 +572,46 @@ function renderDisplayMode() {
   displayModeSelect.disabled = Boolean(store.past) || readOnly();
 }
 
+/** What the launch rules choose for `flags`: `{flow, overlay}` (the first rule that holds; an
+ *  overlay's is shown over the first non-overlay one that holds). */
+function launchFor(flags) {
+  const flows = store.app?.flows ?? {};
+  const holding = (store.app?.launch ?? []).filter((rule) =>
+    (!rule.if || flags.includes(rule.if)) && !(rule.unless && flags.includes(rule.unless)));
+  const first = holding[0];
+  return { flow: holding.find((rule) => !flows[rule.flow]?.overlay)?.flow, overlay: flows[first?.flow]?.overlay ? first.flow : null };
+}
+
+/** The change of one flag that brings an overlay over the flow shown (a lock after
+ *  backgrounding: `{set: ["locked"]}`), or null. */
+function lockChange(state) {
+  if (state.overlay) return null;
+  for (const rule of store.app?.launch ?? []) {
+    if (!store.app.flows?.[rule.flow]?.overlay) continue;
+    const change = rule.if && !state.flags.includes(rule.if) ? { set: [rule.if] }
+      : rule.unless && state.flags.includes(rule.unless) ? { clear: [rule.unless] } : null;
+    if (!change) continue;
+    const flags = change.set ? [...state.flags, ...change.set] : state.flags.filter((flag) => flag !== change.clear[0]);
+    const chosen = launchFor(flags);
+    if (chosen.overlay === rule.flow && chosen.flow === state.flow) return change;
+  }
+  return null;
+}
+
+/** The Lock button: shown where one flag brings an overlay over the flow shown. */
+function renderLock() {
+  const change = lockChange(shown().state);
+  const hidden = !change || Boolean(store.past);
+  if (lockButton.hidden !== hidden) {
+    lockButton.hidden = hidden;
+    fitDevice();
+  }
+  if (hidden) return;
+  lockButton.textContent = change.set ? `Lock (set ${change.set[0]})` : `Lock (clear ${change.clear[0]})`;
+  lockButton.disabled = readOnly();
+  lockButton.onclick = () => operate("flags", change);
+}
+
 /** Builds the base layer again: another flow, layout, tab bar or sidebar, or columns for one stack. */
 function rebuildBase(state, baseKey, animate) {
   // A switch of root flows (onboarding → sign-in → main) plays as one.
@@ -630,6 +672,7 @@ function render(previous, animate) {
   renderCaption();
   renderSizeClass();
   renderDisplayMode();
+  renderLock();
 }
 
 /** Draws the device from the store from now on. */
