@@ -101,7 +101,6 @@ extension CoordinatorTree {
 
     /// Why a window-level presentation blocks an action, and what to do.
     func coverMessage(_ cover: NavigatorID, action: String, fix: String) -> String {
-        if let overlay { return overlayMessage(overlay, action: action) }
         let root = self[navigator: cover].stack[0]
         let style = self[node: root].presentation.style ?? .automatic
         return "'\(root)' is presented \(style.rawValue) at window level and covers the tab bar and every column, so a device cannot "
