@@ -64,6 +64,7 @@ let package = Package(
             name: "MinervaSessions",
             dependencies: [
                 "Locking",
+                "MinervaExperiments",
                 json,
                 coordinator,
                 list,

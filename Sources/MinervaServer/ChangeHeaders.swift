@@ -1,4 +1,5 @@
 import MicroHTTP
+import MinervaJSON
 import MinervaModel
 
 /// What a change's request says of where it comes from, beside its body: its number on the

@@ -7,22 +7,28 @@ import MinervaSessions
 
 extension MinervaAPI {
     /// The members of a `POST /v1/sessions` body.
-    static let creationKeys: JSONKeys = ["layout", "deepLink", "flags", "sizeClass"]
+    static let creationKeys: JSONKeys = ["layout", "deepLink", "flags", "sizeClass", "user"]
+
+    /// The longest `user` id a session is made for, in bytes.
+    static let maxUserBytes = 256
 
     /// `POST /v1/sessions`: a new session in the launch flow for its `flags`, on that flow's
     /// roots, or built by a deep link (or with it pending for a later flow).
     /// With `Idempotency-Key`, a retry with the same key and body answers the same session.
     func createSession(_ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
         let key = try IdempotencyKey.parse(request)
-        let (layoutText, deepLink, flags, sizeClassText) = try readBody(request.body, required: false, keys: Self.creationKeys) {
+        let (layoutText, deepLink, flags, sizeClassText, user) = try readBody(request.body, required: false, keys: Self.creationKeys) {
             body throws(JSONReadError) in
             (
                 try body.optionalString("layout"), try body.optionalString("deepLink"), try body.optionalStrings("flags") ?? [],
-                try body.optionalString("sizeClass")
+                try body.optionalString("sizeClass"), try body.optionalString("user")
             )
         }
+        if let user, user.isEmpty || user.utf8.count > Self.maxUserBytes {
+            throw .unprocessable("field 'user' must be 1 to \(Self.maxUserBytes) bytes: the id of the person the session is for")
+        }
         let app = self.app
-        if let deepLink, app.route(for: deepLink) == nil {
+        if let deepLink, !core.routesAnywhere(deepLink) {
             throw .notFound(app.unmatchedLinkMessage(deepLink))
         }
         let layout = try enumValue(layoutText, field: "layout", as: Layout.self) ?? .stack
@@ -32,7 +38,7 @@ extension MinervaAPI {
                 "this app declares flows, whose roots say whether a session is split; leave 'layout' out (flows: \(app.flowOrder.joined(separator: ", ")))")
         }
         let deferred = exchange.deferred(fallback: Exchange.shuttingDownDuringWrite)
-        let outcome = core.create(layout: layout, deepLink: deepLink, flags: flags, sizeClass: sizeClass, key: key) { created in
+        let outcome = core.create(layout: layout, deepLink: deepLink, flags: flags, sizeClass: sizeClass, user: user, key: key) { created in
             let document = StateDocument.answer(sessionID: created.id, state: created.state, token: created.token)
             return StoredAnswer(Self.json(201, document, headers: [Self.etag(1), ("Location", "/v1/sessions/\(created.id)")]))
         } completion: { outcome in

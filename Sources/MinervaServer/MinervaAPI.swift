@@ -68,7 +68,8 @@ public final class MinervaAPI: HTTPResponder {
     public var appVersion: String { core.appVersion }
 
     /// An app description's version: the SHA-256 of `GET /v1/app`'s document without its
-    /// version, which is canonical, so reformatting the file changes nothing.
+    /// version and its experiments, which is canonical, so reformatting the file changes nothing
+    /// (see ``MinervaSessions/AppVersion/of(_:)``).
     public static func version(of app: AppDescription) -> String {
         AppDocument.encode(app).version
     }

@@ -10,15 +10,19 @@ final class AppCatalog: Sendable {
     private let store: any SessionStorage
     private let logger: Logger
 
-    init(_ app: AppDescription, version: String, store: any SessionStorage, logger: Logger) {
-        byVersion = Locked([version: app])
+    init(_ served: ServedApp, store: any SessionStorage, logger: Logger) {
+        byVersion = Locked([:])
         self.store = store
         self.logger = logger
+        add(served)
     }
 
-    /// Adds an app this process runs from now on.
-    func add(_ app: AppDescription, version: String) {
-        byVersion.withLock { $0[version] = app }
+    /// Adds the apps this process runs from now on: outside the experiments, and each variant's.
+    func add(_ served: ServedApp) {
+        byVersion.withLock { apps in
+            apps[served.version] = served.app.outsideExperiments
+            for (app, version) in served.variantApps { apps[version] = app }
+        }
     }
 
     /// The app description a session that records `version` runs: the current one, one this
@@ -36,7 +40,7 @@ final class AppCatalog: Sendable {
         }
         guard let document else { return nil }
         do throws(AppDescriptionError) {
-            let app = try AppDescription.parse(document, source: "app version \(version.prefix(12)) in the store")
+            let app = try AppDescription.parse(document, source: "app version \(version.prefix(12)) in the store", served: true)
             byVersion.withLock { $0[version] = app }
             return app
         } catch {

@@ -3,8 +3,8 @@ public import MinervaCoordinator
 public import MinervaModel
 
 extension SessionCore {
-    /// Brings a session that is being used to the app this process runs, when it runs an earlier
-    /// version and can: it moves as a mutation of its own (an `appChanged` event) when its base
+    /// Brings a session that is being used to the app this process runs for it (the variants of
+    /// its experiments, and every declared winner), when it runs an earlier version and can: it moves as a mutation of its own (an `appChanged` event) when its base
     /// navigators are the new app's and every screen it shows is still there with the params it
     /// requires. The move is durable before this returns, so the request's own work, reads
     /// included, sees the moved session. A session that cannot move stays on its version, and
@@ -16,15 +16,16 @@ extension SessionCore {
         // The generation is read before the app, so that a reload in between is seen next time.
         let generation = appGeneration.load(ordering: .acquiring)
         if session.slot.withLock({ $0.turn.appGeneration == generation }) { return }
-        let (app, version) = currentApp
-        let (recorded, madeWith) = session.slot.withLock { slot -> (String?, String?) in
-            guard slot.state.appVersion != version else {
+        let served = currentApp
+        let (recorded, madeWith, target) = session.slot.withLock { slot -> (String?, String?, (app: AppDescription, version: String)?) in
+            let target = served.running(memberships: slot.state.experiments)
+            guard slot.state.appVersion != target.version else {
                 slot.turn.appGeneration = generation
-                return (nil, nil)
+                return (nil, nil, nil)
             }
-            return (slot.state.appVersion, slot.state.tree.nodes[slot.state.tree.rootID]?.screen)
+            return (slot.state.appVersion, slot.state.tree.nodes[slot.state.tree.rootID]?.screen, target)
         }
-        guard let recorded else { return }
+        guard let recorded, let (app, version) = target else { return }
         guard madeWith == app.name else { throw .appChanged(session.id, serving: app.name) }
         try checkNotAhead(recorded, of: session.id)
         let moved = DispatchSemaphore(value: 0)

@@ -23,12 +23,14 @@ extension SessionCore {
     ///   - layout: `stack` or `split` (a single-root app).
     ///   - deepLink: a link to build the first state with.
     ///   - flags: the session's first flags (a returning user's `signedIn`).
+    ///   - user: the id of the person the session is for, which experiments by `user` assign
+    ///     (one variant on every device).
     ///   - key: the request's `Idempotency-Key`, if any.
     ///   - answer: builds the answer from the new session.
     ///   - completion: called with the outcome when it is not known at once.
     /// - Returns: the outcome when it is known at once; `completion` is then not called.
     public func create(
-        layout: Layout, deepLink: String?, flags: [String] = [], sizeClass: SizeClass = .regular, key: IdempotencyKey?,
+        layout: Layout, deepLink: String?, flags: [String] = [], sizeClass: SizeClass = .regular, user: String? = nil, key: IdempotencyKey?,
         answer: @escaping @Sendable (CreatedSession) -> StoredAnswer,
         completion: @escaping CreationCompletion
     ) -> Result<StoredAnswer, SessionError>? {
@@ -48,7 +50,8 @@ extension SessionCore {
                 }
             }
             return try make(
-                layout: layout, deepLink: deepLink, flags: flags, sizeClass: sizeClass, key: key, now: now, answer: answer, completion: completion)
+                layout: layout, deepLink: deepLink, flags: flags, sizeClass: sizeClass, user: user, key: key, now: now, answer: answer,
+                completion: completion)
         } catch {
             if let key, began {
                 for waiting in creations.finish(key, entry: nil, now: now) { waiting(.failure(error)) }
@@ -79,11 +82,15 @@ extension SessionCore {
     }
 
     private func make(
-        layout: Layout, deepLink: String?, flags: [String], sizeClass: SizeClass, key: IdempotencyKey?, now: Double,
+        layout: Layout, deepLink: String?, flags: [String], sizeClass: SizeClass, user: String?, key: IdempotencyKey?, now: Double,
         answer: @Sendable (CreatedSession) -> StoredAnswer,
         completion: @escaping CreationCompletion
     ) throws(SessionError) -> Result<StoredAnswer, SessionError>? {
-        let (app, appVersion) = currentApp
+        let id = "s_" + Token.random(bytes: 16)
+        let served = currentApp
+        let (app, appVersion) =
+            served.app.experiments.isEmpty
+            ? (served.app, served.version) : served.running(ExperimentDraw.choices(in: served.app, session: id, user: user, at: Int(now * 1000)))
         if let deepLink, app.route(for: deepLink) == nil {
             throw .notFound(app.unmatchedLinkMessage(deepLink))
         }
@@ -104,8 +111,8 @@ extension SessionCore {
                 "the server holds its limit of \(configuration.maxSessions) sessions; delete unused sessions or try later")
         }
         let token = Token.random(bytes: 32)
-        let state = SessionState(tree: tree, appVersion: appVersion)
-        let created = CreatedSession(id: "s_" + Token.random(bytes: 16), token: token, state: state)
+        let state = SessionState(tree: tree, appVersion: appVersion, assignedAt: Int(now * 1000))
+        let created = CreatedSession(id: id, token: token, state: state)
         let session = LiveSession(
             id: created.id, tokenHash: Token.hash(token), state: state, storedHead: SessionHead(version: 1, lastEvent: 0), log: SessionLog(),
             answers: newAnswers(), configuration: configuration, lastUsed: now, createdAt: now)

@@ -9,8 +9,9 @@ import Locking
 /// step made in one order — store, swap, publish — so nothing is visible to anyone before
 /// storage has accepted it, and a refusal uses up no version or event number.
 public final class SessionCore: Sendable {
-    /// The app every new session runs, and its version (recorded with every session).
-    private let current: Locked<(app: AppDescription, version: String)>
+    /// The app as written, its version, and the app of each combination of its experiments'
+    /// variants (a session records the version of the one it runs).
+    private let current: Locked<ServedApp>
     /// Grows with every ``replaceApp(_:version:)``: a session whose slot recorded the current
     /// generation runs the current app, which the hot path learns without reading ``current``.
     let appGeneration = Atomic<Int>(0)
@@ -53,12 +54,13 @@ public final class SessionCore: Sendable {
     public init(
         app: AppDescription, appVersion: String, configuration: SessionConfiguration, persistence: Persistence = .memory, logger: Logger
     ) throws(StorageError) {
-        current = Locked((app, appVersion))
+        let served = ServedApp(app, version: appVersion)
+        current = Locked(served)
         self.configuration = configuration
         self.logger = logger
         let stores = persistence.stores(configuration)
         store = stores.sessions
-        apps = AppCatalog(app, version: appVersion, store: stores.sessions, logger: logger)
+        apps = AppCatalog(served, store: stores.sessions, logger: logger)
         writes = CommitPath(persistence, store: stores.sessions, health: writeHealth)
         if case .memory = persistence { writesValues = true } else { writesValues = false }
         history = SessionHistory(store: stores.sessions, configuration: configuration, logger: logger)
@@ -71,20 +73,35 @@ public final class SessionCore: Sendable {
         liveCount = Atomic(try store.sessionCount())
         ListDiffMetrics.prepare()
         following.start(self)
-        // Kept before it is announced, so that whoever sees the version can read its app.
-        try store.keepAppDescription(app.document(version: nil), version: appVersion)
-        // A shared store orders the versions its processes run: this one's is the newest now.
-        try following.announce(appVersion)
+        try keep(served)
     }
 
-    /// The app every new session runs.
+    /// Keeps every app of `served` in the store before any session runs one, and announces
+    /// them: the app outside the experiments last, as the newest (a shared store orders the
+    /// versions its processes run).
+    private func keep(_ served: ServedApp) throws(StorageError) {
+        for (app, version) in served.variantApps {
+            try store.keepAppDescription(app.document(version: nil), version: version)
+            try following.announce(version)
+        }
+        // Kept before it is announced, so that whoever sees the version can read its app.
+        try store.keepAppDescription(served.app.outsideExperiments.document(version: nil), version: served.version)
+        try following.announce(served.version)
+    }
+
+    /// The app new sessions are assigned by, as written (with its experiments).
     public var app: AppDescription { current.withLock { $0.app } }
 
-    /// The version of ``app``, recorded with every session.
+    /// The version of ``app``: that of the app a session in no experiment runs.
     public var appVersion: String { current.withLock { $0.version } }
 
-    /// The app and its version, read together.
-    var currentApp: (app: AppDescription, version: String) { current.withLock { $0 } }
+    /// Whether a new session may run an app that routes `link`: the app as written, or a variant's.
+    public func routesAnywhere(_ link: String) -> Bool {
+        currentApp.routesAnywhere(link)
+    }
+
+    /// The app served now, its variants included.
+    var currentApp: ServedApp { current.withLock { $0 } }
 
     /// Runs `app` for new sessions from now on; a session made with an earlier version moves to
     /// it on its next use (see ``moveToCurrentApp(_:)``). The store keeps the description first
@@ -92,15 +109,15 @@ public final class SessionCore: Sendable {
     /// the app in use stays.
     /// - Throws: `unavailable` when the store cannot record the version.
     public func replaceApp(_ app: AppDescription, version: String) throws(SessionError) {
+        let served = ServedApp(app, version: version)
         do {
-            try store.keepAppDescription(app.document(version: nil), version: version)
-            try following.announce(version)
+            try keep(served)
         } catch {
             throw SessionError(.unavailable(retryAfter: 1, outcomeUnknown: false), "the store cannot record app version \(version): \(error)")
         }
-        apps.add(app, version: version)
+        apps.add(served)
         current.withLock {
-            $0 = (app, version)
+            $0 = served
             appGeneration.add(1, ordering: .releasing)
         }
     }

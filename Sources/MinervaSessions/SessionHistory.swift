@@ -142,7 +142,7 @@ struct SessionHistory: Sendable {
                 lists[node] = list
                 listsFrom[node] = from
                 newestLists[node] = max(newestLists[node] ?? 0, list)
-            case .appChanged, .unchanged:
+            case .appChanged, .exposed, .unchanged:
                 break
             }
             if event.isFinal {

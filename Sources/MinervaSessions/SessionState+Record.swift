@@ -9,7 +9,7 @@ extension SessionState {
     func record(id: String, tokenHash: [UInt8], lastUsed: Double, createdAt: Double?, withState: Bool = true) -> SessionRecord {
         SessionRecord(
             id: id, tokenHash: tokenHash, version: version, lastEvent: lastEvent, firstEvent: firstEvent, appVersion: appVersion,
-            state: withState ? tree.headRecordBytes(devices: devices) : [], lastUsed: lastUsed, createdAt: createdAt)
+            state: withState ? tree.headRecordBytes(devices: devices, experiments: experiments) : [], lastUsed: lastUsed, createdAt: createdAt)
     }
 
     /// A head is written again at least every this many versions, so that a reader replays few
@@ -108,7 +108,7 @@ extension SessionState {
         throws(SnapshotError) -> (state: SessionState, storedHead: SessionHead)
     {
         let record = stored.record
-        var (tree, devices, headFormat) = try CoordinatorTree.head(record.state, app: app)
+        var (tree, devices, experiments, headFormat) = try CoordinatorTree.head(record.state, app: app)
         var head = SessionHead(version: record.version, lastEvent: record.lastEvent)
         var block: [NavigationEvent] = []
         for event in events where event.seq > record.lastEvent {
@@ -119,6 +119,7 @@ extension SessionState {
             case .navigation(let change): block.append(change)
             case .listChanged: break
             case .appChanged: throw SnapshotError("event \(event.seq) moves the session to another app version after its head")
+            case .exposed(let experiment, let variant): experiments[experiment] = ExperimentMembership(variant: variant, exposedAt: event.at)
             case .unchanged: break
             }
             head = SessionHead(version: event.isFinal ? event.version : head.version, lastEvent: event.seq)
@@ -145,7 +146,7 @@ extension SessionState {
         let state = SessionState(
             tree: tree, appVersion: record.appVersion, firstEvent: record.firstEvent, version: head.version, lastEvent: head.lastEvent,
             structuralVersion: structuralVersion(of: events, version: head.version), lists: lists, listHistoryBudget: limits.listHistoryBudget,
-            devices: devices)
+            devices: devices, experiments: experiments)
         // A head of a release before deltas is written again by the first change, so that no
         // such head ever lags its events (that release would take it for the whole state).
         let storedHead = headFormat < RecordFormat.deltaHead ? headDue : SessionHead(version: record.version, lastEvent: record.lastEvent)

@@ -411,6 +411,20 @@ struct MinervaServerCommand: ParsableCommand {
             counting(app.screens.count, "screen"), counting(app.routes.count, "route"),
         ]
         print("\(path): app '\(app.name)', \(counted.joined(separator: ", ")), version \(MinervaAPI.version(of: app))")
+        for experiment in app.experiments {
+            print("  experiment '\(experiment.key)' by \(experiment.unit.rawValue), coverage \(percent(experiment.coverage)):")
+            for variant in experiment.variants {
+                let version = (try? app.effective(choosing: [AppDescription.Choice(experiment: experiment.key, variant: variant.name)])).map(MinervaAPI.version(of:))
+                let winner = experiment.winner == variant.name ? ", the winner" : ""
+                print("    '\(variant.name)' \(percent(variant.weight))\(winner), version \(version ?? "?")")
+            }
+        }
+    }
+
+    /// "50%", "33.3%".
+    private func percent(_ share: Double) -> String {
+        let tenths = (share * 1000).rounded() / 10
+        return tenths == tenths.rounded() ? "\(Int(tenths))%" : "\(tenths)%"
     }
 
     /// "1 route", "6 routes".

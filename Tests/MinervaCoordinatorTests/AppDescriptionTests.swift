@@ -44,7 +44,7 @@ import Testing
         (#"{"root": {"screen": "a"}, "screens": {"a": {"presentaton": "present"}}}"#, "screens.a.presentaton",
          "unknown field; did you mean 'presentation'?"),
         (#"{"extra": 1, "root": {"screen": "a"}, "screens": {"a": {}}}"#, "extra",
-         "unknown field; the known fields are '$schema', 'name', 'scheme', 'hosts', 'root', 'flows', 'launch', 'screens', 'routes'"),
+         "unknown field; the known fields are '$schema', 'name', 'scheme', 'hosts', 'root', 'flows', 'launch', 'screens', 'routes', 'experiments'"),
     ])
     func unknownKeysAreRefusedWithTheNearestKnownOne(text: String, key: String, message: String) {
         do {

@@ -61,6 +61,7 @@ import TestSupport
         case .heldLinksChanged: .navigation(.heldLinksChanged(["/pay/7?amount=5", "/accounts/2"]))
         case .overlayChanged: .navigation(.overlayChanged("lock"))
         case .listChanged: .listChanged(node: NodeID(2), list: 3, from: 2)
+        case .exposed: .exposed(experiment: "short-onboarding", variant: "short")
         case .unchanged: .unchanged
         }
     }

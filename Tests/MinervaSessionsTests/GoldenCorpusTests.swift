@@ -28,7 +28,7 @@ import TestSupport
     static let subjects = [
         Subject(app: "tabs.json", seed: 1), Subject(app: "basic.json", layout: .split, seed: 2), Subject(app: "fit.json", seed: 3),
         Subject(app: "bank.json", flags: ["onboarded"], seed: 4), Subject(app: "news.json", seed: 5), Subject(app: "food.json", seed: 6),
-        Subject(app: "mail.json", seed: 7),
+        Subject(app: "mail.json", seed: 7), Subject(app: "coffee.json", flags: ["onboarded"], seed: 8),
     ]
 
     /// `Model/Corpus/`.

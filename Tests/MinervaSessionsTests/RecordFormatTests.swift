@@ -10,7 +10,7 @@ import Testing
 /// were named (format 1), and refuses a later one with an error that says so.
 @Suite struct RecordFormatTests {
     /// A later format, with a member this build does not know.
-    private static let later = "\"format\":11,\"addedLater\":true"
+    private static let later = "\"format\":12,\"addedLater\":true"
 
     @Test func eachRecordReadsBackInTheCurrentFormat() throws {
         let content = try ListContent(sections: [ListSection(id: "a", items: [Cell(id: "1", kind: "user", content: CellContent.null)])])
@@ -42,7 +42,7 @@ import Testing
                 try read()
                 Issue.record("\(kind): a record of a later format was read")
             } catch {
-                #expect(error is SnapshotError && "\(error)".contains("record format 11") && "\(error)".contains("later release"), "\(kind): \(error)")
+                #expect(error is SnapshotError && "\(error)".contains("record format 12") && "\(error)".contains("later release"), "\(kind): \(error)")
             }
         }
     }
@@ -61,12 +61,13 @@ import Testing
     }
 
     /// Root flows' kinds are format 3; presentable state's (and an `added` with a title) format 4;
-    /// a display mode's format 8; held links' format 9; an overlay's format 10.
+    /// a display mode's format 8; held links' format 9; an overlay's format 10; an exposure's format 11.
     @Test(arguments: SessionEvent.Kind.allCases)
     func eventsAreWrittenInTheOldestFormatThatHoldsThem(kind: SessionEvent.Kind) throws {
         let event = SessionEvent(seq: 1, version: 2, at: 0, isFinal: true, change: EventRecordTests.sample(of: kind))
         let expected =
-            kind == .overlayChanged
+            kind == .exposed
+            ? 11 : kind == .overlayChanged
             ? 10 : kind == .heldLinksChanged
             ? 9 : kind == .displayModeChanged
             ? 8 : [.uiChanged, .resultConsumed, .added, .presentationChanged, .sizeClassChanged].contains(kind) ? 4 : [.flowChanged, .paramsChanged].contains(kind) ? 3 : 2

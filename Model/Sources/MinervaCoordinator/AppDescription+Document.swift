@@ -45,6 +45,7 @@ extension AppDescription {
             writer.endObject()
         }
         writer.endArray()
+        writeExperiments(into: &writer)
         writer.endObject()
         return writer.bytes
     }

@@ -25,7 +25,7 @@ extension AppDescription {
             throw AppDescriptionError(source: source, key: "", message: "not valid JSON: \(error)")
         }
         do throws(JSONReadError) {
-            return try AppReader.app(document, keys: served ? AppReader.servedKeys : AppReader.appKeys)
+            return try AppReader.app(document, served: served)
         } catch {
             throw AppDescriptionError(source: source, key: error.path, message: error.reason)
         }
@@ -33,11 +33,16 @@ extension AppDescription {
 }
 
 /// Reads the parts of an app description; every error names its JSON path.
-private enum AppReader {
+enum AppReader {
     /// `$schema` lets an editor find the description's JSON Schema; the server ignores it.
-    static let appKeys: JSONKeys = ["$schema", "name", "scheme", "hosts", "root", "flows", "launch", "screens", "routes"]
-    /// The members of the document `GET /v1/app` answers: a file's, and its `version`.
-    static let servedKeys: JSONKeys = ["$schema", "name", "scheme", "hosts", "root", "flows", "launch", "screens", "routes", "version"]
+    static let appKeys: JSONKeys = ["$schema", "name", "scheme", "hosts", "root", "flows", "launch", "screens", "routes", "experiments"]
+    /// The members of an app a variant's patch made: a file's but `experiments`.
+    static let variantKeys: JSONKeys = ["$schema", "name", "scheme", "hosts", "root", "flows", "launch", "screens", "routes"]
+    /// The members of the documents the server writes (``AppDescription/document(version:)``):
+    /// a file's, its `version`, and an effective app's `assigned`.
+    static let servedKeys: JSONKeys = [
+        "$schema", "name", "scheme", "hosts", "root", "flows", "launch", "screens", "routes", "experiments", "version", "assigned",
+    ]
     static let screenKeys: JSONKeys = [
         "presentation", "style", "embedInNavigation", "params", "key", "title", "requires", "otherwise", "flow", "sheet", "dismissible", "sampleList",
         "result", "holdsLinks",
@@ -52,8 +57,23 @@ private enum AppReader {
     static let routeKeys: JSONKeys = ["path", "flow", "tab", "steps"]
     static let stepKeys: JSONKeys = ["screen", "params", "presentation", "style", "embedInNavigation", "fresh"]
 
-    static func app(_ document: JSONValue, keys: JSONKeys) throws(JSONReadError) -> AppDescription {
-        let top = try JSONObjectReader(document, keys: keys)
+    /// An app description, with its experiments (each variant's app checked) and, in a
+    /// document the server wrote, the experiments an effective app runs.
+    static func app(_ document: JSONValue, served: Bool) throws(JSONReadError) -> AppDescription {
+        let top = try JSONObjectReader(document, keys: served ? servedKeys : appKeys)
+        var app = try plainApp(top)
+        if served { app.assigned = try ExperimentReader.assigned(top, app: app) }
+        if top.contains("experiments") { app.experiments = try ExperimentReader.experiments(top, base: app) }
+        return app
+    }
+
+    /// The app a variant's patch made: no experiments of its own.
+    static func variantApp(_ document: JSONValue) throws(JSONReadError) -> AppDescription {
+        try plainApp(JSONObjectReader(document, keys: variantKeys))
+    }
+
+    /// Everything but the experiments.
+    private static func plainApp(_ top: JSONObjectReader) throws(JSONReadError) -> AppDescription {
         let name = try top.optionalString("name") ?? "app"
         let scheme = try top.optionalString("scheme")
         let declared = try top.object("screens")

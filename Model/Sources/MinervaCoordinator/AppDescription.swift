@@ -205,6 +205,12 @@ public struct AppDescription: Sendable, Equatable {
     public var screenOrder: [String]
     /// Deep-link routes in file order; the first match wins.
     public var routes: [Route]
+    /// The experiments, by key (see ``Experiment``): declared by the app as written; an
+    /// effective app (``effective(choosing:)``) has none.
+    public internal(set) var experiments: [Experiment] = []
+    /// The experiments whose variants an effective app runs for its sessions, by key; none for
+    /// the app as written.
+    public internal(set) var assigned: [Assignment] = []
 
     /// Creates a single-root app: one flow, ``singleFlow``, always launched.
     public init(name: String, scheme: String? = nil, hosts: [String] = [], root: Root, screens: [String: Screen], routes: [Route] = []) {

@@ -5,7 +5,7 @@ extension CoordinatorTree {
     /// (the session's id, version, focus, …) are the session's, and lists are read apart.
     public static let documentKeys: JSONKeys = [
         "id", "token", "version", "layout", "flow", "sizeClass", "displayMode", "collapsed", "compactStack", "appVersion", "focus", "root", "navigators",
-        "tabs", "flags", "unknownScreens", "pending", "heldLinks", "overlay", "restored", "lastEvent", "nextNode", "nextNavigator", "devices",
+        "tabs", "flags", "unknownScreens", "pending", "heldLinks", "overlay", "restored", "lastEvent", "nextNode", "nextNavigator", "devices", "experiments",
     ]
     /// The members of a state document's node.
     public static let documentNodeKeys: JSONKeys = [

@@ -29,7 +29,11 @@
 /// session's flow (`overlay`, navigator `overlay`, the event `overlayChanged`) instead of switching;
 /// navigation beneath it is refused (`overlaid`), deep links wait as pending until it leaves, and
 /// clearing the flag that brings it keeps them.
+///
+/// Version 8 adds flow experiments: a session runs the app of its variants, and the change that
+/// first shows it a screen where an experiment's variants differ (``MinervaCoordinator/AppDescription/Assignment/differs``)
+/// ends its block with an `exposed` event; the state keeps each membership (`experiments`).
 public enum ModelVersion {
     /// The version this build's step runs.
-    public static let current = 7
+    public static let current = 8
 }

@@ -43,6 +43,9 @@ extension SessionEvent.Change {
         case .appChanged(let from, let to):
             writer.field("from", from)
             writer.field("to", to)
+        case .exposed(let experiment, let variant):
+            writer.field("experiment", experiment)
+            writer.field("variant", variant)
         case .unchanged:
             break
         case .navigation(.added(let added)):

@@ -12,7 +12,7 @@ extension SessionEvent {
     /// `appChanged`, `removed`, `finished`, `flowChanged`, `overlayChanged`, `added`, `stackChanged`,
     /// `paramsChanged`, `tabSelected`, `sizeClassChanged`, `displayModeChanged`, `presentationChanged`,
     /// `flagsChanged`, `pendingChanged`, `heldLinksChanged`, `uiChanged`, `resultConsumed`, `listChanged`,
-    /// `unchanged` (which a block holds alone).
+    /// `exposed`, `unchanged` (which a block holds alone).
     public enum Kind: String, CaseIterable, Sendable, Comparable {
         case appChanged
         case removed
@@ -32,6 +32,7 @@ extension SessionEvent {
         case uiChanged
         case resultConsumed
         case listChanged
+        case exposed
         case unchanged
 
         /// The kind's place in a block: earlier kinds come first (the gaps are the places of
@@ -56,7 +57,8 @@ extension SessionEvent {
             case .uiChanged: 15
             case .resultConsumed: 16
             case .listChanged: 17
-            case .unchanged: 18
+            case .exposed: 18
+            case .unchanged: 19
             }
         }
 
@@ -77,6 +79,7 @@ extension SessionEvent.Change {
         switch self {
         case .listChanged: .listChanged
         case .appChanged: .appChanged
+        case .exposed: .exposed
         case .unchanged: .unchanged
         case .navigation(.added): .added
         case .navigation(.removed): .removed

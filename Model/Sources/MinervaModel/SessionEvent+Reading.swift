@@ -7,6 +7,7 @@ extension SessionEvent {
         "seq", "version", "at", "final", "focus", "type", "node", "list", "from", "screen", "params", "parent", "navigator", "presentation",
         "presentedBy", "embedded", "reason", "result", "held", "tab", "flags", "pending", "stack", "to", "navigators", "ui", "title", "sheet",
         "anchor", "dismissible", "selected", "horizontal", "mode", "links", "overlay", "nextNode", "nextNavigator", "device", "deviceSeq",
+        "experiment", "variant",
     ]
 
     /// Reads an event as the API shows it, for a session that runs `app`.
@@ -45,6 +46,8 @@ extension SessionEvent.Change {
             self = .listChanged(node: try reader.nodeID("node"), list: try reader.int("list"), from: try reader.int("from"))
         case .appChanged:
             self = .appChanged(from: try reader.string("from"), to: try reader.string("to"))
+        case .exposed:
+            self = .exposed(experiment: try reader.string("experiment"), variant: try reader.string("variant"))
         case .unchanged:
             self = .unchanged
         case .added:

@@ -24,6 +24,7 @@ extension SessionEvent {
         case .navigation(.sizeClassChanged), .navigation(.displayModeChanged): return fixed
         case .navigation(.resultConsumed(_, let screen)): return fixed + screen.utf8.count
         case .appChanged(let from, let to): return fixed + from.utf8.count + to.utf8.count
+        case .exposed(let experiment, let variant): return fixed + experiment.utf8.count + variant.utf8.count
         case .navigation(.removed), .navigation(.tabSelected), .listChanged, .unchanged: return fixed
         }
     }

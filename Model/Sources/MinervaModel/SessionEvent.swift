@@ -11,6 +11,10 @@ public struct SessionEvent: Hashable, Sendable {
         case listChanged(node: NodeID, list: Int, from: Int)
         /// The session moved to another version of the app description.
         case appChanged(from: String, to: String)
+        /// The session first reached a part of the app where the variants of an experiment it
+        /// is assigned to differ (``MinervaCoordinator/AppDescription/Assignment/differs``):
+        /// counted in the experiment's results from now on.
+        case exposed(experiment: String, variant: String)
         /// A device's numbered change that changed nothing: it still takes a version, so that
         /// its number is kept (its final event names it).
         case unchanged

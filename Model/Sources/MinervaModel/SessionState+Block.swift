@@ -39,13 +39,16 @@ extension SessionState {
             case .listChanged:
                 listChanges += 1
                 onlyUIState = false
-            case .unchanged:
+            case .exposed, .unchanged:
                 break
             }
         }
         block.append(contentsOf: tree.changeBlock(since: old.tree, operationEvents: navigation).lazy.map(SessionEvent.Change.navigation))
         if listChanges > 0 {
             for change in changes { if case .listChanged = change { block.append(change) } }
+        }
+        if !experiments.isEmpty, block.contains(where: { $0.kind == .added || $0.kind == .appChanged }) {
+            block.append(contentsOf: expose(at: at))
         }
         let changedNothing = block.isEmpty
         if changedNothing, numbered != nil { block.append(.unchanged) }
@@ -102,7 +105,7 @@ extension SessionState {
             if let before = old.tree.nodes[node] { byteCount += Self.byteCount(ofNodeWith: params) - Self.byteCount(ofNodeWith: before.params) }
         case .listChanged(let node, _, _):
             byteCount += (lists[node]?.current.byteCount ?? 0) - (old.lists[node]?.current.byteCount ?? 0)
-        case .navigation, .appChanged, .unchanged:
+        case .navigation, .appChanged, .exposed, .unchanged:
             break
         }
     }

@@ -26,6 +26,7 @@ extension SessionState {
         self.init(
             tree: try CoordinatorTree(document: reader, app: app), appVersion: try reader.string("appVersion"), firstEvent: 1, version: version, lastEvent: try reader.int("lastEvent"),
             structuralVersion: version, lists: lists, listHistoryBudget: .max, devices: try DeviceMark.read("devices", of: reader))
+        experiments = try ExperimentMembership.read("experiments", of: reader)
     }
 
     /// The members of a node's `list` in a state document.
@@ -63,6 +64,9 @@ extension SessionState {
         navigation.reserveCapacity(block.count)
         var onlyUIState = true
         for event in block {
+            if case .exposed(let experiment, let variant) = event.change {
+                experiments[experiment] = ExperimentMembership(variant: variant, exposedAt: event.at)
+            }
             guard case .navigation(let change) = event.change else {
                 if event.kind != .unchanged { onlyUIState = false }
                 continue

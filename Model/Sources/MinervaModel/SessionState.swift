@@ -32,6 +32,9 @@ public struct SessionState: Sendable {
     /// Per device that numbered a change of the session, the newest number it applied (see
     /// ``DeviceChange``): kept for the session's life, whatever the session goes back to.
     public internal(set) var devices: [String: DeviceMark]
+    /// The experiments the session is assigned to, by key: its variant, and when it was
+    /// exposed (``expose(at:)``). Set when it is made, kept for its life.
+    public internal(set) var experiments: [String: ExperimentMembership] = [:]
 
     /// A new session's state: version 1, no event, no list.
     public init(tree: CoordinatorTree, appVersion: String) {
@@ -45,9 +48,10 @@ public struct SessionState: Sendable {
     ///   - lists: each node's list, with the versions kept for diffs.
     ///   - listHistoryBudget: bytes the lists' older versions may take together (see ``StepLimits``).
     ///   - devices: the newest change number applied per device.
+    ///   - experiments: the experiments it is assigned to.
     public init(
         tree: CoordinatorTree, appVersion: String, firstEvent: Int, version: Int, lastEvent: Int, structuralVersion: Int, lists: [NodeID: ListHistory],
-        listHistoryBudget: Int, devices: [String: DeviceMark] = [:]
+        listHistoryBudget: Int, devices: [String: DeviceMark] = [:], experiments: [String: ExperimentMembership] = [:]
     ) {
         self.tree = tree
         self.version = version
@@ -57,6 +61,7 @@ public struct SessionState: Sendable {
         self.lists = lists
         self.appVersion = appVersion
         self.devices = devices
+        self.experiments = experiments
         byteCount = Self.byteCount(of: tree, lists: lists, devices: devices)
         trimListHistory(budget: listHistoryBudget)
     }

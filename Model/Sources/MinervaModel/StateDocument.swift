@@ -106,6 +106,10 @@ public enum StateDocument {
             writer.key("devices")
             DeviceMark.write(state.devices, into: &writer)
         }
+        if !state.experiments.isEmpty {
+            writer.key("experiments")
+            ExperimentMembership.write(state.experiments, into: &writer)
+        }
         writer.field("lastEvent", state.lastEvent)
         writer.endObject()
         return writer.bytes

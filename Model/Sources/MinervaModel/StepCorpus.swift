@@ -127,8 +127,13 @@ public struct StepCorpus: Sendable {
         var writer = JSONWriter()
         writer.value(appSource)
         let app = try AppDescription.parse(writer.bytes, source: "corpus")
-        try CoordinatorTree.check(layout: layout, for: app)
-        return SessionState(tree: CoordinatorTree(app: app, layout: layout, flags: Set(flags)), appVersion: "corpus")
+        // A session of an app with experiments runs the last variant of each.
+        let variants = try app.effective(
+            choosing: app.experiments.compactMap { experiment in
+                experiment.variants.last.map { AppDescription.Choice(experiment: experiment.key, variant: $0.name) }
+            })
+        try CoordinatorTree.check(layout: layout, for: variants)
+        return SessionState(tree: CoordinatorTree(app: variants, layout: layout, flags: Set(flags)), appVersion: "corpus", assignedAt: Self.firstTime)
     }
 
     /// One change through the step.

@@ -217,6 +217,8 @@ function describeEvent(event) {
     case "appChanged":
       return [h("span", { title: `${event.from} → ${event.to}` }, `${event.from.slice(0, 8) || "—"} → ${event.to.slice(0, 8)}`),
         h("span", { class: "badge" }, "app")];
+    case "exposed":
+      return [[h("b", {}, event.experiment), " ", event.variant], h("span", { class: "badge" }, "exposed")];
     case "unchanged":
       return [h("span", { class: "muted" }, `change ${event.deviceSeq} of ${event.device} changed nothing`), h("span", { class: "badge" }, "no change")];
     default:

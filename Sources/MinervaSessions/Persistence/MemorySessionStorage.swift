@@ -45,7 +45,7 @@ public final class MemorySessionStorage: SessionStorage {
             guard let head = head?.state else { return record }
             return SessionRecord(
                 id: record.id, tokenHash: record.tokenHash, version: record.version, lastEvent: record.lastEvent, firstEvent: record.firstEvent,
-                appVersion: record.appVersion, state: head.tree.headRecordBytes(devices: head.devices), lastUsed: record.lastUsed,
+                appVersion: record.appVersion, state: head.tree.headRecordBytes(devices: head.devices, experiments: head.experiments), lastUsed: record.lastUsed,
                 createdAt: record.createdAt)
         }
     }

@@ -231,7 +231,7 @@ struct SharedStoreFollower: SessionFollowing {
             guard event.seq == known + 1 + offset else { return false }
             switch event.change {
             case .listChanged, .appChanged: return false
-            case .navigation, .unchanged: continue
+            case .navigation, .exposed, .unchanged: continue
             }
         }
         return true

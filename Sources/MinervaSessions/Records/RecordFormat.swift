@@ -39,9 +39,14 @@ import MinervaJSON
 /// Format 10 is what overlay flows added: the event `overlayChanged`, and a head whose tree shows
 /// an overlay (`overlay`, navigator `overlay`, node kind `overlay`), which a release before it
 /// would take for a broken tree.
+///
+/// Format 11 is what flow experiments added: the event `exposed`, and a head that carries the
+/// session's experiments (`experiments`), which a release before it would drop.
 enum RecordFormat {
     /// The newest format this build reads and writes.
-    static let current = 10
+    static let current = 11
+    /// The format of an event or head that carries experiments.
+    static let experiments = 11
     /// The format of an event or head that carries an overlay.
     static let overlays = 10
     /// The format of an event or head that carries held deep links.
@@ -70,10 +75,12 @@ enum RecordFormat {
     ///   - carriesDisplayMode: whether it is an event that changes a split view's display mode.
     ///   - holdsLinks: whether it is an event that changes the held deep links.
     ///   - carriesOverlay: whether it is an event that shows or takes away an overlay.
+    ///   - carriesExposure: whether it is an event that exposes the session to an experiment.
     static func oldest(
         usesFlows: Bool, usesPresentableState: Bool, carriesCounters: Bool = false, numbered: Bool = false, carriesDisplayMode: Bool = false,
-        holdsLinks: Bool = false, carriesOverlay: Bool = false
+        holdsLinks: Bool = false, carriesOverlay: Bool = false, carriesExposure: Bool = false
     ) -> Int {
+        if carriesExposure { return experiments }
         if carriesOverlay { return overlays }
         if holdsLinks { return heldLinks }
         if carriesDisplayMode { return displayModes }

@@ -12,7 +12,7 @@ extension SessionEvent {
         let format = RecordFormat.oldest(
             usesFlows: change.usesFlows, usesPresentableState: focus != nil || change.usesPresentableState, carriesCounters: counters != nil,
             numbered: device != nil, carriesDisplayMode: change.kind == .displayModeChanged, holdsLinks: change.kind == .heldLinksChanged,
-            carriesOverlay: change.kind == .overlayChanged)
+            carriesOverlay: change.kind == .overlayChanged, carriesExposure: change.kind == .exposed)
         // A checkpoint of a tree with a display mode, held links or an overlay is read only by a release that knows them.
         writer.field("format", max(format, checkpoint.map(RecordFormat.oldest(holdingCheckpoint:)) ?? 0))
         writer.field("version", version)
@@ -35,7 +35,7 @@ extension SessionEvent {
     private static let recordKeys: JSONKeys = [
         "format", "version", "at", "final", "type", "node", "list", "from", "screen", "params", "parent", "navigator", "presentation",
         "presentedBy", "embedded", "reason", "result", "tab", "flags", "pending", "stack", "to", "checkpoint", "bases", "ui", "title", "sheet", "anchor", "dismissible", "selected", "horizontal", "mode", "links", "overlay", "focus", "held",
-        "nextNode", "nextNavigator", "device", "deviceSeq",
+        "nextNode", "nextNavigator", "device", "deviceSeq", "experiment", "variant",
     ]
 
     /// Reads an event back from its record, in any format up to ``RecordFormat/current``.

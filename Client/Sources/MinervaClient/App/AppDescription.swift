@@ -20,6 +20,10 @@ public struct AppDescription: Codable, Hashable, Sendable {
     public var screens: [String: AppScreen]
     /// Its deep-link routes, in the order they are matched.
     public var routes: [Route]
+    /// The experiments by key (only in `GET /v1/app`, when the app declares some).
+    public var experiments: [String: AppExperiment]?
+    /// In a variant's app: what it runs of each experiment that counts the session.
+    public var assigned: [AppAssignment]?
 
     /// The root of the flow named `flow` (`main` for a single-`root` app).
     public func root(of flow: String) -> AppRoot? {

@@ -48,6 +48,8 @@ public enum Event: Codable, Hashable, Sendable {
     case listChanged(Logged<ListChanged>)
     /// The session moved to another version of the app description.
     case appChanged(Logged<AppChanged>)
+    /// The session was exposed to an experiment.
+    case exposed(Logged<Exposed>)
     /// A device's numbered change changed nothing.
     case unchanged(Logged<Unchanged>)
     /// An event of a type this client does not know.
@@ -78,6 +80,7 @@ public enum Event: Codable, Hashable, Sendable {
         case ResultConsumed.type: self = .resultConsumed(try Logged(from: decoder))
         case ListChanged.type: self = .listChanged(try Logged(from: decoder))
         case AppChanged.type: self = .appChanged(try Logged(from: decoder))
+        case Exposed.type: self = .exposed(try Logged(from: decoder))
         case Unchanged.type: self = .unchanged(try Logged(from: decoder))
         default: self = .unknown(try UnknownEvent(from: decoder))
         }
@@ -109,6 +112,7 @@ public enum Event: Codable, Hashable, Sendable {
         case .resultConsumed(let event): event
         case .listChanged(let event): event
         case .appChanged(let event): event
+        case .exposed(let event): event
         case .unchanged(let event): event
         case .unknown(let event): event
         }
@@ -135,6 +139,7 @@ public enum Event: Codable, Hashable, Sendable {
         case .resultConsumed(let event): event.fields
         case .listChanged(let event): event.fields
         case .appChanged(let event): event.fields
+        case .exposed(let event): event.fields
         case .unchanged(let event): event.fields
         case .unknown(let event): event.fields
         }

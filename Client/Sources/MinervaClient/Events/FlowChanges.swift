@@ -92,6 +92,23 @@ public struct Unchanged: EventChange {
     public init() {}
 }
 
+/// The session first reached a screen where the variants of an experiment it is assigned to
+/// differ: it counts as exposed from now on.
+public struct Exposed: EventChange {
+    /// `exposed`.
+    public static let type = "exposed"
+    /// The experiment's key.
+    public var experiment: String
+    /// The variant the session runs.
+    public var variant: String
+
+    /// Creates the change (the client reads them from the server; tests and previews make them).
+    public init(experiment: String, variant: String) {
+        self.experiment = experiment
+        self.variant = variant
+    }
+}
+
 /// The session moved to another version of the app description.
 public struct AppChanged: EventChange {
     /// `appChanged`.

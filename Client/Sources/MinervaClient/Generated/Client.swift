@@ -186,6 +186,39 @@ import HTTPTypes
 ///   already on a newer one (checked right after `401` and `410`), so instances can reload
 ///   one by one; loading an earlier file again (a rollback) makes it the newest. A session
 ///   made with another app (another `name`) answers `410` `app_changed`.
+/// - **Experiments.** An app description may declare `experiments` (by key): versions of
+///   the app, its variants, served to cohorts of sessions. The first variant is control,
+///   the app as written; each other one is a JSON Merge Patch (RFC 7396) of the description
+///   (another onboarding flow, another step order, a sheet instead of a push), applied to its
+///   canonical document. `--check-app` and start check the app every variant makes, alone and
+///   with the variants of other experiments a session may run with it (at most 64
+///   combinations; experiments of one `namespace` whose shares do not overlap never meet),
+///   naming the experiment and variant at fault, and print each variant's version. A session
+///   is assigned when it is made, while the experiment runs (`start` ≤ now < `stop`, no
+///   `winner`): GrowthBook's hash (version 2, FNV-1a 32-bit, `fnv1a32(str(fnv1a32(seed +
+///   id))) % 10000 / 10000`) of its unit's id — the session's id, or the `user` its client
+///   gave at creation (one variant per person on every device; a session without `user` is
+///   in no experiment by `user`) — with the experiment's key as the seed (`key/N` once
+///   `bucketVersion` is N > 0, which draws sessions made from then on anew), placed in the
+///   bucket ranges of `coverage` and the weights; a `namespace` first takes its share of
+///   the namespace's own hash (version 1, `fnv1a32(id + "__" + name) % 1000 / 1000`). Every
+///   instance, every restart and any other implementation of that hash agree. The session
+///   then runs the app of its variants: its `appVersion` is that app's version (readable at
+///   `GET /v1/app/versions/{appVersion}`, with `assigned` naming what it runs of each
+///   experiment), and the state document's `experiments` says which variant of each it is
+///   in, kept for its life, across reloads and restarts. The allocation (`coverage`, the
+///   weights, `winner`, `start`, `stop`) is not in any version: changing it moves no session.
+///   `version` in `GET /v1/app` is the version of the app outside every experiment, which
+///   sessions in none run. A declared `winner` sends every session to that variant from its
+///   next use, as a reload does (an `appChanged` move; no session is counted any more). A
+///   session is **exposed** to an experiment — in every variant, control included — when its
+///   tree first holds a node of a screen where some variant differs from control (`differs`
+///   in `assigned`: a screen declared otherwise, or in one app only; the root screens of a
+///   flow declared otherwise, of every flow when the launch rules differ; the screens of a
+///   route declared otherwise): at creation when it starts on one (or, for variants that
+///   differ nowhere, an A/A test, always at creation), else by the change that first shows
+///   one, whose block ends with an `exposed` event (`experiment`, `variant`). The state
+///   document's `exposedAt` says when.
 /// - **Live updates.** Every change of a session is an event of its change log, published
 ///   only once it is stored (`GET /v1/sessions/{id}/events`: at once, by long poll with
 ///   `wait=S`, or as server-sent events with `Accept: text/event-stream`); the state

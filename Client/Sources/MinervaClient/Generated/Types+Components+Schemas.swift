@@ -80,6 +80,10 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/CreateSessionRequest/deepLink`.
             internal var deepLink: Swift.String?
+            /// The id of the person the session is for (1 to 256 bytes, else `422`): experiments by `user` assign it, so that one person gets one variant on every device (see **Experiments**). The server keeps it only as the hash's input.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CreateSessionRequest/user`.
+            internal var user: Swift.String?
             /// Creates a new `CreateSessionRequest`.
             ///
             /// - Parameters:
@@ -87,22 +91,26 @@ extension Components {
             ///   - sizeClass: The device's horizontal size class at start (default `regular`); see `POST …/size-class`.
             ///   - flags: The session's first flags (a returning user's `signedIn`): it starts in the flow the launch rules choose for them, at version 1, with no switch and no events.
             ///   - deepLink: A deep link (path, URL with the app's scheme, or `https` URL on one of its `hosts`) to build the first state with, as `POST .../deep-link` would: applied when its route is in the launch flow, kept as `pending` when its flow comes later in `launch`, `409` when earlier. The session still starts at version 1 with no events. No matching route is `404`, a failing step its own status; no session is created then.
+            ///   - user: The id of the person the session is for (1 to 256 bytes, else `422`): experiments by `user` assign it, so that one person gets one variant on every device (see **Experiments**). The server keeps it only as the hash's input.
             internal init(
                 layout: Components.Schemas.CreateSessionRequest.LayoutPayload? = nil,
                 sizeClass: Components.Schemas.CreateSessionRequest.SizeClassPayload? = nil,
                 flags: [Swift.String]? = nil,
-                deepLink: Swift.String? = nil
+                deepLink: Swift.String? = nil,
+                user: Swift.String? = nil
             ) {
                 self.layout = layout
                 self.sizeClass = sizeClass
                 self.flags = flags
                 self.deepLink = deepLink
+                self.user = user
             }
             internal enum CodingKeys: String, CodingKey {
                 case layout
                 case sizeClass
                 case flags
                 case deepLink
+                case user
             }
         }
         /// - Remark: Generated from `#/components/schemas/PushRequest`.
@@ -1680,7 +1688,7 @@ extension Components {
                 case embedded
             }
         }
-        /// One entry of the session's change log. Every successful mutation appends a block of events, all with the `version` it produced, in this order: `appChanged` (first, alone or followed by the flow switch it causes), `removed` (top-most first, as the screens stood before), `finished`, `flowChanged`, `overlayChanged`, `added` (in the order the nodes were shown), then `stackChanged` (a set-root that moved nodes it kept), `paramsChanged`, `tabSelected`, `sizeClassChanged`, `displayModeChanged`, `presentationChanged`, `flagsChanged`, `pendingChanged` and `heldLinksChanged` (each at most once, with its final value), `uiChanged`, `resultConsumed` and `listChanged`. The last event of a block carries `"final": true` and the `focus` after the block (and the id counters, when the block's `added` events do not give them).
+        /// One entry of the session's change log. Every successful mutation appends a block of events, all with the `version` it produced, in this order: `appChanged` (first, alone or followed by the flow switch it causes), `removed` (top-most first, as the screens stood before), `finished`, `flowChanged`, `overlayChanged`, `added` (in the order the nodes were shown), then `stackChanged` (a set-root that moved nodes it kept), `paramsChanged`, `tabSelected`, `sizeClassChanged`, `displayModeChanged`, `presentationChanged`, `flagsChanged`, `pendingChanged` and `heldLinksChanged` (each at most once, with its final value), `uiChanged`, `resultConsumed`, `listChanged` and `exposed`. The last event of a block carries `"final": true` and the `focus` after the block (and the id counters, when the block's `added` events do not give them).
         ///
         /// - Remark: Generated from `#/components/schemas/Event`.
         internal typealias Event = MinervaClient.Event
@@ -2477,6 +2485,119 @@ extension Components {
             internal enum CodingKeys: String, CodingKey {
                 case seq
                 case version
+            }
+        }
+        /// The change before it in the block first showed the session a screen where the variants of an experiment it is assigned to differ (see **Experiments**): from now on it counts as exposed in that experiment's results. Once per session and experiment, last in its block.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ExposedEvent`.
+        internal struct ExposedEvent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ExposedEvent/value1`.
+            internal var value1: Components.Schemas.EventFields
+            /// - Remark: Generated from `#/components/schemas/ExposedEvent/value2`.
+            internal struct Value2Payload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/ExposedEvent/value2/type`.
+                internal enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case exposed = "exposed"
+                }
+                /// - Remark: Generated from `#/components/schemas/ExposedEvent/value2/type`.
+                internal var _type: Components.Schemas.ExposedEvent.Value2Payload._TypePayload
+                /// The experiment's key.
+                ///
+                /// - Remark: Generated from `#/components/schemas/ExposedEvent/value2/experiment`.
+                internal var experiment: Swift.String
+                /// The variant the session runs.
+                ///
+                /// - Remark: Generated from `#/components/schemas/ExposedEvent/value2/variant`.
+                internal var variant: Swift.String
+                /// Creates a new `Value2Payload`.
+                ///
+                /// - Parameters:
+                ///   - _type:
+                ///   - experiment: The experiment's key.
+                ///   - variant: The variant the session runs.
+                internal init(
+                    _type: Components.Schemas.ExposedEvent.Value2Payload._TypePayload,
+                    experiment: Swift.String,
+                    variant: Swift.String
+                ) {
+                    self._type = _type
+                    self.experiment = experiment
+                    self.variant = variant
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case _type = "type"
+                    case experiment
+                    case variant
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/ExposedEvent/value2`.
+            internal var value2: Components.Schemas.ExposedEvent.Value2Payload
+            /// Creates a new `ExposedEvent`.
+            ///
+            /// - Parameters:
+            ///   - value1:
+            ///   - value2:
+            internal init(
+                value1: Components.Schemas.EventFields,
+                value2: Components.Schemas.ExposedEvent.Value2Payload
+            ) {
+                self.value1 = value1
+                self.value2 = value2
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                self.value1 = try .init(from: decoder)
+                self.value2 = try .init(from: decoder)
+            }
+            internal func encode(to encoder: any Swift.Encoder) throws {
+                try self.value1.encode(to: encoder)
+                try self.value2.encode(to: encoder)
+            }
+        }
+        /// The experiments the session is assigned to, by key (see **Experiments**); absent while it is in none. Set when the session is made and kept for its life.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Memberships`.
+        internal struct Memberships: Codable, Hashable, Sendable {
+            /// A container of undocumented properties.
+            internal var additionalProperties: [String: Components.Schemas.Membership]
+            /// Creates a new `Memberships`.
+            ///
+            /// - Parameters:
+            ///   - additionalProperties: A container of undocumented properties.
+            internal init(additionalProperties: [String: Components.Schemas.Membership] = .init()) {
+                self.additionalProperties = additionalProperties
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+            }
+            internal func encode(to encoder: any Swift.Encoder) throws {
+                try encoder.encodeAdditionalProperties(additionalProperties)
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Membership`.
+        internal struct Membership: Codable, Hashable, Sendable {
+            /// The variant it was assigned (and runs, until a winner is declared).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Membership/variant`.
+            internal var variant: Swift.String
+            /// When it was exposed (RFC 3339, milliseconds); absent until then.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Membership/exposedAt`.
+            internal var exposedAt: Foundation.Date?
+            /// Creates a new `Membership`.
+            ///
+            /// - Parameters:
+            ///   - variant: The variant it was assigned (and runs, until a winner is declared).
+            ///   - exposedAt: When it was exposed (RFC 3339, milliseconds); absent until then.
+            internal init(
+                variant: Swift.String,
+                exposedAt: Foundation.Date? = nil
+            ) {
+                self.variant = variant
+                self.exposedAt = exposedAt
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case variant
+                case exposedAt
             }
         }
         /// A change a device numbered that changed nothing (a dismiss with nothing presented, a tab already selected): alone in its block, which names the device and its number (`device`, `deviceSeq`), so that the number is kept. Nothing else changes.
@@ -3324,6 +3445,199 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/AppDescription`.
         internal typealias AppDescription = MinervaClient.AppDescription
+        /// - Remark: Generated from `#/components/schemas/AppExperiment`.
+        internal struct AppExperiment: Codable, Hashable, Sendable {
+            /// What the hash assigns (default `session`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppExperiment/unit`.
+            internal enum UnitPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case session = "session"
+                case user = "user"
+            }
+            /// What the hash assigns (default `session`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppExperiment/unit`.
+            internal var unit: Components.Schemas.AppExperiment.UnitPayload
+            /// The share of units in the experiment (default 1); the others run control, uncounted.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppExperiment/coverage`.
+            internal var coverage: Swift.Double
+            /// - Remark: Generated from `#/components/schemas/AppExperiment/VariantsPayload`.
+            internal struct VariantsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AppExperiment/VariantsPayload/name`.
+                internal var name: Swift.String
+                /// The variant's share; the weights sum to 1 (equal shares when the file gives none).
+                ///
+                /// - Remark: Generated from `#/components/schemas/AppExperiment/VariantsPayload/weight`.
+                internal var weight: Swift.Double
+                /// What the variant changes of the app description (RFC 7396).
+                ///
+                /// - Remark: Generated from `#/components/schemas/AppExperiment/VariantsPayload/patch`.
+                internal var patch: OpenAPIRuntime.OpenAPIObjectContainer?
+                /// Creates a new `VariantsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - name:
+                ///   - weight: The variant's share; the weights sum to 1 (equal shares when the file gives none).
+                ///   - patch: What the variant changes of the app description (RFC 7396).
+                internal init(
+                    name: Swift.String,
+                    weight: Swift.Double,
+                    patch: OpenAPIRuntime.OpenAPIObjectContainer? = nil
+                ) {
+                    self.name = name
+                    self.weight = weight
+                    self.patch = patch
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case name
+                    case weight
+                    case patch
+                }
+            }
+            /// Control first (no patch), then the others with the JSON Merge Patch each applies.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppExperiment/variants`.
+            internal typealias VariantsPayload = [Components.Schemas.AppExperiment.VariantsPayloadPayload]
+            /// Control first (no patch), then the others with the JSON Merge Patch each applies.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppExperiment/variants`.
+            internal var variants: Components.Schemas.AppExperiment.VariantsPayload
+            /// - Remark: Generated from `#/components/schemas/AppExperiment/MetricsPayload`.
+            internal struct MetricsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AppExperiment/MetricsPayload/name`.
+                internal var name: Swift.String
+                /// The screens a converting unit reaches, in order.
+                ///
+                /// - Remark: Generated from `#/components/schemas/AppExperiment/MetricsPayload/funnel`.
+                internal var funnel: [Swift.String]?
+                /// A screen or launch flow a converting unit finishes with `success`.
+                ///
+                /// - Remark: Generated from `#/components/schemas/AppExperiment/MetricsPayload/completes`.
+                internal var completes: Swift.String?
+                /// A metric that guards against harm, shown beside the goal.
+                ///
+                /// - Remark: Generated from `#/components/schemas/AppExperiment/MetricsPayload/guardrail`.
+                internal var guardrail: Swift.Bool?
+                /// Creates a new `MetricsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - name:
+                ///   - funnel: The screens a converting unit reaches, in order.
+                ///   - completes: A screen or launch flow a converting unit finishes with `success`.
+                ///   - guardrail: A metric that guards against harm, shown beside the goal.
+                internal init(
+                    name: Swift.String,
+                    funnel: [Swift.String]? = nil,
+                    completes: Swift.String? = nil,
+                    guardrail: Swift.Bool? = nil
+                ) {
+                    self.name = name
+                    self.funnel = funnel
+                    self.completes = completes
+                    self.guardrail = guardrail
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case name
+                    case funnel
+                    case completes
+                    case guardrail
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AppExperiment/metrics`.
+            internal typealias MetricsPayload = [Components.Schemas.AppExperiment.MetricsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/AppExperiment/metrics`.
+            internal var metrics: Components.Schemas.AppExperiment.MetricsPayload
+            /// A variant every session runs from its next use; the experiment counts no one any more.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppExperiment/winner`.
+            internal var winner: Swift.String?
+            /// Grows to draw sessions made from then on anew (the hash's seed becomes `key/N`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppExperiment/bucketVersion`.
+            internal var bucketVersion: Swift.Int
+            /// A share `[lower, upper)` of a namespace's hash that experiments of the same namespace divide.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppExperiment/namespace`.
+            internal struct NamespacePayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AppExperiment/namespace/name`.
+                internal var name: Swift.String
+                /// - Remark: Generated from `#/components/schemas/AppExperiment/namespace/range`.
+                internal var range: [Swift.Double]
+                /// Creates a new `NamespacePayload`.
+                ///
+                /// - Parameters:
+                ///   - name:
+                ///   - range:
+                internal init(
+                    name: Swift.String,
+                    range: [Swift.Double]
+                ) {
+                    self.name = name
+                    self.range = range
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case name
+                    case range
+                }
+            }
+            /// A share `[lower, upper)` of a namespace's hash that experiments of the same namespace divide.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppExperiment/namespace`.
+            internal var namespace: Components.Schemas.AppExperiment.NamespacePayload?
+            /// When sessions start to be assigned.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppExperiment/start`.
+            internal var start: Foundation.Date?
+            /// When sessions stop being assigned (those assigned keep their variant).
+            ///
+            /// - Remark: Generated from `#/components/schemas/AppExperiment/stop`.
+            internal var stop: Foundation.Date?
+            /// Creates a new `AppExperiment`.
+            ///
+            /// - Parameters:
+            ///   - unit: What the hash assigns (default `session`).
+            ///   - coverage: The share of units in the experiment (default 1); the others run control, uncounted.
+            ///   - variants: Control first (no patch), then the others with the JSON Merge Patch each applies.
+            ///   - metrics:
+            ///   - winner: A variant every session runs from its next use; the experiment counts no one any more.
+            ///   - bucketVersion: Grows to draw sessions made from then on anew (the hash's seed becomes `key/N`).
+            ///   - namespace: A share `[lower, upper)` of a namespace's hash that experiments of the same namespace divide.
+            ///   - start: When sessions start to be assigned.
+            ///   - stop: When sessions stop being assigned (those assigned keep their variant).
+            internal init(
+                unit: Components.Schemas.AppExperiment.UnitPayload,
+                coverage: Swift.Double,
+                variants: Components.Schemas.AppExperiment.VariantsPayload,
+                metrics: Components.Schemas.AppExperiment.MetricsPayload,
+                winner: Swift.String? = nil,
+                bucketVersion: Swift.Int,
+                namespace: Components.Schemas.AppExperiment.NamespacePayload? = nil,
+                start: Foundation.Date? = nil,
+                stop: Foundation.Date? = nil
+            ) {
+                self.unit = unit
+                self.coverage = coverage
+                self.variants = variants
+                self.metrics = metrics
+                self.winner = winner
+                self.bucketVersion = bucketVersion
+                self.namespace = namespace
+                self.start = start
+                self.stop = stop
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case unit
+                case coverage
+                case variants
+                case metrics
+                case winner
+                case bucketVersion
+                case namespace
+                case start
+                case stop
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/ListPutRequest`.
         internal struct ListPutRequest: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ListPutRequest/sections`.

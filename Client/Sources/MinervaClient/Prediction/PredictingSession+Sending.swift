@@ -1,4 +1,5 @@
 import Foundation
+import MinervaJSON
 import MinervaModel
 
 extension PredictingSession {

@@ -51,6 +51,8 @@ public struct SessionState: Codable, Hashable, Sendable {
     /// Per device that numbered a change of the session (`Minerva-Device-Change`): the newest number
     /// the session applied and the version that change made; nil while no device numbered one.
     public var devices: [String: DeviceMark]?
+    /// The experiments the session is assigned to, by key; nil while it is in none.
+    public var experiments: [String: ExperimentMembership]?
     /// The newest event's `seq` (0 when none): where to follow the change log from.
     public var lastEvent: Int
 
@@ -60,7 +62,7 @@ public struct SessionState: Codable, Hashable, Sendable {
         sizeClass: SizeClass? = nil, displayMode: SplitDisplayMode? = nil,
         collapsed: Bool? = nil, compactStack: [String]? = nil, root: Node, navigators: [Navigator], tabs: Tabs? = nil,
         flags: [String] = [], unknownScreens: [String]? = nil, pending: Pending? = nil, heldLinks: [String]? = nil,
-        devices: [String: DeviceMark]? = nil, lastEvent: Int
+        devices: [String: DeviceMark]? = nil, experiments: [String: ExperimentMembership]? = nil, lastEvent: Int
     ) {
         self.id = id
         self.version = version
@@ -83,6 +85,7 @@ public struct SessionState: Codable, Hashable, Sendable {
         self.pending = pending
         self.heldLinks = heldLinks
         self.devices = devices
+        self.experiments = experiments
         self.lastEvent = lastEvent
     }
 }

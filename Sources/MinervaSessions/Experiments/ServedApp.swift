@@ -1,0 +1,62 @@
+import MinervaCoordinator
+import MinervaModel
+
+/// The app a process serves: as written (with its experiments), its version, and the app of
+/// every combination of variants a session may run with it, each with its own version.
+struct ServedApp: Sendable {
+    /// The app as written: what `GET /v1/app` shows and new sessions are assigned by.
+    let app: AppDescription
+    /// Its version: that of the app outside every experiment (``AppVersion/of(_:)``).
+    let version: String
+    /// The app of each combination of choices, sorted by experiment, with its version.
+    private let variants: [[AppDescription.Choice]: (app: AppDescription, version: String)]
+
+    /// Builds the app of every combination of choices a session may run: with every winner, and
+    /// none, or one variant, of each other experiment (namespaces keep some apart).
+    /// A combination that cannot be served (never one of an app that
+    /// ``AppDescription/parse(_:source:served:)`` read, which checked them all) is left out:
+    /// its sessions run the app outside the experiments.
+    init(_ app: AppDescription, version: String) {
+        self.app = app
+        self.version = version
+        let winners = app.experiments.compactMap { experiment in
+            experiment.winner.map { AppDescription.Choice(experiment: experiment.key, variant: $0, counted: false) }
+        }
+        var variants: [[AppDescription.Choice]: (app: AppDescription, version: String)] = [:]
+        for combination in AppDescription.combinations(of: app.experiments.filter { $0.winner == nil }) {
+            let choices = Self.key(combination + winners)
+            guard let effective = try? app.effective(choosing: choices) else { continue }
+            variants[choices] = (effective, AppVersion.of(effective))
+        }
+        self.variants = variants
+    }
+
+    /// The app a session with these choices runs, and its version.
+    func running(_ choices: [AppDescription.Choice]) -> (app: AppDescription, version: String) {
+        let key = Self.key(choices)
+        if let known = variants[key] { return known }
+        let outside = app.outsideExperiments
+        return (outside, AppVersion.of(outside))
+    }
+
+    /// The app an existing session runs under this one: its memberships and the winners.
+    func running(memberships: [String: ExperimentMembership]) -> (app: AppDescription, version: String) {
+        guard !app.experiments.isEmpty else { return (app, version) }
+        return running(ExperimentDraw.choices(in: app, memberships: memberships))
+    }
+
+    /// Whether the app as written or a variant's app has a route for `link` (a new session runs
+    /// one of them; which one routes it is decided once it is assigned).
+    func routesAnywhere(_ link: String) -> Bool {
+        app.route(for: link) != nil || variants.values.contains { $0.app.route(for: link) != nil }
+    }
+
+    /// Every variant app, for the store to keep before any session runs one.
+    var variantApps: [(app: AppDescription, version: String)] {
+        variants.values.filter { $0.version != version }.sorted { $0.version < $1.version }
+    }
+
+    private static func key(_ choices: [AppDescription.Choice]) -> [AppDescription.Choice] {
+        choices.sorted { $0.experiment < $1.experiment }
+    }
+}
