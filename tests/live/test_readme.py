@@ -37,6 +37,7 @@ COMMAND_BLOCKS = {
     "scripts/test.sh unit": "test_the_test_command_runs_the_jobs_it_is_given",
     "cat > my-app.json": "test_your_own_app_is_written_checked_and_served_as_printed",
     ".build/release/minerva-server --check-app app.json": "test_the_app_reload_commands_run_as_written",
+    ".build/release/minerva-server --check-app tests/live/apps/coffee.json": "test_the_experiment_commands_print_what_the_readme_shows",
     "# server-sent events": "test_the_three_ways_to_follow_a_session_run_as_written",
     'ADMIN="Authorization: Bearer $MINERVA_ADMIN_TOKEN"': "test_the_analytics_reports_run_as_written",
     ".build/release/minerva-server --store postgres://": "test_the_database_role_and_the_instance_commands_run_as_written",
@@ -168,6 +169,27 @@ def test_the_app_reload_commands_run_as_written(tmp_path):
         assert checked.startswith("app.json: app 'demo'") and after["version"] in checked
         assert after["version"] != before and after["screens"]["home"]["title"] == "Home, reloaded"
         assert printed == before or printed == after["version"]     # printed once, before or after the reload
+    finally:
+        assert server.stop() == 0, "".join(server.log)
+
+
+def test_the_experiment_commands_print_what_the_readme_shows():
+    """The "Flow experiments" commands, run as printed from the repository against a server of
+    coffee.json: the output is the text block after them, line for line (the session's variants
+    come from the hash of "ada" and of its id, so only the check's lines and the shapes match)."""
+    block = command_block(".build/release/minerva-server --check-app tests/live/apps/coffee.json")
+    printed = README.split(block, 1)[1].split("```text\n", 1)[1].split("```", 1)[0].splitlines()
+    server = RunningServer("--app", str(ROOT / "tests/live/apps/coffee.json"), "--rate-limit", "0")
+    try:
+        result = subprocess.run(["bash", "-euo", "pipefail", "-c", block], cwd=ROOT, capture_output=True, text=True,
+                                env={**os.environ, "MINERVA": server.url}, timeout=60)
+        assert result.returncode == 0, result.stderr
+        lines = result.stdout.splitlines()
+        assert lines[:7] == printed[:7]
+        experiments, assigned, exposed = json.loads(lines[7]), json.loads(lines[8]), json.loads(lines[9])
+        assert experiments["short-onboarding"] == {"variant": "short"} and set(experiments) == {"cart-pushed", "short-onboarding"}
+        assert [entry["experiment"] for entry in assigned] == ["cart-pushed", "short-onboarding"]
+        assert exposed == {"type": "exposed", "experiment": "cart-pushed", "variant": experiments["cart-pushed"]["variant"]}
     finally:
         assert server.stop() == 0, "".join(server.log)
 
