@@ -1137,3 +1137,25 @@ def test_web_client_keeps_a_context_modal_in_its_tab_and_the_tab_bar_out_of_reac
     state, focus = page.act('[data-testid="tab-account"]')
     assert state["tabs"]["selected"] == "account"
     assert console_problems(browser, tabs_server) == []
+
+
+def test_web_client_shows_the_sessions_experiments_and_when_it_was_exposed(browser):
+    """A session of the coffee app in both experiments: the inspector names each variant, and the
+    change that first shows the cart (where the cart experiment's variants differ) marks it exposed."""
+    server = RunningServer("--app", str(APPS / "coffee.json"), "--rate-limit", "0")
+    try:
+        session = server.create_session(user="ada", flags=["onboarded"])
+        variants = {key: membership["variant"] for key, membership in session.state["experiments"].items()}
+        page = Page(browser, server)
+        page.open(session)
+        page.in_sync()
+        shown = page.text('[data-testid="experiments"]')
+        assert f"cart-pushed: {variants['cart-pushed']}" in shown and f"short-onboarding: {variants['short-onboarding']}" in shown
+        assert "exposed" not in shown
+        session.op("deep-link", {"url": "/cart"})
+        page.in_sync(newer_than=1)
+        wait_for(lambda: f"cart-pushed: {variants['cart-pushed']} · exposed" in page.text('[data-testid="experiments"]'), "the exposure")
+        assert f"short-onboarding: {variants['short-onboarding']} · exposed" not in page.text('[data-testid="experiments"]')
+        assert "exposed" in page.text(".event-exposed")
+    finally:
+        server.stop()

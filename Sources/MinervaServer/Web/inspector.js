@@ -157,6 +157,10 @@ function renderSession() {
       none(` over flow ${state.flow}, which waits as it is`))] : null,
     state.heldLinks?.length ? ["held links", h("span", { "data-testid": "held-links" },
       state.heldLinks.map((url) => h("code", {}, url)), none(" wait for the focus to leave"))] : null,
+    state.experiments ? ["experiments", h("span", { "data-testid": "experiments" },
+      Object.entries(state.experiments).map(([key, membership]) => h("span", { class: "badge", title: membership.exposedAt
+        ? `exposed ${membership.exposedAt}` : "not exposed yet: no screen where the variants differ was shown" },
+      `${key}: ${membership.variant}${membership.exposedAt ? " · exposed" : ""}`)))] : null,
     ["updates", h("span", { "data-testid": "updates" }, UPDATES[store.updates] ?? store.updates)],
   ].filter(Boolean);
   sessionEl.replaceChildren(h("dl", { class: "kv" },
