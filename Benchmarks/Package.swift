@@ -53,6 +53,7 @@ let package = Package(
                 .product(name: "MinervaSessions", package: "minerva-server"),
                 .product(name: "MinervaSQLite", package: "minerva-server"),
                 .product(name: "MinervaCoordinator", package: "Model"),
+                .product(name: "MinervaJSON", package: "Model"),
                 .product(name: "MicroHTTP", package: "minerva-server"),
                 .product(name: "Logging", package: "swift-log"),
             ],

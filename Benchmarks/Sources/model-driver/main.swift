@@ -58,7 +58,9 @@ func consume<T>(_ value: T) {
 func makeHTTPAPI(store: String?) -> MinervaAPI {
     var configuration = ServerConfiguration(sessions: SessionConfiguration(rateLimit: 0))
     configuration.sessions.analyticsLinger = .seconds(3600)
-    return makeAPI(configuration: configuration, storage: modelStore(store))
+    // MODEL_APP=experiment: every session in an experiment (Benchmarks/hot-path.sh's second table).
+    let app: AppDescription = ProcessInfo.processInfo.environment["MODEL_APP"] == "experiment" ? .tabsInExperiment : .tabs
+    return makeAPI(app: app, configuration: configuration, storage: modelStore(store))
 }
 
 /// Requests between two analytics flushes in the http-* scenarios.
