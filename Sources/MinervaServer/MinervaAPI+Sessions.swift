@@ -28,7 +28,9 @@ extension MinervaAPI {
             throw .unprocessable("field 'user' must be 1 to \(Self.maxUserBytes) bytes: the id of the person the session is for")
         }
         let app = self.app
-        if let deepLink, !core.routesAnywhere(deepLink) {
+        // Every variant routes the same paths (the app description says so), so the app as
+        // written tells whether any session could follow the link.
+        if let deepLink, app.route(for: deepLink) == nil {
             throw .notFound(app.unmatchedLinkMessage(deepLink))
         }
         let layout = try enumValue(layoutText, field: "layout", as: Layout.self) ?? .stack

@@ -27,7 +27,7 @@ extension SessionCore {
         }
         guard let recorded, let (app, version) = target else { return }
         guard madeWith == app.name else { throw .appChanged(session.id, serving: app.name) }
-        try checkNotAhead(recorded, of: session.id)
+        try checkNotAhead(recorded, target: version, of: session.id)
         let moved = DispatchSemaphore(value: 0)
         let waits = session.slot.withLock { slot -> Bool in
             guard !slot.turn.isClosed, slot.state.appVersion != version else { return false }
@@ -61,11 +61,12 @@ extension SessionCore {
     /// holds the thread that serves the request.
     static let moveDeadline = DispatchTimeInterval.milliseconds(500)
 
-    /// Refuses a session that runs a newer app version than this process, in a shared store
-    /// (one process alone always runs the newest version: the one it loaded last).
+    /// Refuses a session that runs a newer app version than the one this process would run it
+    /// with (`target`: the app of its variants, or the app outside every experiment), in a shared
+    /// store (one process alone always runs the newest version: the one it loaded last).
     /// - Throws: `appVersionConflict`, or `unavailable` when the store cannot tell.
-    func checkNotAhead(_ recorded: String, of id: String) throws(SessionError) {
-        try following.checkNotAhead(recorded, current: currentApp.version, of: id, core: self)
+    func checkNotAhead(_ recorded: String, target: String? = nil, of id: String) throws(SessionError) {
+        try following.checkNotAhead(recorded, current: target ?? currentApp.version, of: id, core: self)
     }
 
     /// What the core's own moves answer: nobody reads it.

@@ -77,16 +77,19 @@ public final class SessionCore: Sendable {
     }
 
     /// Keeps every app of `served` in the store before any session runs one, and announces
-    /// them: the app outside the experiments last, as the newest (a shared store orders the
-    /// versions its processes run).
+    /// them, the variants' last, as the newest (a shared store orders the versions its processes run).
     private func keep(_ served: ServedApp) throws(StorageError) {
+        // Each kept before it is announced, so that whoever sees the version can read its app.
+        try store.keepAppDescription(served.app.outsideExperiments.document(version: nil), version: served.version)
+        try following.announce(served.version)
+        // The variants after it: an app file adding an experiment, or declaring a winner, keeps
+        // the version outside the experiments, and an instance still on the file before must
+        // see the variants' versions as newer than it (and answer 409 rather than move a
+        // session back).
         for (app, version) in served.variantApps {
             try store.keepAppDescription(app.document(version: nil), version: version)
             try following.announce(version)
         }
-        // Kept before it is announced, so that whoever sees the version can read its app.
-        try store.keepAppDescription(served.app.outsideExperiments.document(version: nil), version: served.version)
-        try following.announce(served.version)
     }
 
     /// The app new sessions are assigned by, as written (with its experiments).
@@ -94,11 +97,6 @@ public final class SessionCore: Sendable {
 
     /// The version of ``app``: that of the app a session in no experiment runs.
     public var appVersion: String { current.withLock { $0.version } }
-
-    /// Whether a new session may run an app that routes `link`: the app as written, or a variant's.
-    public func routesAnywhere(_ link: String) -> Bool {
-        currentApp.routesAnywhere(link)
-    }
 
     /// The app served now, its variants included.
     var currentApp: ServedApp { current.withLock { $0 } }
@@ -270,7 +268,7 @@ public final class SessionCore: Sendable {
             logger.warning("session \(id) was made with app '\(made)'; this server serves '\(app.name)'")
             throw .appChanged(id, serving: app.name)
         }
-        try checkNotAhead(stored.record.appVersion, of: id)
+        try checkNotAhead(stored.record.appVersion, target: currentApp.running(memberships: restored.state.experiments).version, of: id)
         let unknown = restored.state.tree.unknownScreens
         if !unknown.isEmpty {
             logger.warning("session \(id) shows screens the app no longer declares: \(unknown.joined(separator: ", "))")

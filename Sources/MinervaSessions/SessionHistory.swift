@@ -120,6 +120,8 @@ struct SessionHistory: Sendable {
         var appVersion: String?
         // The root flow of the session's last switch after it.
         var flowSwitchedSince: String?
+        // The experiments it was exposed to after it.
+        var exposedSince: Set<String> = []
         for event in events[first...] where event.version > checkpoint.version {
             guard event.version <= version else {
                 lastEvent = min(lastEvent, event.seq - 1)
@@ -130,6 +132,7 @@ struct SessionHistory: Sendable {
                     newestLists[node] = max(newestLists[node] ?? 0, list)
                 case .appChanged(let from, _) where appVersion == nil: appVersion = from
                 case .navigation(.flowChanged(let change)): flowSwitchedSince = change.to
+                case .exposed(let experiment, _): exposedSince.insert(experiment)
                 default: break
                 }
                 continue
@@ -162,9 +165,12 @@ struct SessionHistory: Sendable {
                 pastLists[node] = ListHistory(firstVersion: list, content: content, retainedVersions: configuration.limits.listHistory)
             }
         }
+        // Memberships are the session's for its life; an exposure after the version had not happened yet.
+        var memberships = state.experiments
+        for experiment in exposedSince { memberships[experiment]?.exposedAt = nil }
         let past = SessionState(
             tree: tree, appVersion: appVersion ?? state.appVersion, firstEvent: 1, version: version, lastEvent: lastEvent, structuralVersion: version,
-            lists: pastLists, listHistoryBudget: .max)
+            lists: pastLists, listHistoryBudget: .max, experiments: memberships)
         return PastState(
             state: past, listVersions: lists, removedSince: removedSince, newestListVersions: newestLists, flowSwitchedSince: flowSwitchedSince)
     }

@@ -414,8 +414,11 @@ struct MinervaServerCommand: ParsableCommand {
         for experiment in app.experiments {
             print("  experiment '\(experiment.key)' by \(experiment.unit.rawValue), coverage \(percent(experiment.coverage)):")
             for variant in experiment.variants {
-                let version = (try? app.effective(choosing: [AppDescription.Choice(experiment: experiment.key, variant: variant.name)])).map(MinervaAPI.version(of:))
-                let winner = experiment.winner == variant.name ? ", the winner" : ""
+                // A winner is run by everyone, counted no longer: its app assigns nothing.
+                let won = experiment.winner == variant.name
+                let choice = AppDescription.Choice(experiment: experiment.key, variant: variant.name, counted: !won)
+                let version = (try? app.effective(choosing: [choice])).map(MinervaAPI.version(of:))
+                let winner = won ? ", the winner" : ""
                 print("    '\(variant.name)' \(percent(variant.weight))\(winner), version \(version ?? "?")")
             }
         }

@@ -138,6 +138,8 @@ import Testing
          "experiments.x.namespace.range", "must be two numbers"),
         (#"{"a b": {"variants": [{"name": "control"}, {"name": "b"}]}}"#, "experiments.a b", "cannot be an experiment's key"),
         (#"{"x": {"variants": [{"name": "control"}, {"name": "b"}], "varients": []}}"#, "experiments.x.varients", "did you mean 'variants'?"),
+        (#"{"x": {"variants": [{"name": "control"}, {"name": "b", "patch": {"routes": [{"path": "/promo", "flow": "main", "steps": [{"screen": "cart"}]}]}}]}}"#,
+         "experiments.x.variants[1].patch", "variant 'b' routes other links than control (adds '/promo', removes '/cart')"),
     ])
     func aBadExperimentIsRefusedNamingWhere(experiments: String, key: String, message: String) {
         do {
@@ -152,13 +154,29 @@ import Testing
         // Each alone is fine; together the route steps onto a screen neither keeps.
         let experiments = """
             {"a": {"variants": [{"name": "control"}, {"name": "x", "patch": {"screens": {"done": null}}}]},
-             "b": {"variants": [{"name": "control"}, {"name": "y", "patch": {"routes": [{"path": "/done", "flow": "main", "steps": [{"screen": "done"}]}]}}]}}
+             "b": {"variants": [{"name": "control"}, {"name": "y", "patch": {"routes": [{"path": "/cart", "flow": "main", "steps": [{"screen": "done"}]}]}}]}}
             """
         do {
             _ = try Self.parse(Self.coffee(experiments: experiments))
             Issue.record("read")
         } catch {
             #expect(error.key == "experiments" && error.message.contains("'x' of 'a' with 'y' of 'b' make an app that cannot be served"), "\(error)")
+        }
+    }
+
+    @Test func aWinnerIsCheckedWithEveryCombinationEvenOfExperimentsItsNamespaceKeepsApart() {
+        // Everyone runs a winner, so its patch meets the variants of every other experiment.
+        let experiments = """
+            {"w": {"variants": [{"name": "control"}, {"name": "x", "patch": {"screens": {"done": null}}}], "winner": "x",
+                   "namespace": {"name": "ns", "range": [0, 0.5]}},
+             "e": {"variants": [{"name": "control"}, {"name": "y", "patch": {"routes": [{"path": "/cart", "flow": "main", "steps": [{"screen": "done"}]}]}}],
+                   "namespace": {"name": "ns", "range": [0.5, 1]}}}
+            """
+        do {
+            _ = try Self.parse(Self.coffee(experiments: experiments))
+            Issue.record("read")
+        } catch {
+            #expect(error.key == "experiments" && error.message.contains("'y' of 'e' with 'x' of 'w' make an app that cannot be served"), "\(error)")
         }
     }
 

@@ -191,3 +191,44 @@ def test_a_new_allocation_moves_no_session_and_a_declared_winner_moves_every_one
             assert state["version"] == 2 and session.events()["events"][-1]["type"] == "appChanged"
     finally:
         server.stop()
+
+
+def test_instances_reloaded_one_by_one_never_move_a_session_back(tmp_path):
+    """A rolling reload on one database: an instance still on the file before an experiment (or
+    before its winner) answers 409 app_changed to a session that runs what only the newer file
+    declares, rather than moving it back; the session's version never goes back and forth."""
+    app = json.loads(COFFEE.read_text())
+    plain = dict(app)
+    del plain["experiments"]
+    won = json.loads(COFFEE.read_text())
+    won["experiments"]["cart-pushed"]["winner"] = "pushed"
+    files = {}
+    for name, document in [("plain", plain), ("coffee", app), ("won", won)]:
+        files[name] = tmp_path / f"{name}.json"
+        files[name].write_text(json.dumps(document))
+    postgres = PostgresCluster.create()
+    instances = []
+    try:
+        for first, second in [("plain", "coffee"), ("coffee", "won")]:
+            older = RunningServer("--app", str(files[first]), "--rate-limit", "0", "--store", postgres.url())
+            newer = RunningServer("--app", str(files[second]), "--rate-limit", "0", "--store", postgres.url())
+            instances += [older, newer]
+            made_on_newer = newer.create_session(user="ada", flags=["onboarded"])
+            made_on_older = older.create_session(user="ada", flags=["onboarded"])
+            for _ in range(3):
+                status, _, document = older.request("GET", f"/v1/sessions/{made_on_newer.id}", token=made_on_newer.token)
+                assert status == 409 and document["error"]["code"] == "app_changed", document
+                assert made_on_newer.on(newer).get()["version"] == 1
+            # The newer instance moves a session of the older file forward, once.
+            moved = made_on_older.on(newer).get()
+            for _ in range(3):
+                assert made_on_older.on(newer).get()["version"] == moved["version"]
+                status, _, _ = older.request("GET", f"/v1/sessions/{made_on_older.id}", token=made_on_older.token)
+                assert status in (200, 409)
+                assert made_on_older.on(newer).get()["version"] == moved["version"]
+            older.stop()
+            newer.stop()
+    finally:
+        for instance in instances:
+            instance.stop()
+        postgres.cleanup()

@@ -47,16 +47,18 @@ public actor MinervaSession {
     ///   - flags: the first flags (a returning user's `signedIn`): the session starts in the flow
     ///     the app's launch rules choose for them.
     ///   - layout: `stack` (the default) or `split`, for an app with a single root.
+    ///   - user: the id of the person the session is for: experiments by `user` give one person
+    ///     one variant on every device (``SessionState/experiments``).
     /// - Returns: the session, holding its first state.
     /// - Throws: ``MinervaError``: 404 when no route matches `deepLink`, 422 for a layout the
     ///   app cannot take, 409 when the link cannot be followed (or opens in an earlier flow), 503
     ///   at the server's session limit; ``UnsupportedValue`` for a layout the server does not take.
     public static func create(
-        on connection: MinervaConnection, deepLink: String? = nil, flags: [String] = [], layout: Layout? = nil
+        on connection: MinervaConnection, deepLink: String? = nil, flags: [String] = [], layout: Layout? = nil, user: String? = nil
     ) async throws -> MinervaSession {
         let client = connection.client()
         let body = Components.Schemas.CreateSessionRequest(
-            layout: try layout.map { try $0.requestValue(for: "layout") }, flags: flags.isEmpty ? nil : flags, deepLink: deepLink)
+            layout: try layout.map { try $0.requestValue(for: "layout") }, flags: flags.isEmpty ? nil : flags, deepLink: deepLink, user: user)
         let key = UUID().uuidString
         let created = try await connection.retryPolicy.run {
             try await client.createSession(headers: .init(idempotencyKey: key), body: .json(body)).created.body.json

@@ -19,14 +19,12 @@ struct ServedApp: Sendable {
     init(_ app: AppDescription, version: String) {
         self.app = app
         self.version = version
-        let winners = app.experiments.compactMap { experiment in
-            experiment.winner.map { AppDescription.Choice(experiment: experiment.key, variant: $0, counted: false) }
-        }
         var variants: [[AppDescription.Choice]: (app: AppDescription, version: String)] = [:]
-        for combination in AppDescription.combinations(of: app.experiments.filter { $0.winner == nil }) {
-            let choices = Self.key(combination + winners)
+        for combination in AppDescription.combinations(of: app.experiments) {
+            let choices = Self.key(combination)
             guard let effective = try? app.effective(choosing: choices) else { continue }
-            variants[choices] = (effective, AppVersion.of(effective))
+            // The app outside every experiment has the version it was given.
+            variants[choices] = (effective, choices.isEmpty ? version : AppVersion.of(effective))
         }
         self.variants = variants
     }
@@ -35,6 +33,8 @@ struct ServedApp: Sendable {
     func running(_ choices: [AppDescription.Choice]) -> (app: AppDescription, version: String) {
         let key = Self.key(choices)
         if let known = variants[key] { return known }
+        // Choices no combination holds (memberships of experiments a reload set apart).
+        if let effective = try? app.effective(choosing: key) { return (effective, AppVersion.of(effective)) }
         let outside = app.outsideExperiments
         return (outside, AppVersion.of(outside))
     }
@@ -43,12 +43,6 @@ struct ServedApp: Sendable {
     func running(memberships: [String: ExperimentMembership]) -> (app: AppDescription, version: String) {
         guard !app.experiments.isEmpty else { return (app, version) }
         return running(ExperimentDraw.choices(in: app, memberships: memberships))
-    }
-
-    /// Whether the app as written or a variant's app has a route for `link` (a new session runs
-    /// one of them; which one routes it is decided once it is assigned).
-    func routesAnywhere(_ link: String) -> Bool {
-        app.route(for: link) != nil || variants.values.contains { $0.app.route(for: link) != nil }
     }
 
     /// Every variant app, for the store to keep before any session runs one.

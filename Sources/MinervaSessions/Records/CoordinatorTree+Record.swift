@@ -12,7 +12,7 @@ extension CoordinatorTree {
         var writer = JSONWriter(capacity: 256 + nodes.count * 96 + devices.count * 64 + experiments.count * 64)
         writer.beginObject()
         let format = RecordFormat.oldest(holding: self) ?? (devices.isEmpty ? RecordFormat.deltaHead : RecordFormat.devices)
-        writer.field("format", experiments.isEmpty ? format : RecordFormat.experiments)
+        writer.field("format", experiments.isEmpty ? format : max(format, RecordFormat.experiments))
         writer.key("tree")
         writeSnapshot(into: &writer)
         if !devices.isEmpty {

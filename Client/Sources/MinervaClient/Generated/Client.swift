@@ -192,22 +192,29 @@ import HTTPTypes
 ///   (another onboarding flow, another step order, a sheet instead of a push), applied to its
 ///   canonical document. `--check-app` and start check the app every variant makes, alone and
 ///   with the variants of other experiments a session may run with it (at most 64
-///   combinations; experiments of one `namespace` whose shares do not overlap never meet),
-///   naming the experiment and variant at fault, and print each variant's version. A session
+///   combinations; experiments of one `namespace` whose shares do not overlap never meet; a
+///   declared winner meets every one), naming the experiment and variant at fault, and print
+///   each variant's version. Every variant routes the same paths as control (its patch may
+///   change a route's steps, not add or remove one), so that a link opens whatever a session
+///   drew, and a `deepLink` at creation is `404` for every session or none. A session
 ///   is assigned when it is made, while the experiment runs (`start` ≤ now < `stop`, no
 ///   `winner`): GrowthBook's hash (version 2, FNV-1a 32-bit, `fnv1a32(str(fnv1a32(seed +
 ///   id))) % 10000 / 10000`) of its unit's id — the session's id, or the `user` its client
-///   gave at creation (one variant per person on every device; a session without `user` is
-///   in no experiment by `user`) — with the experiment's key as the seed (`key/N` once
+///   gave at creation (one variant per person on every device while the allocation stays; a
+///   session without `user` is in no experiment by `user`) — with the experiment's key as the seed (`key/N` once
 ///   `bucketVersion` is N > 0, which draws sessions made from then on anew), placed in the
 ///   bucket ranges of `coverage` and the weights; a `namespace` first takes its share of
 ///   the namespace's own hash (version 1, `fnv1a32(id + "__" + name) % 1000 / 1000`). Every
-///   instance, every restart and any other implementation of that hash agree. The session
+///   instance, every restart and any other implementation of that hash over the id's UTF-8
+///   bytes agree (every GrowthBook SDK, for ids in ASCII). Only the session's own assignment
+///   is kept: a changed allocation draws the user's later sessions by the new one. The session
 ///   then runs the app of its variants: its `appVersion` is that app's version (readable at
 ///   `GET /v1/app/versions/{appVersion}`, with `assigned` naming what it runs of each
 ///   experiment), and the state document's `experiments` says which variant of each it is
-///   in, kept for its life, across reloads and restarts. The allocation (`coverage`, the
-///   weights, `winner`, `start`, `stop`) is not in any version: changing it moves no session.
+///   in, kept for its life, across reloads and restarts (an earlier version's document,
+///   `GET …/versions/{version}`, shows the memberships without exposures made after it). The
+///   allocation (`coverage`, the weights, `start`, `stop`) is not in any version: changing it
+///   moves no session.
 ///   `version` in `GET /v1/app` is the version of the app outside every experiment, which
 ///   sessions in none run. A declared `winner` sends every session to that variant from its
 ///   next use, as a reload does (an `appChanged` move; no session is counted any more). A
@@ -218,7 +225,9 @@ import HTTPTypes
 ///   route declared otherwise): at creation when it starts on one (or, for variants that
 ///   differ nowhere, an A/A test, always at creation), else by the change that first shows
 ///   one, whose block ends with an `exposed` event (`experiment`, `variant`). The state
-///   document's `exposedAt` says when.
+///   document's `exposedAt` says when. With several instances on one database an instance still
+///   on an earlier file answers `409` `app_changed` to a session that runs a variant only the
+///   newer file declares (see **App versions**), as it does for any newer version.
 /// - **Live updates.** Every change of a session is an event of its change log, published
 ///   only once it is stored (`GET /v1/sessions/{id}/events`: at once, by long poll with
 ///   `wait=S`, or as server-sent events with `Accept: text/event-stream`); the state

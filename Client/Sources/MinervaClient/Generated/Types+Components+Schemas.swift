@@ -2487,7 +2487,7 @@ extension Components {
                 case version
             }
         }
-        /// The change before it in the block first showed the session a screen where the variants of an experiment it is assigned to differ (see **Experiments**): from now on it counts as exposed in that experiment's results. Once per session and experiment, last in its block.
+        /// The change before it in the block first showed the session a screen where the variants of an experiment it is assigned to differ (see **Experiments**): from now on it counts as exposed to that experiment. Once per session and experiment, last in its block.
         ///
         /// - Remark: Generated from `#/components/schemas/ExposedEvent`.
         internal struct ExposedEvent: Codable, Hashable, Sendable {

@@ -131,7 +131,7 @@ extension PredictingSession {
             server = try await session.refresh()
         }
         guard !closed else { return .stop }
-        if let prediction = queue[0].prediction, prediction.document == server {
+        if let prediction = queue[0].prediction, prediction.document.predicts(server) {
             let change = queue.removeFirst()
             adopt(server, model: prediction.model)
             finish(change, .confirmed(change.predicted), state: server)

@@ -24,13 +24,17 @@ extension AppDescription {
     public static let maximumCombinations = 64
 
     /// Every set of choices one session may run, from none to one variant of every experiment
-    /// that may meet it: experiments whose namespace shares do not overlap never meet.
+    /// that may meet it (experiments whose namespace shares do not overlap never meet), each with
+    /// every declared winner, which everyone runs (not counted).
     /// - Complexity: O(v^e) for e experiments of v variants: bounded by ``maximumCombinations``
     ///   once the app is read.
     public static func combinations(of experiments: [Experiment]) -> [[Choice]] {
+        let winners = experiments.compactMap { experiment in
+            experiment.winner.map { Choice(experiment: experiment.key, variant: $0, counted: false) }
+        }
         var combinations: [[Choice]] = [[]]
         var chosen: [[Experiment]] = [[]]
-        for experiment in experiments {
+        for experiment in experiments where experiment.winner == nil {
             let count = combinations.count
             for index in 0..<count where chosen[index].allSatisfy({ other in
                 guard let mine = experiment.namespace, let theirs = other.namespace else { return true }
@@ -44,7 +48,7 @@ extension AppDescription {
                 if combinations.count > maximumCombinations { return combinations }
             }
         }
-        return combinations
+        return winners.isEmpty ? combinations : combinations.map { ($0 + winners).sorted { $0.experiment < $1.experiment } }
     }
 
     /// The app as written, outside every experiment: what a session that is in none runs.
@@ -88,7 +92,8 @@ extension AppDescription {
 
     /// The screens whose nodes show something `other` declares differently: a screen declared
     /// otherwise (or in one app only), the root screens of a flow declared otherwise (of every
-    /// flow when the launch rules differ), and the screens of a route declared otherwise.
+    /// flow when the launch rules differ), and the screens of a route declared otherwise (of every
+    /// route when the links' scheme or hosts differ).
     public func screensDiffering(from other: AppDescription) -> Set<String> {
         var differing: Set<String> = []
         for name in Set(screens.keys).union(other.screens.keys) where screens[name] != other.screens[name] {
@@ -101,10 +106,12 @@ extension AppDescription {
                 differing.formUnion(root.screens)
             }
         }
+        // Other links' scheme or hosts: every route's screens are reached otherwise.
+        let linksDiffer = scheme != other.scheme || hosts != other.hosts
         for path in Set(routes.map(\.path)).union(other.routes.map(\.path)) {
             let mine = routes.first { $0.path == path }
             let theirs = other.routes.first { $0.path == path }
-            guard mine != theirs else { continue }
+            guard linksDiffer || mine != theirs else { continue }
             for route in [mine, theirs] { differing.formUnion(route?.steps.map(\.screen) ?? []) }
         }
         return differing

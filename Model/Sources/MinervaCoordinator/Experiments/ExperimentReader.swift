@@ -27,7 +27,7 @@ enum ExperimentReader {
             let key = experiments[index].key
             guard isKey(key) else {
                 throw top.error(
-                    "'\(key)' cannot be an experiment's key: use 1 to 64 letters, digits, '.', '_' or '-' (it appears in /v1/admin/experiments/{key})",
+                    "'\(key)' cannot be an experiment's key: use 1 to 64 letters, digits, '.', '_' or '-' (it names the experiment in states, events and URLs)",
                     at: "experiments", .key(key))
             }
             var differs: Set<String> = []
@@ -39,6 +39,15 @@ enum ExperimentReader {
                 } catch {
                     throw top.error(
                         "variant '\(variant.name)' makes an app that cannot be served: \(error.description)",
+                        at: "experiments", .key(key), "variants", .index(variantIndex), "patch")
+                }
+                let paths = (Set(base.routes.map(\.path)), Set(app.routes.map(\.path)))
+                guard paths.0 == paths.1 else {
+                    let added = paths.1.subtracting(paths.0).sorted().map { "adds '\($0)'" }
+                    let removed = paths.0.subtracting(paths.1).sorted().map { "removes '\($0)'" }
+                    throw top.error(
+                        "variant '\(variant.name)' routes other links than control (\((added + removed).joined(separator: ", "))): every variant routes "
+                            + "the same paths, so that a link opens whatever a session drew; change a route's steps, not its path",
                         at: "experiments", .key(key), "variants", .index(variantIndex), "patch")
                 }
                 differs.formUnion(base.screensDiffering(from: app))
@@ -199,7 +208,7 @@ enum ExperimentReader {
                 "one session may run more than \(AppDescription.maximumCombinations) combinations of variants (each an app checked at start): "
                     + "give experiments a namespace so that they exclude each other", at: "experiments")
         }
-        for combination in combinations where combination.count >= 2 {
+        for combination in combinations where combination.count >= 2 || combination.contains(where: { !$0.counted }) {
             var document = base
             for choice in combination {
                 document = document.merging(patch: experiments.first { $0.key == choice.experiment }?.variant(named: choice.variant)?.patch ?? .object([:]))
