@@ -125,8 +125,12 @@ extension SessionCore {
             try Self.check(mutation.precondition, of: slot.state)
             // A session that another process moved to a newer app version while this work waited.
             if slot.turn.appGeneration != appGeneration.load(ordering: .acquiring) {
-                let target = currentApp.running(memberships: slot.state.experiments).version
-                if slot.state.appVersion != target { try checkNotAhead(slot.state.appVersion, target: target, of: session.id) }
+                let served = currentApp
+                // An app without experiments runs every session on its own version.
+                if slot.state.appVersion != served.version || !served.app.experiments.isEmpty {
+                    let target = served.running(memberships: slot.state.experiments).version
+                    if slot.state.appVersion != target { try checkNotAhead(slot.state.appVersion, target: target, of: session.id) }
+                }
             }
             let started = ContinuousClock.now
             let step = try slot.state.step(mutation.command, numbered: mutation.numbered, limits: configuration.limits, at: Int(now * 1000))

@@ -162,6 +162,14 @@ class Page:
         self.driver, self.server = driver, server
         self.app = server.request("GET", "/v1/app")[2]
         self.id = self.token = None
+        self.apps = {self.app["version"]: self.app}
+
+    def app_of(self, state):
+        """The app description the session runs at `state`: its version's (a variant's, in an experiment)."""
+        version = state["appVersion"]
+        if version not in self.apps:
+            self.apps[version] = self.server.request("GET", f"/v1/app/versions/{version}")[2]
+        return self.apps[version]
 
     def css(self, selector):
         return self.driver.find_element(By.CSS_SELECTOR, selector)
@@ -210,7 +218,7 @@ class Page:
                     f"{self.device()}{f', toast {toast[0].text!r}' if toast else ''})")
         state = wait_for(same, mismatch, timeout)
         focus = find_node(state["root"], state["focus"])
-        title = title_of(focus, self.app)
+        title = title_of(focus, self.app_of(state))
         wait_for(lambda: self.text('[data-testid="nav-title"]') == title,
                  lambda: f"the navigation bar to say {title!r} (it says {self.text('[data-testid=nav-title]')!r})")
         page = self.css(f'[data-node-id="{state["focus"]}"]:not(.exiting)')
@@ -1144,9 +1152,16 @@ def test_web_client_shows_the_sessions_experiments_and_when_it_was_exposed(brows
     change that first shows the cart (where the cart experiment's variants differ) marks it exposed."""
     server = RunningServer("--app", str(APPS / "coffee.json"), "--rate-limit", "0")
     try:
+        # A user in the short onboarding: the page shows its variant's welcome, by its app version.
+        newcomer = server.create_session(user="ada")
+        assert newcomer.state["experiments"]["short-onboarding"]["variant"] == "short"
+        page = Page(browser, server)
+        page.open(newcomer)
+        _, focus = page.in_sync()
+        assert focus["screen"] == "welcome" and page.text('[data-testid="nav-title"]') == "Welcome: order in one tap"
+
         session = server.create_session(user="ada", flags=["onboarded"])
         variants = {key: membership["variant"] for key, membership in session.state["experiments"].items()}
-        page = Page(browser, server)
         page.open(session)
         page.in_sync()
         shown = page.text('[data-testid="experiments"]')

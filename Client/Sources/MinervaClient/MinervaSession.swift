@@ -125,7 +125,7 @@ public actor MinervaSession {
 
     /// Issues an extra token for someone else to follow the session: `read` follows it (a change
     /// with it is ``MinervaError`` 403), `write` changes it too. Only the owner token (the one
-    /// ``create(on:deepLink:flags:layout:)`` answered) may.
+    /// ``create(on:deepLink:flags:layout:user:)`` answered) may.
     /// - Returns: the token's id and the secret to hand over (``resume(on:id:token:)``); nothing
     ///   shows the secret again.
     /// - Throws: ``MinervaError`` 403 with another token, 409 when the session holds 16, 422 for a

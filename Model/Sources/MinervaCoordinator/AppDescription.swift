@@ -207,10 +207,20 @@ public struct AppDescription: Sendable, Equatable {
     public var routes: [Route]
     /// The experiments, by key (see ``Experiment``): declared by the app as written; an
     /// effective app (``effective(choosing:)``) has none.
-    public internal(set) var experiments: [Experiment] = []
+    public internal(set) var experiments: [Experiment] {
+        get { experimentParts?.experiments ?? [] }
+        set { experimentParts = ExperimentParts(experiments: newValue, assigned: assigned) }
+    }
     /// The experiments whose variants an effective app runs for its sessions, by key; none for
     /// the app as written.
-    public internal(set) var assigned: [Assignment] = []
+    public internal(set) var assigned: [Assignment] {
+        get { experimentParts?.assigned ?? [] }
+        set { experimentParts = ExperimentParts(experiments: experiments, assigned: newValue) }
+    }
+    /// ``experiments`` and ``assigned`` behind one optional reference: every session's tree
+    /// holds its app, and every change copies the tree, so an app without experiments costs a
+    /// copy nothing more.
+    private var experimentParts: ExperimentParts?
 
     /// Creates a single-root app: one flow, ``singleFlow``, always launched.
     public init(name: String, scheme: String? = nil, hosts: [String] = [], root: Root, screens: [String: Screen], routes: [Route] = []) {
@@ -252,4 +262,21 @@ public struct AppDescription: Sendable, Equatable {
 
     /// The tabs of a single-root app with a tab bar.
     public var tabs: [Tab]? { declaresFlows ? nil : root.tabs }
+}
+
+/// An app's experiments and what an effective app runs of them (``AppDescription/experiments``),
+/// immutable: a change of either makes another.
+private final class ExperimentParts: Sendable, Equatable {
+    let experiments: [AppDescription.Experiment]
+    let assigned: [AppDescription.Assignment]
+
+    init?(experiments: [AppDescription.Experiment], assigned: [AppDescription.Assignment]) {
+        guard !experiments.isEmpty || !assigned.isEmpty else { return nil }
+        self.experiments = experiments
+        self.assigned = assigned
+    }
+
+    static func == (lhs: ExperimentParts, rhs: ExperimentParts) -> Bool {
+        lhs === rhs || (lhs.experiments == rhs.experiments && lhs.assigned == rhs.assigned)
+    }
 }

@@ -31,10 +31,19 @@ public struct SessionState: Sendable {
     public internal(set) var byteCount: Int
     /// Per device that numbered a change of the session, the newest number it applied (see
     /// ``DeviceChange``): kept for the session's life, whatever the session goes back to.
-    public internal(set) var devices: [String: DeviceMark]
+    public internal(set) var devices: [String: DeviceMark] {
+        get { marks.devices }
+        set { marks = Marks(devices: newValue, experiments: marks.experiments) }
+    }
     /// The experiments the session is assigned to, by key: its variant, and when it was
     /// exposed (``expose(at:)``). Set when it is made, kept for its life.
-    public internal(set) var experiments: [String: ExperimentMembership] = [:]
+    public internal(set) var experiments: [String: ExperimentMembership] {
+        get { marks.experiments }
+        set { marks = Marks(devices: marks.devices, experiments: newValue) }
+    }
+    /// ``devices`` and ``experiments``, which few changes set, behind one reference: a state,
+    /// which every change copies several times, carries one reference for both.
+    private var marks: Marks
 
     /// A new session's state: version 1, no event, no list.
     public init(tree: CoordinatorTree, appVersion: String) {
@@ -60,8 +69,7 @@ public struct SessionState: Sendable {
         self.firstEvent = firstEvent
         self.lists = lists
         self.appVersion = appVersion
-        self.devices = devices
-        self.experiments = experiments
+        marks = devices.isEmpty && experiments.isEmpty ? .none : Marks(devices: devices, experiments: experiments)
         byteCount = Self.byteCount(of: tree, lists: lists, devices: devices)
         trimListHistory(budget: listHistoryBudget)
     }
@@ -104,4 +112,19 @@ public struct SessionState: Sendable {
     public func oldestKeptEvent(history: Int) -> Int {
         max(firstEvent, lastEvent - history + 1)
     }
+}
+
+/// What a state holds of devices and experiments (see ``SessionState/devices``), immutable: a
+/// change of either makes another.
+private final class Marks: Sendable {
+    let devices: [String: DeviceMark]
+    let experiments: [String: ExperimentMembership]
+
+    init(devices: [String: DeviceMark], experiments: [String: ExperimentMembership]) {
+        self.devices = devices
+        self.experiments = experiments
+    }
+
+    /// Neither: the state of most sessions.
+    static let none = Marks(devices: [:], experiments: [:])
 }

@@ -61,6 +61,12 @@ export async function loadApp() {
   return (await request("GET", "/v1/app")).document;
 }
 
+/** The app description of one version: the app a session that says `appVersion` runs (a variant's,
+ *  in an experiment). */
+export async function loadAppVersion(version) {
+  return (await request("GET", `/v1/app/versions/${encodeURIComponent(version)}`)).document;
+}
+
 /** What the server offers besides the app: `{adminAnalytics}`. */
 export async function loadServer() {
   return (await request("GET", "/v1/server")).document;

@@ -118,11 +118,33 @@ function open(session, document) {
   });
 }
 
-/** Renders a state document newer than the one shown (older answers that arrive late are dropped). */
+/** App descriptions by version, each read once (a promise while it is read; null when it could
+ *  not be): a session in an experiment runs its variants' app, a moved session another version's. */
+const appsByVersion = new Map();
+
+/** Renders a state document newer than the one shown (older answers that arrive late are dropped),
+ *  with the app of its version, read first when the page shows another (the one shown stays when
+ *  it cannot be read). */
 function applyState(document) {
   if (!document || document.id !== store.session?.id) return;
   const previous = store.state;
   if (previous && document.version <= previous.version) return;
+  const version = document.appVersion;
+  if (version && store.app && version !== store.app.version) {
+    if (!appsByVersion.has(version)) appsByVersion.set(version, api.loadAppVersion(version).catch(() => null));
+    const own = appsByVersion.get(version);
+    if (own instanceof Promise) {
+      own.then((app) => {
+        appsByVersion.set(version, app);
+        applyState(document);
+      });
+      return;
+    }
+    if (own) {
+      store.app = own;
+      publish({ kind: "app" });
+    }
+  }
   const previousIndex = store.index;
   store.state = document;
   store.index = indexState(document);
