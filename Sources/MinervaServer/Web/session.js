@@ -118,30 +118,40 @@ function open(session, document) {
   });
 }
 
-/** App descriptions by version, each read once (a promise while it is read; null when it could
- *  not be): a session in an experiment runs its variants' app, a moved session another version's. */
+/** App descriptions by version, each read once (a promise while it is read; null when the server
+ *  keeps none of that version): a session in an experiment runs its variants' app, a moved
+ *  session another version's. */
 const appsByVersion = new Map();
+/** The version of `store.app` as it was asked for (null: GET /v1/app's, named by its `version`). */
+let shownAppVersion = null;
 
 /** Renders a state document newer than the one shown (older answers that arrive late are dropped),
- *  with the app of its version, read first when the page shows another (the one shown stays when
- *  it cannot be read). */
-function applyState(document) {
+ *  with the app of its version, read first when the page shows another; a read that fails is
+ *  tried again by a later state, and this one is drawn with the app shown. */
+function applyState(document, appChecked = false) {
   if (!document || document.id !== store.session?.id) return;
   const previous = store.state;
   if (previous && document.version <= previous.version) return;
   const version = document.appVersion;
-  if (version && store.app && version !== store.app.version) {
-    if (!appsByVersion.has(version)) appsByVersion.set(version, api.loadAppVersion(version).catch(() => null));
+  if (!appChecked && version && store.app && version !== (shownAppVersion ?? store.app.version)) {
+    if (!appsByVersion.has(version)) {
+      appsByVersion.set(version, api.loadAppVersion(version).catch((error) => (error?.status === 404 ? null : undefined)));
+    }
     const own = appsByVersion.get(version);
     if (own instanceof Promise) {
+      const opened = epoch;
       own.then((app) => {
-        appsByVersion.set(version, app);
-        applyState(document);
+        if (app === undefined) appsByVersion.delete(version);
+        else appsByVersion.set(version, app);
+        applyState(document, app === undefined);
+        // Changes announced while the app was read wait for a state newer than this one.
+        if (opened === epoch) catchUp(0);
       });
       return;
     }
     if (own) {
       store.app = own;
+      shownAppVersion = version;
       publish({ kind: "app" });
     }
   }
