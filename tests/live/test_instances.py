@@ -95,9 +95,14 @@ def assert_unavailable(answer, elapsed, what):
 # --- one shared deployment ---------------------------------------------------------------------
 
 def test_nginx_spreads_requests_over_every_instance(deployment):
+    before = len(deployment.nginx.upstreams())
     for _ in range(9):
         assert deployment.nginx.request("GET", "/healthz")[0] == 200
-    used = [upstream for uri, upstream in deployment.nginx.upstreams() if uri == "/healthz"][-9:]
+    # nginx writes a request's log line once it ended, which may be after its client read the answer.
+    deadline = time.monotonic() + 5
+    while len(deployment.nginx.upstreams()) < before + 9 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    used = [upstream for uri, upstream in deployment.nginx.upstreams()[before:] if uri == "/healthz"]
     assert sorted(used) == sorted([instance.url.removeprefix("http://") for instance in deployment.instances] * 3)
 
 
