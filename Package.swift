@@ -104,6 +104,7 @@ let package = Package(
             dependencies: [
                 "MicroHTTP",
                 "Locking",
+                "MinervaExperiments",
                 json,
                 coordinator,
                 list,

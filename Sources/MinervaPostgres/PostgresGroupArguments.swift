@@ -1,11 +1,13 @@
 import MinervaSessions
 
 /// A group of writes as the arguments of `minerva_commit_group` (see
-/// ``PostgresSessionStorage/groupFunctionMigration``): one position per session write or
-/// deletion, in locking order, and the rows each adds in arrays that name its position.
+/// ``PostgresSessionStorage/groupFunctionMigration`` and
+/// ``PostgresSessionStorage/experimentsMigration``, whose function adds experiment rows): one
+/// position per session write or deletion, in locking order, and the rows each adds in arrays
+/// that name its position.
 struct PostgresGroupArguments {
     /// How many arguments the function takes.
-    static let count = 39
+    static let count = 49
 
     /// Which of the group's writes is at each position (from 0).
     private(set) var writes: [Int] = []
@@ -19,6 +21,9 @@ struct PostgresGroupArguments {
     private var listWrite: [Int32] = [], listNode: [String?] = [], listVersion: [Int?] = [], listBody: [[UInt8]?] = []
     private var answerWrite: [Int32] = [], answerKey: [String?] = [], answerAt: [Double?] = [], answerBody: [[UInt8]?] = []
     private var touched: [(id: String, lastUsed: Double)] = []
+    private var unitWrite: [Int32] = [], unitExperiment: [String?] = [], unitSeed: [String?] = [], unitID: [String?] = []
+    private var unitVariant: [String?] = [], unitAssigned: [Int?] = []
+    private var factWrite: [Int32] = [], factExperiment: [String?] = [], factName: [String?] = [], factAt: [Int?] = []
 
     /// The writes, taken in `order` (indices into `writes`).
     init(_ group: [StorageWrite], order: [Int]) {
@@ -104,6 +109,20 @@ struct PostgresGroupArguments {
             answerAt.append(answer.storedAt)
             answerBody.append(answer.body)
         }
+        for unit in change.experimentUnits {
+            unitWrite.append(position)
+            unitExperiment.append(unit.experiment)
+            unitSeed.append(unit.seed)
+            unitID.append(unit.unit)
+            unitVariant.append(unit.variant)
+            unitAssigned.append(unit.assigned)
+        }
+        for fact in change.experimentFacts {
+            factWrite.append(position)
+            factExperiment.append(fact.experiment)
+            factName.append(fact.name.rawValue)
+            factAt.append(fact.at)
+        }
     }
 
     /// The arguments, in the function's order.
@@ -119,6 +138,8 @@ struct PostgresGroupArguments {
             .int32s(listWrite), .texts(listNode), .ints(listVersion), .byteArrays(listBody),
             .int32s(answerWrite), .texts(answerKey), .doubles(answerAt), .byteArrays(answerBody),
             .texts(touched.map(\.id)), .doubles(touched.map(\.lastUsed)),
+            .int32s(unitWrite), .texts(unitExperiment), .texts(unitSeed), .texts(unitID), .texts(unitVariant), .ints(unitAssigned),
+            .int32s(factWrite), .texts(factExperiment), .texts(factName), .ints(factAt),
         ]
     }
 }

@@ -109,6 +109,7 @@ extension PostgresSessionStorage {
             PRIMARY KEY (session, id)
         );
         """,
+        experimentsMigration,
     ]
 
     /// Brings the schema up to date under an advisory lock, so that instances starting together

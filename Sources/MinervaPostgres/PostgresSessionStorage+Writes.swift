@@ -15,7 +15,7 @@ extension PostgresSessionStorage {
         }
     }
 
-    /// The call of the function ``groupFunctionMigration`` installs.
+    /// The call of the group function (``experimentsMigration`` installs the one in use).
     static let commitGroupStatement = "SELECT minerva_commit_group(\((1...PostgresGroupArguments.count).map { "$\($0)" }.joined(separator: ", ")))"
 
     /// What the committed writes of a group announce: each change, carried when it fits, or a deletion.

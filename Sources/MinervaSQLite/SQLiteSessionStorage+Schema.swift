@@ -95,6 +95,7 @@ extension SQLiteSessionStorage {
                 table.primaryKey(["session", "id"])
             }
         }
+        migrator.registerMigration("v11: experiment units and the facts they are counted by", migrate: createExperimentTables)
         return migrator
     }
 

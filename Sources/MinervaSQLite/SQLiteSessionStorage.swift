@@ -325,6 +325,7 @@ public final class SQLiteSessionStorage: SessionStorage {
                 sql: "DELETE FROM answer WHERE session = ? AND key NOT IN (SELECT key FROM answer WHERE session = ? ORDER BY storedAt DESC LIMIT ?)"
             ).execute(arguments: [id, id, change.keptAnswers])
         }
+        if !change.experimentUnits.isEmpty || !change.experimentFacts.isEmpty { try keepExperiments(of: change, in: db) }
         return .committed
     }
 
@@ -337,7 +338,7 @@ public final class SQLiteSessionStorage: SessionStorage {
     }
 
     /// Runs a database call, its errors as ``StorageError``.
-    private func storage<T>(_ body: () throws -> T) throws(StorageError) -> T {
+    func storage<T>(_ body: () throws -> T) throws(StorageError) -> T {
         do {
             return try body()
         } catch {

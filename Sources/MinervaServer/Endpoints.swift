@@ -81,6 +81,12 @@ extension Endpoint {
         .report("/v1/admin/analytics/screens", ["GET", "HEAD"], metric: "analytics_screens", .screens),
         .report("/v1/admin/analytics/funnel", ["GET", "HEAD"], metric: "analytics_funnel", .funnel),
         .report("/v1/admin/analytics/flows", ["GET", "HEAD"], metric: "analytics_flows", .flows),
+        .admin("/v1/admin/experiments/{experiment}", ["GET", "HEAD"], metric: "experiment") { api, request, _, path throws(APIError) in
+            .response(try api.experimentResults(path.experiment, request))
+        },
+        .admin("/v1/admin/experiment-units", ["DELETE"], metric: "experiment_units") { api, request, _, _ throws(APIError) in
+            .response(try api.deleteExperimentUnits(request))
+        },
     ]
 
     /// A report under `/v1/admin/analytics/`.

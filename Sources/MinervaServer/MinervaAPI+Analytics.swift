@@ -12,9 +12,7 @@ extension MinervaAPI {
     /// `GET /v1/admin/analytics/{screens,funnel,flows}` with the admin token: the flow analytics
     /// of every session, from the store's rollups and paths (recorded changes are written first).
     func analytics(_ report: AnalyticsReport, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        guard let given = request.header("authorization").flatMap(BearerToken.parse), let adminToken = configuration.adminToken,
-            Token.matches(given, hash: Token.hash(adminToken))
-        else { throw .adminUnauthorized }
+        try requireAdmin(request)
         let query = try AnalyticsQuery(request, report: report, screens: Set(core.app.screens.keys))
         // A writer far behind does not hold this store worker for long.
         core.analytics.flush(waitingAtMost: .seconds(2))
@@ -44,6 +42,13 @@ extension MinervaAPI {
             logger.error("could not read analytics from the store: \(error)")
             throw .unavailable("the analytics store cannot be read right now; retry later")
         }
+    }
+
+    /// Refuses a request without the admin token (`401`).
+    func requireAdmin(_ request: HTTPRequest) throws(APIError) {
+        guard let given = request.header("authorization").flatMap(BearerToken.parse), let adminToken = configuration.adminToken,
+            Token.matches(given, hash: Token.hash(adminToken))
+        else { throw .adminUnauthorized }
     }
 
     private static func write(_ screens: [ScreenFigures], into writer: inout JSONWriter) {

@@ -4,7 +4,7 @@
 struct PathParameters: Sendable {
     /// A placeholder's name, as openapi.yaml writes it between braces.
     enum Name: String, Sendable {
-        case id, node, screen, version, fileName, appVersion, token
+        case id, node, screen, version, fileName, appVersion, token, experiment
     }
 
     /// The path the ids are segments of.
@@ -16,6 +16,7 @@ struct PathParameters: Sendable {
     private var fileNameRange = Span()
     private var appVersionRange = Span()
     private var tokenRange = Span()
+    private var experimentRange = Span()
 
     /// No ids yet, of `path`.
     init(of path: String) {
@@ -36,6 +37,8 @@ struct PathParameters: Sendable {
     var appVersion: String { self[appVersionRange] }
     /// `{token}`: the id of a session's extra token.
     var token: String { self[tokenRange] }
+    /// `{experiment}`: an experiment's key.
+    var experiment: String { self[experimentRange] }
 
     /// Gives the placeholder `name` the bytes `range` of the path.
     /// - Returns: `false` when the placeholder cannot take them: a `{fileName}` the web client
@@ -49,6 +52,7 @@ struct PathParameters: Sendable {
         case .version: versionRange = range
         case .appVersion: appVersionRange = range
         case .token: tokenRange = range
+        case .experiment: experimentRange = range
         case .fileName:
             guard WebAssets.contains(self[range]) else { return false }
             fileNameRange = range

@@ -120,6 +120,8 @@ extension SessionCore {
         let entry = key.map { IdempotencyCache.Entry(key: $0, answer: response, storedAt: now) }
         var write = state.creationWrite(id: session.id, tokenHash: session.tokenHash, now: now, asValues: writesValues)
         write.creationKeysExpireBefore = now - configuration.idempotencyLifetime
+        (write.experimentUnits, write.experimentFacts) = ExperimentFacts.creation(
+            of: state, session: id, user: user, in: served.app, at: Int(now * 1000))
         if let entry {
             do {
                 write.creation = try CreationSealing.seal(entry.record)

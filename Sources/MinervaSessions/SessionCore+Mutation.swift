@@ -145,11 +145,14 @@ extension SessionCore {
                 ?? MutationResult(state: next, answer: mutation.answer, events: ArraySlice(block ?? []))
             if block == nil, entry == nil { return .fromState(.success(result)) }
             var storedHead = slot.storedHead
-            let write = next.write(
+            var write = next.write(
                 from: slot.state, id: session.id, tokenHash: session.tokenHash, lastUsed: session.lastUsed, createdAt: session.createdAt,
                 block: block ?? [], answer: entry,
                 storedHead: &storedHead, keptAnswers: configuration.idempotencyCapacity, eventHistory: configuration.eventHistory,
                 listHistory: configuration.limits.listHistory, asValues: writesValues)
+            if let block, let first = block.first, !next.experiments.isEmpty {
+                write.experimentFacts = ExperimentFacts.facts(ofBlock: block, from: slot.state, to: next, in: currentApp.app, at: first.at)
+            }
             let written = WrittenChange(
                 mutation: mutation, next: next, storedHead: storedHead, answer: entry, result: result, attempt: attempt,
                 fromConfirmedState: slot.confirmedAt >= mutation.arrival,

@@ -126,6 +126,14 @@ final class FaultyStorage: SessionStorage {
     func appDescription(version: String) throws(StorageError) -> [UInt8]? {
         try store.appDescription(version: version)
     }
+
+    func experimentUnits(of experiment: String, seed: String) throws(StorageError) -> [StoredExperimentUnit] {
+        try store.experimentUnits(of: experiment, seed: seed)
+    }
+
+    func deleteExperimentUnits(of unit: String) throws(StorageError) -> Int {
+        try store.deleteExperimentUnits(of: unit)
+    }
 }
 
 /// Flow analytics go to the SQLite store itself, faults or not.

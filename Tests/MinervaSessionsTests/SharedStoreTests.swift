@@ -128,6 +128,10 @@ import Testing
             try store.keepAppDescription(document, version: version)
         }
         func appDescription(version: String) throws(StorageError) -> [UInt8]? { try store.appDescription(version: version) }
+        func experimentUnits(of experiment: String, seed: String) throws(StorageError) -> [StoredExperimentUnit] {
+            try store.experimentUnits(of: experiment, seed: seed)
+        }
+        func deleteExperimentUnits(of unit: String) throws(StorageError) -> Int { try store.deleteExperimentUnits(of: unit) }
         func expire(unusedSince cutoff: Double, answersBefore: Double) throws(StorageError) -> [String] {
             try store.expire(unusedSince: cutoff, answersBefore: answersBefore)
         }

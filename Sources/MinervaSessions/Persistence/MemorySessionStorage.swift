@@ -54,6 +54,8 @@ public final class MemorySessionStorage: SessionStorage {
         var sessions: [String: Stored] = [:]
         var creations: [String: AnswerRecord] = [:]
         var apps: [String: [UInt8]] = [:]
+        /// Experiment rows by session, then experiment, each with its facts.
+        var experimentUnits: [String: [String: StoredExperimentUnit]] = [:]
     }
 
     private let contents = Locked(Contents())
@@ -150,6 +152,38 @@ public final class MemorySessionStorage: SessionStorage {
         }
     }
 
+    public func experimentUnits(of experiment: String, seed: String) throws(StorageError) -> [StoredExperimentUnit] {
+        contents.withLock { contents in
+            contents.experimentUnits.values.compactMap { units in units[experiment].flatMap { $0.record.seed == seed ? $0 : nil } }
+        }
+    }
+
+    public func deleteExperimentUnits(of unit: String) throws(StorageError) -> Int {
+        contents.withLock { contents in
+            var deleted = 0
+            for (session, units) in contents.experimentUnits {
+                let kept = units.filter { $0.value.record.unit != unit }
+                deleted += units.count - kept.count
+                contents.experimentUnits[session] = kept.isEmpty ? nil : kept
+            }
+            return deleted
+        }
+    }
+
+    /// Keeps a committed write's experiment rows, and its facts for the experiments the session has a row of.
+    private static func keepExperiments(of change: SessionWrite, in contents: inout Contents) {
+        let session = change.record.id
+        for record in change.experimentUnits where contents.experimentUnits[session]?[record.experiment] == nil {
+            contents.experimentUnits[session, default: [:]][record.experiment] = StoredExperimentUnit(record: record, facts: [:])
+        }
+        for fact in change.experimentFacts {
+            guard let unit = contents.experimentUnits[session]?[fact.experiment], unit.facts[fact.name] == nil else { continue }
+            var facts = unit.facts
+            facts[fact.name] = fact.at
+            contents.experimentUnits[session]?[fact.experiment] = StoredExperimentUnit(record: unit.record, facts: facts)
+        }
+    }
+
     public func grants(of id: String) throws(StorageError) -> [TokenGrant] {
         contents.withLock { $0.sessions[id]?.grants ?? [] }.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
     }
@@ -216,6 +250,7 @@ public final class MemorySessionStorage: SessionStorage {
             index = contents.sessions.index(forKey: record.id)!
         }
         Self.apply(change, to: &contents.sessions.values[index])
+        if !change.experimentUnits.isEmpty || !change.experimentFacts.isEmpty { Self.keepExperiments(of: change, in: &contents) }
         if contents.sessions.values[index].bytes > historyBudget { Self.trim(&contents.sessions.values[index], budget: historyBudget) }
         return .committed
     }

@@ -61,6 +61,14 @@ public protocol SessionStorage: Sendable {
     /// The app description document kept under `version`, if any.
     func appDescription(version: String) throws(StorageError) -> [UInt8]?
 
+    /// The unit rows of an experiment drawn with `seed`, each with the facts kept of its session.
+    func experimentUnits(of experiment: String, seed: String) throws(StorageError) -> [StoredExperimentUnit]
+
+    /// Deletes every experiment row of a unit (a user's, or a session's assignments) and the
+    /// facts kept of those sessions; the sessions keep running their variants, uncounted.
+    /// - Returns: how many rows went.
+    func deleteExperimentUnits(of unit: String) throws(StorageError) -> Int
+
     /// Carries out writes in one transaction.
     /// - Returns: each write's outcome, in order; a conflicting write is left out, the others apply.
     /// - Throws: when the transaction as a whole could not be committed: nothing was written.

@@ -54,6 +54,12 @@ public struct SessionWrite: Sendable {
     public var creation: AnswerRecord?
     /// When creation keys stored earlier have expired (seconds since 1970).
     public var creationKeysExpireBefore = -Double.infinity
+    /// The experiments a new session was assigned: a row each, which outlives the session.
+    public var experimentUnits: [ExperimentUnitRecord] = []
+    /// What the change did that the session's experiments count: each kept unless its
+    /// experiment and name are kept already (the first time counts), and only for an experiment
+    /// the session has a row of.
+    public var experimentFacts: [ExperimentFact] = []
     /// The change as the values the session core holds, for a store that keeps values (the
     /// memory store) and encodes records only when they are read: then ``newEvents`` and
     /// ``newListVersions`` are empty and ``record`` carries no state, and this says them.

@@ -36,6 +36,10 @@ import TestSupport
         func sessionCount() throws(StorageError) -> Int { try store.sessionCount() }
         func keepAppDescription(_ document: [UInt8], version: String) throws(StorageError) { try store.keepAppDescription(document, version: version) }
         func appDescription(version: String) throws(StorageError) -> [UInt8]? { try store.appDescription(version: version) }
+        func experimentUnits(of experiment: String, seed: String) throws(StorageError) -> [StoredExperimentUnit] {
+            try store.experimentUnits(of: experiment, seed: seed)
+        }
+        func deleteExperimentUnits(of unit: String) throws(StorageError) -> Int { try store.deleteExperimentUnits(of: unit) }
         func commit(_ writes: [StorageWrite]) throws(StorageError) -> [WriteOutcome] { try store.commit(writes) }
         func expire(unusedSince cutoff: Double, answersBefore: Double) throws(StorageError) -> [String] {
             try store.expire(unusedSince: cutoff, answersBefore: answersBefore)

@@ -1,0 +1,77 @@
+import MinervaCoordinator
+import MinervaModel
+
+/// What a session's changes count towards its experiments: its unit rows when it is made, and
+/// the facts (``ExperimentFact``) of each committed block, worked out while the states before
+/// and after it are at hand and written in the block's own transaction, so that the counts are
+/// exactly what was committed.
+enum ExperimentFacts {
+    /// A new session's rows: one per experiment it was assigned, and the facts of those it is
+    /// exposed to at once.
+    /// - Parameters:
+    ///   - app: the app as written, whose experiments drew the session.
+    ///   - user: the user id the session was made for, if any.
+    ///   - at: when it was made, in milliseconds since 1970.
+    static func creation(
+        of state: SessionState, session: String, user: String?, in app: AppDescription, at: Int
+    ) -> (units: [ExperimentUnitRecord], facts: [ExperimentFact]) {
+        guard !state.experiments.isEmpty else { return ([], []) }
+        let units = state.experiments.keys.sorted().compactMap { key -> ExperimentUnitRecord? in
+            guard let experiment = app.experiment(key), let membership = state.experiments[key],
+                let unit = experiment.unit == .user ? user : session
+            else { return nil }
+            return ExperimentUnitRecord(session: session, experiment: key, seed: experiment.seed, unit: unit, variant: membership.variant, assigned: at)
+        }
+        return (units, facts(ofBlock: [], from: nil, to: state, in: app, at: at))
+    }
+
+    /// The facts of one block, for each experiment the session is exposed to by its end (and
+    /// that has no winner yet): its exposure, when the block exposed it; each screen a funnel
+    /// names that the block shows (all of them the tree holds, when the block exposed it); each
+    /// flow a metric names that the block finished with `success`. Stores keep the first of each.
+    /// - Parameters:
+    ///   - old: the state before the block; `nil` for a session being made.
+    ///   - app: the app as written: the experiments' metrics.
+    ///   - at: the block's time, in milliseconds since 1970.
+    static func facts(
+        ofBlock block: some Collection<SessionEvent>, from old: SessionState?, to new: SessionState, in app: AppDescription, at: Int
+    ) -> [ExperimentFact] {
+        var facts: [ExperimentFact] = []
+        for key in new.experiments.keys.sorted() {
+            guard let membership = new.experiments[key], let exposedAt = membership.exposedAt, let experiment = app.experiment(key),
+                experiment.winner == nil, experiment.variant(named: membership.variant) != nil
+            else { continue }
+            let exposing = old?.experiments[key]?.exposedAt == nil
+            var names: Set<ExperimentFact.Name> = []
+            if exposing { facts.append(ExperimentFact(experiment: key, name: .exposed, at: exposedAt)) }
+            for metric in experiment.metrics {
+                switch metric.goal {
+                case .funnel(let screens):
+                    if exposing {
+                        for node in new.tree.nodes.values where screens.contains(node.screen) { names.insert(.shown(node.screen)) }
+                    }
+                    for event in block {
+                        guard case .navigation(.added(let added)) = event.change, screens.contains(added.screen) else { continue }
+                        names.insert(.shown(added.screen))
+                    }
+                case .completes(let flow):
+                    if let old, completes(flow, in: block, from: old, to: new) { names.insert(.completed(flow)) }
+                }
+            }
+            facts += names.sorted { $0.rawValue < $1.rawValue }.map { ExperimentFact(experiment: key, name: $0, at: at) }
+        }
+        return facts
+    }
+
+    /// Whether the block finished `flow` with `success`: a node of that screen, or the root of
+    /// the launch flow of that name (its `completes` flag set as the flow ends).
+    private static func completes(_ flow: String, in block: some Collection<SessionEvent>, from old: SessionState, to new: SessionState) -> Bool {
+        let flag = old.tree.flow == flow ? old.tree.app.flows[flow]?.completes : nil
+        return block.contains { event in
+            guard case .navigation(.finished(let finished)) = event.change,
+                finished.result.objectValue?["status"]?.stringValue == CoordinatorTree.FlowStatus.success.rawValue
+            else { return false }
+            return finished.screen == flow || flag.map { new.tree.flags.contains($0) && !old.tree.flags.contains($0) } == true
+        }
+    }
+}

@@ -1,0 +1,84 @@
+/// One session's place in one experiment, as stores keep it for counting: written in the
+/// transaction that makes the session, and kept after the session goes (the experiment counted
+/// it) until its unit's assignments are deleted.
+public struct ExperimentUnitRecord: Sendable, Hashable {
+    /// The session's id.
+    public let session: String
+    /// The experiment's key.
+    public let experiment: String
+    /// The hash's seed it was drawn with (the key, or `key/N` with a bucket version): results
+    /// count the units of the experiment's current seed.
+    public let seed: String
+    /// The unit's id: the session's own, or the `user` it was made for.
+    public let unit: String
+    /// The variant it runs.
+    public let variant: String
+    /// When it was assigned, in milliseconds since 1970.
+    public let assigned: Int
+
+    /// Creates a record.
+    public init(session: String, experiment: String, seed: String, unit: String, variant: String, assigned: Int) {
+        self.session = session
+        self.experiment = experiment
+        self.seed = seed
+        self.unit = unit
+        self.variant = variant
+        self.assigned = assigned
+    }
+}
+
+/// Something a session did that its experiments count, kept once (the first time): it was
+/// exposed, it showed a screen a funnel names, it completed a flow a metric names.
+public struct ExperimentFact: Sendable, Hashable {
+    /// What happened, as stores keep it: `exposed`, `shown:<screen>` or `completed:<screen or flow>`.
+    public struct Name: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+        public let rawValue: String
+        public var description: String { rawValue }
+
+        /// A name as stores keep it.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        /// The session was exposed: it reached a part of the app where the variants differ.
+        public static let exposed = Name(rawValue: "exposed")
+
+        /// It showed a node of `screen`.
+        public static func shown(_ screen: String) -> Name {
+            Name(rawValue: "shown:" + screen)
+        }
+
+        /// It finished a flow of `screen`, or the launch flow of that name, with `success`.
+        public static func completed(_ flow: String) -> Name {
+            Name(rawValue: "completed:" + flow)
+        }
+    }
+
+    /// The experiment's key.
+    public let experiment: String
+    /// What happened.
+    public let name: Name
+    /// When, in milliseconds since 1970.
+    public let at: Int
+
+    /// Creates a fact.
+    public init(experiment: String, name: Name, at: Int) {
+        self.experiment = experiment
+        self.name = name
+        self.at = at
+    }
+}
+
+/// A stored unit row with the facts kept of its session: what results are counted from.
+public struct StoredExperimentUnit: Sendable, Hashable {
+    /// The row.
+    public let record: ExperimentUnitRecord
+    /// When each fact first happened, in milliseconds since 1970.
+    public let facts: [ExperimentFact.Name: Int]
+
+    /// Bundles a row and its facts.
+    public init(record: ExperimentUnitRecord, facts: [ExperimentFact.Name: Int]) {
+        self.record = record
+        self.facts = facts
+    }
+}
