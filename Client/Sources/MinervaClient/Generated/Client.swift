@@ -228,6 +228,15 @@ import HTTPTypes
 ///   document's `exposedAt` says when. With several instances on one database an instance still
 ///   on an earlier file answers `409` `app_changed` to a session that runs a variant only the
 ///   newer file declares (see **App versions**), as it does for any newer version.
+///   **Counted exactly**: the change that makes a session writes, in its own transaction, a
+///   row per experiment it was assigned (its unit's id, the seed, the variant); each later
+///   change writes what it did that the experiment's `metrics` count, once exposed — its
+///   exposure, each screen a `funnel` names that it shows (every one the tree holds, when it
+///   exposes the session), each `completes` flow it finishes with `success` — of which the
+///   store keeps the first of each. A change that is not stored counts nothing; rows outlive
+///   their session (an expired session stays counted). `GET /v1/admin/experiments/{experiment}`
+///   counts units from them (a `user` with several sessions is one unit), and
+///   `DELETE /v1/admin/experiment-units?unit=…` forgets a unit's rows.
 /// - **Live updates.** Every change of a session is an event of its change log, published
 ///   only once it is stored (`GET /v1/sessions/{id}/events`: at once, by long poll with
 ///   `wait=S`, or as server-sent events with `Accept: text/event-stream`); the state

@@ -80,7 +80,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/CreateSessionRequest/deepLink`.
             internal var deepLink: Swift.String?
-            /// The id of the person the session is for (1 to 256 bytes, else `422`): experiments by `user` assign it, so that one person gets one variant on every device (see **Experiments**). The server keeps it only as the hash's input.
+            /// The id of the person the session is for (1 to 256 bytes, else `422`): experiments by `user` assign it, so that one person gets one variant on every device (see **Experiments**). The server keeps it as the hash's input and in the experiment rows it counts by (`DELETE /v1/admin/experiment-units?unit=…` forgets them).
             ///
             /// - Remark: Generated from `#/components/schemas/CreateSessionRequest/user`.
             internal var user: Swift.String?
@@ -91,7 +91,7 @@ extension Components {
             ///   - sizeClass: The device's horizontal size class at start (default `regular`); see `POST …/size-class`.
             ///   - flags: The session's first flags (a returning user's `signedIn`): it starts in the flow the launch rules choose for them, at version 1, with no switch and no events.
             ///   - deepLink: A deep link (path, URL with the app's scheme, or `https` URL on one of its `hosts`) to build the first state with, as `POST .../deep-link` would: applied when its route is in the launch flow, kept as `pending` when its flow comes later in `launch`, `409` when earlier. The session still starts at version 1 with no events. No matching route is `404`, a failing step its own status; no session is created then.
-            ///   - user: The id of the person the session is for (1 to 256 bytes, else `422`): experiments by `user` assign it, so that one person gets one variant on every device (see **Experiments**). The server keeps it only as the hash's input.
+            ///   - user: The id of the person the session is for (1 to 256 bytes, else `422`): experiments by `user` assign it, so that one person gets one variant on every device (see **Experiments**). The server keeps it as the hash's input and in the experiment rows it counts by (`DELETE /v1/admin/experiment-units?unit=…` forgets them).
             internal init(
                 layout: Components.Schemas.CreateSessionRequest.LayoutPayload? = nil,
                 sizeClass: Components.Schemas.CreateSessionRequest.SizeClassPayload? = nil,
