@@ -90,6 +90,7 @@ enum ExperimentResultsDocument {
             writer.field("conversions", variant.conversions)
             writer.key("rate")
             optionalNumber(variant.rate, into: &writer)
+            interval("rateInterval", variant.rateInterval, into: &writer)
             if !screens.isEmpty {
                 writer.key("steps")
                 writer.beginArray()

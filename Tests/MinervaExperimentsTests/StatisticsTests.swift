@@ -55,6 +55,15 @@ import TestSupport
         #expect(SequentialInterval(estimate: 0.02, standardError: 0.008, units: 0) == nil)
     }
 
+    /// Wilson's interval, as statsmodels' `proportion_confint(method="wilson")` gives it.
+    @Test func aRatesIntervalIsWilsons() {
+        let interval = RateInterval.wilson(successes: 10, of: 100)
+        #expect(near(interval?.lowerBound, 0.05522913706067509, 1e-12) && near(interval?.upperBound, 0.17436566150491348, 1e-12))
+        #expect(RateInterval.wilson(successes: 0, of: 50)?.lowerBound == 0 && near(RateInterval.wilson(successes: 0, of: 50)?.upperBound, 0.07134759913335874, 1e-12))
+        #expect(RateInterval.wilson(successes: 50, of: 50)?.upperBound == 1 && near(RateInterval.wilson(successes: 50, of: 50)?.lowerBound, 0.9286524008666412, 1e-12))
+        #expect(RateInterval.wilson(successes: 0, of: 0) == nil)
+    }
+
     @Test func holmAdjustsInOrderAndKeepsTheOrder() {
         let adjusted = MultipleComparisons.holm([0.01, 0.04, 0.03, 0.005])
         #expect(zip(adjusted, [0.03, 0.06, 0.06, 0.02]).allSatisfy { near($0, $1, 1e-12) })

@@ -6,7 +6,7 @@ import math
 
 from scipy.stats import chisquare, norm
 from statsmodels.stats.multitest import multipletests
-from statsmodels.stats.proportion import confint_proportions_2indep, proportions_ztest
+from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint, proportions_ztest
 
 ALPHA = 0.05
 TUNING = 5000
@@ -32,6 +32,11 @@ def comparison(control, control_units, variant, variant_units):
         "sequentialInterval": [p1 - p0 - half_width, p1 - p0 + half_width],
         "sequentialPValue": sequential_p,
     }
+
+
+def rate_interval(conversions, units):
+    """A rate's 95% interval: Wilson's score interval."""
+    return list(proportion_confint(conversions, units, alpha=ALPHA, method="wilson"))
 
 
 def sequential(estimate, standard_error, units, alpha=ALPHA, tuning=TUNING):

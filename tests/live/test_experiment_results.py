@@ -7,7 +7,7 @@ import json
 import pytest
 from conftest import APPS, RunningServer
 from experiment_population import drive
-from experiment_reference import comparison, holm, sample_ratio, sequential
+from experiment_reference import comparison, holm, rate_interval, sample_ratio, sequential
 from postgres import PostgresCluster
 from test_experiments import coffee_experiments, expected_variant
 
@@ -75,6 +75,8 @@ def check_against_reference(document):
     for metric in document["metrics"]:
         control = metric["variants"][0]
         assert control["lift"] is None
+        for variant in metric["variants"]:
+            assert close(variant["rateInterval"], rate_interval(variant["conversions"], variant["units"]))
         for variant in metric["variants"][1:]:
             lift, reference = variant["lift"], comparison(control["conversions"], control["units"], variant["conversions"], variant["units"])
             for name, figure in reference.items():
@@ -157,7 +159,7 @@ def test_results_and_deletion_refuse_what_they_cannot_do(population_app):
         # Nothing counted yet: figures that cannot be computed are null.
         document = results(server, "short-onboarding")
         assert document["sampleRatio"] is None and all(variant["assigned"] == 0 for variant in document["variants"])
-        assert all(variant["lift"] is None and variant["rate"] is None for metric in document["metrics"] for variant in metric["variants"])
+        assert all(variant["lift"] is None and variant["rate"] is None and variant["rateInterval"] is None for metric in document["metrics"] for variant in metric["variants"])
         # A user id with characters a path could not hold is given percent-encoded.
         server.create_session(user="ada/lovelace@example.com")
         status, _, document = server.request("DELETE", "/v1/admin/experiment-units?unit=ada%2Flovelace%40example.com", token=ADMIN)

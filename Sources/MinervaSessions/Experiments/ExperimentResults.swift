@@ -40,6 +40,8 @@ public struct ExperimentResults: Sendable {
 
         /// conversions / units, or `nil` without a unit.
         public var rate: Double? { units > 0 ? Double(conversions) / Double(units) : nil }
+        /// The rate's interval at ``ExperimentResults/confidence`` (Wilson's), or `nil` without a unit.
+        public var rateInterval: ClosedRange<Double>? { RateInterval.wilson(successes: conversions, of: units, confidence: confidence) }
     }
 
     /// Exposed units and conversions by a time.
