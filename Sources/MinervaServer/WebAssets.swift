@@ -26,6 +26,7 @@ struct WebAssets: Sendable {
         "toast.js": (script, PackageResources.toast_js),
         "dom.js": (script, PackageResources.dom_js),
         "analytics.js": (script, PackageResources.analytics_js),
+        "experiments.js": (script, PackageResources.experiments_js),
         "samples.js": (script, PackageResources.samples_js),
         "flows.js": (script, PackageResources.flows_js),
         "analytics.css": ("text/css; charset=utf-8", PackageResources.analytics_css),

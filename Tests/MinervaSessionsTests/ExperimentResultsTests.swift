@@ -67,11 +67,11 @@ import Testing
 
     @Test func aFunnelCountsStepsReachedInOrder() {
         let rows = [
-            Self.row("s1", "control", [.exposed: 0, .shown("menu"): 10, .shown("drink"): 20, .shown("cart"): 30, .shown("done"): 40]),
+            Self.row("s1", "control", [.exposed: 0, .reached("menu"): 10, .reached("drink"): 20, .reached("cart"): 30, .reached("done"): 40]),
             // The drink before the menu: the menu only.
-            Self.row("s2", "control", [.exposed: 0, .shown("drink"): 5, .shown("menu"): 10, .shown("cart"): 30, .shown("done"): 40]),
+            Self.row("s2", "control", [.exposed: 0, .reached("drink"): 5, .reached("menu"): 10, .reached("cart"): 30, .reached("done"): 40]),
             // Shown in one block: at the same time counts.
-            Self.row("s3", "control", [.exposed: 0, .shown("menu"): 10, .shown("drink"): 10, .shown("cart"): 10]),
+            Self.row("s3", "control", [.exposed: 0, .reached("menu"): 10, .reached("drink"): 10, .reached("cart"): 10]),
         ]
         let funnel = Self.metric(ExperimentResults(Self.experiment, rows: rows, now: 100), "first order").variants[0]
         #expect(funnel.steps == [3, 2, 2, 1] && funnel.conversions == 1)
@@ -83,8 +83,8 @@ import Testing
             let variant = index % 2 == 0 ? "control" : "short"
             var facts: [ExperimentFact.Name: Int] = [.exposed: index]
             if index % (variant == "short" ? 5 : 7) == 0 { facts[.completed("onboarding")] = index + 10 }
-            if index % 3 == 0 { for screen in ["menu", "drink", "cart", "done"] { facts[.shown(screen)] = index + 20 } }
-            if index % (variant == "short" ? 4 : 6) == 1 { facts[.shown("orders")] = index + 30 }
+            if index % 3 == 0 { for screen in ["menu", "drink", "cart", "done"] { facts[.reached(screen)] = index + 20 } }
+            if index % (variant == "short" ? 4 : 6) == 1 { facts[.reached("orders")] = index + 30 }
             rows.append(Self.row("s\(index)", variant, facts))
         }
         let results = ExperimentResults(Self.experiment, rows: rows, now: 5_000)

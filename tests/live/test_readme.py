@@ -38,6 +38,7 @@ COMMAND_BLOCKS = {
     "cat > my-app.json": "test_your_own_app_is_written_checked_and_served_as_printed",
     ".build/release/minerva-server --check-app app.json": "test_the_app_reload_commands_run_as_written",
     ".build/release/minerva-server --check-app tests/live/apps/coffee.json": "test_the_experiment_commands_print_what_the_readme_shows",
+    "# 2,000 people (user ids person-00000": "test_the_experiment_results_print_what_the_readme_shows",
     "# server-sent events": "test_the_three_ways_to_follow_a_session_run_as_written",
     'ADMIN="Authorization: Bearer $MINERVA_ADMIN_TOKEN"': "test_the_analytics_reports_run_as_written",
     ".build/release/minerva-server --store postgres://": "test_the_database_role_and_the_instance_commands_run_as_written",
@@ -190,6 +191,22 @@ def test_the_experiment_commands_print_what_the_readme_shows():
         assert experiments["short-onboarding"] == {"variant": "short"} and set(experiments) == {"cart-pushed", "short-onboarding"}
         assert [entry["experiment"] for entry in assigned] == ["cart-pushed", "short-onboarding"]
         assert exposed == {"type": "exposed", "experiment": "cart-pushed", "variant": experiments["cart-pushed"]["variant"]}
+    finally:
+        assert server.stop() == 0, "".join(server.log)
+
+
+def test_the_experiment_results_print_what_the_readme_shows():
+    """The results commands of "Flow experiments", run as printed against a server of coffee.json
+    with an admin token: the seeded population and the hash make the same figures every time, so
+    the output is the text block after them, line for line."""
+    block = command_block("# 2,000 people (user ids person-00000")
+    printed = README.split(block, 1)[1].split("```text\n", 1)[1].split("```", 1)[0].splitlines()
+    server = RunningServer("--app", str(ROOT / "tests/live/apps/coffee.json"), "--rate-limit", "0", "--admin-token", "readme-admin")
+    try:
+        result = subprocess.run(["bash", "-euo", "pipefail", "-c", block], cwd=ROOT, capture_output=True, text=True,
+                                env={**os.environ, "MINERVA": server.url, "MINERVA_ADMIN_TOKEN": "readme-admin"}, timeout=120)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.splitlines() == printed
     finally:
         assert server.stop() == 0, "".join(server.log)
 

@@ -1,38 +1,20 @@
 // The Analytics view: the admin reports of /v1/admin/analytics/ over every session — a funnel
-// chart and the screens table, both drawn as SVG. It asks for the admin token once (kept for
-// this tab only, in sessionStorage) and sends it only in the Authorization header.
+// chart and the screens table, both drawn as SVG — and the app's experiments (experiments.js).
+// It asks for the admin token once (kept for this tab only, in sessionStorage) and sends it only
+// in the Authorization header.
 
-import { $, h } from "./dom.js";
+import { loadAdmin } from "./api.js";
+import { $, h, svg } from "./dom.js";
+import { experimentsPanel } from "./experiments.js";
 
-const SVG_NS = "http://www.w3.org/2000/svg";
 const TOKEN_KEY = "minerva.adminToken";
 const EXIT_COLORS = {
   pop: "var(--blue)", dismiss: "var(--purple)", finish: "var(--green)", deepLink: "var(--teal)",
   setRoot: "#5b8def", ancestorRemoved: "#a0a6b6", expired: "var(--orange)", deleted: "var(--red)", active: "#c9cdd8",
 };
 
-/** `svg("rect", {x: 1})`: an SVG element with attributes and children. */
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
-  for (const child of children.flat()) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  return node;
-}
-
 /** A report, or throws `{status, message}`. */
-async function report(name, query, token) {
-  let response;
-  try {
-    response = await fetch(`/v1/admin/analytics/${name}${query}`, {
-      headers: { Accept: "application/json", Authorization: `Bearer ${token}` }, cache: "no-store",
-    });
-  } catch {
-    throw { status: 0, message: "The server cannot be reached." };
-  }
-  const document = await response.json().catch(() => null);
-  if (!response.ok) throw { status: response.status, message: document?.error?.message ?? response.statusText };
-  return document;
-}
+const report = (name, query, token) => loadAdmin(`/v1/admin/analytics/${name}${query}`, token);
 
 /** The funnel as horizontal bars, one per step, with the share of the first step and, between
  *  steps, how many stopped and how (most common ways first). */
@@ -127,6 +109,7 @@ export function startAnalytics(app) {
       h("input", { name: "steps", value: defaultSteps(app), spellcheck: "false", "data-testid": "analytics-steps" })),
     h("label", {}, h("span", {}, "within"), h("input", { name: "within", value: "30m", size: 5, "data-testid": "analytics-within" })),
     h("button", { type: "submit", class: "btn" }, "Update"));
+  const experiments = experimentsPanel(app);
   const funnelHolder = h("div", { class: "analytics-chart" });
   const tableHolder = h("div", { class: "analytics-table-wrap" });
   const view = h("section", { class: "analytics", "data-testid": "analytics-view", "aria-label": "Analytics", hidden: true },
@@ -136,7 +119,8 @@ export function startAnalytics(app) {
     message, tokenForm,
     h("div", { class: "analytics-body", "data-testid": "analytics-body", hidden: true },
       h("section", { class: "panel" }, h("header", { class: "panel-head" }, h("h2", {}, "Funnel")), h("div", { class: "panel-body" }, stepsForm, funnelHolder)),
-      h("section", { class: "panel" }, h("header", { class: "panel-head" }, h("h2", {}, "Screens")), h("div", { class: "panel-body" }, tableHolder))));
+      h("section", { class: "panel" }, h("header", { class: "panel-head" }, h("h2", {}, "Screens")), h("div", { class: "panel-body" }, tableHolder)),
+      experiments?.panel));
   document.body.append(view);
 
   let token = sessionStorage.getItem(TOKEN_KEY);
@@ -155,7 +139,7 @@ export function startAnalytics(app) {
     const within = $('[data-testid="analytics-within"]', stepsForm).value.trim();
     const query = `?steps=${encodeURIComponent(steps)}${within ? `&within=${encodeURIComponent(within)}` : ""}`;
     try {
-      const [funnel, screens] = await Promise.all([report("funnel", query, token), report("screens", "", token)]);
+      const [funnel, screens] = await Promise.all([report("funnel", query, token), report("screens", "", token), experiments?.refresh(token)]);
       show("");
       tokenForm.hidden = true;
       funnelHolder.replaceChildren(funnelChart(funnel));

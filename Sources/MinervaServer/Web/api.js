@@ -154,3 +154,16 @@ export async function restore(session, version, current) {
   const headers = { "If-Match": `"${current}"`, "Idempotency-Key": idempotencyKey() };
   return (await request("POST", sessionPath(session, "/restore"), { body: { version }, session, headers })).document;
 }
+
+/** A document of an admin path (`/v1/admin/…`) with the admin token, or throws `{status, message}`. */
+export async function loadAdmin(path, token) {
+  let response;
+  try {
+    response = await fetch(path, { headers: { Accept: "application/json", Authorization: `Bearer ${token}` }, cache: "no-store" });
+  } catch {
+    throw { status: 0, message: "The server cannot be reached." };
+  }
+  const document = await response.json().catch(() => null);
+  if (!response.ok) throw { status: response.status, message: document?.error?.message ?? response.statusText };
+  return document;
+}

@@ -30,6 +30,14 @@ export function append(node, children) {
   return node;
 }
 
+/** `svg("rect", {x: 1})`: an SVG element with attributes and children. */
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  for (const child of children.flat()) node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  return node;
+}
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 const ICONS = {
   chevronLeft: "M15 5l-7 7 7 7",

@@ -26,9 +26,10 @@ enum ExperimentFacts {
     }
 
     /// The facts of one block, for each experiment the session is exposed to by its end (and
-    /// that has no winner yet): its exposure, when the block exposed it; each screen a funnel
-    /// names that the block shows (all of them the tree holds, when the block exposed it); each
-    /// flow a metric names that the block finished with `success`. Stores keep the first of each.
+    /// that has no winner yet): its exposure, when the block exposed it; the screen a funnel names
+    /// that the block made the focus (the focus's, when the block exposed it: a tab's root is in
+    /// the tree before anyone looks at it); each flow a metric names that the block finished with
+    /// `success`. Stores keep the first of each.
     /// - Parameters:
     ///   - old: the state before the block; `nil` for a session being made.
     ///   - app: the app as written: the experiments' metrics.
@@ -47,12 +48,8 @@ enum ExperimentFacts {
             for metric in experiment.metrics {
                 switch metric.goal {
                 case .funnel(let screens):
-                    if exposing {
-                        for node in new.tree.nodes.values where screens.contains(node.screen) { names.insert(.shown(node.screen)) }
-                    }
-                    for event in block {
-                        guard case .navigation(.added(let added)) = event.change, screens.contains(added.screen) else { continue }
-                        names.insert(.shown(added.screen))
+                    if exposing || old?.focus != new.focus, let screen = new.tree.nodes[new.focus]?.screen, screens.contains(screen) {
+                        names.insert(.reached(screen))
                     }
                 case .completes(let flow):
                     if let old, completes(flow, in: block, from: old, to: new) { names.insert(.completed(flow)) }

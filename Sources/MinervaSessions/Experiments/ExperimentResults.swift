@@ -226,7 +226,7 @@ private struct CountedUnit {
         case .funnel(let screens):
             var previous = Int.min
             for (index, screen) in screens.enumerated() {
-                guard let at = facts[.shown(screen)], at >= previous else { return (index, nil) }
+                guard let at = facts[.reached(screen)], at >= previous else { return (index, nil) }
                 previous = at
             }
             return (screens.count, previous)

@@ -28,9 +28,9 @@ public struct ExperimentUnitRecord: Sendable, Hashable {
 }
 
 /// Something a session did that its experiments count, kept once (the first time): it was
-/// exposed, it showed a screen a funnel names, it completed a flow a metric names.
+/// exposed, it reached a screen a funnel names, it completed a flow a metric names.
 public struct ExperimentFact: Sendable, Hashable {
-    /// What happened, as stores keep it: `exposed`, `shown:<screen>` or `completed:<screen or flow>`.
+    /// What happened, as stores keep it: `exposed`, `reached:<screen>` or `completed:<screen or flow>`.
     public struct Name: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
         public let rawValue: String
         public var description: String { rawValue }
@@ -43,9 +43,9 @@ public struct ExperimentFact: Sendable, Hashable {
         /// The session was exposed: it reached a part of the app where the variants differ.
         public static let exposed = Name(rawValue: "exposed")
 
-        /// It showed a node of `screen`.
-        public static func shown(_ screen: String) -> Name {
-            Name(rawValue: "shown:" + screen)
+        /// A node of `screen` became its focus: the screen the user looks at.
+        public static func reached(_ screen: String) -> Name {
+            Name(rawValue: "reached:" + screen)
         }
 
         /// It finished a flow of `screen`, or the launch flow of that name, with `success`.

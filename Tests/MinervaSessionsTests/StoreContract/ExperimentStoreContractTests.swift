@@ -51,18 +51,18 @@ import Testing
             try store.commit([
                 Self.carrying(
                     Records.change("s_a", after: 0, events: 1...1),
-                    facts: [Self.fact(.shown("menu"), at: 2_000), Self.fact(.exposed, at: 2_000), Self.fact(.exposed, at: 2_000, "cart")])
+                    facts: [Self.fact(.reached("menu"), at: 2_000), Self.fact(.exposed, at: 2_000), Self.fact(.exposed, at: 2_000, "cart")])
             ]) == [.committed])
-        #expect(try store.commit([Self.carrying(Records.change("s_a", after: 1, events: 2...2), facts: [Self.fact(.shown("menu"), at: 3_000)])]) == [.committed])
+        #expect(try store.commit([Self.carrying(Records.change("s_a", after: 1, events: 2...2), facts: [Self.fact(.reached("menu"), at: 3_000)])]) == [.committed])
         // Nothing of a conflicting write is kept, and the other writes of its group are.
         let group = try store.commit([
             Self.carrying(Records.change("s_a", after: 0, events: 1...1), facts: [Self.fact(.completed("onboarding"), at: 4_000)]),
-            Self.carrying(Records.change("s_b", after: 0, events: 1...1), facts: [Self.fact(.exposed, at: 4_000), Self.fact(.shown("menu"), at: 4_000)]),
+            Self.carrying(Records.change("s_b", after: 0, events: 1...1), facts: [Self.fact(.exposed, at: 4_000), Self.fact(.reached("menu"), at: 4_000)]),
         ])
         #expect(group == [.conflict, .committed])
         rows = try Self.rows(store)
-        #expect(rows["s_a"]?.facts == [.exposed: 1_000, .shown("menu"): 2_000])
-        #expect(rows["s_b"]?.facts == [.exposed: 4_000, .shown("menu"): 4_000])
+        #expect(rows["s_a"]?.facts == [.exposed: 1_000, .reached("menu"): 2_000])
+        #expect(rows["s_b"]?.facts == [.exposed: 4_000, .reached("menu"): 4_000])
         #expect(try store.experimentUnits(of: "cart", seed: "cart").isEmpty)
     }
 
@@ -87,7 +87,7 @@ import Testing
         #expect(try Self.rows(store, "cart", seed: "cart").keys.sorted() == ["s_a"])
         #expect(try store.deleteExperimentUnits(of: "ada") == 0)
         // The session keeps running, its facts no longer kept.
-        #expect(try store.commit([Self.carrying(Records.change("s_a", after: 0, events: 1...1), facts: [Self.fact(.shown("menu"), at: 2_000)])]) == [.committed])
+        #expect(try store.commit([Self.carrying(Records.change("s_a", after: 0, events: 1...1), facts: [Self.fact(.reached("menu"), at: 2_000)])]) == [.committed])
         #expect(try Self.rows(store)["s_a"] == nil)
     }
 }

@@ -30,7 +30,7 @@ extension AppDescription {
         public struct Metric: Sendable, Equatable {
             /// What converts a unit.
             public enum Goal: Sendable, Equatable {
-                /// Reaching the screens in this order (each shown after the one before it).
+                /// Bringing the screens into focus in this order (each, the first time, no earlier than the one before it).
                 case funnel([String])
                 /// A `finish` with `success` of a node of this screen (the flow it starts), or
                 /// of the root of this launch flow.
