@@ -4,7 +4,10 @@ population on the coffee app, whose short onboarding converts better by construc
 lift that was built in; an A/A experiment in the same population flags nothing."""
 import json
 
+import closed_contract
+import jsonschema
 import pytest
+import yaml
 from conftest import APPS, RunningServer
 from experiment_population import drive
 from experiment_reference import comparison, holm, rate_interval, sample_ratio, sequential
@@ -49,9 +52,20 @@ def population_app(tmp_path_factory):
     return path
 
 
+CLOSED = closed_contract.closed(yaml.safe_load(closed_contract.SPEC.read_text()))
+
+
+def fits(document, schema):
+    """Whether an answer fits the contract's schema as a closed world (closed_contract.py)."""
+    errors = [error.message for error in jsonschema.Draft202012Validator({**CLOSED, "$ref": closed_contract.REF + schema}).iter_errors(document)]
+    assert not errors, errors
+    return True
+
+
 def results(server, key):
     status, _, document = server.request("GET", f"/v1/admin/experiments/{key}", token=ADMIN)
     assert status == 200, document
+    assert fits(document, "ExperimentResults")
     return document
 
 
@@ -135,7 +149,7 @@ def test_a_seeded_population_on_two_instances_finds_the_lift_built_in(population
 
         # Forgetting one person: counted no more, on either instance.
         status, _, deleted = instances[0].request("DELETE", "/v1/admin/experiment-units?unit=person-00000", token=ADMIN)
-        assert status == 200 and deleted == {"unit": "person-00000", "deleted": 1}
+        assert status == 200 and deleted == {"unit": "person-00000", "deleted": 1} and fits(deleted, "ExperimentUnitsDeleted")
         after = results(instances[1], "short-onboarding")
         assert sum(variant["assigned"] for variant in after["variants"]) == PEOPLE - 1
     finally:

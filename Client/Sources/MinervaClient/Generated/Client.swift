@@ -231,8 +231,9 @@ import HTTPTypes
 ///   **Counted exactly**: the change that makes a session writes, in its own transaction, a
 ///   row per experiment it was assigned (its unit's id, the seed, the variant); each later
 ///   change writes what it did that the experiment's `metrics` count, once exposed — its
-///   exposure, each screen a `funnel` names that it shows (every one the tree holds, when it
-///   exposes the session), each `completes` flow it finishes with `success` — of which the
+///   exposure, each screen a `funnel` names that it brings into focus (the screen the user
+///   looks at; the focus's when it exposes the session: a tab's root is in the tree before
+///   anyone looks at it), each `completes` flow it finishes with `success` — of which the
 ///   store keeps the first of each. A change that is not stored counts nothing; rows outlive
 ///   their session (an expired session stays counted). `GET /v1/admin/experiments/{experiment}`
 ///   counts units from them (a `user` with several sessions is one unit), and
