@@ -9,6 +9,7 @@
 #   Benchmarks/hot-path.sh                    # every store: about 6 minutes after the build
 #   STORES="memory sqlite" Benchmarks/hot-path.sh
 #   MODEL_APP=experiment Benchmarks/hot-path.sh   # the session in an experiment (never exposed)
+#   MODEL_APP=experiment-counted Benchmarks/hot-path.sh   # exposed, and counted by a funnel of what it pushes
 #
 # Instructions per request = (total at N2 − total at N1) / (requests between), so start-up, the
 # session's creation and warm-up cancel out; deterministic hashing makes runs repeatable.

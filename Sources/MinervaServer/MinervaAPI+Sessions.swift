@@ -7,7 +7,7 @@ import MinervaSessions
 
 extension MinervaAPI {
     /// The members of a `POST /v1/sessions` body.
-    static let creationKeys: JSONKeys = ["layout", "deepLink", "flags", "sizeClass", "user"]
+    static let creationKeys: JSONKeys = ["layout", "deepLink", "flags", "sizeClass", "user", "variants"]
 
     /// The longest `user` id a session is made for, in bytes.
     static let maxUserBytes = 256
@@ -17,13 +17,15 @@ extension MinervaAPI {
     /// With `Idempotency-Key`, a retry with the same key and body answers the same session.
     func createSession(_ request: HTTPRequest, _ exchange: Exchange) throws(APIError) -> HTTPReply {
         let key = try IdempotencyKey.parse(request)
-        let (layoutText, deepLink, flags, sizeClassText, user) = try readBody(request.body, required: false, keys: Self.creationKeys) {
+        let (layoutText, deepLink, flags, sizeClassText, user, variants) = try readBody(request.body, required: false, keys: Self.creationKeys) {
             body throws(JSONReadError) in
             (
                 try body.optionalString("layout"), try body.optionalString("deepLink"), try body.optionalStrings("flags") ?? [],
-                try body.optionalString("sizeClass"), try body.optionalString("user")
+                try body.optionalString("sizeClass"), try body.optionalString("user"), try body.optionalStringsByName("variants") ?? [:]
             )
         }
+        // Forcing a variant is for QA and support: with the admin token only.
+        if !variants.isEmpty { try requireAdmin(request) }
         if let user, user.isEmpty || user.utf8.count > Self.maxUserBytes {
             throw .unprocessable("field 'user' must be 1 to \(Self.maxUserBytes) bytes: the id of the person the session is for")
         }
@@ -40,7 +42,8 @@ extension MinervaAPI {
                 "this app declares flows, whose roots say whether a session is split; leave 'layout' out (flows: \(app.flowOrder.joined(separator: ", ")))")
         }
         let deferred = exchange.deferred(fallback: Exchange.shuttingDownDuringWrite)
-        let outcome = core.create(layout: layout, deepLink: deepLink, flags: flags, sizeClass: sizeClass, user: user, key: key) { created in
+        let outcome = core.create(layout: layout, deepLink: deepLink, flags: flags, sizeClass: sizeClass, user: user, variants: variants, key: key) {
+            created in
             let document = StateDocument.answer(sessionID: created.id, state: created.state, token: created.token)
             return StoredAnswer(Self.json(201, document, headers: [Self.etag(1), ("Location", "/v1/sessions/\(created.id)")]))
         } completion: { outcome in

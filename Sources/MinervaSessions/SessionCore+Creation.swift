@@ -25,12 +25,15 @@ extension SessionCore {
     ///   - flags: the session's first flags (a returning user's `signedIn`).
     ///   - user: the id of the person the session is for, which experiments by `user` assign
     ///     (one variant on every device).
+    ///   - variants: variants to run instead of drawing them, by experiment (QA, support): the
+    ///     session is not counted in those experiments.
     ///   - key: the request's `Idempotency-Key`, if any.
     ///   - answer: builds the answer from the new session.
     ///   - completion: called with the outcome when it is not known at once.
     /// - Returns: the outcome when it is known at once; `completion` is then not called.
     public func create(
-        layout: Layout, deepLink: String?, flags: [String] = [], sizeClass: SizeClass = .regular, user: String? = nil, key: IdempotencyKey?,
+        layout: Layout, deepLink: String?, flags: [String] = [], sizeClass: SizeClass = .regular, user: String? = nil,
+        variants: [String: String] = [:], key: IdempotencyKey?,
         answer: @escaping @Sendable (CreatedSession) -> StoredAnswer,
         completion: @escaping CreationCompletion
     ) -> Result<StoredAnswer, SessionError>? {
@@ -50,13 +53,30 @@ extension SessionCore {
                 }
             }
             return try make(
-                layout: layout, deepLink: deepLink, flags: flags, sizeClass: sizeClass, user: user, key: key, now: now, answer: answer,
-                completion: completion)
+                layout: layout, deepLink: deepLink, flags: flags, sizeClass: sizeClass, user: user, variants: variants, key: key, now: now,
+                answer: answer, completion: completion)
         } catch {
             if let key, began {
                 for waiting in creations.finish(key, entry: nil, now: now) { waiting(.failure(error)) }
             }
             return .failure(error)
+        }
+    }
+
+    /// Refuses variants to force that the app does not have: an experiment it does not declare,
+    /// one with a declared winner (everyone runs that), or a variant the experiment does not have.
+    private static func check(forced: [String: String], in app: AppDescription) throws(SessionError) {
+        for (key, variant) in forced.sorted(by: { $0.key < $1.key }) {
+            guard let experiment = app.experiment(key) else {
+                let keys = app.experiments.map { "'\($0.key)'" }
+                throw .invalid("'variants' names experiment '\(key)', which the app does not declare; it declares " + (keys.isEmpty ? "none" : keys.joined(separator: ", ")))
+            }
+            if let winner = experiment.winner {
+                throw .invalid("experiment '\(key)' is concluded: every session runs its winner '\(winner)'")
+            }
+            guard experiment.variant(named: variant) != nil else {
+                throw .invalid("experiment '\(key)' has no variant '\(variant)'; it has \(experiment.variants.map { "'\($0.name)'" }.joined(separator: ", "))")
+            }
         }
     }
 
@@ -82,15 +102,18 @@ extension SessionCore {
     }
 
     private func make(
-        layout: Layout, deepLink: String?, flags: [String], sizeClass: SizeClass, user: String?, key: IdempotencyKey?, now: Double,
+        layout: Layout, deepLink: String?, flags: [String], sizeClass: SizeClass, user: String?, variants: [String: String], key: IdempotencyKey?,
+        now: Double,
         answer: @Sendable (CreatedSession) -> StoredAnswer,
         completion: @escaping CreationCompletion
     ) throws(SessionError) -> Result<StoredAnswer, SessionError>? {
         let id = "s_" + Token.random(bytes: 16)
         let served = currentApp
+        try Self.check(forced: variants, in: served.app)
         let (app, appVersion) =
             served.app.experiments.isEmpty
-            ? (served.app, served.version) : served.running(ExperimentDraw.choices(in: served.app, session: id, user: user, at: Int(now * 1000)))
+            ? (served.app, served.version)
+            : served.running(ExperimentDraw.choices(in: served.app, session: id, user: user, at: Int(now * 1000), forced: variants))
         if let deepLink, app.route(for: deepLink) == nil {
             throw .notFound(app.unmatchedLinkMessage(deepLink))
         }
@@ -121,7 +144,7 @@ extension SessionCore {
         var write = state.creationWrite(id: session.id, tokenHash: session.tokenHash, now: now, asValues: writesValues)
         write.creationKeysExpireBefore = now - configuration.idempotencyLifetime
         (write.experimentUnits, write.experimentFacts) = ExperimentFacts.creation(
-            of: state, session: id, user: user, in: served.app, at: Int(now * 1000))
+            of: state, session: id, user: user, in: served.app, forced: Set(variants.keys), at: Int(now * 1000))
         if let entry {
             do {
                 write.creation = try CreationSealing.seal(entry.record)

@@ -17,9 +17,11 @@ struct CoreHarness {
     }
 
     /// Creates a session and returns it with its token.
-    func create(layout: Layout = .stack, flags: [String] = [], user: String? = nil) throws -> (session: LiveSession, token: String) {
+    func create(layout: Layout = .stack, flags: [String] = [], user: String? = nil, variants: [String: String] = [:]) throws -> (session: LiveSession, token: String) {
         let answer = try wait { completion in
-            core.create(layout: layout, deepLink: nil, flags: flags, user: user, key: nil, answer: { StoredAnswer(status: 201, headers: [], body: Array("\($0.token):\($0.id)".utf8)) }, completion: completion)
+            core.create(
+                layout: layout, deepLink: nil, flags: flags, user: user, variants: variants, key: nil,
+                answer: { StoredAnswer(status: 201, headers: [], body: Array("\($0.token):\($0.id)".utf8)) }, completion: completion)
         }.get()
         let text = String(decoding: answer.body, as: UTF8.self).split(separator: ":")
         let token = String(text[0])

@@ -59,4 +59,30 @@ import Testing
         #expect(try harness.core.deleteExperimentUnits(of: "ada") == 2)
         #expect(try #require(try harness.core.experimentResults("short-onboarding")).variants.allSatisfy { $0.assigned == 0 })
     }
+
+    @Test func aForcedVariantRunsThatVariantAndCountsNoOne() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("minerva-forced-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let store = try SQLiteSessionStorage(path: path)
+        let harness = try CoreHarness(app: Self.coffee, storage: store)
+        // Whatever the hash gives each user, QA gets the variant it asks for, and the app of it.
+        for (user, variant) in [("ada", "short"), ("ada", "control"), ("grace", "short"), ("grace", "control")] {
+            let (session, _) = try harness.create(user: user, variants: ["short-onboarding": variant])
+            let state = try harness.state(of: session)
+            #expect(state.experiments["short-onboarding"]?.variant == variant && state.experiments["short-onboarding"]?.exposedAt != nil)
+            #expect((state.tree.app.screens["notifications"] == nil) == (variant == "short"))
+            // The other experiment is drawn as usual, and counted.
+            #expect(state.experiments["cart-pushed"] != nil)
+        }
+        #expect(try store.experimentUnits(of: "short-onboarding", seed: "short-onboarding").isEmpty)
+        #expect(try store.experimentUnits(of: "cart-pushed", seed: "cart-pushed").count == 4)
+        // What the app does not have is refused, naming what it has.
+        for (variants, message) in [
+            (["short-onboardng": "short"], "which the app does not declare; it declares 'cart-pushed', 'short-onboarding'"),
+            (["short-onboarding": "shorter"], "has no variant 'shorter'; it has 'control', 'short'"),
+        ] {
+            let error = #expect(throws: SessionError.self, "\(variants)") { try harness.create(user: "ada", variants: variants) }
+            #expect(error?.category == .invalid && error?.description.contains(message) == true, "\(String(describing: error))")
+        }
+    }
 }

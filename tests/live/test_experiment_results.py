@@ -174,6 +174,17 @@ def test_results_and_deletion_refuse_what_they_cannot_do(population_app):
         document = results(server, "short-onboarding")
         assert document["sampleRatio"] is None and all(variant["assigned"] == 0 for variant in document["variants"])
         assert all(variant["lift"] is None and variant["rate"] is None and variant["rateInterval"] is None for metric in document["metrics"] for variant in metric["variants"])
+        # A forced variant: with the admin token only, of what the app has; not counted.
+        body = {"user": "ada", "variants": {"short-onboarding": "short"}}
+        assert server.request("POST", "/v1/sessions", body)[0] == 401
+        for variants in ({"short-onboardng": "short"}, {"short-onboarding": "shorter"}):
+            status, _, document = server.request("POST", "/v1/sessions", {**body, "variants": variants}, token=ADMIN)
+            assert status == 422 and "it declares" in document["error"]["message"] or "it has" in document["error"]["message"], document
+        assert server.request("POST", "/v1/sessions", {**body, "variants": {"short-onboarding": 2}}, token=ADMIN)[0] == 400
+        for variant in ("short", "control"):
+            status, _, forced = server.request("POST", "/v1/sessions", {**body, "variants": {"short-onboarding": variant}}, token=ADMIN)
+            assert status == 201 and forced["experiments"]["short-onboarding"]["variant"] == variant
+        assert all(variant["assigned"] == 0 for variant in results(server, "short-onboarding")["variants"])
         # A user id with characters a path could not hold is given percent-encoded.
         server.create_session(user="ada/lovelace@example.com")
         status, _, document = server.request("DELETE", "/v1/admin/experiment-units?unit=ada%2Flovelace%40example.com", token=ADMIN)

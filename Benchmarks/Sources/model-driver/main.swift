@@ -58,8 +58,14 @@ func consume<T>(_ value: T) {
 func makeHTTPAPI(store: String?) -> MinervaAPI {
     var configuration = ServerConfiguration(sessions: SessionConfiguration(rateLimit: 0))
     configuration.sessions.analyticsLinger = .seconds(3600)
-    // MODEL_APP=experiment: every session in an experiment (Benchmarks/hot-path.sh's second table).
-    let app: AppDescription = ProcessInfo.processInfo.environment["MODEL_APP"] == "experiment" ? .tabsInExperiment : .tabs
+    // MODEL_APP=experiment: every session in an experiment, never exposed; experiment-counted:
+    // exposed by its first push, and counted by a funnel of the pushed screen.
+    let app: AppDescription =
+        switch ProcessInfo.processInfo.environment["MODEL_APP"] {
+        case "experiment": .tabsInExperiment
+        case "experiment-counted": .tabsCountedInExperiment
+        default: .tabs
+        }
     return makeAPI(app: app, configuration: configuration, storage: modelStore(store))
 }
 

@@ -53,6 +53,18 @@ extension JSONObjectReader {
         return strings
     }
 
+    /// An optional object whose members are all strings (names by name), `nil` when absent or `null`.
+    /// - Throws: ``JSONReadError`` when present and not such an object.
+    public func optionalStringsByName(_ key: String) throws(JSONReadError) -> [String: String]? {
+        guard let members = try optionalObject(key) else { return nil }
+        var strings: [String: String] = [:]
+        for (name, member) in members {
+            guard case .string(let text) = member else { throw .wrongType([.key(key), .key(name)], expected: "a string", found: member) }
+            strings[name] = text
+        }
+        return strings
+    }
+
     // MARK: - Nested objects
 
     /// Reads a required nested object with a reader of its own.

@@ -14,13 +14,24 @@ enum ExperimentDraw {
     ///   - session: the new session's id.
     ///   - user: the user id its client gave, if any (experiments by `user` skip a session without).
     ///   - time: milliseconds since 1970.
-    static func choices(in app: AppDescription, session: String, user: String?, at time: Int) -> [AppDescription.Choice] {
+    ///   - forced: variants chosen by key instead of drawn (checked by the caller: experiments
+    ///     without a winner, variants they have), whatever the allocation says; an experiment
+    ///     whose namespace share excludes a forced one's is not drawn.
+    static func choices(
+        in app: AppDescription, session: String, user: String?, at time: Int, forced: [String: String] = [:]
+    ) -> [AppDescription.Choice] {
         var choices: [AppDescription.Choice] = []
+        let excluding = forced.keys.compactMap { app.experiment($0)?.namespace }
         for experiment in app.experiments {
             if let winner = experiment.winner {
                 choices.append(AppDescription.Choice(experiment: experiment.key, variant: winner, counted: false))
                 continue
             }
+            if let variant = forced[experiment.key] {
+                choices.append(AppDescription.Choice(experiment: experiment.key, variant: variant))
+                continue
+            }
+            if let namespace = experiment.namespace, excluding.contains(where: { !$0.overlaps(namespace) }) { continue }
             guard experiment.assigns(at: time), let unit = experiment.unit == .user ? user : session else { continue }
             if let namespace = experiment.namespace {
                 let position = ExperimentHash.namespacePosition(namespace: namespace.name, unit: unit)

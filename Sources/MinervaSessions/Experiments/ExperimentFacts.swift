@@ -6,18 +6,19 @@ import MinervaModel
 /// and after it are at hand and written in the block's own transaction, so that the counts are
 /// exactly what was committed.
 enum ExperimentFacts {
-    /// A new session's rows: one per experiment it was assigned, and the facts of those it is
-    /// exposed to at once.
+    /// A new session's rows: one per experiment it was assigned (not those whose variant was
+    /// forced: they count no one), and the facts of those it is exposed to at once.
     /// - Parameters:
     ///   - app: the app as written, whose experiments drew the session.
     ///   - user: the user id the session was made for, if any.
+    ///   - forced: the experiments whose variant was forced.
     ///   - at: when it was made, in milliseconds since 1970.
     static func creation(
-        of state: SessionState, session: String, user: String?, in app: AppDescription, at: Int
+        of state: SessionState, session: String, user: String?, in app: AppDescription, forced: Set<String>, at: Int
     ) -> (units: [ExperimentUnitRecord], facts: [ExperimentFact]) {
         guard !state.experiments.isEmpty else { return ([], []) }
         let units = state.experiments.keys.sorted().compactMap { key -> ExperimentUnitRecord? in
-            guard let experiment = app.experiment(key), let membership = state.experiments[key],
+            guard !forced.contains(key), let experiment = app.experiment(key), let membership = state.experiments[key],
                 let unit = experiment.unit == .user ? user : session
             else { return nil }
             return ExperimentUnitRecord(session: session, experiment: key, seed: experiment.seed, unit: unit, variant: membership.variant, assigned: at)

@@ -237,7 +237,9 @@ import HTTPTypes
 ///   store keeps the first of each. A change that is not stored counts nothing; rows outlive
 ///   their session (an expired session stays counted). `GET /v1/admin/experiments/{experiment}`
 ///   counts units from them (a `user` with several sessions is one unit), and
-///   `DELETE /v1/admin/experiment-units?unit=…` forgets a unit's rows.
+///   `DELETE /v1/admin/experiment-units?unit=…` forgets a unit's rows. QA and support make a
+///   session in the variant they need with `POST /v1/sessions {"variants": {key: variant}}`
+///   and the admin token: it runs that variant and is not counted in that experiment.
 /// - **Live updates.** Every change of a session is an event of its change log, published
 ///   only once it is stored (`GET /v1/sessions/{id}/events`: at once, by long poll with
 ///   `wait=S`, or as server-sent events with `Accept: text/event-stream`); the state
@@ -1174,11 +1176,13 @@ internal struct Client: APIProtocol {
     /// the route's chain is built at once (as `POST .../deep-link`), still at version 1
     /// with no events. The answer is the only one that carries the bearer `token`.
     ///
-    /// Checks after the body's types (`400`), in this order: a `deepLink` that no route
-    /// matches (`404`), `layout` (`422`), a tabs app with `split` (`422`), then the
-    /// `deepLink`'s steps: a failing step answers its own status (`404`, `422`, `409`),
-    /// and a chain that would make more than `--max-nodes` nodes is `409`; no session is
-    /// created then. `503`: the server holds its limit of live sessions.
+    /// Checks after the body's types (`400`), in this order: `user` (`422`), `variants`
+    /// without the admin token (`401`), a `deepLink` that no route matches (`404`),
+    /// `layout` (`422`), a tabs app with `split` (`422`), `variants` the app does not have
+    /// (`422`), then the `deepLink`'s steps: a failing step answers its own status (`404`,
+    /// `422`, `409`), and a chain that would make more than `--max-nodes` nodes is `409`;
+    /// no session is created then. `503`: the server holds its limit of live sessions.
+    /// No token is needed, but for `variants`: the admin token (`Authorization: Bearer`).
     ///
     ///
     /// - Remark: HTTP `POST /v1/sessions`.
@@ -1305,6 +1309,43 @@ internal struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .badRequest(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 401:
+                    let headers: Operations.CreateSession.Output.Unauthorized.Headers = .init(
+                        xRequestID: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "X-Request-ID",
+                            as: Components.Headers.RequestID.self
+                        ),
+                        wwwAuthenticate: try converter.getRequiredHeaderFieldAsURI(
+                            in: response.headerFields,
+                            name: "WWW-Authenticate",
+                            as: Components.Headers.WWWAuthenticate.self
+                        )
+                    )
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Operations.CreateSession.Output.Unauthorized.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.ErrorDocument.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .json(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unauthorized(.init(
                         headers: headers,
                         body: body
                     ))

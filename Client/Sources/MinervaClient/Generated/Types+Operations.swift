@@ -869,11 +869,13 @@ internal enum Operations {
     /// the route's chain is built at once (as `POST .../deep-link`), still at version 1
     /// with no events. The answer is the only one that carries the bearer `token`.
     ///
-    /// Checks after the body's types (`400`), in this order: a `deepLink` that no route
-    /// matches (`404`), `layout` (`422`), a tabs app with `split` (`422`), then the
-    /// `deepLink`'s steps: a failing step answers its own status (`404`, `422`, `409`),
-    /// and a chain that would make more than `--max-nodes` nodes is `409`; no session is
-    /// created then. `503`: the server holds its limit of live sessions.
+    /// Checks after the body's types (`400`), in this order: `user` (`422`), `variants`
+    /// without the admin token (`401`), a `deepLink` that no route matches (`404`),
+    /// `layout` (`422`), a tabs app with `split` (`422`), `variants` the app does not have
+    /// (`422`), then the `deepLink`'s steps: a failing step answers its own status (`404`,
+    /// `422`, `409`), and a chain that would make more than `--max-nodes` nodes is `409`;
+    /// no session is created then. `503`: the server holds its limit of live sessions.
+    /// No token is needed, but for `variants`: the admin token (`Authorization: Bearer`).
     ///
     ///
     /// - Remark: HTTP `POST /v1/sessions`.
@@ -1102,6 +1104,91 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct Unauthorized: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/sessions/POST/responses/401/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/POST/responses/401/headers/X-Request-ID`.
+                    internal var xRequestID: Components.Headers.RequestID
+                    /// - Remark: Generated from `#/components/headers/WWWAuthenticate`.
+                    internal enum WWWAuthenticate: String, Codable, Hashable, Sendable, CaseIterable {
+                        case bearer = "Bearer"
+                    }
+                    /// The authentication scheme to use, `Bearer`.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/sessions/POST/responses/401/headers/WWW-Authenticate`.
+                    internal var wwwAuthenticate: Components.Headers.WWWAuthenticate
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - xRequestID: The request's `X-Request-ID` when it is 1 to 64 printable ASCII characters without spaces, else one the server made up (a random prefix per process, `-` and a hexadecimal sequence number); the request log names it.
+                    ///   - wwwAuthenticate: The authentication scheme to use, `Bearer`.
+                    internal init(
+                        xRequestID: Components.Headers.RequestID,
+                        wwwAuthenticate: Components.Headers.WWWAuthenticate
+                    ) {
+                        self.xRequestID = xRequestID
+                        self.wwwAuthenticate = wwwAuthenticate
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.CreateSession.Output.Unauthorized.Headers
+                /// - Remark: Generated from `#/paths/v1/sessions/POST/responses/401/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/sessions/POST/responses/401/content/application\/json`.
+                    case json(Components.Schemas.ErrorDocument)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.ErrorDocument {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.CreateSession.Output.Unauthorized.Body
+                /// Creates a new `Unauthorized`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.CreateSession.Output.Unauthorized.Headers,
+                    body: Operations.CreateSession.Output.Unauthorized.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// `variants` without the admin token (or a server without `--admin-token`).
+            ///
+            /// - Remark: Generated from `#/paths//v1/sessions/post(createSession)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Operations.CreateSession.Output.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Operations.CreateSession.Output.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
                             response: self
                         )
                     }
@@ -1346,7 +1433,7 @@ internal enum Operations {
                     self.body = body
                 }
             }
-            /// `layout` is not `stack` or `split`; `split` for a tabs app; a step of `deepLink` names an unknown screen or misses params; or the `Idempotency-Key` was used with another body. No session was created.
+            /// `layout` is not `stack` or `split`; `split` for a tabs app; `user` is empty or longer than 256 bytes; `variants` names an experiment the app does not declare, one with a declared `winner`, or a variant it does not have (the message names what it has); a step of `deepLink` names an unknown screen or misses params; or the `Idempotency-Key` was used with another body. No session was created.
             ///
             /// - Remark: Generated from `#/paths//v1/sessions/post(createSession)/responses/422`.
             ///
