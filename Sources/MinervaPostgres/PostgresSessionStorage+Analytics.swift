@@ -112,7 +112,7 @@ extension PostgresSessionStorage: AnalyticsStorage {
     static let reportTimeout = Duration.seconds(25)
 
     /// Runs a report's read on a pooled connection, bounded by ``reportTimeout``.
-    private func report<T>(_ body: (PostgresConnection, ContinuousClock.Instant) throws(PostgresError) -> T) throws(StorageError) -> T {
+    func report<T>(_ body: (PostgresConnection, ContinuousClock.Instant) throws(PostgresError) -> T) throws(StorageError) -> T {
         do throws(PostgresError) {
             return try pool.withConnection(timeout: Self.reportTimeout, body)
         } catch {

@@ -2,9 +2,10 @@ public import MinervaSessions
 
 extension PostgresSessionStorage {
     /// The migration of experiment units and their facts: two tables (rows that outlive their
-    /// sessions), and `minerva_commit_group` taking a group's experiment rows too. The function
-    /// the group call ran so far becomes `minerva_commit_sessions`; the new one calls it and
-    /// writes, in the same call and transaction, the rows of the writes that did not conflict.
+    /// sessions), and `minerva_commit_group` taking a group's experiment rows too: an overload of
+    /// the function the group call ran so far (which instances of the release before keep
+    /// calling while instances are upgraded one by one), that calls it and writes, in the same
+    /// call and transaction, the rows of the writes that did not conflict.
     static let experimentsMigration = """
         CREATE TABLE minerva_experiment_unit (
             session text NOT NULL,
@@ -24,7 +25,6 @@ extension PostgresSessionStorage {
             at bigint NOT NULL,
             PRIMARY KEY (session, experiment, fact)
         );
-        ALTER FUNCTION minerva_commit_group(\(sessionArgumentTypes.joined(separator: ", "))) RENAME TO minerva_commit_sessions;
         CREATE FUNCTION minerva_commit_group(
             \(sessionArgumentTypes.joined(separator: ", ")),
             u_write int[], u_experiment text[], u_seed text[], u_unit text[], u_variant text[], u_assigned bigint[],
@@ -33,7 +33,10 @@ extension PostgresSessionStorage {
         DECLARE
             conflicts int[];
         BEGIN
-            conflicts := minerva_commit_sessions(\((1...sessionArgumentTypes.count).map { "$\($0)" }.joined(separator: ", ")));
+            conflicts := minerva_commit_group(\((1...sessionArgumentTypes.count).map { "$\($0)" }.joined(separator: ", ")));
+            IF cardinality(u_write) = 0 AND cardinality(f_write) = 0 THEN
+                RETURN conflicts;
+            END IF;
             -- $2 is the writes' session ids; a position counts from 1, a conflict from 0
             INSERT INTO minerva_experiment_unit (session, experiment, seed, unit, variant, assigned)
                 SELECT $2[u.w], u.experiment, u.seed, u.unit, u.variant, u.assigned
@@ -51,7 +54,8 @@ extension PostgresSessionStorage {
         $body$
         """
 
-    /// The types of the arguments of the group function ``groupFunctionMigration`` installed, in order.
+    /// The types of the arguments of the group function ``groupFunctionMigration`` installed, in
+    /// order: the overload's first ones, passed on to it.
     private static let sessionArgumentTypes = [
         "boolean[]", "text[]", "bigint[]", "bytea[]", "bigint[]", "bigint[]",
         "bigint[]", "text[]", "bytea[]", "float8[]", "float8[]", "boolean[]",
@@ -65,8 +69,11 @@ extension PostgresSessionStorage {
         "text[]", "float8[]",
     ]
 
+    /// Both reads in one snapshot (a repeatable-read transaction), bounded as a report is.
     public func experimentUnits(of experiment: String, seed: String) throws(StorageError) -> [StoredExperimentUnit] {
-        try call { connection, deadline throws(PostgresError) in
+        try report { connection, deadline throws(PostgresError) in
+            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", until: deadline)
+            defer { try? connection.execute("ROLLBACK", until: deadline) }
             let units = try connection.query(
                 "SELECT session, unit, variant, assigned FROM minerva_experiment_unit WHERE experiment = $1 AND seed = $2",
                 [.text(experiment), .text(seed)], until: deadline)

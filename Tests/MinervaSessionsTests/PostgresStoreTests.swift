@@ -233,6 +233,25 @@ struct PostgresStoreTests {
         #expect(try b.run(.push(from: nil, screen: "inbox", params: [:]), on: onB).get().events.map(\.version) == [3])
     }
 
+    /// An instance of the release before calls the group function with the arguments it knows
+    /// while others are upgraded: its writes commit (and count in no experiment).
+    @Test func theGroupFunctionOfTheReleaseBeforeStillCommits() throws {
+        let store = try store()
+        let id = "s_" + Token.random(bytes: 8)
+        var creation = SessionWrite(
+            record: SessionRecord(
+                id: id, tokenHash: [1], version: 1, lastEvent: 0, firstEvent: 1, appVersion: "app", state: Array("v1".utf8), lastUsed: 1, createdAt: 1),
+            expectedLastEvent: nil)
+        creation.experimentUnits = [ExperimentUnitRecord(session: id, experiment: "e", seed: "e", unit: id, variant: "control", assigned: 1)]
+        let group = PostgresGroupArguments([.session(creation)], order: [0])
+        let before = Array(group.parameters.prefix(39))
+        let statement = "SELECT minerva_commit_group(\((1...before.count).map { "$\($0)" }.joined(separator: ", ")))"
+        let conflicts = try store.call { connection, deadline throws(PostgresError) in try connection.query(statement, before, until: deadline).int32Array(0, 0) }
+        #expect(conflicts.isEmpty)
+        #expect(try store.loadSession(id, eventTail: 1)?.record.version == 1)
+        #expect(try store.experimentUnits(of: "e", seed: "e").isEmpty)
+    }
+
     @Test func aDatabaseThatCannotBeReachedFailsFast() {
         let started = ContinuousClock.now
         #expect(throws: StorageError.self) {

@@ -40,10 +40,12 @@ def test_the_reference_gives_the_issues_figures():
 
 @pytest.fixture(scope="module")
 def population_app(tmp_path_factory):
-    """The coffee app with an A/A experiment beside its two: by session, two variants that are
-    the same app, judged by the onboarding."""
+    """The coffee app with an A/A experiment beside its two: by user (so that the seeded
+    population draws the same every run), two variants that are the same app, judged by the
+    onboarding."""
     app = json.loads((APPS / "coffee.json").read_text())
     app["experiments"]["onboarding-aa"] = {
+        "unit": "user",
         "variants": [{"name": "control"}, {"name": "same", "patch": {}}],
         "metrics": [{"name": "onboarded", "completes": "onboarding"}],
     }
@@ -147,9 +149,9 @@ def test_a_seeded_population_on_two_instances_finds_the_lift_built_in(population
         aa = check_against_reference(same)["onboarded"]["variants"][1]["lift"]
         assert aa["adjustedPValue"] >= 0.05 and aa["sequentialInterval"][0] < 0 < aa["sequentialInterval"][1]
 
-        # Forgetting one person: counted no more, on either instance.
+        # Forgetting one person (their rows in both experiments by user): counted no more, on either instance.
         status, _, deleted = instances[0].request("DELETE", "/v1/admin/experiment-units?unit=person-00000", token=ADMIN)
-        assert status == 200 and deleted == {"unit": "person-00000", "deleted": 1} and fits(deleted, "ExperimentUnitsDeleted")
+        assert status == 200 and deleted == {"unit": "person-00000", "deleted": 2} and fits(deleted, "ExperimentUnitsDeleted")
         after = results(instances[1], "short-onboarding")
         assert sum(variant["assigned"] for variant in after["variants"]) == PEOPLE - 1
     finally:
@@ -179,7 +181,7 @@ def test_results_and_deletion_refuse_what_they_cannot_do(population_app):
         assert server.request("POST", "/v1/sessions", body)[0] == 401
         for variants in ({"short-onboardng": "short"}, {"short-onboarding": "shorter"}):
             status, _, document = server.request("POST", "/v1/sessions", {**body, "variants": variants}, token=ADMIN)
-            assert status == 422 and "it declares" in document["error"]["message"] or "it has" in document["error"]["message"], document
+            assert status == 422 and ("it declares" in document["error"]["message"] or "it has" in document["error"]["message"]), document
         assert server.request("POST", "/v1/sessions", {**body, "variants": {"short-onboarding": 2}}, token=ADMIN)[0] == 400
         for variant in ("short", "control"):
             status, _, forced = server.request("POST", "/v1/sessions", {**body, "variants": {"short-onboarding": variant}}, token=ADMIN)
@@ -188,7 +190,7 @@ def test_results_and_deletion_refuse_what_they_cannot_do(population_app):
         # A user id with characters a path could not hold is given percent-encoded.
         server.create_session(user="ada/lovelace@example.com")
         status, _, document = server.request("DELETE", "/v1/admin/experiment-units?unit=ada%2Flovelace%40example.com", token=ADMIN)
-        assert status == 200 and document == {"unit": "ada/lovelace@example.com", "deleted": 1}
+        assert status == 200 and document == {"unit": "ada/lovelace@example.com", "deleted": 2}
     finally:
         server.stop()
     # Without --admin-token the paths are unknown.

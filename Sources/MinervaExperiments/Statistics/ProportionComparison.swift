@@ -7,6 +7,8 @@ public struct ProportionComparison: Sendable, Equatable {
     /// The variant's rate minus control's, and its interval (unpooled standard error).
     public let absoluteLift: Double
     public let absoluteInterval: ClosedRange<Double>
+    /// The absolute lift's standard error (unpooled): what its interval and a sequential one are made of.
+    public let standardError: Double
     /// The variant's rate over control's, minus 1, and its interval (the delta method, not
     /// bounded at −1, and of no width when the variant converted no unit); `nil` when control
     /// converted no unit.
@@ -34,6 +36,7 @@ public struct ProportionComparison: Sendable, Equatable {
         variantRate = p1
         absoluteLift = p1 - p0
         absoluteInterval = (p1 - p0 - critical * absoluteError)...(p1 - p0 + critical * absoluteError)
+        standardError = absoluteError
         if p0 > 0 {
             let lift = p1 / p0 - 1
             // Var(p1/p0) ≈ Var(p1)/p0² + p1²·Var(p0)/p0⁴.

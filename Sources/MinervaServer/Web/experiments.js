@@ -129,9 +129,16 @@ export function experimentsPanel(app) {
     h("header", { class: "panel-head" }, h("h2", {}, "Experiments")), body);
   return {
     panel,
+    /** Reads every experiment's results; one that cannot be read says why in its place, and a
+     *  refused token is thrown for the view to ask again. */
     async refresh(token) {
-      const results = await Promise.all(keys.map((key) => loadAdmin(`/v1/admin/experiments/${encodeURIComponent(key)}`, token)));
-      body.replaceChildren(...results.map(experimentView));
+      const results = await Promise.allSettled(keys.map((key) => loadAdmin(`/v1/admin/experiments/${encodeURIComponent(key)}`, token)));
+      const refused = results.find((result) => result.status === "rejected" && result.reason?.status === 401);
+      if (refused) throw refused.reason;
+      body.replaceChildren(...results.map((result, index) => (result.status === "fulfilled"
+        ? experimentView(result.value)
+        : h("section", { class: "experiment", "data-testid": "experiment", "data-experiment": keys[index] },
+          h("h3", {}, keys[index]), h("p", { class: "analytics-message", role: "alert" }, result.reason?.message ?? "The results cannot be read.")))));
     },
   };
 }

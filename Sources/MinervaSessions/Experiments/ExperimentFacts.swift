@@ -26,11 +26,13 @@ enum ExperimentFacts {
         return (units, facts(ofBlock: [], from: nil, to: state, in: app, at: at))
     }
 
-    /// The facts of one block, for each experiment the session is exposed to by its end (and
-    /// that has no winner yet): its exposure, when the block exposed it; the screen a funnel names
-    /// that the block made the focus (the focus's, when the block exposed it: a tab's root is in
-    /// the tree before anyone looks at it); each flow a metric names that the block finished with
-    /// `success`. Stores keep the first of each.
+    /// The facts of one block, for each experiment that counts the session (it has no winner yet)
+    /// from its exposure — the session's own by the block's end, or for an experiment by `user`
+    /// from its making, since another session of the person may have exposed them (results count
+    /// a fact from the unit's exposure on): its exposure, when the block exposed it; the screen a
+    /// funnel names that the block made the focus (the focus's, when the block exposed it: a tab's
+    /// root is in the tree before anyone looks at it); each flow a metric names that the block
+    /// finished with `success`. Stores keep the first of each.
     /// - Parameters:
     ///   - old: the state before the block; `nil` for a session being made.
     ///   - app: the app as written: the experiments' metrics.
@@ -40,12 +42,12 @@ enum ExperimentFacts {
     ) -> [ExperimentFact] {
         var facts: [ExperimentFact] = []
         for key in new.experiments.keys.sorted() {
-            guard let membership = new.experiments[key], let exposedAt = membership.exposedAt, let experiment = app.experiment(key),
-                experiment.winner == nil, experiment.variant(named: membership.variant) != nil
+            guard let membership = new.experiments[key], let experiment = app.experiment(key), experiment.winner == nil,
+                membership.exposedAt != nil || experiment.unit == .user, experiment.variant(named: membership.variant) != nil
             else { continue }
-            let exposing = old?.experiments[key]?.exposedAt == nil
+            let exposing = membership.exposedAt != nil && old?.experiments[key]?.exposedAt == nil
             var names: Set<ExperimentFact.Name> = []
-            if exposing { facts.append(ExperimentFact(experiment: key, name: .exposed, at: exposedAt)) }
+            if exposing, let exposedAt = membership.exposedAt { facts.append(ExperimentFact(experiment: key, name: .exposed, at: exposedAt)) }
             for metric in experiment.metrics {
                 switch metric.goal {
                 case .funnel(let screens):

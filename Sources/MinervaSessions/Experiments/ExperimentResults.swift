@@ -13,7 +13,9 @@ public import MinervaExperiments
 public struct ExperimentResults: Sendable {
     /// One variant's units.
     public struct VariantUnits: Sendable, Equatable {
+        /// The variant's name.
         public let name: String
+        /// Its share of the units the experiment covers.
         public let weight: Double
         /// Units assigned to it (in the experiment's current seed).
         public let assigned: Int
@@ -23,6 +25,7 @@ public struct ExperimentResults: Sendable {
 
     /// A variant's conversions on one metric.
     public struct MetricVariant: Sendable, Equatable {
+        /// The variant's name.
         public let name: String
         /// Its exposed units: the denominator.
         public let units: Int
@@ -30,8 +33,9 @@ public struct ExperimentResults: Sendable {
         public let conversions: Int
         /// For a funnel, the units that reached each step (in order); for a completed flow, one count.
         public let steps: [Int]
-        /// Of the units that converted, the median and mean time from exposure to conversion, in seconds.
+        /// Of the units that converted, the median time from exposure to conversion, in seconds.
         public let medianSeconds: Double?
+        /// And the mean.
         public let meanSeconds: Double?
         /// The cumulative exposed units and conversions at evenly spaced times up to now.
         public let timeline: [TimelinePoint]
@@ -48,7 +52,9 @@ public struct ExperimentResults: Sendable {
     public struct TimelinePoint: Sendable, Equatable {
         /// Milliseconds since 1970.
         public let at: Int
+        /// The units exposed by then.
         public let exposed: Int
+        /// Of those, the units that converted by then.
         public let conversions: Int
     }
 
@@ -58,15 +64,19 @@ public struct ExperimentResults: Sendable {
         public let comparison: ProportionComparison
         /// The p-value adjusted by Holm's method over every goal metric and variant (`nil` for a guardrail).
         public let adjustedPValue: Double?
-        /// The always-valid interval of the absolute lift and its p-value, for looking every day.
+        /// The always-valid interval of the absolute lift, for looking every day (`nil` without variance).
         public let sequentialInterval: ClosedRange<Double>?
+        /// Its always-valid p-value.
         public let sequentialPValue: Double?
     }
 
     /// One metric's results.
     public struct Metric: Sendable, Equatable {
+        /// The metric's name.
         public let name: String
+        /// What converts a unit.
         public let goal: AppDescription.Experiment.Metric.Goal
+        /// Whether it guards against harm (shown beside the goals, its p-values not adjusted).
         public let guardrail: Bool
         /// Control first.
         public let variants: [MetricVariant]
@@ -74,8 +84,9 @@ public struct ExperimentResults: Sendable {
 
     /// The level of every fixed-horizon interval.
     public static let confidence = 0.95
-    /// The sequential intervals' α and tuning (gbstats' default: the sample size they are tightest at).
+    /// The sequential intervals' α.
     public static let sequentialAlpha = 0.05
+    /// Their tuning parameter (gbstats' default: the sample size they are tightest at).
     public static let sequentialTuning = 5_000.0
     /// How many points a timeline has at most.
     static let timelinePoints = 24
@@ -115,9 +126,10 @@ public struct ExperimentResults: Sendable {
         var metrics = experiment.metrics.map { metric in
             Self.measure(metric, of: experiment, units: exposed, span: span)
         }
-        // Holm over every goal metric's comparison of every variant against control.
+        // Holm over every goal metric's comparison of every variant against control; one that
+        // cannot be made yet (no unit or no variance) counts as p = 1.
         let goals = metrics.indices.filter { !metrics[$0].guardrail }.flatMap { metric in
-            metrics[metric].variants.indices.compactMap { variant in metrics[metric].variants[variant].lift.map { (metric, variant, $0.comparison.pValue) } }
+            metrics[metric].variants.indices.dropFirst().map { variant in (metric, variant, metrics[metric].variants[variant].lift?.comparison.pValue ?? 1) }
         }
         for ((metric, variant, _), adjusted) in zip(goals, MultipleComparisons.holm(goals.map(\.2))) {
             metrics[metric] = metrics[metric].adjusting(variant: variant, to: adjusted)
@@ -149,10 +161,8 @@ public struct ExperimentResults: Sendable {
             if index > 0, let comparison = ProportionComparison(
                 control: controlConversions, of: control.units.count, variant: converted.count, of: variant.units.count, confidence: confidence)
             {
-                let (p0, p1) = (comparison.controlRate, comparison.variantRate)
-                let error = (p0 * (1 - p0) / Double(control.units.count) + p1 * (1 - p1) / Double(variant.units.count)).squareRoot()
                 let sequence = SequentialInterval(
-                    estimate: comparison.absoluteLift, standardError: error, units: control.units.count + variant.units.count,
+                    estimate: comparison.absoluteLift, standardError: comparison.standardError, units: control.units.count + variant.units.count,
                     alpha: sequentialAlpha, tuning: sequentialTuning)
                 lift = Lift(
                     comparison: comparison, adjustedPValue: nil,
@@ -219,20 +229,23 @@ private struct CountedUnit {
         self.facts = facts
     }
 
-    /// How far it got on a goal: the steps of a funnel it reached (each first shown no earlier
-    /// than the step before it), and when it converted (reached every step, or completed the flow).
+    /// How far it got on a goal from its exposure: the steps of a funnel it reached (each first
+    /// reached no earlier than the step before it), and when it converted (reached every step, or
+    /// completed the flow). A fact from before the exposure (a person's other session, made
+    /// before they were exposed) counts nothing.
     func progress(on goal: AppDescription.Experiment.Metric.Goal) -> (steps: Int, at: Int?) {
+        guard let exposed else { return (0, nil) }
         switch goal {
         case .funnel(let screens):
-            var previous = Int.min
+            var previous = exposed
             for (index, screen) in screens.enumerated() {
                 guard let at = facts[.reached(screen)], at >= previous else { return (index, nil) }
                 previous = at
             }
             return (screens.count, previous)
         case .completes(let flow):
-            let at = facts[.completed(flow)]
-            return (at == nil ? 0 : 1, at)
+            guard let at = facts[.completed(flow)], at >= exposed else { return (0, nil) }
+            return (1, at)
         }
     }
 }

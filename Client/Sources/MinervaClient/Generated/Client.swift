@@ -234,9 +234,12 @@ import HTTPTypes
 ///   exposure, each screen a `funnel` names that it brings into focus (the screen the user
 ///   looks at; the focus's when it exposes the session: a tab's root is in the tree before
 ///   anyone looks at it), each `completes` flow it finishes with `success` — of which the
-///   store keeps the first of each. A change that is not stored counts nothing; rows outlive
-///   their session (an expired session stays counted). `GET /v1/admin/experiments/{experiment}`
-///   counts units from them (a `user` with several sessions is one unit), and
+///   store keeps the first of each (in an experiment by `user`, a session writes them from its
+///   making, as the person may have been exposed on another device; results count what came
+///   after the unit's exposure). A change that is not stored counts nothing; rows outlive
+///   their session (an expired session stays counted); sessions made before this release
+///   have no row and are not counted. `GET /v1/admin/experiments/{experiment}` counts units
+///   from them (a `user` with several sessions is one unit, exposed when the first was), and
 ///   `DELETE /v1/admin/experiment-units?unit=…` forgets a unit's rows. QA and support make a
 ///   session in the variant they need with `POST /v1/sessions {"variants": {key: variant}}`
 ///   and the admin token: it runs that variant and is not counted in that experiment.
