@@ -144,7 +144,7 @@ extension SessionCore {
         var write = state.creationWrite(id: session.id, tokenHash: session.tokenHash, now: now, asValues: writesValues)
         write.creationKeysExpireBefore = now - configuration.idempotencyLifetime
         (write.experimentUnits, write.experimentFacts) = ExperimentFacts.creation(
-            of: state, session: id, user: user, in: served.app, forced: Set(variants.keys), at: Int(now * 1000))
+            of: state, session: id, user: user, experiments: served.experiments, forced: Set(variants.keys), at: Int(now * 1000))
         if let entry {
             do {
                 write.creation = try CreationSealing.seal(entry.record)

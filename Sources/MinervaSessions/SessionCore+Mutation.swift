@@ -151,7 +151,7 @@ extension SessionCore {
                 storedHead: &storedHead, keptAnswers: configuration.idempotencyCapacity, eventHistory: configuration.eventHistory,
                 listHistory: configuration.limits.listHistory, asValues: writesValues)
             if let block, let first = block.first, !next.experiments.isEmpty {
-                write.experimentFacts = ExperimentFacts.facts(ofBlock: block, from: slot.state, to: next, in: currentApp.app, at: first.at)
+                write.experimentFacts = ExperimentFacts.facts(ofBlock: block, from: slot.state, to: next, experiments: currentExperiments, at: first.at)
             }
             let written = WrittenChange(
                 mutation: mutation, next: next, storedHead: storedHead, answer: entry, result: result, attempt: attempt,

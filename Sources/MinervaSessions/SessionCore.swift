@@ -100,6 +100,8 @@ public final class SessionCore: Sendable {
 
     /// The app served now, its variants included.
     var currentApp: ServedApp { current.withLock { $0 } }
+    /// The served app's experiments by key (``ServedApp/experiments``).
+    var currentExperiments: [String: AppDescription.Experiment] { current.withLock { $0.experiments } }
 
     /// Runs `app` for new sessions from now on; a session made with an earlier version moves to
     /// it on its next use (see ``moveToCurrentApp(_:)``). The store keeps the description first

@@ -15,8 +15,36 @@ public enum Timestamp {
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         let seconds = millisecondOfDay / 1000
-        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(dayOfMonth, 2))T\(padded(seconds / 3600, 2)):\(padded(seconds / 60 % 60, 2)):"
-            + "\(padded(seconds % 60, 2)).\(padded(millisecondOfDay % 1000, 3))Z"
+        // The years of 0000...9999 in one pass over 24 bytes: every state and event carries
+        // timestamps, and interpolating padded strings cost thousands of instructions each.
+        guard (0...9999).contains(year) else {
+            return "\(padded(year, 4))-\(padded(month, 2))-\(padded(dayOfMonth, 2))T\(padded(seconds / 3600, 2)):\(padded(seconds / 60 % 60, 2)):"
+                + "\(padded(seconds % 60, 2)).\(padded(millisecondOfDay % 1000, 3))Z"
+        }
+        return String(unsafeUninitializedCapacity: 24) { bytes in
+            func put(_ value: Int, _ width: Int, at end: Int) {
+                var value = value
+                for index in stride(from: end - 1, through: end - width, by: -1) {
+                    bytes[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
+                    value /= 10
+                }
+            }
+            put(year, 4, at: 4)
+            bytes[4] = UInt8(ascii: "-")
+            put(month, 2, at: 7)
+            bytes[7] = UInt8(ascii: "-")
+            put(dayOfMonth, 2, at: 10)
+            bytes[10] = UInt8(ascii: "T")
+            put(seconds / 3600, 2, at: 13)
+            bytes[13] = UInt8(ascii: ":")
+            put(seconds / 60 % 60, 2, at: 16)
+            bytes[16] = UInt8(ascii: ":")
+            put(seconds % 60, 2, at: 19)
+            bytes[19] = UInt8(ascii: ".")
+            put(millisecondOfDay % 1000, 3, at: 23)
+            bytes[23] = UInt8(ascii: "Z")
+            return 24
+        }
     }
 
     private static func padded(_ value: Int, _ width: Int) -> String {

@@ -9,21 +9,21 @@ enum ExperimentFacts {
     /// A new session's rows: one per experiment it was assigned (not those whose variant was
     /// forced: they count no one), and the facts of those it is exposed to at once.
     /// - Parameters:
-    ///   - app: the app as written, whose experiments drew the session.
+    ///   - experiments: the app's experiments by key (as written), which drew the session.
     ///   - user: the user id the session was made for, if any.
     ///   - forced: the experiments whose variant was forced.
     ///   - at: when it was made, in milliseconds since 1970.
     static func creation(
-        of state: SessionState, session: String, user: String?, in app: AppDescription, forced: Set<String>, at: Int
+        of state: SessionState, session: String, user: String?, experiments: [String: AppDescription.Experiment], forced: Set<String>, at: Int
     ) -> (units: [ExperimentUnitRecord], facts: [ExperimentFact]) {
         guard !state.experiments.isEmpty else { return ([], []) }
         let units = state.experiments.keys.sorted().compactMap { key -> ExperimentUnitRecord? in
-            guard !forced.contains(key), let experiment = app.experiment(key), let membership = state.experiments[key],
+            guard !forced.contains(key), let experiment = experiments[key], let membership = state.experiments[key],
                 let unit = experiment.unit == .user ? user : session
             else { return nil }
             return ExperimentUnitRecord(session: session, experiment: key, seed: experiment.seed, unit: unit, variant: membership.variant, assigned: at)
         }
-        return (units, facts(ofBlock: [], from: nil, to: state, in: app, at: at))
+        return (units, facts(ofBlock: [], from: nil, to: state, experiments: experiments, at: at))
     }
 
     /// The facts of one block, for each experiment that counts the session (it has no winner yet)
@@ -35,14 +35,15 @@ enum ExperimentFacts {
     /// finished with `success`. Stores keep the first of each.
     /// - Parameters:
     ///   - old: the state before the block; `nil` for a session being made.
-    ///   - app: the app as written: the experiments' metrics.
+    ///   - experiments: the app's experiments by key (as written): their metrics.
     ///   - at: the block's time, in milliseconds since 1970.
     static func facts(
-        ofBlock block: some Collection<SessionEvent>, from old: SessionState?, to new: SessionState, in app: AppDescription, at: Int
+        ofBlock block: some Collection<SessionEvent>, from old: SessionState?, to new: SessionState,
+        experiments: [String: AppDescription.Experiment], at: Int
     ) -> [ExperimentFact] {
         var facts: [ExperimentFact] = []
-        for key in new.experiments.keys.sorted() {
-            guard let membership = new.experiments[key], let experiment = app.experiment(key), experiment.winner == nil,
+        for (key, membership) in new.experiments {
+            guard let experiment = experiments[key], experiment.winner == nil,
                 membership.exposedAt != nil || experiment.unit == .user, experiment.variant(named: membership.variant) != nil
             else { continue }
             let exposing = membership.exposedAt != nil && old?.experiments[key]?.exposedAt == nil

@@ -10,6 +10,9 @@ struct ServedApp: Sendable {
     let version: String
     /// The app of each combination of choices, sorted by experiment, with its version.
     private let variants: [[AppDescription.Choice]: (app: AppDescription, version: String)]
+    /// The app's experiments by key: what a change's facts are counted by (one reference to
+    /// read per change, not the app).
+    let experiments: [String: AppDescription.Experiment]
 
     /// Builds the app of every combination of choices a session may run: with every winner, and
     /// none, or one variant, of each other experiment (namespaces keep some apart).
@@ -27,6 +30,7 @@ struct ServedApp: Sendable {
             variants[choices] = (effective, choices.isEmpty ? version : AppVersion.of(effective))
         }
         self.variants = variants
+        experiments = Dictionary(app.experiments.map { ($0.key, $0) }) { first, _ in first }
     }
 
     /// The app a session with these choices runs, and its version.
