@@ -150,7 +150,9 @@ extension SessionCore {
                 block: block ?? [], answer: entry,
                 storedHead: &storedHead, keptAnswers: configuration.idempotencyCapacity, eventHistory: configuration.eventHistory,
                 listHistory: configuration.limits.listHistory, asValues: writesValues)
-            if let block, let first = block.first, !next.experiments.isEmpty {
+            if let block, let first = block.first, !next.experiments.isEmpty,
+                countsUnexposed.load(ordering: .relaxed) || next.experiments.values.contains(where: { $0.exposedAt != nil })
+            {
                 write.experimentFacts = ExperimentFacts.facts(ofBlock: block, from: slot.state, to: next, experiments: currentExperiments, at: first.at)
             }
             let written = WrittenChange(

@@ -15,6 +15,10 @@ public final class SessionCore: Sendable {
     /// Grows with every ``replaceApp(_:version:)``: a session whose slot recorded the current
     /// generation runs the current app, which the hot path learns without reading ``current``.
     let appGeneration = Atomic<Int>(0)
+    /// Whether the served app has an experiment by `user`, which counts what a session does
+    /// before it is exposed itself (see ``ExperimentFacts``): the hot path learns without reading
+    /// ``current`` that a change of a session exposed to nothing counts nothing.
+    let countsUnexposed = Atomic<Bool>(false)
     /// Every app description this process ran or read from the store, by version.
     let apps: AppCatalog
     /// Limits and the clock.
@@ -56,6 +60,7 @@ public final class SessionCore: Sendable {
     ) throws(StorageError) {
         let served = ServedApp(app, version: appVersion)
         current = Locked(served)
+        countsUnexposed.store(served.countsUnexposed, ordering: .relaxed)
         self.configuration = configuration
         self.logger = logger
         let stores = persistence.stores(configuration)
@@ -118,6 +123,7 @@ public final class SessionCore: Sendable {
         apps.add(served)
         current.withLock {
             $0 = served
+            countsUnexposed.store(served.countsUnexposed, ordering: .relaxed)
             appGeneration.add(1, ordering: .releasing)
         }
     }

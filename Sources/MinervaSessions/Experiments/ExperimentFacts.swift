@@ -42,24 +42,29 @@ enum ExperimentFacts {
         experiments: [String: AppDescription.Experiment], at: Int
     ) -> [ExperimentFact] {
         var facts: [ExperimentFact] = []
+        // The screen the block brought into focus (`nil`: the focus stayed), and the focus's screen.
+        let focusScreen = new.tree.nodes[new.focus]?.screen
+        let focusMoved = old?.focus != new.focus
         for (key, membership) in new.experiments {
             guard let experiment = experiments[key], experiment.winner == nil,
                 membership.exposedAt != nil || experiment.unit == .user, experiment.variant(named: membership.variant) != nil
             else { continue }
             let exposing = membership.exposedAt != nil && old?.experiments[key]?.exposedAt == nil
-            var names: Set<ExperimentFact.Name> = []
             if exposing, let exposedAt = membership.exposedAt { facts.append(ExperimentFact(experiment: key, name: .exposed, at: exposedAt)) }
+            var names: [ExperimentFact.Name] = []
             for metric in experiment.metrics {
+                let name: ExperimentFact.Name
                 switch metric.goal {
                 case .funnel(let screens):
-                    if exposing || old?.focus != new.focus, let screen = new.tree.nodes[new.focus]?.screen, screens.contains(screen) {
-                        names.insert(.reached(screen))
-                    }
+                    guard exposing || focusMoved, let focusScreen, screens.contains(focusScreen) else { continue }
+                    name = .reached(focusScreen)
                 case .completes(let flow):
-                    if let old, completes(flow, in: block, from: old, to: new) { names.insert(.completed(flow)) }
+                    guard let old, completes(flow, in: block, from: old, to: new) else { continue }
+                    name = .completed(flow)
                 }
+                if !names.contains(name) { names.append(name) }
             }
-            facts += names.sorted { $0.rawValue < $1.rawValue }.map { ExperimentFact(experiment: key, name: $0, at: at) }
+            facts += names.map { ExperimentFact(experiment: key, name: $0, at: at) }
         }
         return facts
     }

@@ -13,6 +13,9 @@ struct ServedApp: Sendable {
     /// The app's experiments by key: what a change's facts are counted by (one reference to
     /// read per change, not the app).
     let experiments: [String: AppDescription.Experiment]
+    /// Whether an experiment by `user` runs (without a winner): its sessions are counted before
+    /// they are exposed themselves (``ExperimentFacts``).
+    var countsUnexposed: Bool { experiments.values.contains { $0.unit == .user && $0.winner == nil } }
 
     /// Builds the app of every combination of choices a session may run: with every winner, and
     /// none, or one variant, of each other experiment (namespaces keep some apart).
