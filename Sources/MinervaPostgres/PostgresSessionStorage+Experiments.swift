@@ -22,7 +22,8 @@ extension PostgresSessionStorage {
             session text NOT NULL,
             experiment text NOT NULL,
             fact text NOT NULL,
-            at bigint NOT NULL,
+            first_at bigint NOT NULL,
+            last_at bigint NOT NULL,
             PRIMARY KEY (session, experiment, fact)
         );
         CREATE FUNCTION minerva_commit_group(
@@ -43,12 +44,13 @@ extension PostgresSessionStorage {
                 FROM unnest(u_write, u_experiment, u_seed, u_unit, u_variant, u_assigned) AS u(w, experiment, seed, unit, variant, assigned)
                 WHERE u.w - 1 <> ALL (conflicts)
                 ON CONFLICT (session, experiment) DO NOTHING;
-            INSERT INTO minerva_experiment_fact (session, experiment, fact, at)
-                SELECT $2[f.w], f.experiment, f.fact, f.at
+            INSERT INTO minerva_experiment_fact (session, experiment, fact, first_at, last_at)
+                SELECT $2[f.w], f.experiment, f.fact, f.at, f.at
                 FROM unnest(f_write, f_experiment, f_fact, f_at) AS f(w, experiment, fact, at)
                 WHERE f.w - 1 <> ALL (conflicts)
                     AND EXISTS (SELECT 1 FROM minerva_experiment_unit unit WHERE unit.session = $2[f.w] AND unit.experiment = f.experiment)
-                ON CONFLICT (session, experiment, fact) DO NOTHING;
+                ON CONFLICT (session, experiment, fact) DO UPDATE SET first_at = LEAST(minerva_experiment_fact.first_at, EXCLUDED.first_at),
+                    last_at = GREATEST(minerva_experiment_fact.last_at, EXCLUDED.last_at);
             RETURN conflicts;
         END
         $body$
@@ -79,14 +81,15 @@ extension PostgresSessionStorage {
                 [.text(experiment), .text(seed)], until: deadline)
             let facts = try connection.query(
                 """
-                SELECT fact.session, fact.fact, fact.at FROM minerva_experiment_fact fact JOIN minerva_experiment_unit unit
+                SELECT fact.session, fact.fact, fact.first_at, fact.last_at FROM minerva_experiment_fact fact JOIN minerva_experiment_unit unit
                     ON unit.session = fact.session AND unit.experiment = fact.experiment
                 WHERE unit.experiment = $1 AND unit.seed = $2
                 """,
                 [.text(experiment), .text(seed)], until: deadline)
-            var factsBySession: [String: [ExperimentFact.Name: Int]] = [:]
+            var factsBySession: [String: [ExperimentFact.Name: FactTimes]] = [:]
             for row in 0..<facts.count {
-                factsBySession[facts.text(row, 0), default: [:]][ExperimentFact.Name(rawValue: facts.text(row, 1))] = facts.int(row, 2)
+                factsBySession[facts.text(row, 0), default: [:]][ExperimentFact.Name(rawValue: facts.text(row, 1))] =
+                    FactTimes(first: facts.int(row, 2), last: facts.int(row, 3))
             }
             return (0..<units.count).map { row in
                 let record = ExperimentUnitRecord(

@@ -20,12 +20,13 @@ extension SQLiteSessionStorage {
             table.column("session", .text).notNull()
             table.column("experiment", .text).notNull()
             table.column("fact", .text).notNull()
-            table.column("at", .integer).notNull()
+            table.column("firstAt", .integer).notNull()
+            table.column("lastAt", .integer).notNull()
             table.primaryKey(["session", "experiment", "fact"])
         }
     }
 
-    /// Keeps a committed write's experiment rows, and its facts for the experiments the session has a row of.
+    /// Keeps a committed write's experiment rows, and its facts (first and newest time) for the experiments the session has a row of.
     static func keepExperiments(of change: SessionWrite, in db: Database) throws {
         let session = change.record.id
         let insertUnit = try db.cachedStatement(
@@ -35,8 +36,9 @@ extension SQLiteSessionStorage {
         }
         let insertFact = try db.cachedStatement(
             sql: """
-                INSERT OR IGNORE INTO experimentFact (session, experiment, fact, at)
-                SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM experimentUnit WHERE session = ?1 AND experiment = ?2)
+                INSERT INTO experimentFact (session, experiment, fact, firstAt, lastAt)
+                SELECT ?1, ?2, ?3, ?4, ?4 WHERE EXISTS (SELECT 1 FROM experimentUnit WHERE session = ?1 AND experiment = ?2)
+                ON CONFLICT (session, experiment, fact) DO UPDATE SET firstAt = min(firstAt, excluded.firstAt), lastAt = max(lastAt, excluded.lastAt)
                 """)
         for fact in change.experimentFacts {
             try insertFact.execute(arguments: [session, fact.experiment, fact.name.rawValue, fact.at])
@@ -46,16 +48,16 @@ extension SQLiteSessionStorage {
     public func experimentUnits(of experiment: String, seed: String) throws(StorageError) -> [StoredExperimentUnit] {
         try storage {
             try pool.read { db in
-                var facts: [String: [ExperimentFact.Name: Int]] = [:]
+                var facts: [String: [ExperimentFact.Name: FactTimes]] = [:]
                 let factRows = try Row.fetchCursor(
                     db,
                     sql: """
-                        SELECT fact.session, fact.fact, fact.at FROM experimentFact fact JOIN experimentUnit unit
+                        SELECT fact.session, fact.fact, fact.firstAt, fact.lastAt FROM experimentFact fact JOIN experimentUnit unit
                             ON unit.session = fact.session AND unit.experiment = fact.experiment
                         WHERE unit.experiment = ? AND unit.seed = ?
                         """, arguments: [experiment, seed])
                 while let row = try factRows.next() {
-                    facts[row[0], default: [:]][ExperimentFact.Name(rawValue: row[1])] = row[2]
+                    facts[row[0], default: [:]][ExperimentFact.Name(rawValue: row[1])] = FactTimes(first: row[2], last: row[3])
                 }
                 return try Row.fetchAll(
                     db, sql: "SELECT session, unit, variant, assigned FROM experimentUnit WHERE experiment = ? AND seed = ?",

@@ -64,8 +64,18 @@ extension SessionCore {
     }
 
     /// Refuses variants to force that the app does not have: an experiment it does not declare,
-    /// one with a declared winner (everyone runs that), or a variant the experiment does not have.
+    /// one with a declared winner (everyone runs that), a variant the experiment does not have, or
+    /// two experiments whose namespace shares exclude each other (no app was checked with both).
     private static func check(forced: [String: String], in app: AppDescription) throws(SessionError) {
+        let keys = forced.keys.sorted()
+        for (index, key) in keys.enumerated() {
+            guard let namespace = app.experiment(key)?.namespace else { continue }
+            for other in keys[(index + 1)...] {
+                if let otherNamespace = app.experiment(other)?.namespace, !namespace.overlaps(otherNamespace) {
+                    throw .invalid("experiments '\(key)' and '\(other)' take shares of namespace '\(namespace.name)' that exclude each other: force one of them")
+                }
+            }
+        }
         for (key, variant) in forced.sorted(by: { $0.key < $1.key }) {
             guard let experiment = app.experiment(key) else {
                 let keys = app.experiments.map { "'\($0.key)'" }

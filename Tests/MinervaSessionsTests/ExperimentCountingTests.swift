@@ -85,5 +85,14 @@ import Testing
             let error = #expect(throws: SessionError.self, "\(variants)") { try harness.create(user: "ada", variants: variants) }
             #expect(error?.category == .invalid && error?.description.contains(message) == true, "\(String(describing: error))")
         }
+        // Two experiments whose namespace shares exclude each other were never checked together.
+        let apart = try ExperimentSessionTests.coffee("cart-pushed", #"{"namespace": {"name": "checkout", "range": [0, 0.5]}}"#)
+        let both = try ExperimentSessionTests.coffee(
+            "short-onboarding", #"{"namespace": {"name": "checkout", "range": [0.5, 1]}}"#, in: apart)
+        let separate = try CoreHarness(app: both)
+        let error = #expect(throws: SessionError.self) {
+            try separate.create(user: "ada", variants: ["cart-pushed": "pushed", "short-onboarding": "short"])
+        }
+        #expect(error?.description.contains("exclude each other") == true)
     }
 }

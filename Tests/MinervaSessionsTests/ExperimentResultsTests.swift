@@ -9,10 +9,14 @@ import Testing
     static let experiment = ExperimentSessionTests.coffee.experiment("short-onboarding")!
 
     static func row(_ session: String, unit: String? = nil, _ variant: String, _ facts: [ExperimentFact.Name: Int]) -> StoredExperimentUnit {
+        row(session, unit: unit, variant, times: facts.mapValues { FactTimes(first: $0, last: $0) })
+    }
+
+    static func row(_ session: String, unit: String? = nil, _ variant: String, times: [ExperimentFact.Name: FactTimes]) -> StoredExperimentUnit {
         StoredExperimentUnit(
             record: ExperimentUnitRecord(
                 session: session, experiment: "short-onboarding", seed: "short-onboarding", unit: unit ?? session, variant: variant, assigned: 0),
-            facts: facts)
+            facts: times)
     }
 
     static func metric(_ results: ExperimentResults, _ name: String) -> ExperimentResults.Metric {
@@ -63,6 +67,22 @@ import Testing
         // From the unit's first exposure.
         #expect(onboarded.variants[1].medianSeconds == 6)
         #expect(results.sampleRatio == nil)
+    }
+
+    /// A person's other session had a fact before they were exposed: it counts when it happened
+    /// again since, at its newest time; one that did not happen again counts nothing.
+    @Test func aFactFromBeforeTheUnitsExposureCountsWhenItHappenedAgain() {
+        let rows = [
+            Self.row("s1", unit: "ada", "short", [.exposed: 100]),
+            Self.row("s2", unit: "ada", "short", times: [
+                .completed("onboarding"): FactTimes(first: 50, last: 150),
+                .reached("menu"): FactTimes(first: 40, last: 60),
+            ]),
+        ]
+        let results = ExperimentResults(Self.experiment, rows: rows, now: 1_000)
+        let onboarded = Self.metric(results, "onboarded").variants[1]
+        #expect(onboarded.conversions == 1 && onboarded.medianSeconds == 0.05)
+        #expect(Self.metric(results, "first order").variants[1].steps == [0, 0, 0, 0])
     }
 
     @Test func aFunnelCountsStepsReachedInOrder() {

@@ -14,10 +14,10 @@ import Testing
 @Suite struct ExperimentSessionTests {
     static let coffee = AppDescription.testApp(named: "coffee.json")
 
-    /// The coffee app with one experiment changed by a merge patch of its declaration.
-    static func coffee(_ key: String, _ patch: String) throws -> AppDescription {
+    /// The coffee app (or `app`) with one experiment changed by a merge patch of its declaration.
+    static func coffee(_ key: String, _ patch: String, in app: AppDescription = coffee) throws -> AppDescription {
         let change = try JSONParser.parse(Array(patch.utf8))
-        let document = try JSONParser.parse(coffee.document(version: nil)).merging(patch: .object(["experiments": .object([key: change])]))
+        let document = try JSONParser.parse(app.document(version: nil)).merging(patch: .object(["experiments": .object([key: change])]))
         var writer = JSONWriter()
         writer.value(document)
         return try AppDescription.parse(writer.bytes, source: "coffee")

@@ -18,7 +18,7 @@ public enum Timestamp {
         // The years of 0000...9999 in one pass over 24 bytes: every state and event carries
         // timestamps, and interpolating padded strings cost thousands of instructions each.
         guard (0...9999).contains(year) else {
-            return "\(padded(year, 4))-\(padded(month, 2))-\(padded(dayOfMonth, 2))T\(padded(seconds / 3600, 2)):\(padded(seconds / 60 % 60, 2)):"
+            return "\(year < 0 ? "-" : "")\(padded(abs(year), 4))-\(padded(month, 2))-\(padded(dayOfMonth, 2))T\(padded(seconds / 3600, 2)):\(padded(seconds / 60 % 60, 2)):"
                 + "\(padded(seconds % 60, 2)).\(padded(millisecondOfDay % 1000, 3))Z"
         }
         return String(unsafeUninitializedCapacity: 24) { bytes in

@@ -32,7 +32,7 @@ enum ExperimentFacts {
     /// a fact from the unit's exposure on): its exposure, when the block exposed it; the screen a
     /// funnel names that the block made the focus (the focus's, when the block exposed it: a tab's
     /// root is in the tree before anyone looks at it); each flow a metric names that the block
-    /// finished with `success`. Stores keep the first of each.
+    /// finished with `success`. Stores keep each once, with its first and newest time.
     /// - Parameters:
     ///   - old: the state before the block; `nil` for a session being made.
     ///   - experiments: the app's experiments by key (as written): their metrics.

@@ -7,7 +7,7 @@ public import MinervaExperiments
 /// the lift against control and its tests.
 ///
 /// A unit is a session or a user (every session made for them counts as one unit: exposed when
-/// the first was, a fact when the first had it). A unit seen in more than one variant (the
+/// the first was, a fact when the first had it from then on). A unit seen in more than one variant (the
 /// allocation changed between its sessions) is left out and counted apart, as experiment
 /// platforms do. Only exposed units are compared: a fact is kept only once its session is exposed.
 public struct ExperimentResults: Sendable {
@@ -214,25 +214,31 @@ private struct CountedUnit {
     let variant: String
     /// When its first session was exposed.
     let exposed: Int?
-    /// When its sessions first had each fact.
+    /// When its sessions first had each fact from the unit's exposure on (a session's fact from
+    /// before it counts when the session had it again since: at its newest time).
     let facts: [ExperimentFact.Name: Int]
 
     /// The unit of these sessions, or `nil` when they run more than one variant.
     init?(_ sessions: [StoredExperimentUnit]) {
         guard let first = sessions.first, sessions.allSatisfy({ $0.record.variant == first.record.variant }) else { return nil }
         variant = first.record.variant
+        let exposed = sessions.compactMap { $0.facts[.exposed]?.first }.min()
+        self.exposed = exposed
         var facts: [ExperimentFact.Name: Int] = [:]
-        for session in sessions {
-            facts.merge(session.facts) { min($0, $1) }
+        if let exposed {
+            for session in sessions {
+                for (name, times) in session.facts {
+                    guard let at = times.counted(from: exposed) else { continue }
+                    facts[name] = min(facts[name] ?? at, at)
+                }
+            }
         }
-        exposed = facts[.exposed]
         self.facts = facts
     }
 
-    /// How far it got on a goal from its exposure: the steps of a funnel it reached (each first
+    /// How far it got on a goal from its exposure: the steps of a funnel it reached (each
     /// reached no earlier than the step before it), and when it converted (reached every step, or
-    /// completed the flow). A fact from before the exposure (a person's other session, made
-    /// before they were exposed) counts nothing.
+    /// completed the flow).
     func progress(on goal: AppDescription.Experiment.Metric.Goal) -> (steps: Int, at: Int?) {
         guard let exposed else { return (0, nil) }
         switch goal {
@@ -244,7 +250,7 @@ private struct CountedUnit {
             }
             return (screens.count, previous)
         case .completes(let flow):
-            guard let at = facts[.completed(flow)], at >= exposed else { return (0, nil) }
+            guard let at = facts[.completed(flow)] else { return (0, nil) }
             return (1, at)
         }
     }

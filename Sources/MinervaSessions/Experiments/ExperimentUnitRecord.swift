@@ -27,8 +27,8 @@ public struct ExperimentUnitRecord: Sendable, Hashable {
     }
 }
 
-/// Something a session did that its experiments count, kept once (the first time): it was
-/// exposed, it reached a screen a funnel names, it completed a flow a metric names.
+/// Something a session did that its experiments count, kept once with its first and newest time:
+/// it was exposed, it reached a screen a funnel names, it completed a flow a metric names.
 public struct ExperimentFact: Sendable, Hashable {
     /// What happened, as stores keep it: `exposed`, `reached:<screen>` or `completed:<screen or flow>`.
     public struct Name: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
@@ -69,15 +69,41 @@ public struct ExperimentFact: Sendable, Hashable {
     }
 }
 
+/// When a session first and last had a fact: a store keeps both, so that a fact a session had
+/// before its unit was exposed (a person's other device, earlier) still counts once it happens again.
+public struct FactTimes: Sendable, Hashable {
+    /// The first time, in milliseconds since 1970.
+    public let first: Int
+    /// The newest time.
+    public let last: Int
+
+    /// Creates the times.
+    public init(first: Int, last: Int) {
+        self.first = first
+        self.last = last
+    }
+
+    /// These times with `time` seen as well.
+    public func seeing(_ time: Int) -> FactTimes {
+        FactTimes(first: min(first, time), last: max(last, time))
+    }
+
+    /// The time that counts from `exposed` on: the first when it is not earlier, else the newest
+    /// when that is not (the fact happened again since: at most that late), else none.
+    public func counted(from exposed: Int) -> Int? {
+        first >= exposed ? first : last >= exposed ? last : nil
+    }
+}
+
 /// A stored unit row with the facts kept of its session: what results are counted from.
 public struct StoredExperimentUnit: Sendable, Hashable {
     /// The row.
     public let record: ExperimentUnitRecord
-    /// When each fact first happened, in milliseconds since 1970.
-    public let facts: [ExperimentFact.Name: Int]
+    /// When its session first and last had each fact.
+    public let facts: [ExperimentFact.Name: FactTimes]
 
     /// Bundles a row and its facts.
-    public init(record: ExperimentUnitRecord, facts: [ExperimentFact.Name: Int]) {
+    public init(record: ExperimentUnitRecord, facts: [ExperimentFact.Name: FactTimes]) {
         self.record = record
         self.facts = facts
     }

@@ -170,16 +170,16 @@ public final class MemorySessionStorage: SessionStorage {
         }
     }
 
-    /// Keeps a committed write's experiment rows, and its facts for the experiments the session has a row of.
+    /// Keeps a committed write's experiment rows, and its facts (first and newest time) for the experiments the session has a row of.
     private static func keepExperiments(of change: SessionWrite, in contents: inout Contents) {
         let session = change.record.id
         for record in change.experimentUnits where contents.experimentUnits[session]?[record.experiment] == nil {
             contents.experimentUnits[session, default: [:]][record.experiment] = StoredExperimentUnit(record: record, facts: [:])
         }
         for fact in change.experimentFacts {
-            guard let unit = contents.experimentUnits[session]?[fact.experiment], unit.facts[fact.name] == nil else { continue }
+            guard let unit = contents.experimentUnits[session]?[fact.experiment] else { continue }
             var facts = unit.facts
-            facts[fact.name] = fact.at
+            facts[fact.name] = facts[fact.name].map { $0.seeing(fact.at) } ?? FactTimes(first: fact.at, last: fact.at)
             contents.experimentUnits[session]?[fact.experiment] = StoredExperimentUnit(record: unit.record, facts: facts)
         }
     }

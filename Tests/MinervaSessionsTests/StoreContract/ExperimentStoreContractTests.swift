@@ -2,8 +2,9 @@ import MinervaSessions
 import Testing
 
 /// The contract of a store's experiment rows, on every store: written in the transaction of the
-/// write that carries them (nothing of a conflicting write), the first fact of each name kept,
-/// facts only for a session's experiments, rows that outlive their session, and deletion by unit.
+/// write that carries them (nothing of a conflicting write), each fact kept once with its first
+/// and newest time, facts only for a session's experiments, rows that outlive their session, and
+/// deletion by unit.
 @Suite struct ExperimentStoreContractTests {
     typealias Records = StoreRecords
 
@@ -13,6 +14,11 @@ import Testing
 
     static func fact(_ name: ExperimentFact.Name, at: Int, _ experiment: String = "onboarding") -> ExperimentFact {
         ExperimentFact(experiment: experiment, name: name, at: at)
+    }
+
+    /// A fact's times: first and newest.
+    static func times(_ first: Int, _ last: Int? = nil) -> FactTimes {
+        FactTimes(first: first, last: last ?? first)
     }
 
     /// `write` carrying experiment rows and facts.
@@ -29,7 +35,7 @@ import Testing
     }
 
     @Test(arguments: StoreKind.available)
-    func rowsAndFactsAreKeptWithTheirWriteAndTheFirstFactCounts(kind: StoreKind) throws {
+    func rowsAndFactsAreKeptWithTheirWriteWithTheirFirstAndNewestTime(kind: StoreKind) throws {
         let contract = try ContractStore(kind)
         let store = contract.store
         let outcomes = try store.commit([
@@ -42,11 +48,11 @@ import Testing
         #expect(outcomes == [.committed, .committed, .committed])
         var rows = try Self.rows(store)
         #expect(Set(rows.keys) == ["s_a", "s_b"])
-        #expect(rows["s_a"]?.record == Self.unit("s_a", unit: "ada", variant: "short") && rows["s_a"]?.facts == [.exposed: 1_000])
+        #expect(rows["s_a"]?.record == Self.unit("s_a", unit: "ada", variant: "short") && rows["s_a"]?.facts == [.exposed: Self.times(1_000)])
         #expect(rows["s_b"]?.facts.isEmpty == true)
         #expect(try Self.rows(store, seed: "onboarding/1").keys.sorted() == ["s_c"])
 
-        // A fact kept once: the first time counts; a fact of an experiment the session has no row of is not kept.
+        // A fact kept once, with its first and newest time; a fact of an experiment the session has no row of is not kept.
         #expect(
             try store.commit([
                 Self.carrying(
@@ -61,8 +67,8 @@ import Testing
         ])
         #expect(group == [.conflict, .committed])
         rows = try Self.rows(store)
-        #expect(rows["s_a"]?.facts == [.exposed: 1_000, .reached("menu"): 2_000])
-        #expect(rows["s_b"]?.facts == [.exposed: 4_000, .reached("menu"): 4_000])
+        #expect(rows["s_a"]?.facts == [.exposed: Self.times(1_000, 2_000), .reached("menu"): Self.times(2_000, 3_000)])
+        #expect(rows["s_b"]?.facts == [.exposed: Self.times(4_000), .reached("menu"): Self.times(4_000)])
         #expect(try store.experimentUnits(of: "cart", seed: "cart").isEmpty)
     }
 
@@ -80,7 +86,7 @@ import Testing
         ])
         // A session deleted (or expired) stays counted.
         #expect(try store.commit([.delete(id: "s_c")]) == [.committed])
-        #expect(try Self.rows(store)["s_c"]?.facts == [.exposed: 1_500])
+        #expect(try Self.rows(store)["s_c"]?.facts == [.exposed: Self.times(1_500)])
         // A user's assignments go in every experiment that holds them by that unit, with their facts.
         #expect(try store.deleteExperimentUnits(of: "ada") == 2)
         #expect(try Self.rows(store).keys.sorted() == ["s_c"])

@@ -234,9 +234,10 @@ import HTTPTypes
 ///   exposure, each screen a `funnel` names that it brings into focus (the screen the user
 ///   looks at; the focus's when it exposes the session: a tab's root is in the tree before
 ///   anyone looks at it), each `completes` flow it finishes with `success` — of which the
-///   store keeps the first of each (in an experiment by `user`, a session writes them from its
-///   making, as the person may have been exposed on another device; results count what came
-///   after the unit's exposure). A change that is not stored counts nothing; rows outlive
+///   store keeps each once, with its first and newest time (in an experiment by `user`, a
+///   session writes them from its making, as the person may have been exposed on another
+///   device; results count a fact from the unit's exposure on: at its first time when that is
+///   not earlier, else at its newest when that is — it happened again since). A change that is not stored counts nothing; rows outlive
 ///   their session (an expired session stays counted); sessions made before this release
 ///   have no row and are not counted. `GET /v1/admin/experiments/{experiment}` counts units
 ///   from them (a `user` with several sessions is one unit, exposed when the first was), and
@@ -1179,12 +1180,12 @@ internal struct Client: APIProtocol {
     /// the route's chain is built at once (as `POST .../deep-link`), still at version 1
     /// with no events. The answer is the only one that carries the bearer `token`.
     ///
-    /// Checks after the body's types (`400`), in this order: `user` (`422`), `variants`
-    /// without the admin token (`401`), a `deepLink` that no route matches (`404`),
-    /// `layout` (`422`), a tabs app with `split` (`422`), `variants` the app does not have
-    /// (`422`), then the `deepLink`'s steps: a failing step answers its own status (`404`,
-    /// `422`, `409`), and a chain that would make more than `--max-nodes` nodes is `409`;
-    /// no session is created then. `503`: the server holds its limit of live sessions.
+    /// Checks after the body's types (`400`), in this order: `variants` without the admin
+    /// token (`401`), `user` (`422`), a `deepLink` that no route matches (`404`), `layout`
+    /// (`422`), `variants` the app does not have (`422`), a tabs app with `split` (`422`),
+    /// then the `deepLink`'s steps: a failing step answers its own status (`404`, `422`,
+    /// `409`), and a chain that would make more than `--max-nodes` nodes is `409`; no
+    /// session is created then. `503`: the server holds its limit of live sessions.
     /// No token is needed, but for `variants`: the admin token (`Authorization: Bearer`).
     ///
     ///

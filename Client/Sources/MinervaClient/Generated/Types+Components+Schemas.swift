@@ -84,7 +84,7 @@ extension Components {
             ///
             /// - Remark: Generated from `#/components/schemas/CreateSessionRequest/user`.
             internal var user: Swift.String?
-            /// Variants to run instead of drawing them, by experiment key (QA, support): with the admin token only (else `401`). The session runs them, whatever the allocation, and is not counted in those experiments; experiments whose namespace share excludes a forced one's are not drawn, the others are as usual. An experiment the app does not declare, one with a declared `winner` or a variant it does not have is `422`.
+            /// Variants to run instead of drawing them, by experiment key (QA, support): with the admin token only (else `401`). The session runs them, whatever the allocation, and is not counted in those experiments; experiments whose namespace share excludes a forced one's are not drawn, the others are as usual. An experiment the app does not declare, one with a declared `winner`, a variant it does not have, or two forced experiments whose namespace shares exclude each other is `422`.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateSessionRequest/variants`.
             internal struct VariantsPayload: Codable, Hashable, Sendable {
@@ -104,7 +104,7 @@ extension Components {
                     try encoder.encodeAdditionalProperties(additionalProperties)
                 }
             }
-            /// Variants to run instead of drawing them, by experiment key (QA, support): with the admin token only (else `401`). The session runs them, whatever the allocation, and is not counted in those experiments; experiments whose namespace share excludes a forced one's are not drawn, the others are as usual. An experiment the app does not declare, one with a declared `winner` or a variant it does not have is `422`.
+            /// Variants to run instead of drawing them, by experiment key (QA, support): with the admin token only (else `401`). The session runs them, whatever the allocation, and is not counted in those experiments; experiments whose namespace share excludes a forced one's are not drawn, the others are as usual. An experiment the app does not declare, one with a declared `winner`, a variant it does not have, or two forced experiments whose namespace shares exclude each other is `422`.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateSessionRequest/variants`.
             internal var variants: Components.Schemas.CreateSessionRequest.VariantsPayload?
@@ -116,7 +116,7 @@ extension Components {
             ///   - flags: The session's first flags (a returning user's `signedIn`): it starts in the flow the launch rules choose for them, at version 1, with no switch and no events.
             ///   - deepLink: A deep link (path, URL with the app's scheme, or `https` URL on one of its `hosts`) to build the first state with, as `POST .../deep-link` would: applied when its route is in the launch flow, kept as `pending` when its flow comes later in `launch`, `409` when earlier. The session still starts at version 1 with no events. No matching route is `404`, a failing step its own status; no session is created then.
             ///   - user: The id of the person the session is for (1 to 256 bytes, else `422`): experiments by `user` assign it, so that one person gets one variant on every device (see **Experiments**). The server keeps it as the hash's input and in the experiment rows it counts by (`DELETE /v1/admin/experiment-units?unit=…` forgets them).
-            ///   - variants: Variants to run instead of drawing them, by experiment key (QA, support): with the admin token only (else `401`). The session runs them, whatever the allocation, and is not counted in those experiments; experiments whose namespace share excludes a forced one's are not drawn, the others are as usual. An experiment the app does not declare, one with a declared `winner` or a variant it does not have is `422`.
+            ///   - variants: Variants to run instead of drawing them, by experiment key (QA, support): with the admin token only (else `401`). The session runs them, whatever the allocation, and is not counted in those experiments; experiments whose namespace share excludes a forced one's are not drawn, the others are as usual. An experiment the app does not declare, one with a declared `winner`, a variant it does not have, or two forced experiments whose namespace shares exclude each other is `422`.
             internal init(
                 layout: Components.Schemas.CreateSessionRequest.LayoutPayload? = nil,
                 sizeClass: Components.Schemas.CreateSessionRequest.SizeClassPayload? = nil,

@@ -869,12 +869,12 @@ internal enum Operations {
     /// the route's chain is built at once (as `POST .../deep-link`), still at version 1
     /// with no events. The answer is the only one that carries the bearer `token`.
     ///
-    /// Checks after the body's types (`400`), in this order: `user` (`422`), `variants`
-    /// without the admin token (`401`), a `deepLink` that no route matches (`404`),
-    /// `layout` (`422`), a tabs app with `split` (`422`), `variants` the app does not have
-    /// (`422`), then the `deepLink`'s steps: a failing step answers its own status (`404`,
-    /// `422`, `409`), and a chain that would make more than `--max-nodes` nodes is `409`;
-    /// no session is created then. `503`: the server holds its limit of live sessions.
+    /// Checks after the body's types (`400`), in this order: `variants` without the admin
+    /// token (`401`), `user` (`422`), a `deepLink` that no route matches (`404`), `layout`
+    /// (`422`), `variants` the app does not have (`422`), a tabs app with `split` (`422`),
+    /// then the `deepLink`'s steps: a failing step answers its own status (`404`, `422`,
+    /// `409`), and a chain that would make more than `--max-nodes` nodes is `409`; no
+    /// session is created then. `503`: the server holds its limit of live sessions.
     /// No token is needed, but for `variants`: the admin token (`Authorization: Bearer`).
     ///
     ///
